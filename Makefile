@@ -1,0 +1,51 @@
+# Agent Workbench: the two set-up commands of the README are `make demo` and `make test`.
+# Each creates what it needs (a Python >= 3.12 virtual environment in .venv; for the tests also the
+# reference MCP server from npm in .cache/npm) and then runs.
+
+SHELL := /bin/bash
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+NPM_PREFIX := .cache/npm
+EVERYTHING := @modelcontextprotocol/server-everything@2026.8.31
+EVERYTHING_STAMP := $(NPM_PREFIX)/.installed-2026.8.31
+
+.PHONY: demo test lint typecheck imports unit env bench clean
+
+env: $(STAMP)
+
+$(STAMP): pyproject.toml tools/find_python.sh
+	@set -e; PYTHON_BIN="$$(bash tools/find_python.sh)"; \
+	  echo "Creating $(VENV) with $$PYTHON_BIN ($$($$PYTHON_BIN --version))"; \
+	  rm -rf $(VENV); "$$PYTHON_BIN" -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	@touch $(STAMP)
+
+demo: $(STAMP)
+	$(VENV)/bin/workbench demo --headless
+
+$(EVERYTHING_STAMP):
+	@if command -v npm >/dev/null 2>&1; then \
+	  mkdir -p $(NPM_PREFIX) && npm install --silent --no-audit --no-fund --prefix $(NPM_PREFIX) $(EVERYTHING) \
+	  && touch $(EVERYTHING_STAMP); \
+	else echo "npm not found: tests against server-everything will be skipped"; fi
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check workbench tests bench tools
+	$(VENV)/bin/ruff format --check workbench tests bench tools
+
+typecheck: $(STAMP)
+	$(VENV)/bin/mypy
+
+imports: $(STAMP)
+	$(PY) tools/check_imports.py
+
+test: $(STAMP) $(EVERYTHING_STAMP) lint typecheck imports
+	QT_QPA_PLATFORM=offscreen $(VENV)/bin/pytest -q -p no:cacheprovider
+
+bench: $(STAMP) $(EVERYTHING_STAMP)
+	for b in bench/*.py; do echo "== $$b"; $(PY) $$b || exit 1; done
+
+clean:
+	rm -rf $(VENV) .cache .mypy_cache .ruff_cache

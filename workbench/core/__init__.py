@@ -1,0 +1,1 @@
+"""Qt-free core: agents, connections, events, wire recorder, credentials, settings."""

@@ -1,0 +1,164 @@
+"""Typed errors of the workbench core: each carries a user message, a hint and a stable code.
+
+The tree (codes in brackets; tests assert codes, never message text)::
+
+    WorkbenchError                      [error]
+    ├── UsageError                      [usage]             the caller used the API wrongly
+    │   └── SyncCallInLoopError         [sync-in-loop]      sync API called inside a running loop
+    ├── ConfigError                     [config]            bad target / profile / argument
+    ├── UnsupportedCapabilityError      [unsupported]       the agent cannot do what was asked
+    ├── NotFoundError                   [not-found]         unknown tool, prompt, resource, task
+    ├── ConnectError                    [connect]           could not reach or handshake with the peer
+    │   ├── UnreachableError            [unreachable]       DNS / refused / no route / spawn failed
+    │   ├── AuthRequiredError           [auth-required]     HTTP 401/403 or a credential is missing
+    │   └── AgentCardError              [agent-card]        A2A card missing, invalid or unreadable
+    ├── ConnectionLostError             [connection-lost]   the peer went away mid-session
+    ├── ProtocolError                   [protocol]          the peer sent something malformed
+    ├── RemoteError                     [remote]            the peer answered with an error object
+    ├── RequestTimeoutError             [timeout]           no answer within the configured time
+    └── SecureStorageUnavailableError   [no-secure-storage] no secure keyring backend
+
+``except Exception`` belongs only in top-level handlers; everything else catches these.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+
+class WorkbenchError(Exception):
+    """Base of every error the workbench core raises on purpose.
+
+    Args:
+        message: What failed, in words a user understands.
+        hint: What the user can do about it (optional).
+        details: Structured extras for "Details" views and JSON output (never secrets).
+    """
+
+    code: ClassVar[str] = "error"
+
+    def __init__(self, message: str, *, hint: str | None = None, details: dict[str, Any] | None = None):
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+        self.details: dict[str, Any] = dict(details or {})
+
+    def __str__(self) -> str:
+        return f"{self.message} ({self.hint})" if self.hint else self.message
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a JSON-ready description: code, message, hint and details."""
+        out: dict[str, Any] = {"code": self.code, "type": type(self).__name__, "message": self.message}
+        if self.hint:
+            out["hint"] = self.hint
+        if self.details:
+            out["details"] = self.details
+        return out
+
+
+class UsageError(WorkbenchError):
+    """The library was used in a way it does not support."""
+
+    code = "usage"
+
+
+class SyncCallInLoopError(UsageError):
+    """A synchronous convenience method was called from inside a running event loop."""
+
+    code = "sync-in-loop"
+
+
+class ConfigError(WorkbenchError):
+    """A target, profile or argument is invalid."""
+
+    code = "config"
+
+
+class UnsupportedCapabilityError(WorkbenchError):
+    """The remote agent does not offer what was asked of it."""
+
+    code = "unsupported"
+
+
+class NotFoundError(WorkbenchError):
+    """A named tool, prompt, resource, template or task does not exist on the peer."""
+
+    code = "not-found"
+
+
+class ConnectError(WorkbenchError):
+    """The peer could not be reached or the handshake failed."""
+
+    code = "connect"
+
+
+class UnreachableError(ConnectError):
+    """Nothing answered at the target (refused, unknown host, executable missing)."""
+
+    code = "unreachable"
+
+
+class AuthRequiredError(ConnectError):
+    """The peer demands credentials that were missing or rejected."""
+
+    code = "auth-required"
+
+
+class AgentCardError(ConnectError):
+    """An A2A agent card could not be fetched or is invalid."""
+
+    code = "agent-card"
+
+
+class ConnectionLostError(WorkbenchError):
+    """The peer went away while the session was open (process exit, stream closed)."""
+
+    code = "connection-lost"
+
+
+class ProtocolError(WorkbenchError):
+    """The peer sent a message that does not follow the protocol."""
+
+    code = "protocol"
+
+
+class RemoteError(WorkbenchError):
+    """The peer answered with an error object (JSON-RPC error, A2A error).
+
+    Args:
+        message: The peer's message, prefixed with what was being done.
+        remote_code: The numeric or symbolic code the peer sent.
+        remote_data: The peer's ``data`` field, unchanged.
+    """
+
+    code = "remote"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        remote_code: int | str | None = None,
+        remote_data: Any = None,
+        hint: str | None = None,
+        details: dict[str, Any] | None = None,
+    ):
+        merged = dict(details or {})
+        if remote_code is not None:
+            merged.setdefault("remote_code", remote_code)
+        if remote_data is not None:
+            merged.setdefault("remote_data", remote_data)
+        super().__init__(message, hint=hint, details=merged)
+        self.remote_code = remote_code
+        self.remote_data = remote_data
+
+
+class RequestTimeoutError(WorkbenchError):
+    """A request got no answer within its timeout (and was cancelled on the peer)."""
+
+    code = "timeout"
+
+
+class SecureStorageUnavailableError(WorkbenchError):
+    """No secure credential store is available; secrets are never written in plain text."""
+
+    code = "no-secure-storage"

@@ -1,0 +1,1 @@
+"""Protocol adapters behind the one ``RemoteAgent`` contract."""

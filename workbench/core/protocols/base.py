@@ -1,0 +1,590 @@
+"""The protocol-neutral agent contract: ``RemoteAgent``, capabilities, events, results, handlers.
+
+``MCPAgent`` and ``A2AAgent`` both satisfy ``RemoteAgent``. Everything here is plain data; nothing
+imports a protocol SDK. Every event and result keeps the raw protocol payload in ``raw`` so an
+inspector can show what really arrived.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, ClassVar, Literal, Protocol, runtime_checkable
+
+from workbench.core.models import ToolSpec
+
+CAPABILITIES_SCHEMA_VERSION = 1
+
+
+# --------------------------------------------------------------------------- content
+
+
+@dataclass(frozen=True, slots=True)
+class ContentPart:
+    """One piece of content in either protocol (MCP content block, A2A part).
+
+    Attributes:
+        type: ``text``, ``data`` (JSON), ``image``, ``audio``, ``file``, ``resource`` (embedded),
+            or ``resource_link``.
+        text: Text for ``text`` parts and text resources.
+        data: JSON value for ``data`` parts.
+        blob: Base64 bytes for images, audio, files and blob resources.
+        mime_type: Media type, when known.
+        uri: Resource URI or file URL.
+        name: File or resource name.
+        raw: The protocol object as received.
+    """
+
+    type: str
+    text: str | None = None
+    data: Any = None
+    blob: str | None = None
+    mime_type: str | None = None
+    uri: str | None = None
+    name: str | None = None
+    raw: Any = field(default=None, compare=False, repr=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a JSON-ready dict without empty fields and without ``raw``."""
+        out: dict[str, Any] = {"type": self.type}
+        for key in ("text", "data", "blob", "mime_type", "uri", "name"):
+            value = getattr(self, key)
+            if value is not None:
+                out[key] = value
+        return out
+
+
+def parts_text(parts: list[ContentPart]) -> str:
+    """Concatenate the text of all text parts (and text resources)."""
+    return "".join(p.text for p in parts if p.text is not None and p.type in ("text", "resource"))
+
+
+@dataclass(frozen=True, slots=True)
+class ToolResult:
+    """The full result of a tool call.
+
+    Attributes:
+        content: Content blocks, in order.
+        structured_content: Structured output, if the tool returned any.
+        is_error: The tool reported a failure (a normal result, not an exception).
+        schema_errors: Problems found checking ``structured_content`` against the tool's
+            ``outputSchema`` (empty when it conforms or no schema was declared). Shown, never raised.
+        meta: The result's ``_meta``, if any.
+        raw: The protocol result as received.
+    """
+
+    content: list[ContentPart]
+    structured_content: Any = None
+    is_error: bool = False
+    schema_errors: list[str] = field(default_factory=list)
+    meta: dict[str, Any] | None = None
+    raw: Any = field(default=None, compare=False, repr=False)
+
+    @property
+    def text(self) -> str:
+        """The concatenated text content."""
+        return parts_text(self.content)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a JSON-ready dict."""
+        out: dict[str, Any] = {
+            "content": [p.to_dict() for p in self.content],
+            "structured_content": self.structured_content,
+            "is_error": self.is_error,
+        }
+        if self.schema_errors:
+            out["schema_errors"] = self.schema_errors
+        if self.meta:
+            out["meta"] = self.meta
+        return out
+
+
+# --------------------------------------------------------------------------- capabilities
+
+
+@dataclass(frozen=True, slots=True)
+class AgentCapabilities:
+    """What a connected agent offers, in one versioned, protocol-neutral shape.
+
+    New fields are only ever added (with defaults); ``schema_version`` changes only if a field's
+    meaning changes. ``extra`` holds protocol-specific facts that have no neutral name yet;
+    ``raw`` is the protocol object (MCP ``ServerCapabilities`` / A2A ``AgentCard``).
+    """
+
+    protocol: Literal["mcp", "a2a"]
+    protocol_version: str
+    transport: str
+    name: str | None = None
+    version: str | None = None
+    description: str | None = None
+    instructions: str | None = None
+    era: str | None = None
+    supports_streaming: bool = False
+    supports_tasks: bool = False
+    supports_elicitation: bool = False
+    supports_sampling: bool = False
+    supports_tools: bool = False
+    supports_resources: bool = False
+    supports_resource_subscribe: bool = False
+    supports_prompts: bool = False
+    supports_completions: bool = False
+    supports_logging: bool = False
+    supports_list_changed: bool = False
+    supports_push_notifications: bool = False
+    supports_agent_invocation: bool = False
+    agent_entry_point: str | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict)
+    raw: Any = field(default=None, compare=False, repr=False)
+    schema_version: int = CAPABILITIES_SCHEMA_VERSION
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a JSON-ready dict (``raw`` is left out; protocol adapters expose it separately)."""
+        out: dict[str, Any] = {}
+        for name in self.__dataclass_fields__:
+            if name == "raw":
+                continue
+            value = getattr(self, name)
+            out[name] = dict(value) if isinstance(value, Mapping) else value
+        return out
+
+
+# --------------------------------------------------------------------------- events
+
+
+class AgentEventKind(StrEnum):
+    """Kinds of ``AgentEvent``; the same for both protocols."""
+
+    TEXT_DELTA = "text_delta"
+    STATUS = "status"
+    PROGRESS = "progress"
+    LOG = "log"
+    ARTIFACT = "artifact"
+    TOOL_CALL = "tool_call"
+    ELICITATION_REQUESTED = "elicitation_requested"
+    SAMPLING_REQUESTED = "sampling_requested"
+    INPUT_REQUIRED = "input_required"
+    AUTH_REQUIRED = "auth_required"
+    COMPLETED = "completed"
+    FAILED = "failed"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AgentEvent:
+    """Base of every event ``stream_async`` yields.
+
+    Attributes:
+        agent: Name of the agent that produced it.
+        protocol: ``mcp`` or ``a2a``.
+        task_id: A2A task id or MCP request/task id the event belongs to, if any.
+        context_id: A2A context id, if any.
+        at: Wall-clock time of arrival.
+        raw: The protocol payload as received (a pydantic or protobuf object, or a dict).
+    """
+
+    kind: ClassVar[AgentEventKind]
+    agent: str = ""
+    protocol: str = ""
+    task_id: str | None = None
+    context_id: str | None = None
+    at: float = field(default_factory=time.time)
+    raw: Any = field(default=None, compare=False, repr=False)
+
+    def fields(self) -> dict[str, Any]:
+        """Return the event's own fields (the subclass part) as JSON-ready values."""
+        base = {"agent", "protocol", "task_id", "context_id", "at", "raw"}
+        out: dict[str, Any] = {}
+        for name in self.__dataclass_fields__:
+            if name in base:
+                continue
+            out[name] = _jsonable(getattr(self, name))
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a JSON-ready dict: kind, common fields, then the subclass fields."""
+        out: dict[str, Any] = {"kind": self.kind.value, "agent": self.agent, "protocol": self.protocol}
+        if self.task_id is not None:
+            out["task_id"] = self.task_id
+        if self.context_id is not None:
+            out["context_id"] = self.context_id
+        out["at"] = self.at
+        out.update(self.fields())
+        return out
+
+
+def _jsonable(value: Any) -> Any:
+    to_dict = getattr(value, "to_dict", None)
+    if callable(to_dict):
+        return to_dict()
+    if isinstance(value, list | tuple):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    return value
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TextDelta(AgentEvent):
+    """A piece of the agent's reply text, in arrival order."""
+
+    kind: ClassVar[AgentEventKind] = AgentEventKind.TEXT_DELTA
+    text: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StatusChanged(AgentEvent):
+    """The task changed state (A2A task status; MCP task status)."""
+
+    kind: ClassVar[AgentEventKind] = AgentEventKind.STATUS
+    state: str
+    message: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ProgressReported(AgentEvent):
+    """Progress of a long-running call."""
+
+    kind: ClassVar[AgentEventKind] = AgentEventKind.PROGRESS
+    progress: float
+    total: float | None = None
+    message: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LogMessage(AgentEvent):
+    """A log line the peer sent (MCP ``notifications/message``)."""
+
+    kind: ClassVar[AgentEventKind] = AgentEventKind.LOG
+    level: str
+    logger: str | None = None
+    data: Any = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ArtifactUpdated(AgentEvent):
+    """An artifact arrived or grew (A2A artifact chunks: ``append`` / ``last_chunk``)."""
+
+    kind: ClassVar[AgentEventKind] = AgentEventKind.ARTIFACT
+    artifact_id: str
+    name: str | None = None
+    parts: list[ContentPart] = field(default_factory=list)
+    append: bool = False
+    last_chunk: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ToolCallRequested(AgentEvent):
+    """The agent asked for a tool call (A2A ``tool_calls`` data part) or one was made for it."""
+
+    kind: ClassVar[AgentEventKind] = AgentEventKind.TOOL_CALL
+    name: str
+    arguments: dict[str, Any] = field(default_factory=dict)
+    call_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ElicitationRequested(AgentEvent):
+    """An MCP server asked the user for input; ``request`` is what the handler receives."""
+
+    kind: ClassVar[AgentEventKind] = AgentEventKind.ELICITATION_REQUESTED
+    request: ElicitationRequest
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SamplingRequested(AgentEvent):
+    """An MCP server asked the client for an LLM completion."""
+
+    kind: ClassVar[AgentEventKind] = AgentEventKind.SAMPLING_REQUESTED
+    request: SamplingRequest
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class InputRequired(AgentEvent):
+    """An A2A task paused in ``input-required``: the agent's question, text and data."""
+
+    kind: ClassVar[AgentEventKind] = AgentEventKind.INPUT_REQUIRED
+    request: InputRequest
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AuthRequired(AgentEvent):
+    """An A2A task paused in ``auth-required`` (or an HTTP 401/403 asked for credentials)."""
+
+    kind: ClassVar[AgentEventKind] = AgentEventKind.AUTH_REQUIRED
+    request: InputRequest
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Completed(AgentEvent):
+    """The call or task finished; ``result`` is what ``invoke_async`` returns."""
+
+    kind: ClassVar[AgentEventKind] = AgentEventKind.COMPLETED
+    result: AgentResult
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Failed(AgentEvent):
+    """The call or task failed; ``error`` is the typed error (its dict form in JSON)."""
+
+    kind: ClassVar[AgentEventKind] = AgentEventKind.FAILED
+    error: Exception
+    message: str = ""
+
+    def fields(self) -> dict[str, Any]:
+        """Return the failure as JSON-ready fields."""
+        to_dict = getattr(self.error, "to_dict", None)
+        err = to_dict() if callable(to_dict) else {"type": type(self.error).__name__, "message": str(self.error)}
+        return {"error": err, "message": self.message or str(self.error)}
+
+
+# --------------------------------------------------------------------------- results
+
+
+@dataclass(frozen=True, slots=True)
+class AgentResult:
+    """What ``invoke_async`` / ``__call__`` return.
+
+    Attributes:
+        text: The reply text (all text parts joined).
+        parts: The reply content, in order (message parts and artifacts' parts).
+        state: ``completed``, ``failed``, ``canceled``, ``rejected``, ``input_required`` or
+            ``auth_required`` (a paused task: continue it with ``task_id`` and ``context_id``).
+        structured: Structured output (MCP ``structuredContent``, or the A2A data part), if any.
+        is_error: The peer reported a failure in a normal result.
+        task_id: A2A task id, when the agent made a task.
+        context_id: A2A context id (pass it back to continue the conversation).
+        artifacts: A2A artifacts by id, each a list of parts (merged from streamed chunks).
+        raw: The final protocol object (MCP ``CallToolResult``, A2A ``Task`` or ``Message``).
+    """
+
+    text: str
+    parts: list[ContentPart] = field(default_factory=list)
+    state: str = "completed"
+    structured: Any = None
+    is_error: bool = False
+    task_id: str | None = None
+    context_id: str | None = None
+    artifacts: dict[str, list[ContentPart]] = field(default_factory=dict)
+    raw: Any = field(default=None, compare=False, repr=False)
+
+    def __str__(self) -> str:
+        return self.text
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a JSON-ready dict."""
+        out: dict[str, Any] = {
+            "text": self.text,
+            "state": self.state,
+            "is_error": self.is_error,
+            "parts": [p.to_dict() for p in self.parts],
+        }
+        if self.structured is not None:
+            out["structured"] = self.structured
+        if self.task_id is not None:
+            out["task_id"] = self.task_id
+        if self.context_id is not None:
+            out["context_id"] = self.context_id
+        if self.artifacts:
+            out["artifacts"] = {k: [p.to_dict() for p in v] for k, v in self.artifacts.items()}
+        return out
+
+
+# --------------------------------------------------------------------------- handlers
+
+
+@dataclass(frozen=True, slots=True)
+class ElicitationRequest:
+    """An MCP elicitation, protocol-neutral.
+
+    Attributes:
+        mode: ``form`` (fill ``requested_schema``) or ``url`` (visit ``url`` out of band).
+        message: The server's explanation (untrusted text).
+        requested_schema: Flat JSON Schema of the form (form mode).
+        url: The URL to open (URL mode).
+        elicitation_id: Id that a later completion notification refers to (URL mode).
+        agent: Name of the agent that asked.
+        raw: The protocol params as received.
+    """
+
+    mode: Literal["form", "url"]
+    message: str
+    requested_schema: dict[str, Any] | None = None
+    url: str | None = None
+    elicitation_id: str | None = None
+    agent: str = ""
+    raw: Any = field(default=None, compare=False, repr=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a JSON-ready dict."""
+        out: dict[str, Any] = {"mode": self.mode, "message": self.message}
+        if self.requested_schema is not None:
+            out["requested_schema"] = self.requested_schema
+        if self.url is not None:
+            out["url"] = self.url
+        if self.elicitation_id is not None:
+            out["elicitation_id"] = self.elicitation_id
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class ElicitationResponse:
+    """The user's answer to an elicitation: accept (with ``content`` in form mode), decline or cancel."""
+
+    action: Literal["accept", "decline", "cancel"]
+    content: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SamplingMessage:
+    """One message of a sampling conversation."""
+
+    role: str
+    content: list[ContentPart]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a JSON-ready dict."""
+        return {"role": self.role, "content": [c.to_dict() for c in self.content]}
+
+
+@dataclass(frozen=True, slots=True)
+class SamplingRequest:
+    """An MCP ``sampling/createMessage`` request, protocol-neutral.
+
+    ``metadata`` is the server's pass-through dict; the handoff router reads ``agent_uri`` from it.
+    """
+
+    messages: list[SamplingMessage]
+    max_tokens: int
+    system_prompt: str | None = None
+    temperature: float | None = None
+    stop_sequences: list[str] | None = None
+    metadata: dict[str, Any] | None = None
+    model_preferences: dict[str, Any] | None = None
+    include_context: str | None = None
+    tools: list[ToolSpec] | None = None
+    tool_choice: dict[str, Any] | None = None
+    agent: str = ""
+    raw: Any = field(default=None, compare=False, repr=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a JSON-ready dict."""
+        out: dict[str, Any] = {"messages": [m.to_dict() for m in self.messages], "max_tokens": self.max_tokens}
+        for key in ("system_prompt", "temperature", "stop_sequences", "metadata", "model_preferences"):
+            value = getattr(self, key)
+            if value is not None:
+                out[key] = value
+        if self.include_context is not None:
+            out["include_context"] = self.include_context
+        if self.tools:
+            out["tools"] = [t.to_dict() for t in self.tools]
+        if self.tool_choice is not None:
+            out["tool_choice"] = self.tool_choice
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class SamplingResponse:
+    """The reply to a sampling request (written by a person or produced by another agent)."""
+
+    text: str
+    model: str = "workbench-human"
+    stop_reason: str = "endTurn"
+    role: str = "assistant"
+
+
+@dataclass(frozen=True, slots=True)
+class InputRequest:
+    """An A2A agent's question while its task waits (``input-required`` / ``auth-required``).
+
+    Attributes:
+        kind: ``input`` or ``auth``.
+        text: The question's text parts, joined.
+        data: The first data part's value, if any (may hold a form description).
+        schema: A JSON Schema the agent supplied for the answer, if any.
+        parts: All parts of the agent's status message.
+        task_id: The waiting task (continue with it).
+        context_id: The task's context (continue with it).
+        agent: Name of the agent that asked.
+        raw: The protocol status message as received.
+    """
+
+    kind: Literal["input", "auth"]
+    text: str
+    task_id: str
+    context_id: str
+    data: Any = None
+    schema: dict[str, Any] | None = None
+    parts: list[ContentPart] = field(default_factory=list)
+    agent: str = ""
+    raw: Any = field(default=None, compare=False, repr=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a JSON-ready dict."""
+        out: dict[str, Any] = {"kind": self.kind, "text": self.text, "task_id": self.task_id}
+        out["context_id"] = self.context_id
+        if self.data is not None:
+            out["data"] = self.data
+        if self.schema is not None:
+            out["schema"] = self.schema
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class InputResponse:
+    """The answer to an ``InputRequest``: text, a JSON object, or cancel the task."""
+
+    text: str | None = None
+    data: dict[str, Any] | None = None
+    cancel: bool = False
+
+
+ElicitationHandler = Callable[[ElicitationRequest], Awaitable[ElicitationResponse]]
+"""Answers MCP elicitations (the GUI shows a dialog; the CLI uses ``--answer`` or the TTY)."""
+
+SamplingHandler = Callable[[SamplingRequest], Awaitable[SamplingResponse]]
+"""Answers MCP sampling requests (a person, or the handoff router forwarding to another agent)."""
+
+InputHandler = Callable[[InputRequest], Awaitable[InputResponse]]
+"""Answers A2A ``input-required`` / ``auth-required`` pauses within one ``stream_async`` call."""
+
+
+# --------------------------------------------------------------------------- the protocol
+
+
+@runtime_checkable
+class RemoteAgent(Protocol):
+    """The one agent contract: an MCP server and an A2A agent behave alike behind it.
+
+    ``stream_async`` is the core; ``invoke_async`` drains it; ``__call__`` is the synchronous form
+    (it raises ``SyncCallInLoopError`` inside a running event loop). ``capabilities`` and ``tools``
+    are discovered lazily on first use and cached.
+    """
+
+    name: str
+
+    def stream_async(self, prompt: Any = None, **kwargs: Any) -> AsyncIterator[AgentEvent]:
+        """Send ``prompt`` and yield events as they arrive; the last is ``Completed`` or ``Failed``."""
+        ...
+
+    async def invoke_async(self, prompt: Any = None, **kwargs: Any) -> AgentResult:
+        """Send ``prompt`` and return the final result."""
+        ...
+
+    def __call__(self, prompt: Any = None, **kwargs: Any) -> AgentResult:
+        """Synchronous ``invoke_async``."""
+        ...
+
+    @property
+    def capabilities(self) -> AgentCapabilities:
+        """The discovered capabilities."""
+        ...
+
+    @property
+    def tools(self) -> Mapping[str, Any]:
+        """The agent's tools (MCP tools, A2A skills) by name; each is callable."""
+        ...
+
+    async def aclose(self) -> None:
+        """Close the connection; safe to call twice."""
+        ...

@@ -1,0 +1,1 @@
+"""Bundled deterministic demo agents (no LLM, loopback only) and scenarios."""
