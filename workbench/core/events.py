@@ -118,3 +118,11 @@ class EventBus:
                     handler(event)
                 except Exception:  # a broken subscriber must not break the publisher
                     log.exception("event handler %r failed for %r", handler, type(event).__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class ElicitationCompleted(CoreEvent):
+    """An MCP server said an out-of-band (URL mode) elicitation finished."""
+
+    connection_id: str
+    elicitation_id: str

@@ -1,0 +1,195 @@
+"""The ``workbench`` command line: inspect, call, send and demo, the protocol always explicit.
+
+Targets: ``--mcp URL`` (Streamable HTTP), ``--mcp-sse URL``, ``--a2a URL``, or ``--stdio`` with the
+server command after ``--``, e.g. ``workbench call --stdio echo --args '{"text":"hi"}' -- python srv.py``.
+Exit codes: 0 done, 1 the agent or tool failed (typed error or ``is_error``), 2 bad usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any, TextIO
+
+from workbench.cli.answers import AnswerBook
+from workbench.cli.render import describe_human, event_human, print_error, print_json, tool_result_human
+from workbench.cli.targets import Handlers, TargetSpec, add_target_options, build_agent, target_from_args
+from workbench.core.errors import ConfigError, WorkbenchError
+from workbench.core.events import EventBus, ServerStderrLine
+from workbench.core.protocols.base import Completed, Failed
+from workbench.core.wire import WireRecorder
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
+
+def _parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--wire", metavar="FILE", help="write the wire log as JSONL")
+    common.add_argument("--mode", choices=("auto", "legacy", "2026-07-28"), default="auto", help="MCP protocol era")
+    common.add_argument("--json", action="store_true", help="machine-readable output, one JSON object per line")
+    common.add_argument("--stderr", action="store_true", help="show a stdio server's stderr lines")
+
+    parser = argparse.ArgumentParser(prog="workbench", description="Explore MCP servers and A2A agents.")
+    sub = parser.add_subparsers(dest="command")
+
+    inspect = sub.add_parser("inspect", parents=[common], help="show what an agent offers")
+    add_target_options(inspect)
+
+    call = sub.add_parser("call", parents=[common], help="call one MCP tool (or A2A skill)")
+    add_target_options(call)
+    call.add_argument("tool", metavar="TOOL")
+    call.add_argument("--args", default="{}", metavar="JSON", help="tool arguments as a JSON object")
+    call.add_argument("--answer", action="append", default=[], help="answer to a request for input, in order")
+
+    send = sub.add_parser("send", parents=[common], help="send a message to an agent and stream the reply")
+    add_target_options(send)
+    send.add_argument("text", metavar="TEXT")
+    send.add_argument(
+        "--answer", action="append", default=[], metavar="JSON|TEXT|decline|cancel", help="answers, in order"
+    )
+    send.add_argument("--task-id", help="A2A: continue this task")
+    send.add_argument("--context-id", help="A2A: continue this conversation")
+
+    demo = sub.add_parser("demo", help="start the bundled demo agents (and the window)")
+    demo.add_argument("--headless", action="store_true", help="no window: print the agents and serve until Ctrl-C")
+    demo.add_argument("--scenario", default=None, help="run a demo scenario")
+    demo.add_argument("--json", action="store_true")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the process exit code."""
+    raw = list(sys.argv[1:] if argv is None else argv)
+    head, stdio_command = _split_double_dash(raw)
+    parser = _parser()
+    args = parser.parse_args(head)
+    if args.command is None:
+        return _open_window()
+    if args.command == "demo":
+        from workbench.cli.demo import run_demo
+
+        return run_demo(args)
+    try:
+        spec = target_from_args(args, stdio_command)
+    except ConfigError as exc:
+        print_error(exc, as_json=False)
+        return EXIT_USAGE
+    try:
+        return asyncio.run(_run(args, spec))
+    except KeyboardInterrupt:
+        return 130
+
+
+def _split_double_dash(argv: list[str]) -> tuple[list[str], list[str]]:
+    if "--" in argv:
+        i = argv.index("--")
+        return argv[:i], argv[i + 1 :]
+    return argv, []
+
+
+def _open_window() -> int:
+    from workbench.app import run_app  # type: ignore[import-not-found, unused-ignore]
+
+    result: int = run_app()
+    return result
+
+
+async def _run(args: argparse.Namespace, spec: TargetSpec) -> int:
+    wire = WireRecorder()
+    wire_file: TextIO | None = None
+    if args.wire:
+        wire_file = open(args.wire, "w", encoding="utf-8")  # noqa: SIM115 - closed in finally
+        wire.subscribe(lambda r: wire_file.write(json.dumps(r.to_dict(), ensure_ascii=False) + "\n"))
+    bus = EventBus()
+    if args.stderr and not args.json:
+        bus.subscribe(ServerStderrLine, lambda e: print(f"[server stderr] {e.line}", file=sys.stderr))
+    book = AnswerBook(getattr(args, "answer", []), interactive=sys.stdin.isatty() and not args.json)
+    handlers = Handlers(elicitation=book.elicitation, sampling=book.sampling, input=book.input)
+    agent = build_agent(spec, wire=wire, bus=bus, handlers=handlers)
+    try:
+        await agent.connect()  # type: ignore[attr-defined]
+        if args.command == "inspect":
+            return _inspect(agent, args)
+        if args.command == "call":
+            return await _call(agent, args)
+        return await _send(agent, args)
+    except WorkbenchError as exc:
+        print_error(exc, as_json=args.json)
+        return EXIT_FAILED
+    finally:
+        await agent.aclose()
+        if wire_file is not None:
+            wire_file.close()
+
+
+def _inspect(agent: Any, args: argparse.Namespace) -> int:
+    info = agent.describe()
+    if args.json:
+        print_json(info)
+    else:
+        describe_human(info)
+    return EXIT_OK
+
+
+async def _call(agent: Any, args: argparse.Namespace) -> int:
+    try:
+        arguments = json.loads(args.args)
+    except json.JSONDecodeError as exc:
+        raise ConfigError(f"--args is not valid JSON: {exc.msg} at column {exc.colno}.") from None
+    if not isinstance(arguments, dict):
+        raise ConfigError("--args must be a JSON object.")
+    stream = agent.call_tool_stream(args.tool, arguments)
+    failed = False
+    async for event in stream:
+        if isinstance(event, Completed):
+            result = event.result.raw
+            failed = event.result.is_error
+            if args.json:
+                print_json({**event.to_dict(), "tool_result": _tool_result_dict(agent, args.tool, result)})
+            else:
+                tool_result_human(agent_tool_result(agent, args.tool, result))
+        elif isinstance(event, Failed):
+            if args.json:
+                print_json(event.to_dict())
+            else:
+                event_human(event)
+            return EXIT_FAILED
+        elif args.json:
+            print_json(event.to_dict())
+        elif event.kind.value != "text_delta":
+            event_human(event)
+    return EXIT_FAILED if failed else EXIT_OK
+
+
+def agent_tool_result(agent: Any, tool: str, raw: Any) -> Any:
+    """The agent's typed ``ToolResult`` for a raw protocol result (kept by the ``Completed`` event)."""
+    convert = getattr(agent, "tool_result_from_raw", None)
+    return convert(tool, raw) if callable(convert) else raw
+
+
+def _tool_result_dict(agent: Any, tool: str, raw: Any) -> Any:
+    result = agent_tool_result(agent, tool, raw)
+    to_dict = getattr(result, "to_dict", None)
+    return to_dict() if callable(to_dict) else result
+
+
+async def _send(agent: Any, args: argparse.Namespace) -> int:
+    kwargs: dict[str, Any] = {}
+    if args.task_id:
+        kwargs["task_id"] = args.task_id
+    if args.context_id:
+        kwargs["context_id"] = args.context_id
+    status = EXIT_OK
+    async for event in agent.stream_async(args.text, **kwargs):
+        if args.json:
+            print_json(event.to_dict())
+        else:
+            event_human(event)
+        if isinstance(event, Failed):
+            status = EXIT_FAILED
+        elif isinstance(event, Completed) and event.result.is_error:
+            status = EXIT_FAILED
+    return status

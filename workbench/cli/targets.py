@@ -1,0 +1,106 @@
+"""Turn command-line target options into an agent, with the protocol always explicit."""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass, field
+from typing import Any
+
+from workbench.core.errors import ConfigError
+from workbench.core.events import EventBus
+from workbench.core.protocols.base import ElicitationHandler, InputHandler, RemoteAgent, SamplingHandler
+from workbench.core.wire import WireRecorder
+
+
+@dataclass
+class TargetSpec:
+    """Which agent to talk to, as parsed from the command line."""
+
+    protocol: str  # "mcp-http" | "mcp-sse" | "mcp-stdio" | "a2a"
+    url: str | None = None
+    command: list[str] = field(default_factory=list)
+    mode: str = "auto"
+    agent_tool: str | None = None
+    headers: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def label(self) -> str:
+        """Human description of the target."""
+        if self.protocol == "mcp-stdio":
+            return "stdio: " + " ".join(self.command)
+        return f"{self.protocol} {self.url}"
+
+
+def add_target_options(parser: argparse.ArgumentParser) -> None:
+    """Add the mutually exclusive protocol/target options (``--stdio`` takes the command after ``--``)."""
+    group = parser.add_mutually_exclusive_group(required=True)
+    group.add_argument("--mcp", metavar="URL", help="an MCP server over Streamable HTTP")
+    group.add_argument("--mcp-sse", metavar="URL", help="an MCP server over the legacy HTTP+SSE transport")
+    group.add_argument("--a2a", metavar="URL", help="an A2A agent (base URL or agent card URL)")
+    group.add_argument(
+        "--stdio", action="store_true", help="an MCP server started as a child process: give its command after --"
+    )
+    parser.add_argument("--agent-tool", metavar="TOOL", help="MCP: the tool that serves as the agent entry point")
+    parser.add_argument(
+        "--header", action="append", default=[], metavar="K=V", help="HTTP header for every request (repeatable)"
+    )
+
+
+def target_from_args(args: argparse.Namespace, stdio_command: list[str]) -> TargetSpec:
+    """Build a ``TargetSpec``; ``stdio_command`` is what followed ``--`` on the command line.
+
+    Raises:
+        ConfigError: The options do not name one usable target.
+    """
+    headers: dict[str, str] = {}
+    for item in args.header:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise ConfigError(f"--header expects K=V, got {item!r}.")
+        headers[key.strip()] = value
+    common: dict[str, Any] = {"mode": args.mode, "agent_tool": args.agent_tool, "headers": headers}
+    if args.stdio:
+        if not stdio_command:
+            raise ConfigError("--stdio needs the server command after '--'.", hint="--stdio -- python server.py")
+        return TargetSpec("mcp-stdio", command=stdio_command, **common)
+    if stdio_command:
+        raise ConfigError("Arguments after '--' are only for --stdio.")
+    if args.mcp:
+        return TargetSpec("mcp-http", url=args.mcp, **common)
+    if args.mcp_sse:
+        return TargetSpec("mcp-sse", url=args.mcp_sse, **common)
+    return TargetSpec("a2a", url=args.a2a, **common)
+
+
+@dataclass
+class Handlers:
+    """Callbacks that answer the peer's questions."""
+
+    elicitation: ElicitationHandler | None = None
+    sampling: SamplingHandler | None = None
+    input: InputHandler | None = None
+
+
+def build_agent(spec: TargetSpec, *, wire: WireRecorder, bus: EventBus, handlers: Handlers) -> RemoteAgent:
+    """Create the agent for ``spec`` (nothing is connected yet)."""
+    if spec.protocol == "a2a":
+        from workbench.core.protocols.a2a import A2AAgent
+
+        assert spec.url is not None
+        return A2AAgent(spec.url, headers=spec.headers or None, wire=wire, input_handler=handlers.input)
+    from workbench.core.protocols.mcp import MCPAgent
+
+    common: dict[str, Any] = {
+        "mode": spec.mode,
+        "agent_tool": spec.agent_tool,
+        "headers": spec.headers or None,
+        "wire": wire,
+        "bus": bus,
+        "elicitation_handler": handlers.elicitation,
+        "sampling_handler": handlers.sampling,
+    }
+    if spec.protocol == "mcp-stdio":
+        return MCPAgent.stdio(spec.command[0], spec.command[1:], **common)
+    assert spec.url is not None
+    transport = "sse" if spec.protocol == "mcp-sse" else "streamable-http"
+    return MCPAgent(spec.url, transport=transport, **common)

@@ -1,0 +1,117 @@
+"""Protocol-neutral descriptions of what a server offers besides tools: resources, prompts, completions."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from workbench.core.protocols.base import ContentPart, SamplingMessage
+
+
+@dataclass(frozen=True, slots=True)
+class ResourceSpec:
+    """A resource the server lists."""
+
+    uri: str
+    name: str
+    title: str | None = None
+    description: str | None = None
+    mime_type: str | None = None
+    size: int | None = None
+    raw: Any = field(default=None, compare=False, repr=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a JSON-ready dict."""
+        out = {"uri": self.uri, "name": self.name}
+        out.update({k: v for k in ("title", "description", "mime_type", "size") if (v := getattr(self, k)) is not None})
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class ResourceTemplateSpec:
+    """A URI template the server can resolve (``demo://items/{item_id}``)."""
+
+    uri_template: str
+    name: str
+    title: str | None = None
+    description: str | None = None
+    mime_type: str | None = None
+    raw: Any = field(default=None, compare=False, repr=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a JSON-ready dict."""
+        out = {"uri_template": self.uri_template, "name": self.name}
+        out.update({k: v for k in ("title", "description", "mime_type") if (v := getattr(self, k)) is not None})
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class PromptArgumentSpec:
+    """One argument of a prompt."""
+
+    name: str
+    description: str | None = None
+    required: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a JSON-ready dict."""
+        out: dict[str, Any] = {"name": self.name, "required": self.required}
+        if self.description is not None:
+            out["description"] = self.description
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class PromptSpec:
+    """A prompt template the server offers."""
+
+    name: str
+    title: str | None = None
+    description: str | None = None
+    arguments: list[PromptArgumentSpec] = field(default_factory=list)
+    raw: Any = field(default=None, compare=False, repr=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a JSON-ready dict."""
+        out: dict[str, Any] = {"name": self.name, "arguments": [a.to_dict() for a in self.arguments]}
+        out.update({k: v for k in ("title", "description") if (v := getattr(self, k)) is not None})
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class PromptResult:
+    """A rendered prompt: its messages."""
+
+    messages: list[SamplingMessage]
+    description: str | None = None
+    raw: Any = field(default=None, compare=False, repr=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a JSON-ready dict."""
+        return {"description": self.description, "messages": [m.to_dict() for m in self.messages]}
+
+
+@dataclass(frozen=True, slots=True)
+class ResourceContents:
+    """What reading a resource returned (one part per content item)."""
+
+    uri: str
+    parts: list[ContentPart]
+    raw: Any = field(default=None, compare=False, repr=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a JSON-ready dict."""
+        return {"uri": self.uri, "contents": [p.to_dict() for p in self.parts]}
+
+
+@dataclass(frozen=True, slots=True)
+class CompletionResult:
+    """Suggested values for a prompt or template argument."""
+
+    values: list[str]
+    total: int | None = None
+    has_more: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a JSON-ready dict."""
+        return {"values": self.values, "total": self.total, "has_more": self.has_more}

@@ -1,0 +1,1055 @@
+"""``MCPAgent``: an MCP server (stdio, Streamable HTTP or legacy SSE) behind the ``RemoteAgent`` contract.
+
+One owner task enters and leaves the SDK ``Client`` (anyio cancel scopes demand it); every other
+task calls through the methods here. Discovery (capabilities, tools, resources, templates,
+prompts) happens once on connect and again when the server says a list changed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import uuid
+from collections.abc import AsyncIterator, Callable, Mapping
+from typing import Any, Literal
+
+import anyio
+import httpx2
+import mcp.types as types
+from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
+from mcp import Client
+from mcp.client.context import ClientRequestContext
+from mcp.client.sse import sse_client
+from mcp.client.streamable_http import streamable_http_client
+
+from workbench.core.errors import (
+    ConfigError,
+    ConnectError,
+    ConnectionLostError,
+    RequestTimeoutError,
+    UnsupportedCapabilityError,
+    UsageError,
+    WorkbenchError,
+)
+from workbench.core.events import (
+    ElicitationCompleted,
+    EventBus,
+    ListChanged,
+    ResourceUpdated,
+    ServerProcessExited,
+    ServerStderrLine,
+)
+from workbench.core.models import ToolSpec
+from workbench.core.protocols.agent_base import AgentBase, LoopBinding, ToolRegistry, register_for_exit, run_sync
+from workbench.core.protocols.base import (
+    AgentCapabilities,
+    AgentEvent,
+    AgentResult,
+    Completed,
+    ElicitationHandler,
+    ElicitationRequested,
+    ElicitationResponse,
+    Failed,
+    LogMessage,
+    ProgressReported,
+    SamplingHandler,
+    SamplingMessage,
+    SamplingRequested,
+    TextDelta,
+    ToolResult,
+)
+from workbench.core.protocols.catalog import (
+    CompletionResult,
+    PromptArgumentSpec,
+    PromptResult,
+    PromptSpec,
+    ResourceContents,
+    ResourceSpec,
+    ResourceTemplateSpec,
+)
+from workbench.core.protocols.mcp import convert
+from workbench.core.protocols.mcp.errors import to_workbench_error
+from workbench.core.protocols.mcp.stdio import SUPPORTED as OWN_STDIO
+from workbench.core.protocols.mcp.stdio import StdioProcessInfo, StdioTransport
+from workbench.core.protocols.mcp.tap import HTTPWireTransport, JSONRPCTap
+from workbench.core.wire import WireRecorder
+
+log = logging.getLogger(__name__)
+
+Transport = Literal["streamable-http", "sse", "stdio"]
+Mode = Literal["auto", "legacy", "2026-07-28"]
+MODES: tuple[str, ...] = ("auto", "legacy", "2026-07-28")
+CLIENT_INFO = types.Implementation(name="agent-workbench", version="0.1.0")
+AGENT_ENTRY_META = "io.workbench/agent-entry"
+AGENT_ENTRY_NAMES = ("ask", "chat", "agent", "invoke", "query", "prompt")
+_ListenerFn = Callable[[AgentEvent], None]
+
+
+class MCPAgent(AgentBase):
+    """An MCP server used as an agent and as a tool provider.
+
+    Args:
+        target: Streamable HTTP or SSE URL (``transport`` says which); ``None`` for stdio.
+        transport: ``streamable-http`` (default), ``sse`` (legacy HTTP+SSE) or ``stdio``.
+        command: stdio: the executable.
+        args: stdio: its arguments.
+        env: stdio: extra environment for the child only (merged over a minimal safe set).
+        cwd: stdio: working directory.
+        name: Display name (defaults to the server's name once known, else the target).
+        mode: Protocol era: ``auto`` (probe, fall back to the handshake), ``legacy``
+            (handshake era, 2025-11-25) or ``2026-07-28``.
+        headers: HTTP headers for every request (secret values are registered for redaction).
+        agent_tool: Name of the tool that makes this server an agent (``agent("…")`` calls it).
+        roots: Roots offered to the server, as ``(uri, name)`` pairs.
+        elicitation_handler: Answers elicitations; without one they are declined.
+        sampling_handler: Answers sampling requests; without one they are refused.
+        wire: Wire recorder (one is created if omitted).
+        connection_id: Id used in wire records and events.
+        bus: Core event bus for stderr lines, process exits and list changes.
+        connect_timeout: Seconds allowed for spawn/handshake/discovery.
+        request_timeout: Seconds per request (``None``: no limit; users answering forms take time).
+        log_level: Server log level requested on connect (``None`` leaves the server's default).
+    """
+
+    protocol = "mcp"
+
+    def __init__(
+        self,
+        target: str | None = None,
+        *,
+        transport: Transport = "streamable-http",
+        command: str | None = None,
+        args: list[str] | None = None,
+        env: dict[str, str] | None = None,
+        cwd: str | None = None,
+        name: str | None = None,
+        mode: str = "auto",
+        headers: dict[str, str] | None = None,
+        agent_tool: str | None = None,
+        roots: list[tuple[str, str | None]] | None = None,
+        elicitation_handler: ElicitationHandler | None = None,
+        sampling_handler: SamplingHandler | None = None,
+        wire: WireRecorder | None = None,
+        connection_id: str | None = None,
+        bus: EventBus | None = None,
+        connect_timeout: float = 30.0,
+        request_timeout: float | None = None,
+        log_level: str | None = "info",
+    ) -> None:
+        if mode not in MODES:
+            raise ConfigError(f"Unknown MCP protocol mode {mode!r}.", hint=f"use one of {', '.join(MODES)}")
+        if transport == "stdio":
+            if not command:
+                raise ConfigError("A stdio MCP server needs a command.", hint="MCPAgent.stdio('python', ['server.py'])")
+        elif transport in ("streamable-http", "sse"):
+            if not target or not target.startswith(("http://", "https://")):
+                raise ConfigError(
+                    f"An MCP {transport} server needs an http(s) URL, got {target!r}.",
+                    hint="for a local command use MCPAgent.stdio(command, args)",
+                )
+        else:
+            raise ConfigError(f"Unknown MCP transport {transport!r}.", hint="streamable-http, sse or stdio")
+        self.transport: Transport = transport
+        self.url = target
+        self.command = command
+        self.args = list(args or [])
+        self.env = dict(env or {})
+        self.cwd = cwd
+        self.mode = mode
+        self.headers = dict(headers or {})
+        self.agent_tool = agent_tool
+        self.roots: list[tuple[str, str | None]] = list(roots or [])
+        self.elicitation_handler = elicitation_handler
+        self.sampling_handler = sampling_handler
+        self.wire = wire if wire is not None else WireRecorder()
+        self.connection_id = connection_id or f"mcp-{uuid.uuid4().hex[:8]}"
+        self.bus = bus
+        self.connect_timeout = connect_timeout
+        self.request_timeout = request_timeout
+        self.log_level = log_level
+        self._explicit_name = name
+        self.name = name or self.target_label
+        for key, value in self.headers.items():
+            if _is_secret_header(key):
+                self.wire.redactor.add_secret(value)
+                self.wire.redactor.add_secret(value.split(" ", 1)[-1])
+
+        self._binding = LoopBinding(self.name)
+        self._client: Client | None = None
+        self._owner: asyncio.Task[None] | None = None
+        self._ready: asyncio.Event | None = None
+        self._stop: asyncio.Event | None = None
+        self._connect_lock: asyncio.Lock | None = None
+        self._error: WorkbenchError | None = None
+        self._lost: str | None = None
+        self._stdio: StdioTransport | None = None
+        self._http_tap: HTTPWireTransport | None = None
+        self._capabilities: AgentCapabilities | None = None
+        self._tools: list[ToolSpec] = []
+        self._resources: list[ResourceSpec] = []
+        self._templates: list[ResourceTemplateSpec] = []
+        self._prompts: list[PromptSpec] = []
+        self._output_schemas: dict[str, dict[str, Any] | None] = {}
+        self._calls: dict[int, asyncio.Queue[AgentEvent | None]] = {}
+        self._listeners: list[_ListenerFn] = []
+        self._subscriptions: set[str] = set()
+        self._listen_restart: asyncio.Event | None = None
+
+    # ------------------------------------------------------------------ construction helpers
+
+    @classmethod
+    def stdio(cls, command: str, args: list[str] | None = None, **kwargs: Any) -> MCPAgent:
+        """An MCP server started as a child process speaking over stdin/stdout."""
+        return cls(None, transport="stdio", command=command, args=args, **kwargs)
+
+    @classmethod
+    def sse(cls, url: str, **kwargs: Any) -> MCPAgent:
+        """An MCP server over the legacy HTTP+SSE transport."""
+        return cls(url, transport="sse", **kwargs)
+
+    @property
+    def target_label(self) -> str:
+        """Where the server is, for messages: the URL, or ``stdio: command args``."""
+        if self.transport == "stdio":
+            return f"stdio: {' '.join([self.command or '', *self.args])}".strip()
+        return f"{self.url}" + (" (SSE)" if self.transport == "sse" else "")
+
+    # ------------------------------------------------------------------ lifecycle
+
+    @property
+    def connected(self) -> bool:
+        """Whether a session is open and the peer has not gone away."""
+        return self._client is not None and self._lost is None
+
+    async def __aenter__(self) -> MCPAgent:
+        await self.connect()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    async def connect(self) -> None:
+        """Open the session and discover everything; idempotent.
+
+        Raises:
+            ConnectError: (or a subclass) the server could not be started, reached or handshaken with.
+            RequestTimeoutError: the handshake took longer than ``connect_timeout``.
+        """
+        self._binding.bind()
+        if self._connect_lock is None:
+            self._connect_lock = asyncio.Lock()
+        async with self._connect_lock:
+            if self.connected:
+                return
+            if self._owner is not None and not self._owner.done():
+                await self._stop_owner()
+            self._error = None
+            self._lost = None
+            self._ready = asyncio.Event()
+            self._stop = asyncio.Event()
+            self._owner = asyncio.create_task(self._own_session(), name=f"mcp-owner-{self.connection_id}")
+            try:
+                await asyncio.wait_for(self._ready.wait(), self.connect_timeout)
+            except TimeoutError:
+                await self._stop_owner(cancel=True)
+                raise RequestTimeoutError(
+                    f"Connecting to {self.target_label} took longer than {self.connect_timeout:.0f} s.",
+                    hint="check that it is an MCP server; raise the connect timeout if it starts slowly",
+                ) from None
+            error = self._owner_error()
+            if error is not None:
+                await self._stop_owner()
+                raise error
+            register_for_exit(self)
+
+    def _owner_error(self) -> WorkbenchError | None:
+        """The failure the owner task recorded while connecting (set from that task)."""
+        return self._error
+
+    async def aclose(self) -> None:
+        """Close the session (the stdio child is stopped and reaped); safe to call twice."""
+        await self._stop_owner()
+        self._binding.release()
+
+    async def _stop_owner(self, *, cancel: bool = False) -> None:
+        owner = self._owner
+        if owner is None:
+            return
+        if self._stop is not None:
+            self._stop.set()
+        if cancel:
+            owner.cancel()
+        with contextlib.suppress(asyncio.CancelledError, TimeoutError):
+            await asyncio.wait_for(asyncio.shield(owner), 15)
+        if not owner.done():
+            owner.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await owner
+        self._owner = None
+
+    def _build_transport(self) -> Any:
+        if self.transport == "stdio":
+            assert self.command is not None
+            if not OWN_STDIO:  # pragma: no cover - Windows
+                from mcp import StdioServerParameters
+                from mcp.client.stdio import stdio_client
+
+                params = StdioServerParameters(command=self.command, args=self.args, env=self.env, cwd=self.cwd)
+                return JSONRPCTap(stdio_client(params), self.wire, self.connection_id)
+            self._stdio = StdioTransport(
+                self.command,
+                self.args,
+                env=self.env,
+                cwd=self.cwd,
+                wire=self.wire,
+                connection_id=self.connection_id,
+                on_stderr=self._on_stderr,
+                on_exit=self._on_exit,
+            )
+            return self._stdio
+        self._http_tap = HTTPWireTransport(self.wire, self.connection_id)
+        timeout = httpx2.Timeout(self.connect_timeout, read=None)
+        assert self.url is not None
+        if self.transport == "sse":
+            tap = self._http_tap
+
+            def factory(
+                headers: dict[str, str] | None = None, timeout: Any = None, auth: Any = None
+            ) -> httpx2.AsyncClient:
+                return httpx2.AsyncClient(headers=headers, timeout=timeout, auth=auth, transport=tap)
+
+            inner = sse_client(
+                self.url,
+                headers=self.headers or None,
+                timeout=self.connect_timeout,
+                sse_read_timeout=24 * 3600,
+                httpx_client_factory=factory,
+            )
+        else:
+            http = httpx2.AsyncClient(headers=self.headers, timeout=timeout, transport=self._http_tap)
+            return JSONRPCTap(
+                _ClosingTransport(streamable_http_client(self.url, http_client=http), http), self.wire, self.connection_id
+            )
+        return JSONRPCTap(inner, self.wire, self.connection_id)
+
+    async def _own_session(self) -> None:
+        """The owner task: the only task that enters and leaves the SDK ``Client``."""
+        assert self._ready is not None and self._stop is not None
+        try:
+            client = Client(
+                self._build_transport(),
+                mode=self.mode,
+                client_info=CLIENT_INFO,
+                read_timeout_seconds=self.request_timeout,
+                elicitation_callback=self._on_elicit,
+                sampling_callback=self._on_sample,
+                list_roots_callback=self._on_list_roots,
+                logging_callback=self._on_log,
+                message_handler=self._on_message,
+                log_level=self.log_level,  # type: ignore[arg-type]
+                cache=None,
+            )
+            async with client:
+                self._client = client
+                # The SDK would validate structured output and raise; a workbench shows problems instead.
+                client.session.validate_tool_result = _accept_any_result  # type: ignore[method-assign]
+                await self._discover(client)
+                self._ready.set()
+                async with anyio.create_task_group() as tg:
+                    if self._is_modern(client):
+                        tg.start_soon(self._listen_loop, client)
+                    await self._stop.wait()
+                    tg.cancel_scope.cancel()
+        except asyncio.CancelledError:
+            if not self._ready.is_set():
+                self._error = ConnectError(f"Connecting to {self.target_label} was cancelled.")
+            raise
+        except BaseException as exc:  # the owner must report every failure, including groups
+            err = to_workbench_error(
+                exc,
+                target=self.target_label,
+                doing="connecting to" if not self._ready.is_set() else "talking to",
+                exit_note=self._exit_note(),
+            )
+            if not self._ready.is_set():
+                self._error = err
+            else:
+                self._lost = self._lost or err.message
+                log.info("session with %s ended: %s", self.target_label, err)
+        finally:
+            self._client = None
+            self._ready.set()
+            self._finish_calls()
+
+    # ------------------------------------------------------------------ discovery
+
+    @staticmethod
+    def _is_modern(client: Client) -> bool:
+        return client.protocol_version not in HANDSHAKE_PROTOCOL_VERSIONS
+
+    async def _discover(self, client: Client) -> None:
+        caps = client.server_capabilities
+        if caps.tools is not None:
+            await self._refresh_tools(client)
+        if caps.resources is not None:
+            await self._refresh_resources(client)
+        if caps.prompts is not None:
+            await self._refresh_prompts(client)
+        if self.log_level and caps.logging is not None and not self._is_modern(client):
+            with contextlib.suppress(Exception):  # MCPServer advertises logging but lacks setLevel
+                await client.set_logging_level(self.log_level)  # type: ignore[arg-type]  # validated by the server
+        self._capabilities = self._build_capabilities(client)
+        if not self._explicit_name and client.server_info is not None:
+            self.name = client.server_info.name
+
+    async def _refresh_tools(self, client: Client) -> None:
+        tools: list[types.Tool] = []
+        cursor: str | None = None
+        while True:
+            page = await client.list_tools(cursor=cursor)
+            tools.extend(page.tools)
+            cursor = page.next_cursor
+            if not cursor:
+                break
+        self._tools = [convert.tool_spec(t) for t in tools]
+        self._output_schemas = {t.name: t.output_schema for t in self._tools}
+
+    async def _refresh_resources(self, client: Client) -> None:
+        resources: list[types.Resource] = []
+        cursor: str | None = None
+        while True:
+            page = await client.list_resources(cursor=cursor)
+            resources.extend(page.resources)
+            cursor = page.next_cursor
+            if not cursor:
+                break
+        self._resources = [
+            ResourceSpec(
+                uri=str(r.uri),
+                name=r.name,
+                title=r.title,
+                description=r.description,
+                mime_type=r.mime_type,
+                size=r.size,
+                raw=r,
+            )
+            for r in resources
+        ]
+        templates: list[types.ResourceTemplate] = []
+        cursor = None
+        while True:
+            tpage = await client.list_resource_templates(cursor=cursor)
+            templates.extend(tpage.resource_templates)
+            cursor = tpage.next_cursor
+            if not cursor:
+                break
+        self._templates = [
+            ResourceTemplateSpec(
+                uri_template=t.uri_template,
+                name=t.name,
+                title=t.title,
+                description=t.description,
+                mime_type=t.mime_type,
+                raw=t,
+            )
+            for t in templates
+        ]
+
+    async def _refresh_prompts(self, client: Client) -> None:
+        prompts: list[types.Prompt] = []
+        cursor: str | None = None
+        while True:
+            page = await client.list_prompts(cursor=cursor)
+            prompts.extend(page.prompts)
+            cursor = page.next_cursor
+            if not cursor:
+                break
+        self._prompts = [
+            PromptSpec(
+                name=p.name,
+                title=p.title,
+                description=p.description,
+                arguments=[
+                    PromptArgumentSpec(a.name, a.description, bool(a.required)) for a in (p.arguments or [])
+                ],
+                raw=p,
+            )
+            for p in prompts
+        ]
+
+    def _build_capabilities(self, client: Client) -> AgentCapabilities:
+        caps = client.server_capabilities
+        info = client.server_info
+        entry = self._find_entry_point()
+        modern = self._is_modern(client)
+        list_changed = any(
+            bool(getattr(c, "list_changed", False)) for c in (caps.tools, caps.resources, caps.prompts) if c
+        )
+        return AgentCapabilities(
+            protocol="mcp",
+            protocol_version=client.protocol_version,
+            transport=self.transport,
+            name=info.name if info else None,
+            version=info.version if info else None,
+            description=getattr(info, "description", None) if info else None,
+            instructions=client.instructions,
+            era="2026-07-28" if modern else "legacy",
+            supports_streaming=True,
+            supports_tasks=caps.tasks is not None,
+            supports_elicitation=True,
+            supports_sampling=True,
+            supports_tools=caps.tools is not None,
+            supports_resources=caps.resources is not None,
+            supports_resource_subscribe=bool(caps.resources and caps.resources.subscribe),
+            supports_prompts=caps.prompts is not None,
+            supports_completions=caps.completions is not None,
+            supports_logging=caps.logging is not None,
+            supports_list_changed=list_changed,
+            supports_agent_invocation=entry is not None,
+            agent_entry_point=entry,
+            extra={"server_capabilities": convert.dump(caps), "server_info": convert.dump(info)},
+            raw=caps,
+        )
+
+    def _find_entry_point(self) -> str | None:
+        """The tool that makes this server an agent: the one named, or one the server clearly marks."""
+        names = {t.name for t in self._tools}
+        if self.agent_tool:
+            return self.agent_tool if self.agent_tool in names else None
+        for spec in self._tools:
+            meta = getattr(spec.raw, "meta", None) or {}
+            if meta.get(AGENT_ENTRY_META):
+                return spec.name
+        for candidate in AGENT_ENTRY_NAMES:
+            match = next((t for t in self._tools if t.name == candidate), None)
+            if match is not None and _single_string_argument(match) is not None:
+                return match.name
+        return None
+
+    # ------------------------------------------------------------------ public views
+
+    def _require_discovered(self) -> None:
+        if self._capabilities is not None:
+            return
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            run_sync(self.connect())
+            return
+        raise UsageError(
+            f"{self.name!r} is not connected yet.", hint="'await agent.connect()' (or 'async with agent:') first"
+        )
+
+    @property
+    def capabilities(self) -> AgentCapabilities:
+        """The server's capabilities (connects first when used synchronously)."""
+        self._require_discovered()
+        assert self._capabilities is not None
+        return self._capabilities
+
+    @property
+    def tools(self) -> ToolRegistry:
+        """The server's tools by name; ``agent.tools["x"](a=1)`` calls one synchronously."""
+        self._require_discovered()
+        return ToolRegistry(self, self._tools)
+
+    @property
+    def resources(self) -> list[ResourceSpec]:
+        """Resources the server listed."""
+        self._require_discovered()
+        return list(self._resources)
+
+    @property
+    def resource_templates(self) -> list[ResourceTemplateSpec]:
+        """Resource templates the server listed."""
+        self._require_discovered()
+        return list(self._templates)
+
+    @property
+    def prompts(self) -> list[PromptSpec]:
+        """Prompts the server listed."""
+        self._require_discovered()
+        return list(self._prompts)
+
+    @property
+    def stdio_process(self) -> StdioProcessInfo | None:
+        """pid, exit code and stderr tail of the stdio child (``None`` for HTTP)."""
+        return self._stdio.info if self._stdio is not None else None
+
+    @property
+    def http_session_id(self) -> str | None:
+        """The Streamable HTTP ``Mcp-Session-Id`` (handshake era), if any."""
+        return self._http_tap.last_session_id if self._http_tap is not None else None
+
+    def add_listener(self, listener: _ListenerFn) -> Callable[[], None]:
+        """Receive events not tied to one call (logs); returns a function that removes the listener."""
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener) if listener in self._listeners else None
+
+    def describe(self) -> dict[str, Any]:
+        """Everything discovered, JSON-ready (what ``workbench inspect --json`` prints)."""
+        caps = self.capabilities
+        return {
+            "protocol": "mcp",
+            "protocol_version": caps.protocol_version,
+            "era": caps.era,
+            "transport": self.transport,
+            "target": self.target_label,
+            "server_info": caps.extra.get("server_info"),
+            "instructions": caps.instructions,
+            "capabilities": caps.to_dict(),
+            "tools": [t.to_dict() for t in self._tools],
+            "resources": [r.to_dict() for r in self._resources],
+            "resource_templates": [t.to_dict() for t in self._templates],
+            "prompts": [p.to_dict() for p in self._prompts],
+        }
+
+    # ------------------------------------------------------------------ requests
+
+    async def _session(self) -> Client:
+        if self._client is None and self._lost is None:
+            await self.connect()
+        else:
+            self._binding.bind()
+        if self._lost is not None or self._client is None:
+            raise ConnectionLostError(
+                f"The connection to {self.target_label} is gone: {self._lost or 'closed'}.",
+                hint="reconnect to continue",
+            )
+        return self._client
+
+    async def _request(self, doing: str, fn: Callable[[Client], Any]) -> Any:
+        client = await self._session()
+        try:
+            return await fn(client)
+        except WorkbenchError:
+            raise
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            raise self._map(exc, doing) from exc
+
+    def _map(self, exc: BaseException, doing: str) -> WorkbenchError:
+        return to_workbench_error(exc, target=self.target_label, doing=doing, exit_note=self._exit_note())
+
+    async def list_tools(self) -> list[ToolSpec]:
+        """Re-fetch the tool list (all pages) from the server."""
+        await self._request("listing tools of", self._refresh_tools)
+        return list(self._tools)
+
+    async def call_tool(
+        self,
+        name: str,
+        arguments: Mapping[str, Any] | None = None,
+        *,
+        timeout: float | None = None,
+        on_progress: Callable[[float, float | None, str | None], Any] | None = None,
+        meta: dict[str, Any] | None = None,
+    ) -> ToolResult:
+        """Call a tool and return its full result (content, structured content, is_error, schema problems).
+
+        Cancelling the awaiting task cancels the call on the server.
+
+        Raises:
+            RemoteError: The server answered with a JSON-RPC error (a tool failure is ``is_error``).
+            RequestTimeoutError: No answer within ``timeout`` (the call is cancelled on the server).
+            ConnectionLostError: The server went away.
+        """
+
+        async def call(client: Client) -> types.CallToolResult:
+            async def progress(progress: float, total: float | None, message: str | None) -> None:
+                if on_progress is not None:
+                    outcome = on_progress(progress, total, message)
+                    if asyncio.iscoroutine(outcome):
+                        await outcome
+
+            return await client.call_tool(
+                name,
+                dict(arguments or {}),
+                read_timeout_seconds=timeout,
+                progress_callback=progress,
+                meta=meta,  # type: ignore[arg-type]
+            )
+
+        raw = await self._request(f"calling tool {name!r} on", call)
+        return convert.tool_result(raw, self._output_schemas.get(name))
+
+    def call_tool_stream(
+        self, name: str, arguments: Mapping[str, Any] | None = None, *, timeout: float | None = None
+    ) -> AsyncIterator[AgentEvent]:
+        """Call a tool, yielding progress, logs, elicitation/sampling requests, then ``Completed``.
+
+        Closing the iterator early (or cancelling its consumer) cancels the call on the server.
+        """
+        return self._stream_call(name, dict(arguments or {}), timeout=timeout, as_agent=False)
+
+    async def _stream_call(
+        self, name: str, arguments: dict[str, Any], *, timeout: float | None, as_agent: bool
+    ) -> AsyncIterator[AgentEvent]:
+        queue: asyncio.Queue[AgentEvent | None] = asyncio.Queue()
+        common: dict[str, Any] = {"agent": self.name, "protocol": "mcp"}
+
+        def progress(p: float, total: float | None, message: str | None) -> None:
+            queue.put_nowait(ProgressReported(progress=p, total=total, message=message, **common))
+
+        async def run() -> ToolResult:
+            key = id(asyncio.current_task())
+            self._calls[key] = queue
+            try:
+                return await self.call_tool(name, arguments, timeout=timeout, on_progress=progress)
+            finally:
+                self._calls.pop(key, None)
+                queue.put_nowait(None)
+
+        task = asyncio.create_task(run(), name=f"mcp-call-{name}")
+        try:
+            while True:
+                event = await queue.get()
+                if event is None:
+                    break
+                yield event
+            try:
+                result = await task
+            except WorkbenchError as exc:
+                yield Failed(error=exc, message=exc.message, **common)
+                return
+            if result.text:
+                yield TextDelta(text=result.text, raw=result.raw, **common)
+            yield Completed(
+                result=AgentResult(
+                    text=result.text,
+                    parts=result.content,
+                    state="failed" if result.is_error else "completed",
+                    structured=result.structured_content,
+                    is_error=result.is_error,
+                    raw=result.raw,
+                ),
+                raw=result.raw,
+                **common,
+            )
+        finally:
+            if not task.done():
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, WorkbenchError):
+                    await task
+
+    def stream_async(self, prompt: Any = None, **kwargs: Any) -> AsyncIterator[AgentEvent]:
+        """Ask the server as an agent, through its agent entry point tool.
+
+        Raises:
+            UnsupportedCapabilityError: The server has no agent entry point (use ``.tools[...]``).
+        """
+        return self._stream_as_agent(prompt, **kwargs)
+
+    async def _stream_as_agent(self, prompt: Any = None, **kwargs: Any) -> AsyncIterator[AgentEvent]:
+        await self._session()
+        entry = self._find_entry_point()
+        if entry is None:
+            raise self._no_entry_point_error()
+        spec = next(t for t in self._tools if t.name == entry)
+        arg = _single_string_argument(spec) or "message"
+        arguments = {arg: "" if prompt is None else str(prompt)}
+        arguments.update(kwargs.pop("arguments", None) or {})
+        async for event in self._stream_call(entry, arguments, timeout=kwargs.get("timeout"), as_agent=True):
+            yield event
+
+    def _no_entry_point_error(self) -> UnsupportedCapabilityError:
+        offers = []
+        if self._tools:
+            offers.append(f"tools ({', '.join(t.name for t in self._tools[:12])}{'…' if len(self._tools) > 12 else ''})")
+        if self._resources or self._templates:
+            offers.append(f"resources ({len(self._resources)} + {len(self._templates)} templates)")
+        if self._prompts:
+            offers.append(f"prompts ({', '.join(p.name for p in self._prompts[:8])})")
+        what = "; ".join(offers) or "nothing"
+        wanted = f" (the named agent_tool {self.agent_tool!r} does not exist)" if self.agent_tool else ""
+        return UnsupportedCapabilityError(
+            f"MCP server {self.name!r} at {self.target_label} has no agent entry point{wanted}. It offers: {what}.",
+            hint="use agent.tools['<name>'](...) for direct tool access, or MCPAgent(..., agent_tool='<tool>')",
+            details={"tools": [t.name for t in self._tools]},
+        )
+
+    async def read_resource(self, uri: str) -> ResourceContents:
+        """Read a resource (or a filled-in template URI)."""
+        raw: types.ReadResourceResult = await self._request(
+            f"reading {uri!r} from", lambda c: c.read_resource(uri, cache_mode="bypass")
+        )
+        return ResourceContents(uri=uri, parts=[convert.resource_contents_part(c) for c in raw.contents], raw=raw)
+
+    async def subscribe_resource(self, uri: str) -> None:
+        """Ask to be told when ``uri`` changes (``ResourceUpdated`` on the bus)."""
+        client = await self._session()
+        self._subscriptions.add(uri)
+        if self._is_modern(client):
+            if self._listen_restart is not None:
+                self._listen_restart.set()
+            return
+        await self._request(f"subscribing to {uri!r} on", lambda c: c.subscribe_resource(uri))
+
+    async def unsubscribe_resource(self, uri: str) -> None:
+        """Stop updates for ``uri``."""
+        client = await self._session()
+        self._subscriptions.discard(uri)
+        if self._is_modern(client):
+            if self._listen_restart is not None:
+                self._listen_restart.set()
+            return
+        await self._request(f"unsubscribing from {uri!r} on", lambda c: c.unsubscribe_resource(uri))
+
+    async def get_prompt(self, name: str, arguments: Mapping[str, str] | None = None) -> PromptResult:
+        """Render a prompt with arguments."""
+        raw: types.GetPromptResult = await self._request(
+            f"getting prompt {name!r} from", lambda c: c.get_prompt(name, dict(arguments or {}))
+        )
+        messages = [
+            SamplingMessage(role=str(m.role), content=[convert.content_part(m.content)]) for m in raw.messages
+        ]
+        return PromptResult(messages=messages, description=raw.description, raw=raw)
+
+    async def complete(
+        self,
+        ref_type: Literal["prompt", "resource"],
+        ref: str,
+        argument: str,
+        value: str,
+        context: Mapping[str, str] | None = None,
+    ) -> CompletionResult:
+        """Ask for completions of a prompt argument or a template variable."""
+        reference: types.PromptReference | types.ResourceTemplateReference
+        if ref_type == "prompt":
+            reference = types.PromptReference(name=ref)
+        else:
+            reference = types.ResourceTemplateReference(uri=ref)
+        raw: types.CompleteResult = await self._request(
+            f"completing {argument!r} on",
+            lambda c: c.complete(reference, {"name": argument, "value": value}, context_arguments=dict(context or {})),
+        )
+        comp = raw.completion
+        return CompletionResult(values=list(comp.values), total=comp.total, has_more=bool(comp.has_more))
+
+    async def set_logging_level(self, level: str) -> None:
+        """Set the server's log level (handshake era: ``logging/setLevel``; 2026: per-request opt-in)."""
+        client = await self._session()
+        self.log_level = level
+        if self._is_modern(client):
+            client.session._log_level = level  # type: ignore[assignment]  # SDK keeps no public setter
+            return
+        await self._request("setting the log level of", lambda c: c.set_logging_level(level))  # type: ignore[arg-type]
+
+    async def set_roots(self, roots: list[tuple[str, str | None]]) -> None:
+        """Replace the roots offered to the server and tell it they changed."""
+        self.roots = list(roots)
+        client = await self._session()
+        if not self._is_modern(client):
+            await self._request("announcing roots to", lambda c: c.send_roots_list_changed())
+
+    async def ping(self) -> float:
+        """Round-trip a ``ping`` (handshake era only); returns milliseconds."""
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        await self._request("pinging", lambda c: c.send_ping())
+        return (loop.time() - started) * 1000
+
+    # ------------------------------------------------------------------ callbacks from the SDK
+
+    def _emit(self, event: AgentEvent, *, to_calls: bool = True) -> None:
+        if to_calls:
+            for queue in list(self._calls.values()):
+                queue.put_nowait(event)
+        for listener in list(self._listeners):
+            try:
+                listener(event)
+            except Exception:
+                log.exception("agent listener failed")
+
+    async def _on_elicit(self, context: ClientRequestContext, params: types.ElicitRequestParams) -> types.ElicitResult | types.ErrorData:
+        request = convert.elicitation_request(params, self.name)
+        self._emit(ElicitationRequested(request=request, agent=self.name, protocol="mcp", raw=params))
+        handler = self.elicitation_handler
+        if handler is None:
+            log.warning("%s asked for input but no elicitation handler is set: declined", self.name)
+            return convert.elicit_result(ElicitationResponse("decline"))
+        return convert.elicit_result(await handler(request))
+
+    async def _on_sample(
+        self, context: ClientRequestContext, params: types.CreateMessageRequestParams
+    ) -> types.CreateMessageResult | types.CreateMessageResultWithTools | types.ErrorData:
+        request = convert.sampling_request(params, self.name)
+        self._emit(SamplingRequested(request=request, agent=self.name, protocol="mcp", raw=params))
+        handler = self.sampling_handler
+        if handler is None:
+            return types.ErrorData(
+                code=types.INVALID_REQUEST, message="This workbench connection has no sampling handler."
+            )
+        try:
+            return convert.sampling_result(await handler(request))
+        except WorkbenchError as exc:
+            return types.ErrorData(code=types.INTERNAL_ERROR, message=f"sampling failed: {exc.message}")
+
+    async def _on_list_roots(self, context: ClientRequestContext) -> types.ListRootsResult | types.ErrorData:
+        return types.ListRootsResult(roots=[types.Root(uri=uri, name=name) for uri, name in self.roots])
+
+    async def _on_log(self, params: types.LoggingMessageNotificationParams) -> None:
+        self._emit(
+            LogMessage(level=str(params.level), logger=params.logger, data=params.data, agent=self.name, protocol="mcp")
+        )
+
+    async def _on_message(self, message: Any) -> None:
+        if isinstance(message, Exception):
+            log.info("transport fault from %s: %r", self.target_label, message)
+            return
+        root = getattr(message, "root", message)
+        method = getattr(root, "method", "")
+        if method == "notifications/tools/list_changed":
+            await self._refresh_after_change("tools")
+        elif method == "notifications/prompts/list_changed":
+            await self._refresh_after_change("prompts")
+        elif method == "notifications/resources/list_changed":
+            await self._refresh_after_change("resources")
+        elif method == "notifications/resources/updated":
+            self._publish(ResourceUpdated(connection_id=self.connection_id, uri=str(root.params.uri)))
+        elif method == "notifications/elicitation/complete":
+            self._publish(
+                ElicitationCompleted(connection_id=self.connection_id, elicitation_id=root.params.elicitation_id)
+            )
+
+    async def _refresh_after_change(self, what: str) -> None:
+        client = self._client
+        if client is None:
+            return
+        try:
+            if what == "tools":
+                await self._refresh_tools(client)
+            elif what == "prompts":
+                await self._refresh_prompts(client)
+            else:
+                await self._refresh_resources(client)
+            self._capabilities = self._build_capabilities(client)
+        except Exception as exc:
+            log.info("refreshing %s after list_changed failed: %s", what, exc)
+            return
+        self._publish(ListChanged(connection_id=self.connection_id, what=what))
+
+    async def _listen_loop(self, client: Client) -> None:
+        """2026-07-28: change notifications arrive only on a ``subscriptions/listen`` stream."""
+        from mcp.client.subscriptions import PromptsListChanged, ResourcesListChanged, ToolsListChanged
+        from mcp.client.subscriptions import ResourceUpdated as SDKResourceUpdated
+
+        caps = client.server_capabilities
+        while True:
+            self._listen_restart = asyncio.Event()
+            try:
+                async with client.listen(
+                    tools_list_changed=bool(caps.tools and caps.tools.list_changed),
+                    prompts_list_changed=bool(caps.prompts and caps.prompts.list_changed),
+                    resources_list_changed=bool(caps.resources and caps.resources.list_changed),
+                    resource_subscriptions=sorted(self._subscriptions),
+                ) as sub:
+                    restart = asyncio.create_task(self._listen_restart.wait())
+                    try:
+                        async for event in _until(sub, restart):
+                            if isinstance(event, ToolsListChanged):
+                                await self._refresh_after_change("tools")
+                            elif isinstance(event, PromptsListChanged):
+                                await self._refresh_after_change("prompts")
+                            elif isinstance(event, ResourcesListChanged):
+                                await self._refresh_after_change("resources")
+                            elif isinstance(event, SDKResourceUpdated):
+                                self._publish(ResourceUpdated(connection_id=self.connection_id, uri=str(event.uri)))
+                    finally:
+                        restart.cancel()
+            except Exception as exc:
+                log.info("subscriptions/listen on %s ended: %s", self.target_label, exc)
+                return
+            if not self._listen_restart.is_set():
+                return
+
+    def _publish(self, event: Any) -> None:
+        if self.bus is not None:
+            self.bus.publish(event)
+
+    def _on_stderr(self, line: str) -> None:
+        self._publish(ServerStderrLine(connection_id=self.connection_id, line=line))
+
+    def _on_exit(self, info: StdioProcessInfo) -> None:
+        if not info.closing:
+            self._lost = info.describe_exit()
+        self._publish(
+            ServerProcessExited(
+                connection_id=self.connection_id,
+                pid=info.pid or 0,
+                returncode=info.returncode,
+                expected=info.closing,
+            )
+        )
+
+    def _exit_note(self) -> str | None:
+        info = self.stdio_process
+        if info is not None and info.returncode is not None:
+            return info.describe_exit()
+        return None
+
+    def _finish_calls(self) -> None:
+        for queue in list(self._calls.values()):
+            queue.put_nowait(None)
+
+
+async def _accept_any_result(name: str, result: types.CallToolResult) -> None:
+    """Replacement for the SDK's output validation: the agent checks and reports instead."""
+
+
+async def _until(sub: Any, stop: asyncio.Task[Any]) -> AsyncIterator[Any]:
+    """Iterate ``sub`` until it ends or ``stop`` completes."""
+    iterator = sub.__aiter__()
+    while True:
+        nxt = asyncio.ensure_future(iterator.__anext__())
+        # Whatever happens to us, the pending read's outcome is consumed (no "never retrieved" noise).
+        nxt.add_done_callback(lambda f: f.cancelled() or f.exception())
+        try:
+            done, _ = await asyncio.wait({nxt, stop}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            if not nxt.done():
+                nxt.cancel()
+        if nxt not in done:
+            return
+        try:
+            yield nxt.result()
+        except StopAsyncIteration:
+            return
+
+
+def _single_string_argument(spec: ToolSpec) -> str | None:
+    """The name of the tool's only required string argument, if it has exactly one."""
+    props = spec.input_schema.get("properties") or {}
+    required = spec.input_schema.get("required") or []
+    strings = [k for k, v in props.items() if isinstance(v, dict) and v.get("type") == "string"]
+    if len(required) == 1 and required[0] in strings:
+        return str(required[0])
+    if not required and len(strings) == 1:
+        return str(strings[0])
+    return None
+
+
+def _is_secret_header(name: str) -> bool:
+    lowered = name.lower()
+    return lowered in ("authorization", "proxy-authorization", "cookie") or any(
+        word in lowered for word in ("token", "secret", "key", "password")
+    )
+
+
+class _ClosingTransport:
+    """Wrap a transport so the httpx2 client it uses is closed with it."""
+
+    def __init__(self, inner: Any, http: httpx2.AsyncClient) -> None:
+        self._inner = inner
+        self._http = http
+
+    async def __aenter__(self) -> Any:
+        return await self._inner.__aenter__()
+
+    async def __aexit__(self, *exc: Any) -> bool | None:
+        try:
+            return await self._inner.__aexit__(*exc)  # type: ignore[no-any-return]
+        finally:
+            await self._http.aclose()

@@ -1,0 +1,113 @@
+"""Turn what the MCP SDK raises (often wrapped in exception groups) into typed workbench errors."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import httpx2
+import pydantic
+from mcp import MCPError
+from mcp.types import CONNECTION_CLOSED, METHOD_NOT_FOUND, REQUEST_TIMEOUT
+
+from workbench.core.errors import (
+    AuthRequiredError,
+    ConnectError,
+    ConnectionLostError,
+    ProtocolError,
+    RemoteError,
+    RequestTimeoutError,
+    UnreachableError,
+    UnsupportedCapabilityError,
+    WorkbenchError,
+)
+
+
+def leaves(exc: BaseException) -> Iterator[BaseException]:
+    """Yield the non-group exceptions inside (possibly nested) exception groups."""
+    if isinstance(exc, BaseExceptionGroup):
+        for inner in exc.exceptions:
+            yield from leaves(inner)
+    else:
+        yield exc
+
+
+def _rank(exc: BaseException) -> int:
+    """Which leaf explains a failure best (lower is better)."""
+    if isinstance(exc, WorkbenchError):
+        return 0
+    if isinstance(exc, httpx2.HTTPStatusError | httpx2.ConnectError | OSError):
+        return 1
+    if isinstance(exc, MCPError):
+        return 2 if exc.code != CONNECTION_CLOSED else 3
+    return 4
+
+
+def to_workbench_error(exc: BaseException, *, target: str, doing: str, exit_note: str | None = None) -> WorkbenchError:
+    """Map an SDK/transport exception to a ``WorkbenchError``.
+
+    Args:
+        exc: What was raised (groups are unwrapped; the most telling leaf wins).
+        target: The server, for messages ("stdio: python server.py", "http://…/mcp").
+        doing: What was being done ("connecting", "calling tool 'x'").
+        exit_note: For stdio, how the process ended, if it did.
+    """
+    leaf = min(leaves(exc), key=_rank)
+    if isinstance(leaf, WorkbenchError):
+        return leaf
+    where = f"{doing} {target}"
+    if isinstance(leaf, FileNotFoundError):
+        return UnreachableError(
+            f"Cannot start the server for {target}: executable not found ({leaf.filename or leaf}).",
+            hint="check the command and PATH; the child gets only a minimal environment plus what you set",
+        )
+    if isinstance(leaf, PermissionError):
+        return UnreachableError(f"Cannot start the server for {target}: permission denied.", hint=str(leaf))
+    if isinstance(leaf, httpx2.HTTPStatusError):
+        status = leaf.response.status_code
+        if status in (401, 403):
+            challenge = leaf.response.headers.get("www-authenticate")
+            return AuthRequiredError(
+                f"{target} answered HTTP {status} while {doing}.",
+                hint="add credentials (bearer token, API key or OAuth login) to this connection",
+                details={"status": status, "www_authenticate": challenge} if challenge else {"status": status},
+            )
+        return ConnectError(
+            f"{target} answered HTTP {status} while {doing}.",
+            hint="see the wire log for the response body",
+            details={"status": status},
+        )
+    if isinstance(leaf, httpx2.ConnectError | httpx2.ConnectTimeout | ConnectionRefusedError):
+        return UnreachableError(
+            f"Nothing answered at {target} ({leaf}).", hint="is the server running and the URL right?"
+        )
+    if isinstance(leaf, httpx2.TimeoutException | TimeoutError):
+        return RequestTimeoutError(f"Timed out {where}.", hint="raise the timeout for this connection")
+    if isinstance(leaf, httpx2.TransportError):
+        return ConnectionLostError(f"HTTP transport failed {where}: {leaf}.")
+    if isinstance(leaf, MCPError):
+        if leaf.code == CONNECTION_CLOSED:
+            note = f" ({exit_note})" if exit_note else ""
+            return ConnectionLostError(f"The connection to {target} closed while {doing}{note}.")
+        if leaf.code == REQUEST_TIMEOUT:
+            return RequestTimeoutError(
+                f"No answer from {target} while {doing}: {leaf.error.message}.",
+                hint="the request was cancelled on the server; raise the timeout if it needs longer",
+            )
+        if leaf.code == METHOD_NOT_FOUND:
+            return UnsupportedCapabilityError(
+                f"{target} does not implement this ({leaf.error.message}) while {doing}.",
+                details={"remote_code": leaf.code},
+            )
+        return RemoteError(
+            f"{target} returned an error while {doing}: {leaf.error.message}",
+            remote_code=leaf.code,
+            remote_data=leaf.error.data,
+        )
+    if isinstance(leaf, pydantic.ValidationError):
+        return ProtocolError(
+            f"{target} sent a message that does not follow the MCP schema while {doing}.",
+            details={"errors": [str(e.get("msg")) for e in leaf.errors()[:5]]},
+        )
+    if isinstance(leaf, RuntimeError | ValueError):
+        return ProtocolError(f"Unexpected reply from {target} while {doing}: {leaf}")
+    return ConnectError(f"Failed {where}: {type(leaf).__name__}: {leaf}")

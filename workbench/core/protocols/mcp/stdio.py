@@ -1,0 +1,281 @@
+"""stdio transport for MCP that owns its child process.
+
+The SDK's ``stdio_client`` hides the process (no pid, no exit code), needs a real file for stderr
+and turns a garbage stdout line into a bare exception. This transport keeps the same wire
+behaviour and shutdown order (close stdin, wait, SIGTERM the process group, SIGKILL) and adds:
+
+- every stdout line and every outgoing message recorded as the exact text that travelled;
+- stderr read line by line (wire log + events + a tail kept for error messages);
+- the child's exit noticed at once: the read stream ends, so pending requests fail immediately
+  with "connection closed" instead of on the next request.
+POSIX only; on Windows the adapter falls back to the SDK's ``stdio_client``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import signal
+import sys
+from collections import deque
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+
+import anyio
+import anyio.abc
+import anyio.lowlevel
+import mcp_types
+from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
+from anyio.streams.text import TextReceiveStream
+from mcp.client.stdio import get_default_environment
+from mcp.shared.message import SessionMessage
+
+from workbench.core.models import Direction, WireKind
+from workbench.core.wire import WireRecorder
+
+log = logging.getLogger(__name__)
+
+STDIN_CLOSE_GRACE = 2.0
+TERM_GRACE = 2.0
+KILL_REAP = 2.0
+EXIT_POLL = 0.25
+
+
+@dataclass
+class StdioProcessInfo:
+    """What is known about the running child: filled in as it starts, runs and exits."""
+
+    command: str
+    args: list[str]
+    pid: int | None = None
+    returncode: int | None = None
+    closing: bool = False
+    stderr_tail: deque[str] = field(default_factory=lambda: deque(maxlen=50))
+
+    @property
+    def running(self) -> bool:
+        """Whether the child was started and has not exited."""
+        return self.pid is not None and self.returncode is None
+
+    def describe_exit(self) -> str:
+        """One sentence on how the process ended, with the last stderr lines."""
+        code = self.returncode
+        if code is None:
+            how = "is still running"
+        elif code < 0:
+            try:
+                how = f"was killed by {signal.Signals(-code).name}"
+            except ValueError:
+                how = f"was killed by signal {-code}"
+        else:
+            how = f"exited with code {code}"
+        tail = " | ".join(list(self.stderr_tail)[-3:])
+        return f"server process {self.pid} {how}" + (f"; last stderr: {tail}" if tail else "")
+
+
+class StdioTransport:
+    """An MCP ``Transport`` (async context manager yielding read/write streams) for a child process.
+
+    Args:
+        command: Executable to start.
+        args: Its arguments.
+        env: Extra environment, merged over the SDK's safe default set (not the whole parent env).
+        cwd: Working directory.
+        wire: Recorder for stdout/stdin lines, stderr lines and process events.
+        connection_id: Connection id for wire records.
+        on_stderr: Called with each stderr line.
+        on_exit: Called once when the process ends (with ``info``); ``info.closing`` tells whether
+            the workbench asked for it.
+    """
+
+    def __init__(
+        self,
+        command: str,
+        args: list[str] | None = None,
+        *,
+        env: dict[str, str] | None = None,
+        cwd: str | None = None,
+        wire: WireRecorder | None = None,
+        connection_id: str = "",
+        on_stderr: Callable[[str], None] | None = None,
+        on_exit: Callable[[StdioProcessInfo], None] | None = None,
+    ) -> None:
+        self.info = StdioProcessInfo(command=command, args=list(args or []))
+        self._env = env
+        self._cwd = cwd
+        self._wire = wire
+        self._cid = connection_id
+        self._on_stderr = on_stderr
+        self._on_exit = on_exit
+        self._exit_noted = False
+        self._cm: contextlib.AbstractAsyncContextManager[
+            tuple[MemoryObjectReceiveStream[SessionMessage | Exception], MemoryObjectSendStream[SessionMessage]]
+        ] = self._run()
+
+    async def __aenter__(
+        self,
+    ) -> tuple[MemoryObjectReceiveStream[SessionMessage | Exception], MemoryObjectSendStream[SessionMessage]]:
+        return await self._cm.__aenter__()
+
+    async def __aexit__(self, *exc: object) -> bool | None:
+        return await self._cm.__aexit__(*exc)  # type: ignore[arg-type]
+
+    def _record_local(self, kind: WireKind, summary: str, payload: str = "") -> None:
+        if self._wire is not None:
+            self._wire.local(self._cid, kind, summary, payload, protocol="mcp")
+
+    @contextlib.asynccontextmanager
+    async def _run(
+        self,
+    ) -> AsyncIterator[
+        tuple[MemoryObjectReceiveStream[SessionMessage | Exception], MemoryObjectSendStream[SessionMessage]]
+    ]:
+        env = get_default_environment() | (self._env or {})
+        process = await anyio.open_process(
+            [self.info.command, *self.info.args],
+            env=env,
+            cwd=self._cwd,
+            stdin=-1,
+            stdout=-1,
+            stderr=-1,
+            start_new_session=True,
+        )
+        self.info.pid = process.pid
+        self._record_local(
+            WireKind.PROCESS, f"started pid {process.pid}: {self.info.command} {' '.join(self.info.args)}"
+        )
+        read_send, read_recv = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+        write_send, write_recv = anyio.create_memory_object_stream[SessionMessage](0)
+        stdout_closed = anyio.Event()
+
+        async def stdout_reader() -> None:
+            assert process.stdout is not None
+            buffer = ""
+            try:
+                async with read_send:
+                    async for chunk in TextReceiveStream(process.stdout, errors="replace"):
+                        lines = (buffer + chunk).split("\n")
+                        buffer = lines.pop()
+                        for line in lines:
+                            item = self._parse_incoming(line)
+                            if item is None:
+                                continue
+                            try:
+                                await read_send.send(item)
+                            except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+                                return
+            except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
+                pass
+            finally:
+                stdout_closed.set()
+
+        async def stdin_writer() -> None:
+            assert process.stdin is not None
+            try:
+                async with write_recv:
+                    async for message in write_recv:
+                        text = message.message.model_dump_json(by_alias=True, exclude_unset=True)
+                        if self._wire is not None:
+                            self._wire.jsonrpc(self._cid, Direction.OUT, text, protocol="mcp")
+                        await process.stdin.send((text + "\n").encode())
+            except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
+                await read_send.aclose()
+
+        async def stderr_reader() -> None:
+            assert process.stderr is not None
+            buffer = ""
+            try:
+                async for chunk in TextReceiveStream(process.stderr, errors="replace"):
+                    lines = (buffer + chunk).split("\n")
+                    buffer = lines.pop()
+                    for line in lines:
+                        self._stderr_line(line.rstrip("\r"))
+            except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
+                pass
+            if buffer:
+                self._stderr_line(buffer.rstrip("\r"))
+
+        async def exit_watcher() -> None:
+            while process.returncode is None:
+                with anyio.move_on_after(EXIT_POLL):
+                    await stdout_closed.wait()
+                if stdout_closed.is_set() and process.returncode is None:
+                    await anyio.sleep(0.02)  # stdout closed: the exit code follows within milliseconds
+            self._note_exit(process.returncode)
+            # The session must learn at once: ending the read stream fails pending requests now.
+            await read_send.aclose()
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(stdout_reader)
+            tg.start_soon(stdin_writer)
+            tg.start_soon(stderr_reader)
+            tg.start_soon(exit_watcher)
+            try:
+                yield read_recv, write_send
+            finally:
+                self.info.closing = True
+                with anyio.CancelScope(shield=True):
+                    await self._shutdown(process, write_send)
+                    self._note_exit(process.returncode)
+                    await anyio.lowlevel.checkpoint()
+                tg.cancel_scope.cancel()
+
+    def _note_exit(self, returncode: int | None) -> None:
+        """Record the exit once (the watcher and the shutdown path may both see it)."""
+        if self._exit_noted or returncode is None:
+            return
+        self._exit_noted = True
+        self.info.returncode = returncode
+        suffix = "" if self.info.closing else " (unexpected)"
+        self._record_local(WireKind.PROCESS, self.info.describe_exit() + suffix)
+        if self._on_exit is not None:
+            self._on_exit(self.info)
+
+    def _parse_incoming(self, line: str) -> SessionMessage | Exception | None:
+        """Turn one stdout line into a message, recording it exactly as it arrived."""
+        stripped = line.strip()
+        if not stripped:
+            return None
+        try:
+            message = mcp_types.jsonrpc_message_adapter.validate_json(stripped, by_name=False)
+        except ValueError as exc:
+            if self._wire is not None:
+                self._wire.raw(self._cid, Direction.IN, line, note="not a JSON-RPC message", protocol="mcp")
+            return exc
+        if self._wire is not None:
+            self._wire.jsonrpc(self._cid, Direction.IN, stripped, protocol="mcp")
+        return SessionMessage(message)
+
+    def _stderr_line(self, line: str) -> None:
+        self.info.stderr_tail.append(line)
+        if self._wire is not None:
+            self._wire.stderr_line(self._cid, line)
+        if self._on_stderr is not None:
+            self._on_stderr(line)
+
+    async def _shutdown(self, process: anyio.abc.Process, write_send: MemoryObjectSendStream[SessionMessage]) -> None:
+        """Close stdin, give the server a grace period, then terminate its whole process group."""
+        await write_send.aclose()
+        if process.stdin is not None:
+            with contextlib.suppress(OSError, anyio.BrokenResourceError, anyio.ClosedResourceError):
+                await process.stdin.aclose()
+        if await _wait_exit(process, STDIN_CLOSE_GRACE):
+            return
+        for sig, grace in ((signal.SIGTERM, TERM_GRACE), (signal.SIGKILL, KILL_REAP)):
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(process.pid, sig)
+            if await _wait_exit(process, grace):
+                return
+        log.warning("MCP server process %d survived SIGKILL; abandoning it", process.pid)
+
+
+async def _wait_exit(process: anyio.abc.Process, timeout: float) -> bool:
+    """Wait up to ``timeout`` seconds for the process to exit (polling: pipes may outlive it)."""
+    with anyio.move_on_after(timeout):
+        while process.returncode is None:
+            await anyio.sleep(0.01)
+    return process.returncode is not None
+
+
+SUPPORTED = sys.platform != "win32"
