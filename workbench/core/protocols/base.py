@@ -355,6 +355,7 @@ class AgentResult:
         task_id: A2A task id, when the agent made a task.
         context_id: A2A context id (pass it back to continue the conversation).
         artifacts: A2A artifacts by id, each a list of parts (merged from streamed chunks).
+        tool_result: The full tool result when the reply came from a tool call (MCP).
         raw: The final protocol object (MCP ``CallToolResult``, A2A ``Task`` or ``Message``).
     """
 
@@ -366,6 +367,7 @@ class AgentResult:
     task_id: str | None = None
     context_id: str | None = None
     artifacts: dict[str, list[ContentPart]] = field(default_factory=dict)
+    tool_result: ToolResult | None = None
     raw: Any = field(default=None, compare=False, repr=False)
 
     def __str__(self) -> str:
@@ -387,6 +389,8 @@ class AgentResult:
             out["context_id"] = self.context_id
         if self.artifacts:
             out["artifacts"] = {k: [p.to_dict() for p in v] for k, v in self.artifacts.items()}
+        if self.tool_result is not None:
+            out["tool_result"] = self.tool_result.to_dict()
         return out
 
 

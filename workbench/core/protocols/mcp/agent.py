@@ -82,6 +82,7 @@ Mode = Literal["auto", "legacy", "2026-07-28"]
 MODES: tuple[str, ...] = ("auto", "legacy", "2026-07-28")
 CLIENT_INFO = types.Implementation(name="agent-workbench", version="0.1.0")
 AGENT_ENTRY_META = "io.workbench/agent-entry"
+LISTEN_ACK_TIMEOUT = 5.0
 AGENT_ENTRY_NAMES = ("ask", "chat", "agent", "invoke", "query", "prompt")
 _ListenerFn = Callable[[AgentEvent], None]
 
@@ -195,6 +196,8 @@ class MCPAgent(AgentBase):
         self._listeners: list[_ListenerFn] = []
         self._subscriptions: set[str] = set()
         self._listen_restart: asyncio.Event | None = None
+        self._listen_generation = 0
+        self._listen_opened = asyncio.Event()
 
     # ------------------------------------------------------------------ construction helpers
 
@@ -329,7 +332,9 @@ class MCPAgent(AgentBase):
         else:
             http = httpx2.AsyncClient(headers=self.headers, timeout=timeout, transport=self._http_tap)
             return JSONRPCTap(
-                _ClosingTransport(streamable_http_client(self.url, http_client=http), http), self.wire, self.connection_id
+                _ClosingTransport(streamable_http_client(self.url, http_client=http), http),
+                self.wire,
+                self.connection_id,
             )
         return JSONRPCTap(inner, self.wire, self.connection_id)
 
@@ -355,10 +360,14 @@ class MCPAgent(AgentBase):
                 # The SDK would validate structured output and raise; a workbench shows problems instead.
                 client.session.validate_tool_result = _accept_any_result  # type: ignore[method-assign]
                 await self._discover(client)
-                self._ready.set()
                 async with anyio.create_task_group() as tg:
-                    if self._is_modern(client):
-                        tg.start_soon(self._listen_loop, client)
+                    if self._is_modern(client) and self._wants_listen(client):
+                        opened = asyncio.Event()
+                        tg.start_soon(self._listen_loop, client, opened)
+                        # Changes made right after connect must not be missed: wait for the ack.
+                        with contextlib.suppress(TimeoutError):
+                            await asyncio.wait_for(opened.wait(), LISTEN_ACK_TIMEOUT)
+                    self._ready.set()
                     await self._stop.wait()
                     tg.cancel_scope.cancel()
         except asyncio.CancelledError:
@@ -383,6 +392,13 @@ class MCPAgent(AgentBase):
             self._finish_calls()
 
     # ------------------------------------------------------------------ discovery
+
+    @staticmethod
+    def _wants_listen(client: Client) -> bool:
+        caps = client.server_capabilities
+        return any(
+            bool(c and getattr(c, "list_changed", False)) for c in (caps.tools, caps.prompts, caps.resources)
+        ) or (bool(caps.resources and caps.resources.subscribe))
 
     @staticmethod
     def _is_modern(client: Client) -> bool:
@@ -470,9 +486,7 @@ class MCPAgent(AgentBase):
                 name=p.name,
                 title=p.title,
                 description=p.description,
-                arguments=[
-                    PromptArgumentSpec(a.name, a.description, bool(a.required)) for a in (p.arguments or [])
-                ],
+                arguments=[PromptArgumentSpec(a.name, a.description, bool(a.required)) for a in (p.arguments or [])],
                 raw=p,
             )
             for p in prompts
@@ -723,6 +737,7 @@ class MCPAgent(AgentBase):
                     state="failed" if result.is_error else "completed",
                     structured=result.structured_content,
                     is_error=result.is_error,
+                    tool_result=result,
                     raw=result.raw,
                 ),
                 raw=result.raw,
@@ -757,7 +772,9 @@ class MCPAgent(AgentBase):
     def _no_entry_point_error(self) -> UnsupportedCapabilityError:
         offers = []
         if self._tools:
-            offers.append(f"tools ({', '.join(t.name for t in self._tools[:12])}{'…' if len(self._tools) > 12 else ''})")
+            offers.append(
+                f"tools ({', '.join(t.name for t in self._tools[:12])}{'…' if len(self._tools) > 12 else ''})"
+            )
         if self._resources or self._templates:
             offers.append(f"resources ({len(self._resources)} + {len(self._templates)} templates)")
         if self._prompts:
@@ -782,8 +799,7 @@ class MCPAgent(AgentBase):
         client = await self._session()
         self._subscriptions.add(uri)
         if self._is_modern(client):
-            if self._listen_restart is not None:
-                self._listen_restart.set()
+            await self._reopen_listen()
             return
         await self._request(f"subscribing to {uri!r} on", lambda c: c.subscribe_resource(uri))
 
@@ -792,19 +808,27 @@ class MCPAgent(AgentBase):
         client = await self._session()
         self._subscriptions.discard(uri)
         if self._is_modern(client):
-            if self._listen_restart is not None:
-                self._listen_restart.set()
+            await self._reopen_listen()
             return
         await self._request(f"unsubscribing from {uri!r} on", lambda c: c.unsubscribe_resource(uri))
+
+    async def _reopen_listen(self) -> None:
+        """Re-open the 2026 listen stream with the current subscriptions and wait for its ack."""
+        if self._listen_restart is None:
+            return
+        generation = self._listen_generation
+        self._listen_restart.set()
+        async with asyncio.timeout(LISTEN_ACK_TIMEOUT):
+            while self._listen_generation == generation:
+                self._listen_opened.clear()
+                await self._listen_opened.wait()
 
     async def get_prompt(self, name: str, arguments: Mapping[str, str] | None = None) -> PromptResult:
         """Render a prompt with arguments."""
         raw: types.GetPromptResult = await self._request(
             f"getting prompt {name!r} from", lambda c: c.get_prompt(name, dict(arguments or {}))
         )
-        messages = [
-            SamplingMessage(role=str(m.role), content=[convert.content_part(m.content)]) for m in raw.messages
-        ]
+        messages = [SamplingMessage(role=str(m.role), content=[convert.content_part(m.content)]) for m in raw.messages]
         return PromptResult(messages=messages, description=raw.description, raw=raw)
 
     async def complete(
@@ -863,7 +887,9 @@ class MCPAgent(AgentBase):
             except Exception:
                 log.exception("agent listener failed")
 
-    async def _on_elicit(self, context: ClientRequestContext, params: types.ElicitRequestParams) -> types.ElicitResult | types.ErrorData:
+    async def _on_elicit(
+        self, context: ClientRequestContext, params: types.ElicitRequestParams
+    ) -> types.ElicitResult | types.ErrorData:
         request = convert.elicitation_request(params, self.name)
         self._emit(ElicitationRequested(request=request, agent=self.name, protocol="mcp", raw=params))
         handler = self.elicitation_handler
@@ -931,11 +957,12 @@ class MCPAgent(AgentBase):
             return
         self._publish(ListChanged(connection_id=self.connection_id, what=what))
 
-    async def _listen_loop(self, client: Client) -> None:
-        """2026-07-28: change notifications arrive only on a ``subscriptions/listen`` stream."""
-        from mcp.client.subscriptions import PromptsListChanged, ResourcesListChanged, ToolsListChanged
-        from mcp.client.subscriptions import ResourceUpdated as SDKResourceUpdated
+    async def _listen_loop(self, client: Client, opened: asyncio.Event) -> None:
+        """2026-07-28: change notifications arrive only on a ``subscriptions/listen`` stream.
 
+        The stream's notifications are also teed to ``_on_message``, which does the refreshing; this
+        task only keeps the stream open and re-opens it when the resource subscriptions change.
+        """
         caps = client.server_capabilities
         while True:
             self._listen_restart = asyncio.Event()
@@ -946,22 +973,20 @@ class MCPAgent(AgentBase):
                     resources_list_changed=bool(caps.resources and caps.resources.list_changed),
                     resource_subscriptions=sorted(self._subscriptions),
                 ) as sub:
+                    opened.set()
+                    self._listen_generation += 1
+                    self._listen_opened.set()
                     restart = asyncio.create_task(self._listen_restart.wait())
                     try:
-                        async for event in _until(sub, restart):
-                            if isinstance(event, ToolsListChanged):
-                                await self._refresh_after_change("tools")
-                            elif isinstance(event, PromptsListChanged):
-                                await self._refresh_after_change("prompts")
-                            elif isinstance(event, ResourcesListChanged):
-                                await self._refresh_after_change("resources")
-                            elif isinstance(event, SDKResourceUpdated):
-                                self._publish(ResourceUpdated(connection_id=self.connection_id, uri=str(event.uri)))
+                        async for _event in _until(sub, restart):
+                            pass
                     finally:
                         restart.cancel()
             except Exception as exc:
                 log.info("subscriptions/listen on %s ended: %s", self.target_label, exc)
                 return
+            finally:
+                opened.set()
             if not self._listen_restart.is_set():
                 return
 

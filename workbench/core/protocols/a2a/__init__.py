@@ -1,0 +1,25 @@
+"""The A2A adapter: the only package that imports the A2A SDK, httpx and protobuf.
+
+``A2AAgent`` implements ``RemoteAgent``; the other modules are its parts (discovery, reducer,
+conversion, wire tap, push receiver, error mapping) and CLI helpers.
+"""
+
+from workbench.core.protocols.a2a.agent import SKILL_METADATA_KEY, A2AAgent
+from workbench.core.protocols.a2a.cli_support import answer_from_cli, describe_card
+from workbench.core.protocols.a2a.push import PushNotification, PushReceiver
+from workbench.core.protocols.a2a.reducer import ArtifactView, StatusEntry, TaskReducer, TaskView
+from workbench.core.protocols.a2a.serving import serve_asgi
+
+__all__ = [
+    "SKILL_METADATA_KEY",
+    "A2AAgent",
+    "ArtifactView",
+    "PushNotification",
+    "PushReceiver",
+    "StatusEntry",
+    "TaskReducer",
+    "TaskView",
+    "answer_from_cli",
+    "describe_card",
+    "serve_asgi",
+]

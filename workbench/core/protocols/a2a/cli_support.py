@@ -1,0 +1,112 @@
+"""Helpers for the command line: a JSON-ready card description and ``--answer`` parsing."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from google.protobuf.json_format import MessageToDict
+
+from workbench.core.protocols.a2a.agent import A2AAgent
+from workbench.core.protocols.base import InputResponse
+
+CANCEL_WORDS = frozenset({"cancel", "/cancel"})
+
+
+def _scheme(scheme: Any) -> dict[str, Any]:
+    kind = scheme.WhichOneof("scheme")
+    body = MessageToDict(getattr(scheme, kind)) if kind else {}
+    names = {
+        "api_key_security_scheme": "apiKey",
+        "http_auth_security_scheme": "http",
+        "oauth2_security_scheme": "oauth2",
+        "open_id_connect_security_scheme": "openIdConnect",
+        "mtls_security_scheme": "mutualTLS",
+    }
+    return {"type": names.get(kind or "", kind or "unknown"), **body}
+
+
+def describe_card(agent: A2AAgent) -> dict[str, Any]:
+    """Describe a connected agent's card as a JSON-ready dict (for ``inspect --a2a``).
+
+    Keys: ``name``, ``description``, ``version``, ``protocol_versions``, ``protocol_version`` (in
+    use), ``era``, ``binding``, ``url`` (in use), ``card_url``, ``extended_card``, ``interfaces``,
+    ``capabilities``, ``skills`` (with examples, tags, modes), ``security_schemes``,
+    ``security_requirements``, ``provider``, ``documentation_url``, ``notes`` and ``raw_card``
+    (the JSON as published).
+    """
+    card = agent.card
+    caps = card.capabilities
+    iface = agent.interface
+    capabilities: dict[str, Any] = {
+        "streaming": bool(caps.streaming),
+        "push_notifications": bool(caps.push_notifications),
+        "extended_agent_card": bool(caps.extended_agent_card),
+        "extensions": [MessageToDict(e) for e in caps.extensions],
+    }
+    skills = [
+        {
+            "id": s.id,
+            "name": s.name,
+            "description": s.description,
+            "tags": list(s.tags),
+            "examples": list(s.examples),
+            "input_modes": list(s.input_modes),
+            "output_modes": list(s.output_modes),
+            "security_requirements": [
+                {name: list(scopes.list) for name, scopes in req.schemes.items()} for req in s.security_requirements
+            ],
+        }
+        for s in card.skills
+    ]
+    out: dict[str, Any] = {
+        "name": card.name,
+        "description": card.description,
+        "version": card.version,
+        "protocol_versions": sorted({i.protocol_version for i in card.supported_interfaces if i.protocol_version}),
+        "protocol_version": iface.protocol_version,
+        "era": agent.capabilities.era,
+        "binding": iface.protocol_binding,
+        "url": iface.url,
+        "card_url": agent.card_url_used,
+        "extended_card": agent.extended_card,
+        "interfaces": [
+            {"url": i.url, "binding": i.protocol_binding, "protocol_version": i.protocol_version, "tenant": i.tenant}
+            for i in card.supported_interfaces
+        ],
+        "capabilities": capabilities,
+        "default_input_modes": list(card.default_input_modes),
+        "default_output_modes": list(card.default_output_modes),
+        "skills": skills,
+        "security_schemes": {name: _scheme(s) for name, s in card.security_schemes.items()},
+        "security_requirements": [
+            {name: list(scopes.list) for name, scopes in req.schemes.items()} for req in card.security_requirements
+        ],
+        "notes": agent.card_notes,
+        "raw_card": agent.card_json,
+    }
+    if card.HasField("provider"):
+        out["provider"] = {"organization": card.provider.organization, "url": card.provider.url}
+    if card.documentation_url:
+        out["documentation_url"] = card.documentation_url
+    if agent.extended_card_error is not None:
+        out["extended_card_error"] = agent.extended_card_error.to_dict()
+    return out
+
+
+def answer_from_cli(value: str) -> InputResponse:
+    """Turn one ``--answer`` value (or a line typed on the TTY) into an ``InputResponse``.
+
+    A JSON object fills a form (``data``); ``cancel`` cancels the task; anything else is text.
+    """
+    stripped = value.strip()
+    if stripped.lower() in CANCEL_WORDS:
+        return InputResponse(cancel=True)
+    if stripped.startswith("{"):
+        try:
+            parsed = json.loads(stripped)
+        except json.JSONDecodeError:
+            parsed = None
+        if isinstance(parsed, dict):
+            return InputResponse(data=parsed)
+    return InputResponse(text=value)

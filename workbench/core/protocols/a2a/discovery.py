@@ -1,0 +1,224 @@
+"""Finds and validates an A2A agent card: well-known paths, legacy locations, versions, bindings.
+
+Order tried for a base URL ``u``: ``u/.well-known/agent-card.json`` (A2A ≥ 0.3), then
+``u/.well-known/agent.json`` (0.2-era agents); when ``u`` has a path, the same two at the origin.
+A URL ending in ``.json`` (or ``card_url``) is fetched as it is. Moving on to the next candidate
+happens only on HTTP 404/405/410; anything else (unreachable host, 401, invalid JSON, a card that
+does not parse) stops with an error naming the URL and what was wrong.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import httpx
+from a2a.client.card_resolver import parse_agent_card
+from a2a.types import AgentCard, AgentInterface
+from google.protobuf.json_format import ParseError
+
+from workbench.core.errors import AgentCardError, UnsupportedCapabilityError
+from workbench.core.protocols.a2a.errors import http_status_error, map_error
+
+WELL_KNOWN = "/.well-known/agent-card.json"
+LEGACY_WELL_KNOWN = "/.well-known/agent.json"
+BINDINGS = ("JSONRPC", "HTTP+JSON")
+"""Bindings the workbench speaks over HTTP."""
+_FALL_THROUGH = frozenset({404, 405, 410})
+
+
+@dataclass(slots=True)
+class CardFetch:
+    """A fetched, parsed agent card.
+
+    Attributes:
+        card: The parsed card (legacy fields mapped to 1.0 by the SDK).
+        raw: The JSON object exactly as published.
+        url: The URL it came from.
+        tried: Every URL tried, with what happened, in order.
+        notes: Things the workbench adjusted (e.g. a 0.2 card read as 0.3).
+    """
+
+    card: AgentCard
+    raw: dict[str, Any]
+    url: str
+    tried: list[dict[str, Any]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def card_candidates(url: str, card_url: str | None = None) -> list[str]:
+    """The card URLs to try, in order (see the module docstring)."""
+    if card_url:
+        return [card_url]
+    parts = urlsplit(url)
+    if parts.path.endswith(".json"):
+        return [url]
+    base = url.rstrip("/")
+    out = [base + WELL_KNOWN, base + LEGACY_WELL_KNOWN]
+    if parts.path not in ("", "/"):
+        origin = urlunsplit((parts.scheme, parts.netloc, "", "", "")).rstrip("/")
+        out += [origin + WELL_KNOWN, origin + LEGACY_WELL_KNOWN]
+    return out
+
+
+def parse_card(raw: Any, *, url: str) -> tuple[AgentCard, list[str]]:
+    """Parse and check a card's JSON; returns the card and notes about adjustments.
+
+    Raises:
+        AgentCardError: The JSON is not a card (not an object, fails to parse, no name, no interfaces).
+    """
+    if not isinstance(raw, dict):
+        raise AgentCardError(
+            f"The agent card at {url} is not a JSON object.", details={"url": url, "problem": "not-an-object"}
+        )
+    try:
+        card = parse_agent_card(copy.deepcopy(raw))  # it mutates its argument
+    except (ParseError, ValueError, TypeError, AttributeError) as exc:
+        raise AgentCardError(
+            f"The agent card at {url} is invalid: {exc}",
+            hint="the agent publishes a card that does not follow the A2A schema",
+            details={"url": url, "problem": "invalid", "error": str(exc)},
+        ) from exc
+    missing = [name for name in ("name",) if not getattr(card, name)]
+    if not card.supported_interfaces:
+        missing.append("supportedInterfaces (or url)")
+    if missing:
+        raise AgentCardError(
+            f"The agent card at {url} lacks required fields: {', '.join(missing)}.",
+            details={"url": url, "problem": "missing-fields", "missing": missing},
+        )
+    notes: list[str] = []
+    for iface in card.supported_interfaces:
+        if iface.protocol_version.startswith("0.2"):
+            # 0.2-era agents speak the 0.3 JSON-RPC method names; the SDK only accepts >= 0.3.
+            notes.append(f"interface {iface.url} declares protocol {iface.protocol_version}; spoken as 0.3")
+            iface.protocol_version = "0.3"
+    return card, notes
+
+
+async def fetch_card(http: httpx.AsyncClient, url: str, *, card_url: str | None = None) -> CardFetch:
+    """Fetch and parse the agent card of the agent at ``url``.
+
+    Args:
+        http: The client to fetch with (its transport records the traffic).
+        url: The agent's base URL (or a card URL ending in ``.json``).
+        card_url: A card URL the user gave; when set, only it is tried.
+
+    Returns:
+        The card, its raw JSON and where it came from.
+
+    Raises:
+        UnreachableError: Nothing answered at the first URL.
+        AuthRequiredError: The card needs credentials (401/403).
+        AgentCardError: No card at any candidate, or the card is invalid.
+        RequestTimeoutError: The card request timed out.
+    """
+    tried: list[dict[str, Any]] = []
+    for candidate in card_candidates(url, card_url):
+        try:
+            response = await http.get(candidate, headers={"Accept": "application/json"}, follow_redirects=True)
+        except httpx.HTTPError as exc:
+            raise map_error(exc, action=f"fetching the agent card {candidate}", url=candidate) from exc
+        tried.append({"url": candidate, "status": response.status_code})
+        if response.status_code in _FALL_THROUGH and card_url is None:
+            continue
+        if response.status_code in (401, 403):
+            raise http_status_error(
+                response.status_code, action="the agent card request", url=candidate, body=response.text
+            )
+        if response.status_code >= 400:
+            raise AgentCardError(
+                f"The agent card at {candidate} could not be fetched (HTTP {response.status_code}).",
+                details={"url": candidate, "http_status": response.status_code, "tried": tried},
+            )
+        try:
+            raw = response.json()
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise AgentCardError(
+                f"The agent card at {candidate} is not valid JSON: {exc}",
+                details={"url": candidate, "problem": "not-json", "tried": tried},
+            ) from exc
+        card, notes = parse_card(raw, url=candidate)
+        return CardFetch(card=card, raw=raw, url=candidate, tried=tried, notes=notes)
+    urls = ", ".join(t["url"] for t in tried)
+    raise AgentCardError(
+        f"No agent card found at {urls}.",
+        hint="check the URL, or give the card's URL explicitly (card_url / --card-url)",
+        details={"url": url, "problem": "not-found", "tried": tried},
+    )
+
+
+def usable_interfaces(card: AgentCard, binding: str = "auto") -> list[AgentInterface]:
+    """The card's interfaces the workbench can use with ``binding`` (``auto`` = any HTTP binding).
+
+    Raises:
+        UnsupportedCapabilityError: None is usable (e.g. a gRPC-only agent).
+    """
+    wanted = BINDINGS if binding == "auto" else (binding,)
+    usable = [i for i in card.supported_interfaces if i.protocol_binding in wanted]
+    if usable:
+        return usable
+    offered = sorted({i.protocol_binding or "?" for i in card.supported_interfaces})
+    if offered == ["GRPC"]:
+        raise UnsupportedCapabilityError(
+            f"The agent {card.name!r} offers only gRPC, which the workbench does not speak.",
+            hint="the workbench speaks A2A over JSON-RPC and HTTP+JSON; ask for an HTTP interface",
+            details={"offered": offered},
+        )
+    raise UnsupportedCapabilityError(
+        f"The agent {card.name!r} offers no {('/'.join(wanted))} interface (it offers {', '.join(offered)}).",
+        hint="choose another binding (auto, JSONRPC or HTTP+JSON)",
+        details={"offered": offered, "wanted": list(wanted)},
+    )
+
+
+def _version_key(version: str) -> tuple[int, int] | None:
+    try:
+        major, minor = (int(x) for x in version.split(".")[:2])
+    except ValueError:
+        return None
+    return major, minor
+
+
+def select_interface(card: AgentCard, binding: str = "auto") -> AgentInterface:
+    """The interface the SDK's client factory will use (server preference, as the SDK does).
+
+    The first usable binding in card order wins; among its interfaces protocol 1.0 is preferred,
+    then a newer one, then 0.3 or later, then one without a version.
+
+    Raises:
+        UnsupportedCapabilityError: No usable interface.
+    """
+    usable = usable_interfaces(card, binding)
+    first = usable[0].protocol_binding
+    same = [i for i in usable if i.protocol_binding == first]
+    newer: AgentInterface | None = None
+    legacy: AgentInterface | None = None
+    unversioned: AgentInterface | None = None
+    for iface in same:
+        key = _version_key(iface.protocol_version) if iface.protocol_version else None
+        if key is None:
+            unversioned = unversioned or (iface if not iface.protocol_version else None)
+            continue
+        if key == (1, 0):
+            return iface
+        if key > (1, 0):
+            newer = newer or iface
+        elif key >= (0, 3):
+            legacy = legacy or iface
+    chosen = newer or legacy or unversioned
+    if chosen is None:
+        raise UnsupportedCapabilityError(
+            f"The agent {card.name!r} declares no protocol version the workbench speaks.",
+            details={"versions": [i.protocol_version for i in same]},
+        )
+    return chosen
+
+
+def protocol_era(interface: AgentInterface) -> str:
+    """``"1.0"`` for current agents, ``"0.3"`` for agents spoken to through the SDK's compat layer."""
+    key = _version_key(interface.protocol_version) if interface.protocol_version else None
+    return "0.3" if key is not None and (0, 3) <= key < (1, 0) else "1.0"

@@ -1,0 +1,152 @@
+"""Turns A2A SDK, httpx and protobuf failures into the workbench's typed errors."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import httpx
+from a2a.client.errors import A2AClientError, A2AClientTimeoutError, AgentCardResolutionError
+from a2a.utils.errors import (
+    JSON_RPC_ERROR_CODE_MAP,
+    A2AError,
+    PushNotificationNotSupportedError,
+    TaskNotFoundError,
+)
+
+from workbench.core.errors import (
+    AuthRequiredError,
+    ConnectionLostError,
+    NotFoundError,
+    ProtocolError,
+    RemoteError,
+    RequestTimeoutError,
+    UnreachableError,
+    UnsupportedCapabilityError,
+    WorkbenchError,
+)
+
+
+def _http_cause(exc: BaseException) -> BaseException | None:
+    """The first httpx exception in ``exc``'s cause chain."""
+    seen: set[int] = set()
+    cur: BaseException | None = exc
+    while cur is not None and id(cur) not in seen:
+        seen.add(id(cur))
+        if isinstance(cur, httpx.HTTPError | httpx.InvalidURL | json.JSONDecodeError):
+            return cur
+        cur = cur.__cause__ or cur.__context__
+    return None
+
+
+def http_status_error(status: int, *, action: str, url: str, body: str = "") -> WorkbenchError:
+    """The typed error for an HTTP error status.
+
+    Args:
+        status: The HTTP status code.
+        action: What was being done ("fetching the agent card", "SendStreamingMessage"...).
+        url: The URL that answered.
+        body: The start of the response body, for details.
+
+    Returns:
+        ``AuthRequiredError`` for 401/403, otherwise ``RemoteError`` with ``remote_code`` = the status.
+    """
+    details: dict[str, Any] = {"url": url, "http_status": status}
+    if body:
+        details["body"] = body[:500]
+    if status in (401, 403):
+        return AuthRequiredError(
+            f"The agent at {url} refused {action} (HTTP {status}).",
+            hint="give a credential: a bearer token (--bearer) or a header (--header 'Name: value')",
+            details=details,
+        )
+    return RemoteError(
+        f"The agent at {url} answered HTTP {status} while {action}.",
+        remote_code=status,
+        details=details,
+    )
+
+
+def map_error(exc: BaseException, *, action: str, url: str = "") -> WorkbenchError:
+    """Map any exception raised by the A2A client stack to a ``WorkbenchError``.
+
+    Args:
+        exc: What the SDK (or httpx) raised.
+        action: What was being done, for the message ("sending the message", "cancelling task X").
+        url: The agent URL involved, named in the message.
+
+    Returns:
+        The typed error; ``exc`` should be chained as its cause by the caller.
+    """
+    if isinstance(exc, WorkbenchError):
+        return exc
+    where = f" at {url}" if url else ""
+    if isinstance(exc, A2AClientTimeoutError | httpx.TimeoutException | TimeoutError):
+        return RequestTimeoutError(
+            f"The agent{where} did not answer in time while {action}.",
+            hint="raise the timeout (request_timeout / stream_idle_timeout), or check that the agent is alive",
+            details={"url": url} if url else None,
+        )
+    if isinstance(exc, AgentCardResolutionError) and exc.status_code is not None:
+        return http_status_error(exc.status_code, action=action, url=url)
+    if isinstance(exc, TaskNotFoundError):
+        return NotFoundError(
+            f"The agent{where} does not know this task ({action}).",
+            hint="the task id may be wrong, or the agent was restarted and lost its tasks",
+            details={"remote_code": JSON_RPC_ERROR_CODE_MAP[TaskNotFoundError], "remote_message": exc.message},
+        )
+    if isinstance(exc, PushNotificationNotSupportedError):
+        return UnsupportedCapabilityError(
+            f"The agent{where} does not support push notifications.",
+            details={"remote_code": JSON_RPC_ERROR_CODE_MAP[PushNotificationNotSupportedError]},
+        )
+    if isinstance(exc, NotImplementedError):
+        return UnsupportedCapabilityError(
+            f"The agent{where} (or its protocol version) does not support {action}.",
+            hint=str(exc) or None,
+        )
+    if isinstance(exc, A2AClientError | httpx.HTTPError | json.JSONDecodeError):
+        cause = exc if isinstance(exc, httpx.HTTPError | json.JSONDecodeError) else _http_cause(exc)
+        if isinstance(cause, httpx.HTTPStatusError):
+            resp = cause.response
+            body = ""
+            try:
+                body = resp.text
+            except httpx.ResponseNotRead:
+                body = ""
+            return http_status_error(resp.status_code, action=action, url=str(resp.request.url), body=body)
+        if isinstance(cause, httpx.ConnectError | httpx.ConnectTimeout | httpx.UnsupportedProtocol):
+            return UnreachableError(
+                f"Could not reach the agent{where} while {action}: {cause}.",
+                hint="check the URL and that the agent is running",
+                details={"url": url} if url else None,
+            )
+        if isinstance(cause, httpx.TimeoutException):
+            return map_error(cause, action=action, url=url)
+        if isinstance(cause, httpx.RemoteProtocolError | httpx.ReadError | httpx.WriteError | httpx.StreamError):
+            return ConnectionLostError(
+                f"The connection to the agent{where} broke while {action}: {cause or exc}.",
+                hint="the agent may have crashed or restarted; a running task can be resubscribed",
+                details={"url": url} if url else None,
+            )
+        if isinstance(cause, json.JSONDecodeError):
+            return ProtocolError(
+                f"The agent{where} sent something that is not JSON while {action}.",
+                details={"error": str(cause)},
+            )
+        if "is closed" in str(exc):
+            return ConnectionLostError(f"The connection to the agent{where} is closed ({action}).")
+        return ProtocolError(f"The agent{where} sent an unexpected reply while {action}: {exc}.")
+    if isinstance(exc, A2AError):
+        code = JSON_RPC_ERROR_CODE_MAP.get(type(exc))
+        return RemoteError(
+            f"The agent{where} returned an error while {action}: {exc.message}",
+            remote_code=code if code is not None else type(exc).__name__,
+            remote_data=exc.data,
+        )
+    if isinstance(exc, ValueError) and "no compatible transports" in str(exc):
+        return UnsupportedCapabilityError(
+            f"The agent{where} offers no transport the workbench can use.",
+            hint="the workbench speaks JSON-RPC and HTTP+JSON (A2A 1.0 and 0.3)",
+        )
+    return ProtocolError(f"Unexpected failure while {action}{where}: {type(exc).__name__}: {exc}")
