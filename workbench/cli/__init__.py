@@ -19,7 +19,7 @@ from workbench.cli.render import describe_human, event_human, print_error, print
 from workbench.cli.targets import Handlers, TargetSpec, add_target_options, build_agent, target_from_args
 from workbench.core.errors import ConfigError, WorkbenchError
 from workbench.core.events import EventBus, ServerStderrLine
-from workbench.core.protocols.base import Completed, Failed
+from workbench.core.protocols.base import Completed, Failed, TextDelta
 from workbench.core.wire import WireRecorder
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -101,7 +101,8 @@ async def _run(args: argparse.Namespace, spec: TargetSpec) -> int:
     wire = WireRecorder()
     wire_file: TextIO | None = None
     if args.wire:
-        wire_file = open(args.wire, "w", encoding="utf-8")  # noqa: SIM115 - closed in finally
+        # Opened once, before any traffic; every record is appended as it happens (survives a crash).
+        wire_file = open(args.wire, "w", encoding="utf-8")  # noqa: SIM115, ASYNC230 - closed in finally
         wire.subscribe(lambda r: wire_file.write(json.dumps(r.to_dict(), ensure_ascii=False) + "\n"))
     bus = EventBus()
     if args.stderr and not args.json:
@@ -142,38 +143,17 @@ async def _call(agent: Any, args: argparse.Namespace) -> int:
     if not isinstance(arguments, dict):
         raise ConfigError("--args must be a JSON object.")
     stream = agent.call_tool_stream(args.tool, arguments)
-    failed = False
+    status = EXIT_OK
     async for event in stream:
-        if isinstance(event, Completed):
-            result = event.result.raw
-            failed = event.result.is_error
-            if args.json:
-                print_json({**event.to_dict(), "tool_result": _tool_result_dict(agent, args.tool, result)})
-            else:
-                tool_result_human(agent_tool_result(agent, args.tool, result))
-        elif isinstance(event, Failed):
-            if args.json:
-                print_json(event.to_dict())
-            else:
-                event_human(event)
-            return EXIT_FAILED
-        elif args.json:
+        if args.json:
             print_json(event.to_dict())
-        elif event.kind.value != "text_delta":
+        elif isinstance(event, Completed) and event.result.tool_result is not None:
+            tool_result_human(event.result.tool_result)
+        elif not isinstance(event, TextDelta):
             event_human(event)
-    return EXIT_FAILED if failed else EXIT_OK
-
-
-def agent_tool_result(agent: Any, tool: str, raw: Any) -> Any:
-    """The agent's typed ``ToolResult`` for a raw protocol result (kept by the ``Completed`` event)."""
-    convert = getattr(agent, "tool_result_from_raw", None)
-    return convert(tool, raw) if callable(convert) else raw
-
-
-def _tool_result_dict(agent: Any, tool: str, raw: Any) -> Any:
-    result = agent_tool_result(agent, tool, raw)
-    to_dict = getattr(result, "to_dict", None)
-    return to_dict() if callable(to_dict) else result
+        if isinstance(event, Failed) or (isinstance(event, Completed) and event.result.is_error):
+            status = EXIT_FAILED
+    return status
 
 
 async def _send(agent: Any, args: argparse.Namespace) -> int:
@@ -188,8 +168,6 @@ async def _send(agent: Any, args: argparse.Namespace) -> int:
             print_json(event.to_dict())
         else:
             event_human(event)
-        if isinstance(event, Failed):
-            status = EXIT_FAILED
-        elif isinstance(event, Completed) and event.result.is_error:
+        if isinstance(event, Failed) or (isinstance(event, Completed) and event.result.is_error):
             status = EXIT_FAILED
     return status

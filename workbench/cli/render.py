@@ -90,9 +90,7 @@ def _describe_a2a(info: dict[str, Any], out: TextIO) -> None:
     schemes = info.get("security_schemes") or {}
     if schemes:
         w(f"security    {json.dumps(schemes)}\n")
-    _section(
-        out, "skills", info.get("skills", []), lambda s: f"{s.get('id')}  {_one_line(s.get('description') or '')}"
-    )
+    _section(out, "skills", info.get("skills", []), lambda s: f"{s.get('id')}  {_one_line(s.get('description') or '')}")
 
 
 def _section(out: TextIO, title: str, items: list[Any], line: Any) -> None:

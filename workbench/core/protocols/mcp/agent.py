@@ -17,16 +17,17 @@ from typing import Any, Literal
 import anyio
 import httpx2
 import mcp.types as types
-from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 from mcp import Client
 from mcp.client.context import ClientRequestContext
 from mcp.client.sse import sse_client
 from mcp.client.streamable_http import streamable_http_client
+from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 
 from workbench.core.errors import (
     ConfigError,
     ConnectError,
     ConnectionLostError,
+    ProtocolError,
     RequestTimeoutError,
     UnsupportedCapabilityError,
     UsageError,
@@ -197,6 +198,7 @@ class MCPAgent(AgentBase):
         self._subscriptions: set[str] = set()
         self._listen_restart: asyncio.Event | None = None
         self._listen_generation = 0
+        self._protocol_faults = 0
         self._listen_opened = asyncio.Event()
 
     # ------------------------------------------------------------------ construction helpers
@@ -256,6 +258,8 @@ class MCPAgent(AgentBase):
                 await asyncio.wait_for(self._ready.wait(), self.connect_timeout)
             except TimeoutError:
                 await self._stop_owner(cancel=True)
+                if self._protocol_faults:
+                    raise self._malformed_error("connecting to") from None
                 raise RequestTimeoutError(
                     f"Connecting to {self.target_label} took longer than {self.connect_timeout:.0f} s.",
                     hint="check that it is an MCP server; raise the connect timeout if it starts slowly",
@@ -380,6 +384,7 @@ class MCPAgent(AgentBase):
                 target=self.target_label,
                 doing="connecting to" if not self._ready.is_set() else "talking to",
                 exit_note=self._exit_note(),
+                http_error=self._http_tap.last_error if self._http_tap is not None else None,
             )
             if not self._ready.is_set():
                 self._error = err
@@ -635,6 +640,8 @@ class MCPAgent(AgentBase):
 
     async def _request(self, doing: str, fn: Callable[[Client], Any]) -> Any:
         client = await self._session()
+        faults_before = self._protocol_faults
+        http_errors_before = self._http_tap.error_count if self._http_tap is not None else 0
         try:
             return await fn(client)
         except WorkbenchError:
@@ -642,10 +649,27 @@ class MCPAgent(AgentBase):
         except asyncio.CancelledError:
             raise
         except Exception as exc:
-            raise self._map(exc, doing) from exc
+            raise self._map(exc, doing, faults_before, http_errors_before) from exc
 
-    def _map(self, exc: BaseException, doing: str) -> WorkbenchError:
-        return to_workbench_error(exc, target=self.target_label, doing=doing, exit_note=self._exit_note())
+    def _map(
+        self, exc: BaseException, doing: str, faults_before: int = 0, http_errors_before: int = 0
+    ) -> WorkbenchError:
+        tap = self._http_tap
+        http_error = tap.last_error if tap is not None and tap.error_count > http_errors_before else None
+        error = to_workbench_error(
+            exc, target=self.target_label, doing=doing, exit_note=self._exit_note(), http_error=http_error
+        )
+        if isinstance(error, RequestTimeoutError) and self._protocol_faults > faults_before:
+            return self._malformed_error(doing)
+        return error
+
+    def _malformed_error(self, doing: str) -> ProtocolError:
+        return ProtocolError(
+            f"{self.target_label} sent {self._protocol_faults} message(s) that are not valid JSON-RPC "
+            f"and gave no valid answer while {doing} it.",
+            hint="the raw lines are in the wire log",
+            details={"malformed_messages": self._protocol_faults},
+        )
 
     async def list_tools(self) -> list[ToolSpec]:
         """Re-fetch the tool list (all pages) from the server."""
@@ -923,6 +947,9 @@ class MCPAgent(AgentBase):
 
     async def _on_message(self, message: Any) -> None:
         if isinstance(message, Exception):
+            # Garbage on stdout, malformed JSON-RPC: the wire log holds the raw text; count it so a
+            # request that then times out can say why.
+            self._protocol_faults += 1
             log.info("transport fault from %s: %r", self.target_label, message)
             return
         root = getattr(message, "root", message)

@@ -42,7 +42,14 @@ def _rank(exc: BaseException) -> int:
     return 4
 
 
-def to_workbench_error(exc: BaseException, *, target: str, doing: str, exit_note: str | None = None) -> WorkbenchError:
+def to_workbench_error(
+    exc: BaseException,
+    *,
+    target: str,
+    doing: str,
+    exit_note: str | None = None,
+    http_error: tuple[int, str | None] | None = None,
+) -> WorkbenchError:
     """Map an SDK/transport exception to a ``WorkbenchError``.
 
     Args:
@@ -50,11 +57,12 @@ def to_workbench_error(exc: BaseException, *, target: str, doing: str, exit_note
         target: The server, for messages ("stdio: python server.py", "http://…/mcp").
         doing: What was being done ("connecting", "calling tool 'x'").
         exit_note: For stdio, how the process ended, if it did.
+        http_error: For HTTP, the status and ``WWW-Authenticate`` of an error response seen while
+            doing it (the SDK turns those into a generic JSON-RPC error).
     """
     leaf = min(leaves(exc), key=_rank)
     if isinstance(leaf, WorkbenchError):
         return leaf
-    where = f"{doing} {target}"
     if isinstance(leaf, FileNotFoundError):
         return UnreachableError(
             f"Cannot start the server for {target}: executable not found ({leaf.filename or leaf}).",
@@ -63,19 +71,34 @@ def to_workbench_error(exc: BaseException, *, target: str, doing: str, exit_note
     if isinstance(leaf, PermissionError):
         return UnreachableError(f"Cannot start the server for {target}: permission denied.", hint=str(leaf))
     if isinstance(leaf, httpx2.HTTPStatusError):
-        status = leaf.response.status_code
-        if status in (401, 403):
-            challenge = leaf.response.headers.get("www-authenticate")
-            return AuthRequiredError(
-                f"{target} answered HTTP {status} while {doing}.",
-                hint="add credentials (bearer token, API key or OAuth login) to this connection",
-                details={"status": status, "www_authenticate": challenge} if challenge else {"status": status},
-            )
-        return ConnectError(
-            f"{target} answered HTTP {status} while {doing}.",
-            hint="see the wire log for the response body",
-            details={"status": status},
+        return http_status_error(
+            leaf.response.status_code, leaf.response.headers.get("www-authenticate"), target, doing
         )
+    if isinstance(leaf, MCPError) and http_error is not None and leaf.code != METHOD_NOT_FOUND:
+        return http_status_error(http_error[0], http_error[1], target, doing)
+    return _map_leaf(leaf, target=target, doing=doing, exit_note=exit_note)
+
+
+def http_status_error(status: int, challenge: str | None, target: str, doing: str) -> WorkbenchError:
+    """The typed error for an HTTP error status (401/403 ask for credentials)."""
+    if status in (401, 403):
+        details: dict[str, object] = {"status": status}
+        if challenge:
+            details["www_authenticate"] = challenge
+        return AuthRequiredError(
+            f"{target} answered HTTP {status} while {doing}.",
+            hint="add credentials (bearer token, API key or OAuth login) to this connection",
+            details=details,
+        )
+    return ConnectError(
+        f"{target} answered HTTP {status} while {doing}.",
+        hint="see the wire log for the response body",
+        details={"status": status},
+    )
+
+
+def _map_leaf(leaf: BaseException, *, target: str, doing: str, exit_note: str | None) -> WorkbenchError:
+    where = f"{doing} {target}"
     if isinstance(leaf, httpx2.ConnectError | httpx2.ConnectTimeout | ConnectionRefusedError):
         return UnreachableError(
             f"Nothing answered at {target} ({leaf}).", hint="is the server running and the URL right?"

@@ -273,7 +273,7 @@ class StdioTransport:
 async def _wait_exit(process: anyio.abc.Process, timeout: float) -> bool:
     """Wait up to ``timeout`` seconds for the process to exit (polling: pipes may outlive it)."""
     with anyio.move_on_after(timeout):
-        while process.returncode is None:
+        while process.returncode is None:  # noqa: ASYNC110 - pipes may outlive the process; poll the code
             await anyio.sleep(0.01)
     return process.returncode is not None
 

@@ -53,6 +53,7 @@ class _TapRead:
             raise StopAsyncIteration from None
 
     async def aclose(self) -> None:
+        """Close the wrapped transport."""
         await self._inner.aclose()
 
     def close(self) -> None:
@@ -79,6 +80,7 @@ class _TapWrite:
         await self._inner.send(item)
 
     async def aclose(self) -> None:
+        """Close the wrapped transport."""
         await self._inner.aclose()
 
     def close(self) -> None:
@@ -140,6 +142,7 @@ class _SSETee(httpx2.AsyncByteStream):
             yield chunk
 
     async def aclose(self) -> None:
+        """Close the wrapped transport."""
         await self._inner.aclose()
 
 
@@ -152,8 +155,11 @@ class HTTPWireTransport(httpx2.AsyncBaseTransport):
         self._inner = inner or httpx2.AsyncHTTPTransport()
         self.last_session_id: str | None = None
         self.last_status: int | None = None
+        self.error_count = 0
+        self.last_error: tuple[int, str | None] | None = None
 
     async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
+        """Record the request, forward it, record the response (and wrap SSE bodies to record events)."""
         body: bytes | None
         try:
             body = request.content
@@ -175,6 +181,9 @@ class HTTPWireTransport(httpx2.AsyncBaseTransport):
             )
             raise
         self.last_status = response.status_code
+        if response.status_code >= 400:
+            self.error_count += 1
+            self.last_error = (response.status_code, response.headers.get("www-authenticate"))
         session_id = response.headers.get("mcp-session-id")
         if session_id:
             self.last_session_id = session_id
@@ -219,4 +228,5 @@ class HTTPWireTransport(httpx2.AsyncBaseTransport):
             self._wire.sse_event(self._cid, "", event=event, event_id=event_id, request=request, protocol="mcp")
 
     async def aclose(self) -> None:
+        """Close the wrapped transport."""
         await self._inner.aclose()
