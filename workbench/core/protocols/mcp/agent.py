@@ -74,6 +74,7 @@ from workbench.core.protocols.mcp.errors import to_workbench_error
 from workbench.core.protocols.mcp.stdio import SUPPORTED as OWN_STDIO
 from workbench.core.protocols.mcp.stdio import StdioProcessInfo, StdioTransport
 from workbench.core.protocols.mcp.tap import HTTPWireTransport, JSONRPCTap
+from workbench.core.protocols.mcp.tasks import MCPTasks
 from workbench.core.wire import WireRecorder
 
 log = logging.getLogger(__name__)
@@ -199,6 +200,8 @@ class MCPAgent(AgentBase):
         self._listen_restart: asyncio.Event | None = None
         self._listen_generation = 0
         self._protocol_faults = 0
+        self.on_lost: Callable[[ConnectionLostError], None] | None = None
+        """Called once with a ``ConnectionLostError`` when the peer goes away (process exit, session ended)."""
         self._listen_opened = asyncio.Event()
 
     # ------------------------------------------------------------------ construction helpers
@@ -389,7 +392,7 @@ class MCPAgent(AgentBase):
             if not self._ready.is_set():
                 self._error = err
             else:
-                self._lost = self._lost or err.message
+                self._mark_lost(err.message)
                 log.info("session with %s ended: %s", self.target_label, err)
         finally:
             self._client = None
@@ -592,6 +595,11 @@ class MCPAgent(AgentBase):
         return list(self._prompts)
 
     @property
+    def tasks(self) -> MCPTasks:
+        """Task operations (SEP-1686): ``start``, ``get``, ``result``, ``list_all``, ``cancel``, ``run``."""
+        return MCPTasks(self)
+
+    @property
     def stdio_process(self) -> StdioProcessInfo | None:
         """pid, exit code and stderr tail of the stdio child (``None`` for HTTP)."""
         return self._stdio.info if self._stdio is not None else None
@@ -649,7 +657,10 @@ class MCPAgent(AgentBase):
         except asyncio.CancelledError:
             raise
         except Exception as exc:
-            raise self._map(exc, doing, faults_before, http_errors_before) from exc
+            error = self._map(exc, doing, faults_before, http_errors_before)
+            if isinstance(error, ConnectionLostError):
+                self._mark_lost(error.message)
+            raise error from exc
 
     def _map(
         self, exc: BaseException, doing: str, faults_before: int = 0, http_errors_before: int = 0
@@ -1024,9 +1035,20 @@ class MCPAgent(AgentBase):
     def _on_stderr(self, line: str) -> None:
         self._publish(ServerStderrLine(connection_id=self.connection_id, line=line))
 
+    def _mark_lost(self, reason: str, details: dict[str, Any] | None = None) -> None:
+        """Remember that the peer is gone and tell ``on_lost`` (once)."""
+        if self._lost is not None:
+            return
+        self._lost = reason
+        if self.on_lost is not None:
+            try:
+                self.on_lost(ConnectionLostError(reason, hint="reconnect to continue", details=details))
+            except Exception:
+                log.exception("on_lost hook failed")
+
     def _on_exit(self, info: StdioProcessInfo) -> None:
         if not info.closing:
-            self._lost = info.describe_exit()
+            self._mark_lost(info.describe_exit(), {"pid": info.pid, "returncode": info.returncode})
         self._publish(
             ServerProcessExited(
                 connection_id=self.connection_id,

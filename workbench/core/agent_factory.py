@@ -1,0 +1,285 @@
+"""Turn a connection profile into an agent: secret references resolved, UI handlers injected.
+
+The protocol adapters are imported inside the functions that build them, so importing this module
+(and the connection manager) never loads the MCP or A2A SDK.
+
+How secret references become values (``resolve_secret`` returns ``None`` when a value is missing;
+that secret is then left out and the peer's own error — usually "auth required" — tells the user)::
+
+    bearer   MCP: header "Authorization: Bearer <v>"      A2A: bearer_token=<v>
+    api-key  header <name or X-API-Key>: <v>
+    header   header <name>: <v>                           (the value is sent exactly as stored)
+    env      environment variable <name>=<v>              (stdio servers only)
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal, Protocol, cast
+
+from workbench.core.events import EventBus
+from workbench.core.profiles import (
+    A2AProfile,
+    ConnectionProfile,
+    MCPHTTPProfile,
+    MCPSSEProfile,
+    MCPStdioProfile,
+    SecretKind,
+    SecretRef,
+)
+from workbench.core.protocols.base import ElicitationHandler, InputHandler, RemoteAgent, SamplingHandler
+
+if TYPE_CHECKING:
+    from workbench.core.wire import WireRecorder
+
+log = logging.getLogger(__name__)
+
+SecretResolver = Callable[[SecretRef], Awaitable[str | None]]
+"""Looks a secret reference up (in the OS keyring) and returns its value, or ``None`` if unset."""
+
+
+class ConnectableAgent(RemoteAgent, Protocol):
+    """A ``RemoteAgent`` the connection manager can open and close explicitly.
+
+    ``connect`` and ``aclose`` are called by the same task (the connection's owner task). An agent
+    may also have a writable ``on_lost`` attribute; the manager sets it to a callable taking the
+    error, which the agent calls when it notices the peer has gone (process exit, stream closed).
+    """
+
+    async def connect(self) -> None:
+        """Open the session (spawn / handshake / fetch the card); ``capabilities`` is valid after it."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class AgentHandlers:
+    """Callbacks the UI or CLI supplies for requests the peer makes during a session.
+
+    Attributes:
+        elicitation: Answers MCP elicitations.
+        sampling: Answers MCP sampling requests.
+        input: Answers A2A ``input-required`` / ``auth-required`` pauses.
+    """
+
+    elicitation: ElicitationHandler | None = None
+    sampling: SamplingHandler | None = None
+    input: InputHandler | None = None
+
+
+class AgentFactory(Protocol):
+    """Builds the (not yet connected) agent for a profile; the connection manager calls it."""
+
+    async def __call__(
+        self,
+        profile: ConnectionProfile,
+        *,
+        connection_id: str,
+        wire: WireRecorder | None,
+        bus: EventBus | None,
+    ) -> ConnectableAgent:
+        """Return a new agent for ``profile`` (``connect`` not yet called)."""
+        ...
+
+
+@dataclass(slots=True)
+class ResolvedSecrets:
+    """Secret values sorted by where they go. Never log or print an instance's values.
+
+    Attributes:
+        headers: HTTP headers to add (MCP bearer tokens included as ``Authorization``).
+        env: Environment variables to add (stdio).
+        bearer_token: The bearer token for A2A (which sets the header itself).
+        missing: References that had no value.
+    """
+
+    headers: dict[str, str] = field(default_factory=dict)
+    env: dict[str, str] = field(default_factory=dict)
+    bearer_token: str | None = None
+    missing: list[SecretRef] = field(default_factory=list)
+
+    def values(self) -> list[str]:
+        """Every resolved value (for registering with a redactor)."""
+        out = [*self.headers.values(), *self.env.values()]
+        if self.bearer_token is not None:
+            out.append(self.bearer_token)
+        return out
+
+    def __repr__(self) -> str:
+        # Values stay out of reprs, tracebacks and logs.
+        return (
+            f"ResolvedSecrets(headers={sorted(self.headers)}, env={sorted(self.env)}, "
+            f"bearer_token={'set' if self.bearer_token else None}, missing={[r.key for r in self.missing]})"
+        )
+
+
+async def resolve_secrets(profile: ConnectionProfile, resolve_secret: SecretResolver | None) -> ResolvedSecrets:
+    """Look up every secret reference of ``profile`` and sort the values by destination.
+
+    Args:
+        profile: The profile whose ``secrets`` to resolve.
+        resolve_secret: The lookup; ``None`` resolves nothing (every reference is missing).
+
+    Raises:
+        WorkbenchError: Whatever ``resolve_secret`` raises (e.g. ``SecureStorageUnavailableError``).
+    """
+    out = ResolvedSecrets()
+    for ref in profile.secrets:
+        value = await resolve_secret(ref) if resolve_secret is not None else None
+        if value is None:
+            out.missing.append(ref)
+            log.info("no value stored for secret %r (%s → %s) of profile %r", ref.key, ref.kind, ref.target, profile.id)
+            continue
+        if ref.kind is SecretKind.ENV:
+            out.env[ref.target] = value
+        elif ref.kind is SecretKind.BEARER:
+            if isinstance(profile, A2AProfile):
+                out.bearer_token = value
+            else:
+                out.headers["Authorization"] = f"Bearer {value}"
+        else:
+            out.headers[ref.target] = value
+    return out
+
+
+async def build_agent(
+    profile: ConnectionProfile,
+    *,
+    connection_id: str | None = None,
+    wire: WireRecorder | None = None,
+    bus: EventBus | None = None,
+    handlers: AgentHandlers | None = None,
+    resolve_secret: SecretResolver | None = None,
+) -> ConnectableAgent:
+    """Build the agent ``profile`` describes (not connected yet).
+
+    Args:
+        profile: What to connect to.
+        connection_id: Id for wire records and events (default: the profile id).
+        wire: Wire recorder to tap the traffic into.
+        bus: Event bus for stderr lines and process exits (MCP).
+        handlers: Elicitation, sampling and input handlers.
+        resolve_secret: Looks up secret references; ``None`` sends none.
+
+    Returns:
+        An ``MCPAgent`` or ``A2AAgent``.
+
+    Raises:
+        WorkbenchError: When a secret cannot be looked up.
+    """
+    handlers = handlers or AgentHandlers()
+    cid = connection_id or profile.id
+    secrets = await resolve_secrets(profile, resolve_secret)
+    if wire is not None:
+        # The wire log must never show a secret, wherever it turns up (an echoed env var, an error).
+        for value in secrets.values():
+            wire.redactor.add_secret(value)
+            scheme, _, credentials = value.partition(" ")  # "Bearer x", "Signature x": the x alone too
+            if scheme and credentials:
+                wire.redactor.add_secret(credentials)
+    if isinstance(profile, A2AProfile):
+        return _build_a2a(profile, cid, wire, handlers, secrets)
+    return _build_mcp(profile, cid, wire, bus, handlers, secrets)
+
+
+def _build_mcp(
+    profile: MCPStdioProfile | MCPHTTPProfile | MCPSSEProfile,
+    connection_id: str,
+    wire: WireRecorder | None,
+    bus: EventBus | None,
+    handlers: AgentHandlers,
+    secrets: ResolvedSecrets,
+) -> ConnectableAgent:
+    from workbench.core.protocols.mcp import MCPAgent  # lazy: keeps the SDK out until needed
+
+    roots = [(r.uri, r.name) for r in profile.roots] or None
+    if isinstance(profile, MCPStdioProfile):
+        target: str | None = None
+        transport: Literal["streamable-http", "sse", "stdio"] = "stdio"
+        headers = None
+    else:
+        target = profile.url
+        transport = "streamable-http" if isinstance(profile, MCPHTTPProfile) else "sse"
+        headers = {**profile.headers, **secrets.headers} or None
+    stdio = profile if isinstance(profile, MCPStdioProfile) else None
+    return MCPAgent(
+        target,
+        transport=transport,
+        command=stdio.command if stdio else None,
+        args=list(stdio.args) if stdio else None,
+        env=({**stdio.env, **secrets.env} or None) if stdio else None,
+        cwd=stdio.cwd if stdio else None,
+        name=profile.name,
+        mode=profile.mode,
+        headers=headers,
+        agent_tool=profile.agent_tool,
+        roots=roots,
+        elicitation_handler=handlers.elicitation,
+        sampling_handler=handlers.sampling,
+        wire=wire,
+        connection_id=connection_id,
+        bus=bus,
+        connect_timeout=profile.connect_timeout,
+        request_timeout=profile.request_timeout,
+    )
+
+
+def _build_a2a(
+    profile: A2AProfile,
+    connection_id: str,
+    wire: WireRecorder | None,
+    handlers: AgentHandlers,
+    secrets: ResolvedSecrets,
+) -> ConnectableAgent:
+    from workbench.core.protocols.a2a import A2AAgent  # lazy: keeps the SDK out until needed
+
+    # cast: A2AAgent.stream_async takes named keywords rather than RemoteAgent's **kwargs, which
+    # mypy counts as a mismatch although every call the protocol allows by name works.
+    agent = A2AAgent(
+        profile.url,
+        name=profile.name,
+        card_url=profile.card_url,
+        headers={**profile.headers, **secrets.headers} or None,
+        bearer_token=secrets.bearer_token,
+        binding=profile.binding,
+        streaming=profile.streaming,
+        input_handler=handlers.input,
+        wire=wire,
+        connection_id=connection_id,
+        connect_timeout=profile.connect_timeout,
+        request_timeout=profile.request_timeout,
+        stream_idle_timeout=profile.stream_idle_timeout,
+    )
+    return cast(ConnectableAgent, agent)
+
+
+class DefaultAgentFactory:
+    """The ``AgentFactory`` the app uses: ``build_agent`` with fixed handlers and secret lookup.
+
+    Args:
+        handlers: Elicitation, sampling and input handlers (from the UI or CLI).
+        resolve_secret: Looks up secret references (the credential store).
+    """
+
+    def __init__(self, *, handlers: AgentHandlers | None = None, resolve_secret: SecretResolver | None = None) -> None:
+        self._handlers = handlers or AgentHandlers()
+        self._resolve_secret = resolve_secret
+
+    async def __call__(
+        self,
+        profile: ConnectionProfile,
+        *,
+        connection_id: str,
+        wire: WireRecorder | None,
+        bus: EventBus | None,
+    ) -> ConnectableAgent:
+        """Build the agent for ``profile``."""
+        return await build_agent(
+            profile,
+            connection_id=connection_id,
+            wire=wire,
+            bus=bus,
+            handlers=self._handlers,
+            resolve_secret=self._resolve_secret,
+        )

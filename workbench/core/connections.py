@@ -1,0 +1,567 @@
+"""ConnectionManager: profiles become live connections, each opened and closed by one owner task.
+
+State diagram (``ConnectionState``; every change is published as ``ConnectionStateChanged``)::
+
+    DISCONNECTED ──▶ CONNECTING ──▶ CONNECTED
+                       │    │         │    │
+                       │    ▼         │    │
+                       │  FAILED ◀────┘    │
+                       │    │              │
+                       ▼    ▼              │
+                       CLOSED ◀────────────┘
+
+    and back: FAILED ──▶ CONNECTING, CLOSED ──▶ CONNECTING
+
+    from          to          when
+    DISCONNECTED  CONNECTING  connect(): a new Connection's first attempt
+    CONNECTING    CONNECTED   the handshake finished (detail: the protocol version)
+    CONNECTING    FAILED      the handshake failed or timed out (detail: the reason)
+    CONNECTING    CLOSED      disconnect() / reconnect() / aclose(), or connect()'s caller was cancelled
+    CONNECTED     FAILED      the peer went away (detail: the reason)
+    CONNECTED     CLOSED      disconnect() / reconnect() / aclose()
+    FAILED        CONNECTING  connect() / reconnect()
+    FAILED        CLOSED      disconnect() / remove() / aclose()
+    CLOSED        CONNECTING  connect() / reconnect()
+
+- ``DISCONNECTED`` is where a ``Connection`` starts, before its first attempt; it is never re-entered.
+  A saved profile with no ``Connection`` is shown as disconnected too.
+- ``CLOSED`` means the workbench closed it on purpose; ``FAILED`` means it could not connect or the
+  peer went away, with the typed error in ``Connection.error`` and the user-facing reason in the
+  event's ``detail``. In both, the agent has been closed already (no child process, no socket).
+- ``reconnect()`` is ``disconnect()`` then ``connect()`` with the same profile: CONNECTED → CLOSED →
+  CONNECTING → …; from FAILED or CLOSED it goes straight to CONNECTING.
+- Any other change is refused (``UsageError``): e.g. ``connect()`` on a connection that is CONNECTING
+  or CONNECTED.
+
+The owner task: an MCP ``Client`` (anyio cancel scopes) must be entered and left by the same task, so
+each attempt runs one task that builds the agent, ``await agent.connect()``, parks until asked to stop
+or told the peer is gone, then ``await agent.aclose()``. Other tasks use ``connection.agent``
+concurrently. ``disconnect()`` wakes the owner and waits for it with a bound (cancelling it if it
+overruns); during the handshake it cancels the owner, which closes the half-open agent.
+
+How a lost peer is noticed: a ``ServerProcessExited`` event with ``expected=False`` for the
+connection, the agent calling its ``on_lost`` hook (set by the manager when the agent has one), or
+code that saw ``ConnectionLostError`` calling ``connection.report_lost(error)`` (or using
+``with connection.reporting_loss(): ...``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable, Iterator, Mapping
+from types import TracebackType
+from typing import TYPE_CHECKING, Self
+
+from workbench.core.agent_factory import AgentFactory, ConnectableAgent, DefaultAgentFactory
+from workbench.core.errors import (
+    ConnectError,
+    ConnectionLostError,
+    NotFoundError,
+    UnreachableError,
+    UsageError,
+    WorkbenchError,
+)
+from workbench.core.events import ConnectionState, ConnectionStateChanged, EventBus, ServerProcessExited
+from workbench.core.profiles import ConnectionProfile
+from workbench.core.protocols.base import AgentCapabilities
+
+if TYPE_CHECKING:
+    from workbench.core.wire import WireRecorder
+
+log = logging.getLogger(__name__)
+
+S = ConnectionState
+
+ALLOWED_TRANSITIONS: Mapping[ConnectionState, frozenset[ConnectionState]] = {
+    S.DISCONNECTED: frozenset({S.CONNECTING}),
+    S.CONNECTING: frozenset({S.CONNECTED, S.FAILED, S.CLOSED}),
+    S.CONNECTED: frozenset({S.FAILED, S.CLOSED}),
+    S.FAILED: frozenset({S.CONNECTING, S.CLOSED}),
+    S.CLOSED: frozenset({S.CONNECTING}),
+}
+"""Every legal state change; anything else is refused."""
+
+CONNECT_GRACE = 5.0
+"""Seconds the manager waits beyond the profile's connect timeout before giving up on the agent."""
+
+DEFAULT_CLOSE_TIMEOUT = 10.0
+"""Seconds ``disconnect`` waits for the owner task to close the agent before cancelling it."""
+
+
+def check_transition(old: ConnectionState, new: ConnectionState) -> None:
+    """Refuse a state change the diagram does not have.
+
+    Raises:
+        UsageError: ``old`` → ``new`` is not allowed.
+    """
+    if new not in ALLOWED_TRANSITIONS[old]:
+        raise UsageError(
+            f"A connection cannot go from {old.value} to {new.value}.",
+            details={"from": old.value, "to": new.value},
+        )
+
+
+class _Attempt:
+    """One try at a connection: its owner task and how the task is told to stop."""
+
+    def __init__(self) -> None:
+        self.task: asyncio.Task[None] | None = None
+        self.phase: str = "starting"  # starting → handshake → running → closing → done
+        self.settled = asyncio.Event()  # set once the handshake succeeded or failed
+        self.outcome: WorkbenchError | None = None
+        self.wake = asyncio.Event()
+        self.stop_requested = False
+        self.lost: WorkbenchError | None = None
+
+    def loss(self) -> WorkbenchError | None:
+        """Why the peer is gone, if it is (a method: the field changes behind awaits)."""
+        return self.lost
+
+    def settle(self, error: WorkbenchError | None) -> None:
+        if not self.settled.is_set():
+            self.outcome = error
+            self.settled.set()
+
+
+class Connection:
+    """One live (or formerly live) connection. Created by ``ConnectionManager``; read its fields.
+
+    Attributes are read-only properties; they change as the owner task moves through the states.
+    """
+
+    def __init__(self, connection_id: str, profile: ConnectionProfile, bus: EventBus) -> None:
+        self._id = connection_id
+        self._profile: ConnectionProfile = profile
+        self._bus = bus
+        self._state = ConnectionState.DISCONNECTED
+        self._agent: ConnectableAgent | None = None
+        self._error: WorkbenchError | None = None
+        self._capabilities: AgentCapabilities | None = None
+        self._connected_at: float | None = None
+        self._attempt: _Attempt | None = None
+        self._lifecycle = asyncio.Lock()
+
+    # ------------------------------------------------------------------ read-only view
+
+    @property
+    def id(self) -> str:
+        """The connection id (the profile's id unless the caller chose another)."""
+        return self._id
+
+    @property
+    def profile(self) -> ConnectionProfile:
+        """The profile of the current (or last) attempt."""
+        return self._profile
+
+    @property
+    def state(self) -> ConnectionState:
+        """Where the connection is in its life (see the module docstring)."""
+        return self._state
+
+    @property
+    def agent(self) -> ConnectableAgent | None:
+        """The connected agent while CONNECTED; ``None`` otherwise."""
+        return self._agent
+
+    @property
+    def error(self) -> WorkbenchError | None:
+        """Why the last attempt failed (FAILED only)."""
+        return self._error
+
+    @property
+    def capabilities(self) -> AgentCapabilities | None:
+        """What the agent offered when it connected."""
+        return self._capabilities
+
+    @property
+    def protocol_version(self) -> str | None:
+        """The negotiated protocol version once connected."""
+        return self._capabilities.protocol_version if self._capabilities else None
+
+    @property
+    def connected_at(self) -> float | None:
+        """Wall-clock time (``time.time()``) of the last successful handshake."""
+        return self._connected_at
+
+    def connected_agent(self) -> ConnectableAgent:
+        """The agent, or a typed error saying why there is none.
+
+        Raises:
+            WorkbenchError: The failure's error when FAILED; ``UsageError`` when not connected.
+        """
+        if self._agent is not None and self._state is ConnectionState.CONNECTED:
+            return self._agent
+        if self._state is ConnectionState.FAILED and self._error is not None:
+            raise self._error
+        raise UsageError(
+            f"{self._profile.name!r} is not connected ({self._state.value}).",
+            hint="connect it first",
+            details={"connection_id": self._id, "state": self._state.value},
+        )
+
+    # ------------------------------------------------------------------ loss reporting
+
+    def report_lost(self, error: BaseException) -> None:
+        """Tell the connection its peer is gone; it moves to FAILED once the agent is closed.
+
+        Safe to call from any task on the event loop's thread, more than once, and in any state
+        (ignored unless CONNECTING or CONNECTED, and while a disconnect is under way).
+
+        Args:
+            error: What showed it (``ConnectionLostError`` normally; others are wrapped in one).
+        """
+        attempt = self._attempt
+        if attempt is None or attempt.stop_requested or self._state not in (S.CONNECTING, S.CONNECTED):
+            return
+        if attempt.lost is None:
+            if isinstance(error, WorkbenchError):
+                attempt.lost = error
+            else:
+                attempt.lost = ConnectionLostError(f"The connection to {self._profile.name!r} was lost: {error}")
+                attempt.lost.__cause__ = error
+        attempt.wake.set()
+
+    @contextlib.contextmanager
+    def reporting_loss(self) -> Iterator[None]:
+        """Run a block that uses the agent; a ``ConnectionLostError`` from it is reported, then re-raised."""
+        try:
+            yield
+        except ConnectionLostError as exc:
+            self.report_lost(exc)
+            raise
+
+    # ------------------------------------------------------------------ used by the manager
+
+    def _transition(
+        self, new: ConnectionState, *, detail: str | None = None, error: WorkbenchError | None = None
+    ) -> None:
+        old = self._state
+        check_transition(old, new)
+        self._state = new
+        self._bus.publish(ConnectionStateChanged(self._id, old, new, detail=detail, error=error))
+
+    def __repr__(self) -> str:
+        return f"<Connection {self._id!r} {self._profile.kind} {self._state.value}>"
+
+
+class ConnectionManager:
+    """Owns every live connection: opens, watches, closes and reopens them.
+
+    Args:
+        bus: Where state changes are published (and ``ServerProcessExited`` is watched).
+        wire: Wire recorder handed to every agent.
+        factory: Builds agents from profiles (default: ``DefaultAgentFactory()``: no handlers, no
+            secrets; the app passes one with its handlers and credential store).
+        close_timeout: Seconds to wait for an owner task to close its agent before cancelling it.
+
+    Use ``async with ConnectionManager(bus) as manager:`` or call ``aclose()`` when done.
+    """
+
+    def __init__(
+        self,
+        bus: EventBus,
+        *,
+        wire: WireRecorder | None = None,
+        factory: AgentFactory | None = None,
+        close_timeout: float = DEFAULT_CLOSE_TIMEOUT,
+    ) -> None:
+        self._bus = bus
+        self._wire = wire
+        self._factory: AgentFactory = factory or DefaultAgentFactory()
+        self._close_timeout = close_timeout
+        self._connections: dict[str, Connection] = {}
+        self._closed = False
+        self._unsubscribe: Callable[[], None] | None = bus.subscribe(ServerProcessExited, self._on_process_exited)
+
+    # ------------------------------------------------------------------ queries
+
+    def get(self, connection_id: str) -> Connection | None:
+        """The connection with ``connection_id``, if the manager has one."""
+        return self._connections.get(connection_id)
+
+    def connections(self) -> list[Connection]:
+        """Every connection the manager holds, in the order they were first made."""
+        return list(self._connections.values())
+
+    # ------------------------------------------------------------------ commands
+
+    async def connect(self, profile: ConnectionProfile, *, connection_id: str | None = None) -> Connection:
+        """Open a connection for ``profile`` and return once it is CONNECTED.
+
+        A CLOSED or FAILED connection with the same id is reused (with this ``profile``).
+
+        Args:
+            profile: What to connect to.
+            connection_id: The id to use (default: ``profile.id``).
+
+        Returns:
+            The connection, CONNECTED (it may fail later; watch its state).
+
+        Raises:
+            UsageError: The manager is closed, or the connection is already CONNECTING or CONNECTED.
+            WorkbenchError: Why it failed (``ConnectError`` and subclasses, ``ConnectionLostError``,
+                ...); the connection is FAILED and the event was published. ``ConnectError`` too
+                when it was disconnected before the handshake finished (it is then CLOSED).
+        """
+        self._check_open()
+        cid = connection_id or profile.id
+        conn = self._connections.get(cid)
+        if conn is None:
+            conn = Connection(cid, profile, self._bus)
+            self._connections[cid] = conn
+        elif conn.state in (S.CONNECTING, S.CONNECTED):
+            raise UsageError(
+                f"{conn.profile.name!r} is already {conn.state.value}.",
+                hint="disconnect it first, or use reconnect",
+                details={"connection_id": cid, "state": conn.state.value},
+            )
+        conn._profile = profile
+        attempt = self._start(conn)
+        return await self._await_attempt(conn, attempt)
+
+    async def disconnect(self, connection_id: str) -> None:
+        """Close the connection; it ends CLOSED. Closing a CLOSED connection does nothing.
+
+        Waits for the owner task to close the agent (bounded by ``close_timeout``, then it is
+        cancelled). A connection still handshaking is abandoned; its ``connect()`` raises.
+
+        Raises:
+            NotFoundError: No connection has this id.
+        """
+        await self._stop(self._require(connection_id))
+
+    async def reconnect(self, connection_id: str) -> Connection:
+        """Close the connection if it is open, then connect again with the same profile.
+
+        Returns:
+            The connection, CONNECTED.
+
+        Raises:
+            NotFoundError: No connection has this id.
+            UsageError: The manager is closed.
+            WorkbenchError: Why the new attempt failed (see ``connect``).
+        """
+        conn = self._require(connection_id)
+        async with conn._lifecycle:  # two reconnects in a row run one after the other
+            self._check_open()
+            await self._stop(conn, then_reopen=True)
+            attempt = conn._attempt
+            if conn.state in (S.CONNECTING, S.CONNECTED) and attempt is not None:
+                return await self._await_attempt(conn, attempt)  # someone connected it meanwhile
+            return await self._await_attempt(conn, self._start(conn))
+
+    async def remove(self, connection_id: str) -> None:
+        """Disconnect the connection and forget it (``get`` returns ``None`` afterwards).
+
+        Raises:
+            NotFoundError: No connection has this id.
+        """
+        await self._stop(self._require(connection_id))
+        self._connections.pop(connection_id, None)
+
+    async def aclose(self) -> None:
+        """Close every connection (concurrently) and refuse new ones. Safe to call twice."""
+        self._closed = True
+        await asyncio.gather(*(self._stop(c) for c in list(self._connections.values())))
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        await self.aclose()
+
+    # ------------------------------------------------------------------ internals
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise UsageError("The connection manager is closed.", hint="make a new ConnectionManager")
+
+    def _require(self, connection_id: str) -> Connection:
+        conn = self._connections.get(connection_id)
+        if conn is None:
+            raise NotFoundError(f"There is no connection {connection_id!r}.", details={"connection_id": connection_id})
+        return conn
+
+    def _on_process_exited(self, event: ServerProcessExited) -> None:
+        if event.expected:
+            return
+        conn = self._connections.get(event.connection_id)
+        if conn is None:
+            return
+        rc = event.returncode
+        if rc is None:
+            how = "exited"
+        elif rc < 0:
+            how = f"was killed by signal {-rc}"
+        else:
+            how = f"exited with code {rc}"
+        conn.report_lost(
+            ConnectionLostError(
+                f"The server process of {conn.profile.name!r} {how}.",
+                hint="see the server's stderr in the log; reconnect to start it again",
+                details={"pid": event.pid, "returncode": event.returncode},
+            )
+        )
+
+    def _start(self, conn: Connection) -> _Attempt:
+        attempt = _Attempt()
+        conn._attempt = attempt
+        conn._error = None
+        conn._capabilities = None
+        conn._transition(S.CONNECTING)
+        attempt.task = asyncio.create_task(self._own(conn, attempt), name=f"workbench-connection:{conn.id}")
+        return attempt
+
+    async def _await_attempt(self, conn: Connection, attempt: _Attempt) -> Connection:
+        try:
+            await attempt.settled.wait()
+        except asyncio.CancelledError:
+            # The caller gave up on connecting: abandon the attempt rather than leave it half-open.
+            if conn._attempt is attempt:
+                await self._stop(conn)
+            raise
+        if attempt.outcome is not None:
+            raise attempt.outcome
+        return conn
+
+    async def _stop(self, conn: Connection, *, then_reopen: bool = False) -> None:
+        """Bring ``conn`` to CLOSED (or leave it FAILED when ``then_reopen``), closing its agent."""
+        attempt = conn._attempt
+        task = attempt.task if attempt is not None else None
+        if attempt is not None and task is not None and not task.done():
+            attempt.stop_requested = True
+            if attempt.phase in ("starting", "handshake"):
+                task.cancel()  # the owner closes the half-open agent as it unwinds
+            else:
+                attempt.wake.set()
+            done, _ = await asyncio.wait({task}, timeout=self._close_timeout)
+            if not done:
+                log.warning("connection %r did not close within %.1f s; cancelling it", conn.id, self._close_timeout)
+                task.cancel()
+                done, _ = await asyncio.wait({task}, timeout=self._close_timeout)
+                if not done:
+                    log.warning("connection %r ignored cancellation; leaving its task behind", conn.id)
+            if conn._attempt is attempt and conn.state in (S.CONNECTING, S.CONNECTED):
+                # The owner never ran, or was stuck: record the outcome it could not.
+                conn._agent = None
+                conn._transition(S.CLOSED, detail="closed")
+                attempt.settle(_closed_while_connecting(conn))
+        if conn.state is S.FAILED and not then_reopen:
+            conn._transition(S.CLOSED, detail="closed")
+
+    async def _own(self, conn: Connection, attempt: _Attempt) -> None:
+        """The owner task: the only task that connects and closes this attempt's agent."""
+        agent: ConnectableAgent | None = None
+        profile = conn.profile
+        try:
+            attempt.phase = "handshake"
+            agent = await self._factory(profile, connection_id=conn.id, wire=self._wire, bus=self._bus)
+            if hasattr(agent, "on_lost"):  # optional hook, not part of the RemoteAgent protocol
+                setattr(agent, "on_lost", conn.report_lost)  # noqa: B010
+            async with asyncio.timeout(profile.connect_timeout + CONNECT_GRACE):
+                await agent.connect()
+            if attempt.lost is not None:
+                raise attempt.lost
+            capabilities = agent.capabilities
+        except asyncio.CancelledError:
+            attempt.phase = "closing"
+            await self._close_agent(conn, agent)
+            if conn._attempt is attempt and conn.state is S.CONNECTING:
+                conn._transition(S.CLOSED, detail="closed while connecting")
+            attempt.settle(_closed_while_connecting(conn))
+            attempt.phase = "done"
+            raise
+        except Exception as exc:  # the owner task is a top-level handler: every failure becomes FAILED
+            error = _as_workbench_error(exc, profile)
+            attempt.phase = "closing"
+            await self._close_agent(conn, agent)
+            self._fail(conn, attempt, error)
+            attempt.settle(error)
+            attempt.phase = "done"
+            return
+
+        conn._agent = agent
+        conn._capabilities = capabilities
+        conn._connected_at = time.time()
+        attempt.phase = "running"
+        conn._transition(S.CONNECTED, detail=capabilities.protocol_version)
+        attempt.settle(None)
+        try:
+            await attempt.wake.wait()
+        finally:
+            # Reached when stop was requested, the peer was lost, or this task was cancelled.
+            attempt.phase = "closing"
+            conn._agent = None
+            await self._close_agent(conn, agent)
+            lost = attempt.loss()
+            if conn._attempt is attempt and conn.state is S.CONNECTED:
+                if attempt.stop_requested or lost is None:
+                    conn._transition(S.CLOSED, detail="closed")
+                else:
+                    self._fail(conn, attempt, lost)
+            attempt.phase = "done"
+
+    def _fail(self, conn: Connection, attempt: _Attempt, error: WorkbenchError) -> None:
+        if conn._attempt is not attempt or conn.state not in (S.CONNECTING, S.CONNECTED):
+            return
+        conn._error = error
+        conn._transition(S.FAILED, detail=str(error), error=error)
+
+    async def _close_agent(self, conn: Connection, agent: ConnectableAgent | None) -> None:
+        """Close ``agent`` from the owner task; a failure to close is logged, never raised."""
+        conn._agent = None
+        if agent is None:
+            return
+        try:
+            async with asyncio.timeout(self._close_timeout):
+                await agent.aclose()
+        except TimeoutError:
+            log.warning("closing the agent of connection %r took over %.1f s", conn.id, self._close_timeout)
+        except Exception:  # closing is best effort: the connection is going away either way
+            log.warning("closing the agent of connection %r failed", conn.id, exc_info=True)
+
+
+def _closed_while_connecting(conn: Connection) -> ConnectError:
+    return ConnectError(
+        f"The connection to {conn.profile.name!r} was closed before it was established.",
+        details={"connection_id": conn.id, "closed": True},
+    )
+
+
+def _as_workbench_error(exc: Exception, profile: ConnectionProfile) -> WorkbenchError:
+    """The typed error for a failed attempt (foreign exceptions are wrapped, with ``__cause__`` kept)."""
+    if isinstance(exc, WorkbenchError):
+        return exc
+    if isinstance(exc, ExceptionGroup):
+        leaves = _leaves(exc)
+        typed = [e for e in leaves if isinstance(e, WorkbenchError)]
+        if len(typed) == 1:
+            return typed[0]
+    error: WorkbenchError
+    if isinstance(exc, TimeoutError):
+        error = ConnectError(
+            f"Connecting to {profile.name!r} took longer than {profile.connect_timeout:g} s.",
+            hint="check that the server is running, or raise the connect timeout in the profile",
+            details={"timeout": profile.connect_timeout},
+        )
+    elif isinstance(exc, OSError):
+        error = UnreachableError(f"Could not reach {profile.name!r}: {exc}", details={"errno": exc.errno})
+    else:
+        error = ConnectError(f"Could not connect to {profile.name!r}: {type(exc).__name__}: {exc}")
+    error.__cause__ = exc
+    return error
+
+
+def _leaves(group: BaseExceptionGroup[BaseException]) -> list[BaseException]:
+    out: list[BaseException] = []
+    for exc in group.exceptions:
+        out.extend(_leaves(exc) if isinstance(exc, BaseExceptionGroup) else [exc])
+    return out

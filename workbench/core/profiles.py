@@ -1,0 +1,412 @@
+"""Saved connection profiles: what to connect to and how, with secrets only as references.
+
+A profile is one of four pydantic classes, told apart by ``kind``:
+
+- ``MCPStdioProfile``  (``mcp-stdio``): start ``command args`` and speak MCP over its stdin/stdout;
+- ``MCPHTTPProfile``   (``mcp-http``):  MCP Streamable HTTP at ``url``;
+- ``MCPSSEProfile``    (``mcp-sse``):   the legacy MCP HTTP+SSE transport at ``url``;
+- ``A2AProfile``       (``a2a``):       an A2A agent at ``url`` (agent card at ``card_url`` if given).
+
+``ConnectionProfile`` is their tagged union; ``parse_profile`` turns a dict into the right class.
+Profiles never hold a secret's value. A ``SecretRef`` names where a value goes (a header, the bearer
+token, an environment variable) and the keyring account that holds it; the credential store fills it
+in when connecting. Plain ``headers``, ``env`` and URLs that look like they carry a secret are refused
+with the pydantic error type ``plaintext_secret``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import uuid
+from enum import StrEnum
+from typing import Annotated, Any, ClassVar, Literal, Self
+from urllib.parse import parse_qsl, urlsplit
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator, model_validator
+from pydantic_core import PydanticCustomError
+
+from workbench.core.errors import ConfigError
+
+PLAINTEXT_SECRET = "plaintext_secret"
+"""The pydantic error type raised for a literal secret in a profile (stable; tests assert it)."""
+
+MCPMode = Literal["auto", "legacy", "2026-07-28"]
+A2ABinding = Literal["auto", "JSONRPC", "HTTP+JSON"]
+
+_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+_HEADER_NAME_RE = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")  # RFC 9110 token
+_ENV_NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_WORD_SPLIT_RE = re.compile(r"[^a-z0-9]+")
+
+# Words that make a header, variable or query parameter name look like it carries a secret.
+_SECRET_WORDS = frozenset(
+    {
+        "authorization",
+        "token",
+        "secret",
+        "password",
+        "passwd",
+        "apikey",
+        "cookie",
+        "credential",
+        "credentials",
+        "signature",
+    }
+)
+_SECRET_PAIRS = frozenset({("api", "key"), ("private", "key"), ("access", "key"), ("session", "key")})
+_SECRET_VALUE_PREFIXES = ("bearer ", "basic ", "token ", "digest ")
+
+
+def looks_like_secret_name(name: str) -> bool:
+    """Whether a header, environment variable or query parameter name suggests a secret value.
+
+    The name is split into words (``X-Api-Key`` → ``x api key``; ``GITHUB_TOKEN`` → ``github token``),
+    so ``TOKENIZERS_PARALLELISM`` is not mistaken for a token.
+    """
+    words = [w for w in _WORD_SPLIT_RE.split(name.lower()) if w]
+    if any(w in _SECRET_WORDS for w in words):
+        return True
+    return any(pair in _SECRET_PAIRS for pair in itertools.pairwise(words))
+
+
+def _plaintext_error(what: str, hint: str) -> PydanticCustomError:
+    return PydanticCustomError(
+        PLAINTEXT_SECRET,
+        "{what} looks like a secret; profiles keep secrets only as references. {hint}",
+        {"what": what, "hint": hint},
+    )
+
+
+def _check_url(url: str, field: str) -> str:
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise PydanticCustomError("url_scheme", "{field} must be an http:// or https:// URL", {"field": field})
+    if parts.password is not None:
+        raise _plaintext_error(
+            f"The password in {field}",
+            "Remove it from the URL and add a secret reference (kind 'header' or 'bearer') instead.",
+        )
+    for key, _ in parse_qsl(parts.query, keep_blank_values=True):
+        if looks_like_secret_name(key):
+            raise _plaintext_error(
+                f"The query parameter {key!r} in {field}",
+                "Remove it from the URL and add a secret reference (kind 'api-key' or 'header') instead.",
+            )
+    return url
+
+
+# --------------------------------------------------------------------------- parts
+
+
+class SecretKind(StrEnum):
+    """Where a referenced secret goes when connecting.
+
+    - ``bearer``: ``Authorization: Bearer <value>`` (A2A: the agent's bearer token).
+    - ``api-key``: a header named ``name`` (default ``X-API-Key``) carrying the value.
+    - ``header``: a header named ``name`` carrying the value exactly (``Basic …``, custom schemes).
+    - ``env``: an environment variable named ``name`` for a stdio server.
+    """
+
+    BEARER = "bearer"
+    API_KEY = "api-key"
+    HEADER = "header"
+    ENV = "env"
+
+
+DEFAULT_API_KEY_HEADER = "X-API-Key"
+
+
+class SecretRef(BaseModel):
+    """A reference to a secret held in the OS keyring; never the secret itself.
+
+    Attributes:
+        kind: Where the value goes (see ``SecretKind``).
+        name: Header or environment variable name. Ignored for ``bearer`` (always ``Authorization``);
+            defaults to ``X-API-Key`` for ``api-key``; required for ``header`` and ``env``.
+        key: The keyring account id that holds the value.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    kind: SecretKind
+    name: str = ""
+    key: Annotated[str, Field(min_length=1, max_length=200)]
+
+    @model_validator(mode="after")
+    def _name_fits_kind(self) -> Self:
+        if self.kind is SecretKind.BEARER:
+            if self.name and self.name.lower() != "authorization":
+                raise ValueError("a bearer secret always goes in the Authorization header; leave 'name' empty")
+        elif self.kind is SecretKind.ENV:
+            if not _ENV_NAME_RE.match(self.name):
+                raise ValueError("an env secret needs 'name', a valid environment variable name")
+        elif self.kind is SecretKind.HEADER:
+            if not _HEADER_NAME_RE.match(self.name):
+                raise ValueError("a header secret needs 'name', a valid HTTP header name")
+        elif self.name and not _HEADER_NAME_RE.match(self.name):
+            raise ValueError("an api-key secret's 'name' must be a valid HTTP header name")
+        return self
+
+    @property
+    def target(self) -> str:
+        """The header or environment variable the value ends up in."""
+        if self.kind is SecretKind.BEARER:
+            return "Authorization"
+        if self.kind is SecretKind.API_KEY:
+            return self.name or DEFAULT_API_KEY_HEADER
+        return self.name
+
+
+class Root(BaseModel):
+    """A filesystem root the workbench offers an MCP server (``roots/list``)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    uri: str
+    name: str | None = None
+
+    @field_validator("uri")
+    @classmethod
+    def _file_uri(cls, value: str) -> str:
+        if not value.startswith("file://"):
+            raise ValueError("a root must be a file:// URI")
+        return value
+
+
+# --------------------------------------------------------------------------- profiles
+
+
+def new_profile_id() -> str:
+    """A fresh, stable profile id (a UUID4 in hex)."""
+    return uuid.uuid4().hex
+
+
+class _ProfileBase(BaseModel):
+    """Fields every profile has."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    kind: str  # narrowed to a Literal by each profile class; first so it leads in the file
+    id: Annotated[str, Field(default_factory=new_profile_id, pattern=_ID_RE.pattern)]
+    name: Annotated[str, Field(min_length=1, max_length=200)]
+    connect_timeout: Annotated[float, Field(gt=0, le=3600)] = 30.0
+    request_timeout: Annotated[float | None, Field(gt=0, le=86400)] = 60.0
+    secrets: list[SecretRef] = Field(default_factory=list)
+
+    # Which secret kinds this profile can use; subclasses narrow it.
+    _secret_kinds: ClassVar[frozenset[SecretKind]] = frozenset(
+        {SecretKind.BEARER, SecretKind.API_KEY, SecretKind.HEADER}
+    )
+
+    @model_validator(mode="after")
+    def _secrets_fit(self) -> Self:
+        targets: set[str] = set()
+        for ref in self.secrets:
+            if ref.kind not in self._secret_kinds:
+                allowed = ", ".join(sorted(k.value for k in self._secret_kinds))
+                raise ValueError(f"secret kind {ref.kind.value!r} does not fit this profile (use: {allowed})")
+            target = ref.target.lower() if ref.kind is not SecretKind.ENV else ref.target
+            if target in targets:
+                raise ValueError(f"two secrets fill {ref.target!r}")
+            targets.add(target)
+        plain = {h.lower() for h in getattr(self, "headers", {})} | set(getattr(self, "env", {}))
+        clash = sorted(plain & targets)
+        if clash:
+            raise ValueError(f"{clash[0]!r} is set both as a plain value and as a secret")
+        return self
+
+    @property
+    def protocol(self) -> Literal["mcp", "a2a"]:
+        """``mcp`` or ``a2a``."""
+        return "a2a" if self.kind == "a2a" else "mcp"
+
+    def with_changes(self, **changes: Any) -> Self:
+        """Return a copy with ``changes`` applied and validated again (``model_copy`` skips validation).
+
+        Raises:
+            pydantic.ValidationError: When the result is not a valid profile.
+        """
+        return self.model_validate({**self.model_dump(), **changes})
+
+
+class _HeadersMixin(BaseModel):
+    """Non-secret HTTP headers, checked for anything that looks like a credential."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    headers: dict[str, str] = Field(default_factory=dict)
+
+    @field_validator("headers")
+    @classmethod
+    def _no_secret_headers(cls, value: dict[str, str]) -> dict[str, str]:
+        for name, header_value in value.items():
+            if not _HEADER_NAME_RE.match(name):
+                raise PydanticCustomError("header_name", "'{name}' is not a valid HTTP header name", {"name": name})
+            if looks_like_secret_name(name):
+                raise _plaintext_error(
+                    f"The header {name!r}",
+                    "Add a secret reference instead (kind 'bearer' for 'Authorization: Bearer …', "
+                    "'api-key' or 'header' otherwise).",
+                )
+            if header_value.lower().startswith(_SECRET_VALUE_PREFIXES):
+                raise _plaintext_error(
+                    f"The value of header {name!r}",
+                    "Add a secret reference of kind 'header' instead.",
+                )
+        return value
+
+
+class _MCPMixin(BaseModel):
+    """MCP-only settings."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    mode: MCPMode = "auto"
+    agent_tool: str | None = None
+    roots: list[Root] = Field(default_factory=list)
+
+
+class MCPStdioProfile(_MCPMixin, _ProfileBase):
+    """An MCP server started as a child process and spoken to over stdin/stdout.
+
+    Attributes:
+        command: The executable.
+        args: Its arguments.
+        env: Non-secret environment variables, added to a small safe default set (secrets go in
+            ``secrets`` with kind ``env``).
+        cwd: Working directory (default: the workbench's).
+    """
+
+    kind: Literal["mcp-stdio"] = "mcp-stdio"
+    command: Annotated[str, Field(min_length=1)]
+    args: list[str] = Field(default_factory=list)
+    env: dict[str, str] = Field(default_factory=dict)
+    cwd: str | None = None
+
+    _secret_kinds: ClassVar[frozenset[SecretKind]] = frozenset({SecretKind.ENV})
+
+    @field_validator("env")
+    @classmethod
+    def _no_secret_env(cls, value: dict[str, str]) -> dict[str, str]:
+        for name in value:
+            if not _ENV_NAME_RE.match(name):
+                raise PydanticCustomError(
+                    "env_name", "'{name}' is not a valid environment variable name", {"name": name}
+                )
+            if looks_like_secret_name(name):
+                raise _plaintext_error(
+                    f"The environment variable {name!r}",
+                    "Add a secret reference of kind 'env' instead.",
+                )
+        return value
+
+    @property
+    def transport(self) -> Literal["stdio"]:
+        """The MCP transport name."""
+        return "stdio"
+
+
+class MCPHTTPProfile(_HeadersMixin, _MCPMixin, _ProfileBase):
+    """An MCP server over Streamable HTTP."""
+
+    kind: Literal["mcp-http"] = "mcp-http"
+    url: str
+
+    @field_validator("url")
+    @classmethod
+    def _url(cls, value: str) -> str:
+        return _check_url(value, "url")
+
+    @property
+    def transport(self) -> Literal["streamable-http"]:
+        """The MCP transport name."""
+        return "streamable-http"
+
+
+class MCPSSEProfile(_HeadersMixin, _MCPMixin, _ProfileBase):
+    """An MCP server over the legacy HTTP+SSE transport (protocol 2024-11-05)."""
+
+    kind: Literal["mcp-sse"] = "mcp-sse"
+    url: str
+
+    @field_validator("url")
+    @classmethod
+    def _url(cls, value: str) -> str:
+        return _check_url(value, "url")
+
+    @property
+    def transport(self) -> Literal["sse"]:
+        """The MCP transport name."""
+        return "sse"
+
+
+class A2AProfile(_HeadersMixin, _ProfileBase):
+    """An A2A agent.
+
+    Attributes:
+        url: The agent's base URL (its card is looked up under ``/.well-known/``).
+        card_url: Where the agent card is, when it is not under ``url``.
+        binding: Preferred protocol binding, or ``auto`` to follow the card.
+        streaming: Use streaming (``message/stream``) when the agent supports it.
+        stream_idle_timeout: Give up on a stream silent for this long (seconds; ``None``: never).
+    """
+
+    kind: Literal["a2a"] = "a2a"
+    url: str
+    card_url: str | None = None
+    binding: A2ABinding = "auto"
+    streaming: bool = True
+    connect_timeout: Annotated[float, Field(gt=0, le=3600)] = 10.0
+    request_timeout: Annotated[float, Field(gt=0, le=86400)] = 60.0  # A2A always bounds a request
+    stream_idle_timeout: Annotated[float | None, Field(gt=0, le=86400)] = None
+
+    @field_validator("url")
+    @classmethod
+    def _url(cls, value: str) -> str:
+        return _check_url(value, "url")
+
+    @field_validator("card_url")
+    @classmethod
+    def _card_url(cls, value: str | None) -> str | None:
+        return None if value is None else _check_url(value, "card_url")
+
+    @property
+    def transport(self) -> Literal["a2a"]:
+        """The transport name (the binding is chosen when connecting)."""
+        return "a2a"
+
+
+ConnectionProfile = Annotated[
+    MCPStdioProfile | MCPHTTPProfile | MCPSSEProfile | A2AProfile,
+    Field(discriminator="kind"),
+]
+"""Any saved profile; ``kind`` says which."""
+
+PROFILE_ADAPTER: TypeAdapter[ConnectionProfile] = TypeAdapter(ConnectionProfile)
+PROFILE_LIST_ADAPTER: TypeAdapter[list[ConnectionProfile]] = TypeAdapter(list[ConnectionProfile])
+
+
+def validation_details(exc: ValidationError) -> list[dict[str, Any]]:
+    """Describe a pydantic error without the offending input (it may be a secret)."""
+    return [{"loc": [str(p) for p in e["loc"]], "type": e["type"], "msg": e["msg"]} for e in exc.errors()]
+
+
+def parse_profile(data: Any) -> ConnectionProfile:
+    """Validate ``data`` (a dict as found in the profile file) into the right profile class.
+
+    Raises:
+        ConfigError: When ``data`` is not a valid profile; ``details["errors"]`` lists the problems
+            (location, pydantic error type, message) and never the rejected values.
+    """
+    try:
+        return PROFILE_ADAPTER.validate_python(data)
+    except ValidationError as exc:
+        errors = validation_details(exc)
+        first = errors[0]
+        where = ".".join(first["loc"]) or "profile"
+        raise ConfigError(
+            f"The connection profile is invalid: {where}: {first['msg']}",
+            hint="fix the profile and save it again",
+            details={"errors": errors},
+        ) from None

@@ -1,0 +1,228 @@
+"""MCP tasks (SEP-1686, protocol 2025-11-25) built at the session level: the SDK 2.3.0 has none.
+
+A task-augmented ``tools/call`` (``params.task = {ttl}``) answers at once with a ``CreateTaskResult``;
+the client then polls ``tasks/get`` (at the server's ``pollInterval``), fetches the outcome with
+``tasks/result`` (which blocks until the task ends, and is also how an ``input_required`` task's
+queued elicitation/sampling reaches the client), and may ``tasks/list`` / ``tasks/cancel``.
+Requests go out through the session dispatcher's raw request (private SDK API, the only way to
+receive a ``CreateTaskResult`` for ``tools/call`` without the SDK validating it as a tool result).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import mcp.types as types
+
+from workbench.core.errors import NotFoundError, RemoteError, UnsupportedCapabilityError
+from workbench.core.protocols.base import AgentEvent, AgentResult, Completed, Failed, StatusChanged, TextDelta
+from workbench.core.protocols.mcp import convert
+
+if TYPE_CHECKING:
+    from workbench.core.protocols.mcp.agent import MCPAgent
+
+TERMINAL = frozenset({"completed", "failed", "cancelled"})
+WAITING = "input_required"
+MIN_POLL_S, MAX_POLL_S, DEFAULT_POLL_S = 0.1, 5.0, 1.0
+DEFAULT_TTL_MS = 300_000
+
+
+@dataclass(frozen=True, slots=True)
+class TaskInfo:
+    """A server-side task as last reported (``tasks/get``, ``tasks/list``, status notifications)."""
+
+    task_id: str
+    status: str
+    status_message: str | None = None
+    created_at: str | None = None
+    last_updated_at: str | None = None
+    ttl: int | None = None
+    poll_interval: int | None = None
+    raw: Any = field(default=None, compare=False, repr=False)
+
+    @property
+    def terminal(self) -> bool:
+        """Whether the task has ended (completed, failed or cancelled)."""
+        return self.status in TERMINAL
+
+    @classmethod
+    def from_wire(cls, data: Mapping[str, Any]) -> TaskInfo:
+        """Parse a wire ``Task`` object (camelCase), validating it with the SDK type."""
+        task = types.Task.model_validate(dict(data))
+        return cls(
+            task_id=task.task_id,
+            status=str(task.status),
+            status_message=task.status_message,
+            created_at=str(task.created_at) if task.created_at is not None else None,
+            last_updated_at=str(task.last_updated_at) if task.last_updated_at is not None else None,
+            ttl=task.ttl,
+            poll_interval=task.poll_interval,
+            raw=task,
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a JSON-ready dict."""
+        return {
+            "task_id": self.task_id,
+            "status": self.status,
+            "status_message": self.status_message,
+            "created_at": self.created_at,
+            "last_updated_at": self.last_updated_at,
+            "ttl": self.ttl,
+            "poll_interval": self.poll_interval,
+        }
+
+
+class MCPTasks:
+    """Task operations of one ``MCPAgent`` (``agent.tasks``)."""
+
+    def __init__(self, agent: MCPAgent) -> None:
+        self._agent = agent
+
+    def supported_for(self, tool: str) -> str | None:
+        """The tool's ``execution.taskSupport`` (``required`` / ``optional`` / ``forbidden``), if declared."""
+        spec = next((t for t in self._agent._tools if t.name == tool), None)
+        execution = getattr(spec.raw, "execution", None) if spec is not None else None
+        return getattr(execution, "task_support", None)
+
+    async def _raw(self, method: str, params: Mapping[str, Any] | None, doing: str) -> dict[str, Any]:
+        async def send(client: Any) -> dict[str, Any]:
+            result: dict[str, Any] = await client.session._dispatcher.send_raw_request(method, params, {})
+            return result
+
+        try:
+            return await self._agent._request(doing, send)  # type: ignore[no-any-return]
+        except RemoteError as exc:
+            if exc.remote_code == types.INVALID_PARAMS and "taskId" in (params or {}):
+                raise NotFoundError(exc.message, details=exc.details) from exc
+            raise
+
+    def _require_tasks(self) -> None:
+        caps = self._agent.capabilities
+        if not caps.supports_tasks:
+            raise UnsupportedCapabilityError(
+                f"{self._agent.name!r} does not offer tasks (no 'tasks' server capability).",
+                hint="call the tool directly with agent.call_tool(...)",
+            )
+
+    async def start(
+        self, tool: str, arguments: Mapping[str, Any] | None = None, *, ttl_ms: int | None = None
+    ) -> TaskInfo:
+        """Start a task-augmented tool call; returns the created task at once."""
+        self._require_tasks()
+        params: dict[str, Any] = {"name": tool, "arguments": dict(arguments or {}), "task": {}}
+        if ttl_ms is not None:
+            params["task"]["ttl"] = ttl_ms
+        created = await self._raw("tools/call", params, f"starting tool {tool!r} as a task on")
+        if "task" not in created:
+            raise UnsupportedCapabilityError(
+                f"{self._agent.name!r} ran {tool!r} directly instead of creating a task.",
+                hint="this tool does not support task execution",
+                details={"result": created},
+            )
+        return TaskInfo.from_wire(created["task"])
+
+    async def get(self, task_id: str) -> TaskInfo:
+        """Fetch the task's current status."""
+        return TaskInfo.from_wire(await self._raw("tasks/get", {"taskId": task_id}, f"getting task {task_id} from"))
+
+    async def result(self, task_id: str, tool: str | None = None) -> Any:
+        """Wait for and return the task's outcome (a ``ToolResult`` for tool tasks).
+
+        While the server holds this request open it may deliver the task's queued elicitation or
+        sampling requests, which go to the agent's handlers.
+        """
+        raw = await self._raw("tasks/result", {"taskId": task_id}, f"getting the result of task {task_id} from")
+        call = types.CallToolResult.model_validate(raw)
+        schema = self._agent._output_schemas.get(tool) if tool else None
+        return convert.tool_result(call, schema)
+
+    async def list_all(self) -> list[TaskInfo]:
+        """List the server's tasks (all pages)."""
+        out: list[TaskInfo] = []
+        cursor: str | None = None
+        while True:
+            page = await self._raw("tasks/list", {"cursor": cursor} if cursor else None, "listing tasks of")
+            out.extend(TaskInfo.from_wire(t) for t in page.get("tasks", []))
+            cursor = page.get("nextCursor")
+            if not cursor:
+                return out
+
+    async def cancel(self, task_id: str) -> TaskInfo:
+        """Cancel a task (working or waiting for input)."""
+        return TaskInfo.from_wire(await self._raw("tasks/cancel", {"taskId": task_id}, f"cancelling task {task_id} on"))
+
+    async def run(
+        self, tool: str, arguments: Mapping[str, Any] | None = None, *, ttl_ms: int | None = None
+    ) -> AsyncIterator[AgentEvent]:
+        """Run a tool as a task: yield ``StatusChanged`` as it moves, then ``Completed`` or ``Failed``.
+
+        Closing the iterator early cancels the task on the server.
+        """
+        common: dict[str, Any] = {"agent": self._agent.name, "protocol": "mcp"}
+        info = await self.start(tool, arguments, ttl_ms=ttl_ms)
+        yield StatusChanged(state=info.status, message=info.status_message, task_id=info.task_id, raw=info, **common)
+        finished = False
+        try:
+            last = (info.status, info.status_message)
+            while info.status not in TERMINAL and info.status != WAITING:
+                await asyncio.sleep(_poll_seconds(info))
+                info = await self.get(info.task_id)
+                if (info.status, info.status_message) != last:
+                    last = (info.status, info.status_message)
+                    yield StatusChanged(
+                        state=info.status, message=info.status_message, task_id=info.task_id, raw=info, **common
+                    )
+            if info.status == "cancelled":
+                finished = True
+                yield Completed(
+                    result=AgentResult(text="", state="canceled", task_id=info.task_id, raw=info),
+                    task_id=info.task_id,
+                    **common,
+                )
+                return
+            result = await self.result(info.task_id, tool)
+            finished = True
+            final = await self.get(info.task_id)
+            if final.status != info.status:
+                yield StatusChanged(
+                    state=final.status, message=final.status_message, task_id=final.task_id, raw=final, **common
+                )
+            if result.text:
+                yield TextDelta(text=result.text, task_id=info.task_id, **common)
+            yield Completed(
+                result=AgentResult(
+                    text=result.text,
+                    parts=result.content,
+                    state="failed" if result.is_error or final.status == "failed" else "completed",
+                    structured=result.structured_content,
+                    is_error=result.is_error,
+                    task_id=info.task_id,
+                    tool_result=result,
+                    raw=result.raw,
+                ),
+                task_id=info.task_id,
+                **common,
+            )
+        except (NotFoundError, RemoteError) as exc:
+            finished = True
+            yield Failed(error=exc, message=exc.message, task_id=info.task_id, **common)
+        finally:
+            if not finished:
+                await _cancel_quietly(self, info.task_id)
+
+
+def _poll_seconds(info: TaskInfo) -> float:
+    interval = (info.poll_interval / 1000) if info.poll_interval else DEFAULT_POLL_S
+    return min(max(interval, MIN_POLL_S), MAX_POLL_S)
+
+
+async def _cancel_quietly(tasks: MCPTasks, task_id: str) -> None:
+    """Best-effort cancel when the consumer walked away (shielded so the request goes out)."""
+    try:
+        await asyncio.shield(tasks.cancel(task_id))
+    except Exception:  # the task may have ended meanwhile; nothing to tell anyone
+        return

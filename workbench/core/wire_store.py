@@ -1,0 +1,241 @@
+"""Bounded, indexed storage of wire records: ring buffer, O(1) lookups, request pairing, export.
+
+``WireStore`` is the storage half of ``WireRecorder`` (``workbench.core.wire``): it holds the newest
+``capacity`` records in a list used as a ring (the slot of sequence number ``s`` is
+``(s - base) % capacity``, so ``get`` is O(1) without a per-record dict), counts evictions, keeps the
+request <-> response index and calls subscribers. Not thread-safe: use it on the event-loop thread.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import os
+from collections.abc import Callable, Iterator
+from typing import Any, TextIO
+
+from workbench.core.errors import UsageError
+from workbench.core.models import Direction, WireKind, WireRecord
+from workbench.core.wire_export import write_har, write_jsonl
+
+log = logging.getLogger(__name__)
+
+Target = str | os.PathLike[str] | TextIO
+_JSONRPC = WireKind.JSONRPC
+_MAX_INTERNED = 4096  # distinct connection ids / method names shared between records
+
+
+_CORE_FIELDS = ("seq", "connection_id", "direction", "kind", "wall_time", "mono_time", "method", "rpc_id",
+                "latency_ms", "size", "payload", "http", "protocol", "summary")  # fmt: skip
+
+
+def _constant(value: Any) -> Callable[[], Any]:
+    return lambda: value
+
+
+def _record_factory() -> Callable[..., WireRecord]:
+    """Return a constructor equal to ``WireRecord(...)`` (14 positional fields) but twice as fast.
+
+    A frozen dataclass's ``__init__`` sets each field through ``object.__setattr__``; setting the
+    slots through their descriptors skips that detour. Fields added to ``WireRecord`` later get their
+    defaults; if the known fields ever change, the plain class is used.
+    """
+    fields = dataclasses.fields(WireRecord)
+    if tuple(f.name for f in fields[:14]) != _CORE_FIELDS or not hasattr(WireRecord, "__slots__"):
+        return WireRecord
+    extra: list[tuple[Callable[[WireRecord, Any], None], Callable[[], Any]]] = []
+    for f in fields[14:]:
+        if f.default is not dataclasses.MISSING:
+            extra.append((getattr(WireRecord, f.name).__set__, _constant(f.default)))
+        elif f.default_factory is not dataclasses.MISSING:
+            extra.append((getattr(WireRecord, f.name).__set__, f.default_factory))
+        else:
+            return WireRecord
+    s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13 = (getattr(WireRecord, n).__set__ for n in _CORE_FIELDS)
+    new = object.__new__
+
+    def make(a0: int, a1: str, a2: Direction, a3: WireKind, a4: float, a5: float, a6: str | None,
+             a7: str | None, a8: float | None, a9: int, a10: str, a11: dict[str, Any] | None, a12: str,
+             a13: str) -> WireRecord:  # fmt: skip
+        r = new(WireRecord)
+        s0(r, a0)
+        s1(r, a1)
+        s2(r, a2)
+        s3(r, a3)
+        s4(r, a4)
+        s5(r, a5)
+        s6(r, a6)
+        s7(r, a7)
+        s8(r, a8)
+        s9(r, a9)
+        s10(r, a10)
+        s11(r, a11)
+        s12(r, a12)
+        s13(r, a13)
+        for setter, default in extra:
+            setter(r, default())
+        return r
+
+    return make
+
+
+make_record = _record_factory()
+
+
+class WireStore:
+    """Holds the newest ``capacity`` wire records, indexed by sequence number and request pairing.
+
+    Args:
+        capacity: Most records held; older ones are evicted and counted in ``dropped``.
+
+    Raises:
+        UsageError: ``capacity`` is smaller than 1.
+    """
+
+    def __init__(self, capacity: int = 1_000_000) -> None:
+        if capacity < 1:
+            raise UsageError("The wire log capacity must be at least 1.", details={"capacity": capacity})
+        self._cap = capacity
+        self._buf: list[WireRecord] = []
+        self._base = 1  # seq stored at buffer index 0 (buffer slot of seq s: (s - base) % cap)
+        self._first = 1  # oldest seq held
+        self._next = 1  # seq of the next record
+        self._dropped = 0
+        self._pending: dict[tuple[str, Direction, str], WireRecord] = {}  # open requests
+        self._pairs: dict[int, int] = {}  # request seq <-> response seq, both ways
+        self._names: dict[str, str] = {}  # interned connection ids and method names
+        self._subscribers: tuple[Callable[[WireRecord], None], ...] = ()
+
+    # ---- ring buffer -------------------------------------------------------------------------
+
+    @property
+    def capacity(self) -> int:
+        """Most records held at once."""
+        return self._cap
+
+    @property
+    def dropped(self) -> int:
+        """Records evicted because the buffer was full (since creation or ``clear``)."""
+        return self._dropped
+
+    @property
+    def first_seq(self) -> int:
+        """Sequence number of the oldest record held (equals ``last_seq + 1`` when empty)."""
+        return self._first
+
+    @property
+    def last_seq(self) -> int:
+        """Sequence number of the newest record (0 before the first one)."""
+        return self._next - 1
+
+    def __len__(self) -> int:
+        return len(self._buf)
+
+    def __iter__(self) -> Iterator[WireRecord]:
+        return iter(self._ordered())
+
+    def _ordered(self) -> list[WireRecord]:
+        buf = self._buf
+        if len(buf) < self._cap:
+            return list(buf)
+        start = (self._first - self._base) % self._cap
+        return buf[start:] + buf[:start]
+
+    def records(self, connection_id: str | None = None) -> list[WireRecord]:
+        """Return the held records, oldest first, optionally of one connection only."""
+        ordered = self._ordered()
+        if connection_id is None:
+            return ordered
+        return [r for r in ordered if r.connection_id == connection_id]
+
+    def get(self, seq: int) -> WireRecord | None:
+        """Return the record with this sequence number, or None when evicted or unknown (O(1))."""
+        if self._first <= seq < self._next:
+            return self._buf[(seq - self._base) % self._cap]
+        return None
+
+    def find_response(self, record: WireRecord) -> WireRecord | None:
+        """Return the partner of a request or response record (either way), if still held."""
+        partner = self._pairs.get(record.seq)
+        if partner is None or self.get(record.seq) is not record:
+            return None
+        return self.get(partner)
+
+    def clear(self) -> None:
+        """Forget every record, open request and the dropped count; sequence numbers continue."""
+        self._buf = []
+        self._base = self._first = self._next
+        self._dropped = 0
+        self._pending.clear()
+        self._pairs.clear()
+
+    def subscribe(self, callback: Callable[[WireRecord], None]) -> Callable[[], None]:
+        """Call ``callback`` synchronously with every new record; returns the unsubscribe function.
+
+        A callback that raises is logged and does not affect recording or the other subscribers.
+        """
+        self._subscribers = (*self._subscribers, callback)
+
+        def unsubscribe() -> None:
+            subs = list(self._subscribers)
+            if callback in subs:
+                subs.remove(callback)
+                self._subscribers = tuple(subs)
+
+        return unsubscribe
+
+    def _intern(self, name: str) -> str:
+        got = self._names.get(name)
+        if got is not None:
+            return got
+        if len(self._names) < _MAX_INTERNED:
+            self._names[name] = name
+        return name
+
+    def _add(self, record: WireRecord) -> WireRecord:
+        buf, cap = self._buf, self._cap
+        if len(buf) < cap:
+            buf.append(record)
+        else:
+            slot = (record.seq - self._base) % cap
+            self._evict(buf[slot])
+            buf[slot] = record
+            self._first += 1
+        for callback in self._subscribers:
+            try:
+                callback(record)
+            except Exception:  # a broken subscriber must never break recording
+                log.exception("wire record subscriber %r failed", callback)
+        return record
+
+    def _evict(self, old: WireRecord) -> None:
+        self._dropped += 1
+        self._pairs.pop(old.seq, None)
+        if old.rpc_id is not None and old.kind is _JSONRPC:
+            key = (old.connection_id, old.direction, old.rpc_id)
+            if self._pending.get(key) is old:
+                del self._pending[key]
+
+    def _take_seq(self) -> int:
+        seq = self._next
+        self._next = seq + 1
+        return seq
+
+    def _pair(self, request: WireRecord, seq: int) -> None:
+        if self.get(request.seq) is request:
+            self._pairs[request.seq] = seq
+            self._pairs[seq] = request.seq
+
+    # ---- export ------------------------------------------------------------------------------
+
+    def export_jsonl(self, target: Target, *, connection_id: str | None = None) -> int:
+        """Write one ``WireRecord.to_dict()`` JSON object per line; returns the number written."""
+        return write_jsonl(self.records(connection_id), target)
+
+    def export_har(self, target: Target, *, connection_id: str | None = None) -> int:
+        """Write the HTTP records as a HAR 1.2 log (SSE events folded into their response).
+
+        Returns:
+            The number of HAR entries written (one per HTTP request, or per orphan response).
+        """
+        return write_har(self.records(connection_id), target)
