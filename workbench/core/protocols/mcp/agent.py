@@ -366,15 +366,24 @@ class MCPAgent(AgentBase):
                 self._client = client
                 # The SDK would validate structured output and raise; a workbench shows problems instead.
                 client.session.validate_tool_result = _accept_any_result  # type: ignore[method-assign]
-                await self._discover(client)
                 async with anyio.create_task_group() as tg:
+                    opened: asyncio.Event | None = None
                     if self._is_modern(client) and self._wants_listen(client):
+                        # Opened alongside discovery so its round trip overlaps the listings.
                         opened = asyncio.Event()
                         tg.start_soon(self._listen_loop, client, opened)
+                    await self._discover(client)
+                    if opened is not None:
                         # Changes made right after connect must not be missed: wait for the ack.
                         with contextlib.suppress(TimeoutError):
                             await asyncio.wait_for(opened.wait(), LISTEN_ACK_TIMEOUT)
                     self._ready.set()
+                    if (
+                        self.log_level
+                        and client.server_capabilities.logging is not None
+                        and not self._is_modern(client)
+                    ):
+                        tg.start_soon(self._apply_log_level, client, self.log_level)
                     await self._stop.wait()
                     tg.cancel_scope.cancel()
         except asyncio.CancelledError:
@@ -413,19 +422,27 @@ class MCPAgent(AgentBase):
         return client.protocol_version not in HANDSHAKE_PROTOCOL_VERSIONS
 
     async def _discover(self, client: Client) -> None:
+        """List everything the server offers, the listings running concurrently."""
         caps = client.server_capabilities
+        listings = []
         if caps.tools is not None:
-            await self._refresh_tools(client)
+            listings.append(self._refresh_tools(client))
         if caps.resources is not None:
-            await self._refresh_resources(client)
+            listings.append(self._refresh_resource_list(client))
+            listings.append(self._refresh_templates(client))
         if caps.prompts is not None:
-            await self._refresh_prompts(client)
-        if self.log_level and caps.logging is not None and not self._is_modern(client):
-            with contextlib.suppress(Exception):  # MCPServer advertises logging but lacks setLevel
-                await client.set_logging_level(self.log_level)  # type: ignore[arg-type]  # validated by the server
+            listings.append(self._refresh_prompts(client))
+        await asyncio.gather(*listings)
         self._capabilities = self._build_capabilities(client)
         if not self._explicit_name and client.server_info is not None:
             self.name = client.server_info.name
+
+    async def _apply_log_level(self, client: Client, level: str) -> None:
+        """Handshake era: ask for log messages at ``level`` (after connect; some servers lack it)."""
+        try:
+            await client.set_logging_level(level)  # type: ignore[arg-type]  # validated by the server
+        except Exception as exc:  # e.g. MCPServer advertises logging but has no logging/setLevel
+            log.info("%s did not accept logging/setLevel %s: %s", self.target_label, level, exc)
 
     async def _refresh_tools(self, client: Client) -> None:
         tools: list[types.Tool] = []
@@ -440,6 +457,9 @@ class MCPAgent(AgentBase):
         self._output_schemas = {t.name: t.output_schema for t in self._tools}
 
     async def _refresh_resources(self, client: Client) -> None:
+        await asyncio.gather(self._refresh_resource_list(client), self._refresh_templates(client))
+
+    async def _refresh_resource_list(self, client: Client) -> None:
         resources: list[types.Resource] = []
         cursor: str | None = None
         while True:
@@ -460,8 +480,10 @@ class MCPAgent(AgentBase):
             )
             for r in resources
         ]
+
+    async def _refresh_templates(self, client: Client) -> None:
         templates: list[types.ResourceTemplate] = []
-        cursor = None
+        cursor: str | None = None
         while True:
             tpage = await client.list_resource_templates(cursor=cursor)
             templates.extend(tpage.resource_templates)
