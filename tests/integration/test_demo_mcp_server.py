@@ -227,7 +227,7 @@ def text_of(result: types.CallToolResult) -> str:
     return "".join(block.text for block in result.content if isinstance(block, types.TextContent))
 
 
-TRANSPORTS = ["stdio", "http-inproc", "http-subprocess"]
+TRANSPORTS = ["stdio", "http-inproc", "http-subprocess", "inproc"]
 MODES = ["legacy", "auto"]
 ALL = [pytest.param(k, m, id=f"{k}-{m}") for k in TRANSPORTS for m in MODES]
 FAST = [pytest.param("http-inproc", m, id=f"http-inproc-{m}") for m in MODES]
@@ -759,12 +759,13 @@ async def test_command_line_prints_one_listening_line_and_stops_cleanly_on_a_sig
 
 
 @pytest.mark.asyncio
-async def test_stdio_command_exits_cleanly_when_stdin_closes() -> None:
+@pytest.mark.parametrize("flags", [["--stdio"], []], ids=["--stdio", "no-flag"])
+async def test_stdio_command_exits_cleanly_when_stdin_closes(flags: list[str]) -> None:
     process = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
         MODULE,
-        "--stdio",
+        *flags,
         stdin=asyncio.subprocess.PIPE,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.DEVNULL,

@@ -28,6 +28,7 @@ from mcp.client.streamable_http import streamable_http_client
 
 from tests.support.everything import (
     OWNER_ENV,
+    HttpMode,
     StdioCommand,
     leftover_everything_processes,
     listening_sockets,
@@ -191,6 +192,7 @@ class Recorder:
 
     def __init__(self, elicit_content: dict[str, Any] | None = None) -> None:
         self.elicitations: list[types.ElicitRequestParams] = []
+        self.elicitation_metas: list[dict[str, Any] | None] = []
         self.samplings: list[types.CreateMessageRequestParams] = []
         self.roots_calls = 0
         self.logs: list[types.LoggingMessageNotificationParams] = []
@@ -200,6 +202,7 @@ class Recorder:
 
     async def elicit(self, ctx: ClientRequestContext, params: types.ElicitRequestParams) -> types.ElicitResult:
         self.elicitations.append(params)
+        self.elicitation_metas.append(dict(ctx.meta) if ctx.meta is not None else None)
         if isinstance(params, types.ElicitRequestURLParams):
             return types.ElicitResult(action="accept")
         return types.ElicitResult(action="accept", content=self.elicit_content)
@@ -241,7 +244,7 @@ class Recorder:
 
 @pytest.mark.parametrize("mode", ["streamableHttp", "sse"])
 @pytest.mark.asyncio
-async def test_http_modes_listen_on_127_0_0_1_only(mode: Any, everything_leak_check: None) -> None:
+async def test_http_modes_listen_on_127_0_0_1_only(mode: HttpMode, everything_leak_check: None) -> None:
     if (reason := unavailable_reason()) is not None:
         pytest.skip(reason)
     async with start_everything_http(mode) as server:
@@ -626,7 +629,8 @@ async def test_prompts_resources_and_templates_are_listed_and_readable(everythin
 
 @pytest.mark.asyncio
 async def test_task_augmented_call_returns_a_task_that_is_polled_to_completion(everything: Target) -> None:
-    async with connect(everything) as s:
+    rec = Recorder()
+    async with connect(everything, message_handler=rec.message) as s:
         with anyio.fail_after(TASK_TIMEOUT):
             created = await s.raw(
                 "tools/call",
@@ -662,6 +666,8 @@ async def test_task_augmented_call_returns_a_task_that_is_polled_to_completion(e
     notes = [(f.params["status"], f.params["statusMessage"]) for f in s.log.frames if is_task_status(task.task_id)(f)]
     assert notes == [("working", stage) for stage in RESEARCH_STAGES] + [("completed", "Generating report...")]
     assert all(set(f.params) == TASK_KEYS for f in s.log.frames if is_task_status(task.task_id)(f))
+    # ... which the SDK session drops: message_handler never sees them (tap the transport instead)
+    assert not any(isinstance(n, types.TaskStatusNotification) for n in rec.notifications)
     # tasks/result: the CallToolResult, stamped with the related task
     call_result = types.CallToolResult.model_validate(result)
     assert text_of(call_result).startswith("# Research Report: python")
@@ -705,6 +711,7 @@ async def test_input_required_task_delivers_its_elicitation_through_tasks_result
     }
     [params] = rec.elicitations
     assert isinstance(params, types.ElicitRequestFormParams)
+    assert rec.elicitation_metas == [{RELATED_TASK_META_KEY: {"taskId": task_id}}]  # the callback can tell the task
     tasks_result_call = s.log.matching("out", "tasks/result")[0]
     assert elicit.seq > tasks_result_call.seq  # delivered while tasks/result was pending
     notes = [(f.params["status"], f.params["statusMessage"]) for f in s.log.frames if is_task_status(task_id)(f)]

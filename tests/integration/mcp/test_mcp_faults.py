@@ -65,8 +65,8 @@ async def test_malformed_jsonrpc_replies_end_in_a_protocol_error_with_the_raw_li
     assert len(raw) >= 1
 
 
-@pytest.mark.parametrize("transport", ["stdio", "http"])
-async def test_a_20_megabyte_result_arrives_whole_and_is_recorded(transport: str) -> None:
+@pytest.mark.parametrize(("transport", "mode"), [("stdio", "auto"), ("http", "auto"), ("http", "legacy")])
+async def test_a_20_megabyte_result_arrives_whole_and_is_recorded(transport: str, mode: str) -> None:
     async def check(agent: MCPAgent) -> None:
         result = await agent.call_tool("big_result", {"megabytes": 20})
         assert len(result.text) >= 20 * 1024 * 1024
@@ -74,12 +74,12 @@ async def test_a_20_megabyte_result_arrives_whole_and_is_recorded(transport: str
         assert biggest.size >= 20 * 1024 * 1024 and biggest.direction is Direction.IN
 
     if transport == "stdio":
-        async with MCPAgent.stdio(sys.executable, ["-m", "workbench.demo.mcp_server", "--stdio"]) as agent:
+        async with MCPAgent.stdio(sys.executable, ["-m", "workbench.demo.mcp_server", "--stdio"], mode=mode) as agent:
             await check(agent)
     else:
         from workbench.demo.mcp_server import serve_http
 
-        async with serve_http() as url, MCPAgent(url) as agent:
+        async with serve_http() as url, MCPAgent(url, mode=mode) as agent:
             await check(agent)
 
 

@@ -1,4 +1,4 @@
-"""Command line: `python -m workbench.demo.mcp_server --stdio | --http | --sse [--host H] [--port P]`."""
+"""Command line: `python -m workbench.demo.mcp_server [--stdio | --http | --sse] [--host H] [--port P]`."""
 
 from __future__ import annotations
 
@@ -15,8 +15,9 @@ from workbench.demo.mcp_server.http import HttpTransport, serve_http
 
 def _parse(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m workbench.demo.mcp_server", description=__doc__)
-    mode = parser.add_mutually_exclusive_group(required=True)
-    mode.add_argument("--stdio", action="store_const", dest="mode", const="stdio", help="serve on stdin/stdout")
+    mode = parser.add_mutually_exclusive_group()
+    parser.set_defaults(mode="stdio")
+    mode.add_argument("--stdio", action="store_const", dest="mode", const="stdio", help="stdin/stdout (default)")
     mode.add_argument(
         "--http", action="store_const", dest="mode", const="streamable-http", help="Streamable HTTP at /mcp"
     )

@@ -79,12 +79,14 @@ def register(server: MCPServer) -> None:
         await log(ctx, "debug", f"weather: {report.city} -> {report.condition}")
         return report
 
-    @server.tool(description="Always fails with the given message (a tool error, isError=true).")
+    @server.tool(
+        description="Always fails with the given message (a tool error, isError=true).", structured_output=False
+    )
     async def fail(message: Annotated[str, Field(description="The error text")], ctx: Context) -> str:
         await log(ctx, "warning", f"fail: about to fail with {message!r}")
         raise ToolError(message)
 
-    @server.tool(description="Return one text block of the given size in MB (deterministic).", structured_output=False)
+    @server.tool(description="Return one text block of the given size in MiB (deterministic).", structured_output=False)
     def big_result(megabytes: Annotated[float, Field(ge=0, le=64, description="Size in MiB")] = 20.0) -> str:
         size = int(megabytes * 1024 * 1024)
         return (_BIG_LINE * (size // len(_BIG_LINE) + 1))[:size]

@@ -85,6 +85,8 @@ MODES: tuple[str, ...] = ("auto", "legacy", "2026-07-28")
 CLIENT_INFO = types.Implementation(name="agent-workbench", version="0.1.0")
 AGENT_ENTRY_META = "io.workbench/agent-entry"
 LISTEN_ACK_TIMEOUT = 5.0
+GET_STREAM_WAIT = 2.0
+MAX_SSE_EVENT_BYTES = 512 * 1024 * 1024
 AGENT_ENTRY_NAMES = ("ask", "chat", "agent", "invoke", "query", "prompt")
 _ListenerFn = Callable[[AgentEvent], None]
 
@@ -338,11 +340,9 @@ class MCPAgent(AgentBase):
             )
         else:
             http = httpx2.AsyncClient(headers=self.headers, timeout=timeout, transport=self._http_tap)
-            return JSONRPCTap(
-                _ClosingTransport(streamable_http_client(self.url, http_client=http), http),
-                self.wire,
-                self.connection_id,
-            )
+            # The SDK refuses SSE events over 1 MiB; a workbench must show a 20 MB result, not fail on it.
+            inner_http = streamable_http_client(self.url, http_client=http, max_sse_event_size=MAX_SSE_EVENT_BYTES)
+            return JSONRPCTap(_ClosingTransport(inner_http, http), self.wire, self.connection_id)
         return JSONRPCTap(inner, self.wire, self.connection_id)
 
     async def _own_session(self) -> None:
@@ -373,6 +373,15 @@ class MCPAgent(AgentBase):
                         opened = asyncio.Event()
                         tg.start_soon(self._listen_loop, client, opened)
                     await self._discover(client)
+                    if (
+                        self._http_tap is not None
+                        and self.transport == "streamable-http"
+                        and not self._is_modern(client)
+                    ):
+                        # Notifications not tied to a request travel on the GET stream; anything the
+                        # server sends before it opens is lost, so give it a moment to open.
+                        with contextlib.suppress(TimeoutError):
+                            await asyncio.wait_for(self._http_tap.get_stream_answered.wait(), GET_STREAM_WAIT)
                     if opened is not None:
                         # Changes made right after connect must not be missed: wait for the ack.
                         with contextlib.suppress(TimeoutError):

@@ -40,6 +40,7 @@ STDIN_CLOSE_GRACE = 2.0
 TERM_GRACE = 2.0
 KILL_REAP = 2.0
 EXIT_POLL = 0.25
+EXIT_AFTER_EOF = 1.0
 
 
 @dataclass
@@ -150,21 +151,22 @@ class StdioTransport:
         stdout_closed = anyio.Event()
 
         async def stdout_reader() -> None:
+            # The read stream is closed by exit_watcher, after the exit is noted, so that a request
+            # failing because the server died can already say how it died.
             assert process.stdout is not None
             buffer = ""
             try:
-                async with read_send:
-                    async for chunk in TextReceiveStream(process.stdout, errors="replace"):
-                        lines = (buffer + chunk).split("\n")
-                        buffer = lines.pop()
-                        for line in lines:
-                            item = self._parse_incoming(line)
-                            if item is None:
-                                continue
-                            try:
-                                await read_send.send(item)
-                            except (anyio.ClosedResourceError, anyio.BrokenResourceError):
-                                return
+                async for chunk in TextReceiveStream(process.stdout, errors="replace"):
+                    lines = (buffer + chunk).split("\n")
+                    buffer = lines.pop()
+                    for line in lines:
+                        item = self._parse_incoming(line)
+                        if item is None:
+                            continue
+                        try:
+                            await read_send.send(item)
+                        except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+                            return
             except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
                 pass
             finally:
@@ -197,11 +199,14 @@ class StdioTransport:
                 self._stderr_line(buffer.rstrip("\r"))
 
         async def exit_watcher() -> None:
-            while process.returncode is None:
+            while process.returncode is None and not stdout_closed.is_set():
                 with anyio.move_on_after(EXIT_POLL):
                     await stdout_closed.wait()
-                if stdout_closed.is_set() and process.returncode is None:
-                    await anyio.sleep(0.02)  # stdout closed: the exit code follows within milliseconds
+            # stdout closed: the exit code follows within milliseconds, unless the server closed
+            # stdout and lives on (then the session still ends: nothing more can arrive).
+            with anyio.move_on_after(EXIT_AFTER_EOF):
+                while process.returncode is None:  # noqa: ASYNC110 - no event exists for a pipe-less exit
+                    await anyio.sleep(0.005)
             self._note_exit(process.returncode)
             # The session must learn at once: ending the read stream fails pending requests now.
             await read_send.aclose()
@@ -218,6 +223,7 @@ class StdioTransport:
                 with anyio.CancelScope(shield=True):
                     await self._shutdown(process, write_send)
                     self._note_exit(process.returncode)
+                    read_send.close()
                     await anyio.lowlevel.checkpoint()
                 tg.cancel_scope.cancel()
 

@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import AsyncIterator
 from typing import Any
@@ -157,6 +158,8 @@ class HTTPWireTransport(httpx2.AsyncBaseTransport):
         self.last_status: int | None = None
         self.error_count = 0
         self.last_error: tuple[int, str | None] | None = None
+        self.get_stream_answered = asyncio.Event()
+        """Set when the server answered the standalone GET stream (handshake-era Streamable HTTP)."""
 
     async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
         """Record the request, forward it, record the response (and wrap SSE bodies to record events)."""
@@ -181,6 +184,8 @@ class HTTPWireTransport(httpx2.AsyncBaseTransport):
             )
             raise
         self.last_status = response.status_code
+        if request.method == "GET":
+            self.get_stream_answered.set()
         if response.status_code >= 400:
             self.error_count += 1
             self.last_error = (response.status_code, response.headers.get("www-authenticate"))
