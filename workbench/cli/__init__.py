@@ -91,10 +91,12 @@ def _split_double_dash(argv: list[str]) -> tuple[list[str], list[str]]:
 
 
 def _open_window() -> int:
-    from workbench.app import run_app  # type: ignore[import-not-found, unused-ignore]
-
-    result: int = run_app()
-    return result
+    print(
+        "The workbench window is not built yet. Try 'workbench demo --headless', "
+        "'workbench inspect --help', 'workbench call --help' or 'workbench send --help'.",
+        file=sys.stderr,
+    )
+    return EXIT_USAGE
 
 
 async def _run(args: argparse.Namespace, spec: TargetSpec) -> int:

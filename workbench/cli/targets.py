@@ -22,6 +22,7 @@ class TargetSpec:
     mode: str = "auto"
     agent_tool: str | None = None
     headers: dict[str, str] = field(default_factory=dict)
+    env: dict[str, str] = field(default_factory=dict)
 
     @property
     def label(self) -> str:
@@ -44,6 +45,9 @@ def add_target_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--header", action="append", default=[], metavar="K=V", help="HTTP header for every request (repeatable)"
     )
+    parser.add_argument(
+        "--env", action="append", default=[], metavar="K=V", help="stdio: environment variable for the server"
+    )
 
 
 def target_from_args(args: argparse.Namespace, stdio_command: list[str]) -> TargetSpec:
@@ -52,13 +56,11 @@ def target_from_args(args: argparse.Namespace, stdio_command: list[str]) -> Targ
     Raises:
         ConfigError: The options do not name one usable target.
     """
-    headers: dict[str, str] = {}
-    for item in args.header:
-        key, sep, value = item.partition("=")
-        if not sep or not key:
-            raise ConfigError(f"--header expects K=V, got {item!r}.")
-        headers[key.strip()] = value
-    common: dict[str, Any] = {"mode": args.mode, "agent_tool": args.agent_tool, "headers": headers}
+    headers = _pairs(args.header, "--header")
+    env = _pairs(args.env, "--env")
+    if env and not args.stdio:
+        raise ConfigError("--env is only for --stdio servers.")
+    common: dict[str, Any] = {"mode": args.mode, "agent_tool": args.agent_tool, "headers": headers, "env": env}
     if args.stdio:
         if not stdio_command:
             raise ConfigError("--stdio needs the server command after '--'.", hint="--stdio -- python server.py")
@@ -70,6 +72,16 @@ def target_from_args(args: argparse.Namespace, stdio_command: list[str]) -> Targ
     if args.mcp_sse:
         return TargetSpec("mcp-sse", url=args.mcp_sse, **common)
     return TargetSpec("a2a", url=args.a2a, **common)
+
+
+def _pairs(items: list[str], option: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise ConfigError(f"{option} expects K=V, got {item!r}.")
+        out[key.strip()] = value
+    return out
 
 
 @dataclass
@@ -100,7 +112,7 @@ def build_agent(spec: TargetSpec, *, wire: WireRecorder, bus: EventBus, handlers
         "sampling_handler": handlers.sampling,
     }
     if spec.protocol == "mcp-stdio":
-        return MCPAgent.stdio(spec.command[0], spec.command[1:], **common)
+        return MCPAgent.stdio(spec.command[0], spec.command[1:], env=spec.env or None, **common)
     assert spec.url is not None
     transport = "sse" if spec.protocol == "mcp-sse" else "streamable-http"
     return MCPAgent(spec.url, transport=transport, **common)

@@ -432,6 +432,8 @@ class MCPAgent(AgentBase):
 
     async def _discover(self, client: Client) -> None:
         """List everything the server offers, the listings running concurrently."""
+        if self.mode not in ("auto", "legacy"):
+            await self._discover_pinned(client)
         caps = client.server_capabilities
         listings = []
         if caps.tools is not None:
@@ -445,6 +447,18 @@ class MCPAgent(AgentBase):
         self._capabilities = self._build_capabilities(client)
         if not self._explicit_name and client.server_info is not None:
             self.name = client.server_info.name
+
+    async def _discover_pinned(self, client: Client) -> None:
+        """A pinned modern version skips the probe, so capabilities would be empty: ask once anyway.
+
+        ``server/discover`` is sent at the pinned version; a server that refuses it keeps the SDK's
+        synthesized (empty) capabilities, and the listings below are then skipped.
+        """
+        try:
+            raw = await client.session.send_discover(self.mode)
+            client.session.adopt(types.DiscoverResult.model_validate(raw))
+        except Exception as exc:  # the pin is the user's choice; an old server just shows less
+            log.info("%s refused server/discover at %s: %s", self.target_label, self.mode, exc)
 
     async def _apply_log_level(self, client: Client, level: str) -> None:
         """Handshake era: ask for log messages at ``level`` (after connect; some servers lack it)."""

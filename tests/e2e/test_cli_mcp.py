@@ -1,0 +1,194 @@
+"""The ``workbench`` command line as a user runs it: real processes, real servers, JSON output checked."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import signal
+import sys
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+import pytest_asyncio
+
+from tests.support.everything import StdioCommand
+
+pytestmark = pytest.mark.asyncio
+DEMO_STDIO = [sys.executable, "-m", "workbench.demo.mcp_server", "--stdio"]
+
+
+async def workbench(*argv: str, stdin: bytes = b"", timeout: float = 60) -> tuple[int, str, str]:
+    """Run ``python -m workbench ARGV`` and return (exit code, stdout, stderr)."""
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "workbench",
+        *argv,
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    out, err = await asyncio.wait_for(proc.communicate(stdin), timeout)
+    assert proc.returncode is not None
+    return proc.returncode, out.decode(), err.decode()
+
+
+def json_lines(text: str) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+@pytest_asyncio.fixture
+async def demo() -> AsyncIterator[dict[str, dict[str, str]]]:
+    """``workbench demo --headless --json`` running; yields its agents by name."""
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "workbench", "demo", "--headless", "--json", stdout=asyncio.subprocess.PIPE
+    )
+    assert proc.stdout is not None
+    agents: dict[str, dict[str, str]] = {}
+    try:
+        while len(agents) < 5:
+            line = await asyncio.wait_for(proc.stdout.readline(), 30)
+            assert line, "workbench demo ended before listing its agents"
+            entry = json.loads(line)
+            agents[entry["name"]] = entry
+        yield agents
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        code = await asyncio.wait_for(proc.wait(), 15)
+        assert code == 0, "workbench demo must stop cleanly on SIGTERM"
+
+
+def target_args(agents: dict[str, dict[str, str]], transport: str) -> tuple[list[str], list[str]]:
+    """(options before '--', command after '--') for the demo MCP server on ``transport``."""
+    if transport == "stdio":
+        return ["--stdio"], ["--", *DEMO_STDIO]
+    if transport == "sse":
+        return ["--mcp-sse", agents["demo-mcp-sse"]["target"]], []
+    return ["--mcp", agents["demo-mcp"]["target"]], []
+
+
+async def test_demo_headless_lists_every_agent_on_loopback(demo: dict[str, dict[str, str]]) -> None:
+    assert {a["protocol"] for a in demo.values()} == {"mcp-http", "mcp-sse", "mcp-stdio", "a2a"}
+    for agent in demo.values():
+        if agent["protocol"] != "mcp-stdio":
+            assert agent["target"].startswith("http://127.0.0.1:")
+
+
+@pytest.mark.parametrize("transport", ["stdio", "http", "sse"])
+@pytest.mark.parametrize("mode", ["legacy", "2026-07-28", "auto"])
+async def test_inspect_json_prints_one_object_describing_the_server(
+    demo: dict[str, dict[str, str]], transport: str, mode: str
+) -> None:
+    before, after = target_args(demo, transport)
+    code, out, err = await workbench("inspect", *before, "--json", "--mode", mode, *after)
+    assert code == 0, err
+    [info] = json_lines(out)
+    assert info["protocol"] == "mcp"
+    assert info["protocol_version"] == ("2025-11-25" if mode == "legacy" else "2026-07-28")
+    for key in ("capabilities", "tools", "resources", "resource_templates", "prompts"):
+        assert key in info
+    assert "plan_trip" in [t["name"] for t in info["tools"]]
+
+
+@pytest.mark.parametrize("transport", ["stdio", "http", "sse"])
+async def test_call_json_prints_events_then_the_result(demo: dict[str, dict[str, str]], transport: str) -> None:
+    before, after = target_args(demo, transport)
+    code, out, err = await workbench(
+        "call", *before, "slow_count", "--args", '{"n": 3, "delay": 0.01}', "--json", *after
+    )
+    assert code == 0, err
+    events = json_lines(out)
+    assert [e["kind"] for e in events].count("progress") == 3
+    assert events[-1]["kind"] == "completed"
+    assert events[-1]["result"]["tool_result"]["is_error"] is False
+
+
+async def test_call_answers_a_form_elicitation_from_answer(demo: dict[str, dict[str, str]]) -> None:
+    before, after = target_args(demo, "http")
+    answer = {"name": "Ada", "email": "ada@example.org", "party_size": 2, "outdoor": False, "time": "21:00"}
+    code, out, _ = await workbench("call", *before, "book_table", "--answer", json.dumps(answer), "--json", *after)
+    assert code == 0
+    events = json_lines(out)
+    assert "elicitation_requested" in [e["kind"] for e in events]
+    assert "Ada" in events[-1]["result"]["text"]
+
+
+async def test_call_without_answers_declines_with_a_clear_note(demo: dict[str, dict[str, str]]) -> None:
+    before, after = target_args(demo, "http")
+    code, out, err = await workbench("call", *before, "book_table", *after)
+    assert code == 0
+    assert "declined" in out
+    assert "--answer" in err
+
+
+async def test_send_streams_from_the_agent_entry_point_and_writes_the_wire_log(
+    demo: dict[str, dict[str, str]], tmp_path: Any
+) -> None:
+    wire = tmp_path / "wire.jsonl"
+    before, after = target_args(demo, "stdio")
+    code, out, err = await workbench("send", *before, "weather in Paris", "--json", "--wire", str(wire), *after)
+    assert code == 0, err
+    events = json_lines(out)
+    assert events[-1]["kind"] == "completed"
+    assert "Paris" in events[-1]["result"]["text"]
+    records = json_lines(wire.read_text())
+    assert {"out", "in"} <= {r["direction"] for r in records}
+    assert any(r["method"] == "tools/call" for r in records)
+
+
+async def test_call_reports_a_schema_mismatch_and_tool_errors_with_exit_codes(demo: dict[str, dict[str, str]]) -> None:
+    before, after = target_args(demo, "http")
+    code, out, _ = await workbench("call", *before, "broken_output", *after)
+    assert code == 0
+    assert "outputSchema mismatch" in out
+    code, out, _ = await workbench("call", *before, "fail", "--args", '{"message": "nope"}', *after)
+    assert code == 1
+    assert "nope" in out
+
+
+async def test_send_to_a_server_without_entry_point_fails_with_the_unsupported_code() -> None:
+    code, out, _ = await workbench("send", "--stdio", "hello", "--json", "--agent-tool", "missing", "--", *DEMO_STDIO)
+    assert code == 1
+    assert json_lines(out)[-1]["error"]["code"] == "unsupported"
+
+
+async def test_unreachable_target_and_bad_arguments_are_clear_errors() -> None:
+    code, out, _ = await workbench("inspect", "--mcp", "http://127.0.0.1:9/mcp", "--json")
+    assert code == 1
+    assert json_lines(out)[-1]["error"]["code"] == "unreachable"
+    code, _, err = await workbench("inspect", "--stdio")
+    assert code == 2
+    assert "--" in err
+
+
+@pytest.fixture(params=["stdio", "http", "sse"])
+def everything_cli_target(request: Any) -> tuple[list[str], list[str]]:
+    """CLI options (before '--', after '--') reaching server-everything on one transport."""
+    if request.param == "stdio":
+        cmd: StdioCommand = request.getfixturevalue("everything_stdio")
+        env = [f"--env={k}={v}" for k, v in (cmd.env or {}).items()]
+        return ["--stdio", *env], ["--", cmd.command, *cmd.args]
+    if request.param == "http":
+        return ["--mcp", request.getfixturevalue("everything_http_url")], []
+    return ["--mcp-sse", request.getfixturevalue("everything_sse_url")], []
+
+
+@pytest.mark.everything
+async def test_cli_against_server_everything(everything_cli_target: tuple[list[str], list[str]]) -> None:
+    before, after = everything_cli_target
+    code, out, err = await workbench("inspect", *before, "--json", *after)
+    assert code == 0, err
+    [info] = json_lines(out)
+    assert info["protocol_version"] == "2025-11-25"
+    code, out, err = await workbench(
+        "call", *before, "trigger-long-running-operation", "--args", '{"duration": 0.2, "steps": 2}', "--json", *after
+    )
+    assert code == 0, err
+    kinds = [e["kind"] for e in json_lines(out)]
+    assert kinds.count("progress") == 2
+    code, out, err = await workbench(
+        "call", *before, "trigger-sampling-request", "--args", '{"prompt": "hi"}', "--answer", "a reply", *after
+    )
+    assert code == 0, err
+    assert "a reply" in out
