@@ -15,13 +15,9 @@ from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any, Literal
 
 import anyio
-import httpx2
 import mcp.types as types
 from mcp import Client
 from mcp.client.context import ClientRequestContext
-from mcp.client.sse import sse_client
-from mcp.client.streamable_http import streamable_http_client
-from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 
 from workbench.core.errors import (
     ConfigError,
@@ -29,7 +25,6 @@ from workbench.core.errors import (
     ConnectionLostError,
     ProtocolError,
     RequestTimeoutError,
-    UnsupportedCapabilityError,
     UsageError,
     WorkbenchError,
 )
@@ -62,7 +57,6 @@ from workbench.core.protocols.base import (
 )
 from workbench.core.protocols.catalog import (
     CompletionResult,
-    PromptArgumentSpec,
     PromptResult,
     PromptSpec,
     ResourceContents,
@@ -70,11 +64,22 @@ from workbench.core.protocols.catalog import (
     ResourceTemplateSpec,
 )
 from workbench.core.protocols.mcp import convert
+from workbench.core.protocols.mcp.discovery import (
+    ServerCatalog,
+    discover_pinned,
+    is_modern,
+    single_string_argument,
+    wants_listen,
+)
 from workbench.core.protocols.mcp.errors import to_workbench_error
+from workbench.core.protocols.mcp.listen import ACK_TIMEOUT as LISTEN_ACK_TIMEOUT
+from workbench.core.protocols.mcp.listen import ListenStream
 from workbench.core.protocols.mcp.stdio import SUPPORTED as OWN_STDIO
 from workbench.core.protocols.mcp.stdio import StdioProcessInfo, StdioTransport
 from workbench.core.protocols.mcp.tap import HTTPWireTransport, JSONRPCTap
 from workbench.core.protocols.mcp.tasks import MCPTasks
+from workbench.core.protocols.mcp.transports import http_transport
+from workbench.core.redaction import is_secret_header
 from workbench.core.wire import WireRecorder
 
 log = logging.getLogger(__name__)
@@ -83,11 +88,7 @@ Transport = Literal["streamable-http", "sse", "stdio"]
 Mode = Literal["auto", "legacy", "2026-07-28"]
 MODES: tuple[str, ...] = ("auto", "legacy", "2026-07-28")
 CLIENT_INFO = types.Implementation(name="agent-workbench", version="0.1.0")
-AGENT_ENTRY_META = "io.workbench/agent-entry"
-LISTEN_ACK_TIMEOUT = 5.0
 GET_STREAM_WAIT = 2.0
-MAX_SSE_EVENT_BYTES = 512 * 1024 * 1024
-AGENT_ENTRY_NAMES = ("ask", "chat", "agent", "invoke", "query", "prompt")
 _ListenerFn = Callable[[AgentEvent], None]
 
 
@@ -176,7 +177,7 @@ class MCPAgent(AgentBase):
         self._explicit_name = name
         self.name = name or self.target_label
         for key, value in self.headers.items():
-            if _is_secret_header(key):
+            if is_secret_header(key):
                 self.wire.redactor.add_secret(value)
                 self.wire.redactor.add_secret(value.split(" ", 1)[-1])
 
@@ -191,20 +192,14 @@ class MCPAgent(AgentBase):
         self._stdio: StdioTransport | None = None
         self._http_tap: HTTPWireTransport | None = None
         self._capabilities: AgentCapabilities | None = None
-        self._tools: list[ToolSpec] = []
-        self._resources: list[ResourceSpec] = []
-        self._templates: list[ResourceTemplateSpec] = []
-        self._prompts: list[PromptSpec] = []
-        self._output_schemas: dict[str, dict[str, Any] | None] = {}
+        self._catalog = ServerCatalog()
         self._calls: dict[int, asyncio.Queue[AgentEvent | None]] = {}
         self._listeners: list[_ListenerFn] = []
         self._subscriptions: set[str] = set()
-        self._listen_restart: asyncio.Event | None = None
-        self._listen_generation = 0
+        self._listen: ListenStream | None = None
         self._protocol_faults = 0
         self.on_lost: Callable[[ConnectionLostError], None] | None = None
         """Called once with a ``ConnectionLostError`` when the peer goes away (process exit, session ended)."""
-        self._listen_opened = asyncio.Event()
 
     # ------------------------------------------------------------------ construction helpers
 
@@ -320,30 +315,16 @@ class MCPAgent(AgentBase):
                 on_exit=self._on_exit,
             )
             return self._stdio
-        self._http_tap = HTTPWireTransport(self.wire, self.connection_id)
-        timeout = httpx2.Timeout(self.connect_timeout, read=None)
         assert self.url is not None
-        if self.transport == "sse":
-            tap = self._http_tap
-
-            def factory(
-                headers: dict[str, str] | None = None, timeout: Any = None, auth: Any = None
-            ) -> httpx2.AsyncClient:
-                return httpx2.AsyncClient(headers=headers, timeout=timeout, auth=auth, transport=tap)
-
-            inner = sse_client(
-                self.url,
-                headers=self.headers or None,
-                timeout=self.connect_timeout,
-                sse_read_timeout=24 * 3600,
-                httpx_client_factory=factory,
-            )
-        else:
-            http = httpx2.AsyncClient(headers=self.headers, timeout=timeout, transport=self._http_tap)
-            # The SDK refuses SSE events over 1 MiB; a workbench must show a 20 MB result, not fail on it.
-            inner_http = streamable_http_client(self.url, http_client=http, max_sse_event_size=MAX_SSE_EVENT_BYTES)
-            return JSONRPCTap(_ClosingTransport(inner_http, http), self.wire, self.connection_id)
-        return JSONRPCTap(inner, self.wire, self.connection_id)
+        transport, self._http_tap = http_transport(
+            self.url,
+            sse=self.transport == "sse",
+            headers=self.headers,
+            connect_timeout=self.connect_timeout,
+            wire=self.wire,
+            connection_id=self.connection_id,
+        )
+        return transport
 
     async def _own_session(self) -> None:
         """The owner task: the only task that enters and leaves the SDK ``Client``."""
@@ -368,16 +349,13 @@ class MCPAgent(AgentBase):
                 client.session.validate_tool_result = _accept_any_result  # type: ignore[method-assign]
                 async with anyio.create_task_group() as tg:
                     opened: asyncio.Event | None = None
-                    if self._is_modern(client) and self._wants_listen(client):
+                    if is_modern(client) and wants_listen(client):
                         # Opened alongside discovery so its round trip overlaps the listings.
                         opened = asyncio.Event()
-                        tg.start_soon(self._listen_loop, client, opened)
+                        self._listen = ListenStream(lambda: sorted(self._subscriptions), self.target_label)
+                        tg.start_soon(self._listen.run, client, opened)
                     await self._discover(client)
-                    if (
-                        self._http_tap is not None
-                        and self.transport == "streamable-http"
-                        and not self._is_modern(client)
-                    ):
+                    if self._http_tap is not None and self.transport == "streamable-http" and not is_modern(client):
                         # Notifications not tied to a request travel on the GET stream; anything the
                         # server sends before it opens is lost, so give it a moment to open.
                         with contextlib.suppress(TimeoutError):
@@ -387,11 +365,7 @@ class MCPAgent(AgentBase):
                         with contextlib.suppress(TimeoutError):
                             await asyncio.wait_for(opened.wait(), LISTEN_ACK_TIMEOUT)
                     self._ready.set()
-                    if (
-                        self.log_level
-                        and client.server_capabilities.logging is not None
-                        and not self._is_modern(client)
-                    ):
+                    if self.log_level and client.server_capabilities.logging is not None and not is_modern(client):
                         tg.start_soon(self._apply_log_level, client, self.log_level)
                     await self._stop.wait()
                     tg.cancel_scope.cancel()
@@ -419,46 +393,13 @@ class MCPAgent(AgentBase):
 
     # ------------------------------------------------------------------ discovery
 
-    @staticmethod
-    def _wants_listen(client: Client) -> bool:
-        caps = client.server_capabilities
-        return any(
-            bool(c and getattr(c, "list_changed", False)) for c in (caps.tools, caps.prompts, caps.resources)
-        ) or (bool(caps.resources and caps.resources.subscribe))
-
-    @staticmethod
-    def _is_modern(client: Client) -> bool:
-        return client.protocol_version not in HANDSHAKE_PROTOCOL_VERSIONS
-
     async def _discover(self, client: Client) -> None:
-        """List everything the server offers, the listings running concurrently."""
         if self.mode not in ("auto", "legacy"):
-            await self._discover_pinned(client)
-        caps = client.server_capabilities
-        listings = []
-        if caps.tools is not None:
-            listings.append(self._refresh_tools(client))
-        if caps.resources is not None:
-            listings.append(self._refresh_resource_list(client))
-            listings.append(self._refresh_templates(client))
-        if caps.prompts is not None:
-            listings.append(self._refresh_prompts(client))
-        await asyncio.gather(*listings)
-        self._capabilities = self._build_capabilities(client)
+            await discover_pinned(client, self.mode, self.target_label)
+        await self._catalog.refresh_all(client)
+        self._capabilities = self._catalog.capabilities(client, transport=self.transport, agent_tool=self.agent_tool)
         if not self._explicit_name and client.server_info is not None:
             self.name = client.server_info.name
-
-    async def _discover_pinned(self, client: Client) -> None:
-        """A pinned modern version skips the probe, so capabilities would be empty: ask once anyway.
-
-        ``server/discover`` is sent at the pinned version; a server that refuses it keeps the SDK's
-        synthesized (empty) capabilities, and the listings below are then skipped.
-        """
-        try:
-            raw = await client.session.send_discover(self.mode)
-            client.session.adopt(types.DiscoverResult.model_validate(raw))
-        except Exception as exc:  # the pin is the user's choice; an old server just shows less
-            log.info("%s refused server/discover at %s: %s", self.target_label, self.mode, exc)
 
     async def _apply_log_level(self, client: Client, level: str) -> None:
         """Handshake era: ask for log messages at ``level`` (after connect; some servers lack it)."""
@@ -466,133 +407,6 @@ class MCPAgent(AgentBase):
             await client.set_logging_level(level)  # type: ignore[arg-type]  # validated by the server
         except Exception as exc:  # e.g. MCPServer advertises logging but has no logging/setLevel
             log.info("%s did not accept logging/setLevel %s: %s", self.target_label, level, exc)
-
-    async def _refresh_tools(self, client: Client) -> None:
-        tools: list[types.Tool] = []
-        cursor: str | None = None
-        while True:
-            page = await client.list_tools(cursor=cursor)
-            tools.extend(page.tools)
-            cursor = page.next_cursor
-            if not cursor:
-                break
-        self._tools = [convert.tool_spec(t) for t in tools]
-        self._output_schemas = {t.name: t.output_schema for t in self._tools}
-
-    async def _refresh_resources(self, client: Client) -> None:
-        await asyncio.gather(self._refresh_resource_list(client), self._refresh_templates(client))
-
-    async def _refresh_resource_list(self, client: Client) -> None:
-        resources: list[types.Resource] = []
-        cursor: str | None = None
-        while True:
-            page = await client.list_resources(cursor=cursor)
-            resources.extend(page.resources)
-            cursor = page.next_cursor
-            if not cursor:
-                break
-        self._resources = [
-            ResourceSpec(
-                uri=str(r.uri),
-                name=r.name,
-                title=r.title,
-                description=r.description,
-                mime_type=r.mime_type,
-                size=r.size,
-                raw=r,
-            )
-            for r in resources
-        ]
-
-    async def _refresh_templates(self, client: Client) -> None:
-        templates: list[types.ResourceTemplate] = []
-        cursor: str | None = None
-        while True:
-            tpage = await client.list_resource_templates(cursor=cursor)
-            templates.extend(tpage.resource_templates)
-            cursor = tpage.next_cursor
-            if not cursor:
-                break
-        self._templates = [
-            ResourceTemplateSpec(
-                uri_template=t.uri_template,
-                name=t.name,
-                title=t.title,
-                description=t.description,
-                mime_type=t.mime_type,
-                raw=t,
-            )
-            for t in templates
-        ]
-
-    async def _refresh_prompts(self, client: Client) -> None:
-        prompts: list[types.Prompt] = []
-        cursor: str | None = None
-        while True:
-            page = await client.list_prompts(cursor=cursor)
-            prompts.extend(page.prompts)
-            cursor = page.next_cursor
-            if not cursor:
-                break
-        self._prompts = [
-            PromptSpec(
-                name=p.name,
-                title=p.title,
-                description=p.description,
-                arguments=[PromptArgumentSpec(a.name, a.description, bool(a.required)) for a in (p.arguments or [])],
-                raw=p,
-            )
-            for p in prompts
-        ]
-
-    def _build_capabilities(self, client: Client) -> AgentCapabilities:
-        caps = client.server_capabilities
-        info = client.server_info
-        entry = self._find_entry_point()
-        modern = self._is_modern(client)
-        list_changed = any(
-            bool(getattr(c, "list_changed", False)) for c in (caps.tools, caps.resources, caps.prompts) if c
-        )
-        return AgentCapabilities(
-            protocol="mcp",
-            protocol_version=client.protocol_version,
-            transport=self.transport,
-            name=info.name if info else None,
-            version=info.version if info else None,
-            description=getattr(info, "description", None) if info else None,
-            instructions=client.instructions,
-            era="2026-07-28" if modern else "legacy",
-            supports_streaming=True,
-            supports_tasks=caps.tasks is not None,
-            supports_elicitation=True,
-            supports_sampling=True,
-            supports_tools=caps.tools is not None,
-            supports_resources=caps.resources is not None,
-            supports_resource_subscribe=bool(caps.resources and caps.resources.subscribe),
-            supports_prompts=caps.prompts is not None,
-            supports_completions=caps.completions is not None,
-            supports_logging=caps.logging is not None,
-            supports_list_changed=list_changed,
-            supports_agent_invocation=entry is not None,
-            agent_entry_point=entry,
-            extra={"server_capabilities": convert.dump(caps), "server_info": convert.dump(info)},
-            raw=caps,
-        )
-
-    def _find_entry_point(self) -> str | None:
-        """The tool that makes this server an agent: the one named, or one the server clearly marks."""
-        names = {t.name for t in self._tools}
-        if self.agent_tool:
-            return self.agent_tool if self.agent_tool in names else None
-        for spec in self._tools:
-            meta = getattr(spec.raw, "meta", None) or {}
-            if meta.get(AGENT_ENTRY_META):
-                return spec.name
-        for candidate in AGENT_ENTRY_NAMES:
-            match = next((t for t in self._tools if t.name == candidate), None)
-            if match is not None and _single_string_argument(match) is not None:
-                return match.name
-        return None
 
     # ------------------------------------------------------------------ public views
 
@@ -619,25 +433,25 @@ class MCPAgent(AgentBase):
     def tools(self) -> ToolRegistry:
         """The server's tools by name; ``agent.tools["x"](a=1)`` calls one synchronously."""
         self._require_discovered()
-        return ToolRegistry(self, self._tools)
+        return ToolRegistry(self, self._catalog.tools)
 
     @property
     def resources(self) -> list[ResourceSpec]:
         """Resources the server listed."""
         self._require_discovered()
-        return list(self._resources)
+        return list(self._catalog.resources)
 
     @property
     def resource_templates(self) -> list[ResourceTemplateSpec]:
         """Resource templates the server listed."""
         self._require_discovered()
-        return list(self._templates)
+        return list(self._catalog.templates)
 
     @property
     def prompts(self) -> list[PromptSpec]:
         """Prompts the server listed."""
         self._require_discovered()
-        return list(self._prompts)
+        return list(self._catalog.prompts)
 
     @property
     def tasks(self) -> MCPTasks:
@@ -671,10 +485,10 @@ class MCPAgent(AgentBase):
             "server_info": caps.extra.get("server_info"),
             "instructions": caps.instructions,
             "capabilities": caps.to_dict(),
-            "tools": [t.to_dict() for t in self._tools],
-            "resources": [r.to_dict() for r in self._resources],
-            "resource_templates": [t.to_dict() for t in self._templates],
-            "prompts": [p.to_dict() for p in self._prompts],
+            "tools": [t.to_dict() for t in self._catalog.tools],
+            "resources": [r.to_dict() for r in self._catalog.resources],
+            "resource_templates": [t.to_dict() for t in self._catalog.templates],
+            "prompts": [p.to_dict() for p in self._catalog.prompts],
         }
 
     # ------------------------------------------------------------------ requests
@@ -729,8 +543,8 @@ class MCPAgent(AgentBase):
 
     async def list_tools(self) -> list[ToolSpec]:
         """Re-fetch the tool list (all pages) from the server."""
-        await self._request("listing tools of", self._refresh_tools)
-        return list(self._tools)
+        await self._request("listing tools of", lambda c: self._catalog.refresh("tools", c))
+        return list(self._catalog.tools)
 
     async def call_tool(
         self,
@@ -767,7 +581,7 @@ class MCPAgent(AgentBase):
             )
 
         raw = await self._request(f"calling tool {name!r} on", call)
-        return convert.tool_result(raw, self._output_schemas.get(name))
+        return convert.tool_result(raw, self._catalog.output_schemas.get(name))
 
     def call_tool_stream(
         self, name: str, arguments: Mapping[str, Any] | None = None, *, timeout: float | None = None
@@ -839,33 +653,15 @@ class MCPAgent(AgentBase):
 
     async def _stream_as_agent(self, prompt: Any = None, **kwargs: Any) -> AsyncIterator[AgentEvent]:
         await self._session()
-        entry = self._find_entry_point()
+        entry = self._catalog.entry_point(self.agent_tool)
         if entry is None:
-            raise self._no_entry_point_error()
-        spec = next(t for t in self._tools if t.name == entry)
-        arg = _single_string_argument(spec) or "message"
+            raise self._catalog.no_entry_point_error(self.name, self.target_label, self.agent_tool)
+        spec = next(t for t in self._catalog.tools if t.name == entry)
+        arg = single_string_argument(spec) or "message"
         arguments = {arg: "" if prompt is None else str(prompt)}
         arguments.update(kwargs.pop("arguments", None) or {})
         async for event in self._stream_call(entry, arguments, timeout=kwargs.get("timeout"), as_agent=True):
             yield event
-
-    def _no_entry_point_error(self) -> UnsupportedCapabilityError:
-        offers = []
-        if self._tools:
-            offers.append(
-                f"tools ({', '.join(t.name for t in self._tools[:12])}{'…' if len(self._tools) > 12 else ''})"
-            )
-        if self._resources or self._templates:
-            offers.append(f"resources ({len(self._resources)} + {len(self._templates)} templates)")
-        if self._prompts:
-            offers.append(f"prompts ({', '.join(p.name for p in self._prompts[:8])})")
-        what = "; ".join(offers) or "nothing"
-        wanted = f" (the named agent_tool {self.agent_tool!r} does not exist)" if self.agent_tool else ""
-        return UnsupportedCapabilityError(
-            f"MCP server {self.name!r} at {self.target_label} has no agent entry point{wanted}. It offers: {what}.",
-            hint="use agent.tools['<name>'](...) for direct tool access, or MCPAgent(..., agent_tool='<tool>')",
-            details={"tools": [t.name for t in self._tools]},
-        )
 
     async def read_resource(self, uri: str) -> ResourceContents:
         """Read a resource (or a filled-in template URI)."""
@@ -878,7 +674,7 @@ class MCPAgent(AgentBase):
         """Ask to be told when ``uri`` changes (``ResourceUpdated`` on the bus)."""
         client = await self._session()
         self._subscriptions.add(uri)
-        if self._is_modern(client):
+        if is_modern(client):
             await self._reopen_listen()
             return
         await self._request(f"subscribing to {uri!r} on", lambda c: c.subscribe_resource(uri))
@@ -887,21 +683,15 @@ class MCPAgent(AgentBase):
         """Stop updates for ``uri``."""
         client = await self._session()
         self._subscriptions.discard(uri)
-        if self._is_modern(client):
+        if is_modern(client):
             await self._reopen_listen()
             return
         await self._request(f"unsubscribing from {uri!r} on", lambda c: c.unsubscribe_resource(uri))
 
     async def _reopen_listen(self) -> None:
-        """Re-open the 2026 listen stream with the current subscriptions and wait for its ack."""
-        if self._listen_restart is None:
-            return
-        generation = self._listen_generation
-        self._listen_restart.set()
-        async with asyncio.timeout(LISTEN_ACK_TIMEOUT):
-            while self._listen_generation == generation:
-                self._listen_opened.clear()
-                await self._listen_opened.wait()
+        """2026 era: re-open the listen stream with the current subscriptions and wait for its ack."""
+        if self._listen is not None:
+            await self._listen.reopen()
 
     async def get_prompt(self, name: str, arguments: Mapping[str, str] | None = None) -> PromptResult:
         """Render a prompt with arguments."""
@@ -936,7 +726,7 @@ class MCPAgent(AgentBase):
         """Set the server's log level (handshake era: ``logging/setLevel``; 2026: per-request opt-in)."""
         client = await self._session()
         self.log_level = level
-        if self._is_modern(client):
+        if is_modern(client):
             client.session._log_level = level  # type: ignore[assignment]  # SDK keeps no public setter
             return
         await self._request("setting the log level of", lambda c: c.set_logging_level(level))  # type: ignore[arg-type]
@@ -945,7 +735,7 @@ class MCPAgent(AgentBase):
         """Replace the roots offered to the server and tell it they changed."""
         self.roots = list(roots)
         client = await self._session()
-        if not self._is_modern(client):
+        if not is_modern(client):
             await self._request("announcing roots to", lambda c: c.send_roots_list_changed())
 
     async def ping(self) -> float:
@@ -1028,50 +818,14 @@ class MCPAgent(AgentBase):
         if client is None:
             return
         try:
-            if what == "tools":
-                await self._refresh_tools(client)
-            elif what == "prompts":
-                await self._refresh_prompts(client)
-            else:
-                await self._refresh_resources(client)
-            self._capabilities = self._build_capabilities(client)
+            await self._catalog.refresh(what, client)
+            self._capabilities = self._catalog.capabilities(
+                client, transport=self.transport, agent_tool=self.agent_tool
+            )
         except Exception as exc:
             log.info("refreshing %s after list_changed failed: %s", what, exc)
             return
         self._publish(ListChanged(connection_id=self.connection_id, what=what))
-
-    async def _listen_loop(self, client: Client, opened: asyncio.Event) -> None:
-        """2026-07-28: change notifications arrive only on a ``subscriptions/listen`` stream.
-
-        The stream's notifications are also teed to ``_on_message``, which does the refreshing; this
-        task only keeps the stream open and re-opens it when the resource subscriptions change.
-        """
-        caps = client.server_capabilities
-        while True:
-            self._listen_restart = asyncio.Event()
-            try:
-                async with client.listen(
-                    tools_list_changed=bool(caps.tools and caps.tools.list_changed),
-                    prompts_list_changed=bool(caps.prompts and caps.prompts.list_changed),
-                    resources_list_changed=bool(caps.resources and caps.resources.list_changed),
-                    resource_subscriptions=sorted(self._subscriptions),
-                ) as sub:
-                    opened.set()
-                    self._listen_generation += 1
-                    self._listen_opened.set()
-                    restart = asyncio.create_task(self._listen_restart.wait())
-                    try:
-                        async for _event in _until(sub, restart):
-                            pass
-                    finally:
-                        restart.cancel()
-            except Exception as exc:
-                log.info("subscriptions/listen on %s ended: %s", self.target_label, exc)
-                return
-            finally:
-                opened.set()
-            if not self._listen_restart.is_set():
-                return
 
     def _publish(self, event: Any) -> None:
         if self.bus is not None:
@@ -1116,59 +870,3 @@ class MCPAgent(AgentBase):
 
 async def _accept_any_result(name: str, result: types.CallToolResult) -> None:
     """Replacement for the SDK's output validation: the agent checks and reports instead."""
-
-
-async def _until(sub: Any, stop: asyncio.Task[Any]) -> AsyncIterator[Any]:
-    """Iterate ``sub`` until it ends or ``stop`` completes."""
-    iterator = sub.__aiter__()
-    while True:
-        nxt = asyncio.ensure_future(iterator.__anext__())
-        # Whatever happens to us, the pending read's outcome is consumed (no "never retrieved" noise).
-        nxt.add_done_callback(lambda f: f.cancelled() or f.exception())
-        try:
-            done, _ = await asyncio.wait({nxt, stop}, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            if not nxt.done():
-                nxt.cancel()
-        if nxt not in done:
-            return
-        try:
-            yield nxt.result()
-        except StopAsyncIteration:
-            return
-
-
-def _single_string_argument(spec: ToolSpec) -> str | None:
-    """The name of the tool's only required string argument, if it has exactly one."""
-    props = spec.input_schema.get("properties") or {}
-    required = spec.input_schema.get("required") or []
-    strings = [k for k, v in props.items() if isinstance(v, dict) and v.get("type") == "string"]
-    if len(required) == 1 and required[0] in strings:
-        return str(required[0])
-    if not required and len(strings) == 1:
-        return str(strings[0])
-    return None
-
-
-def _is_secret_header(name: str) -> bool:
-    lowered = name.lower()
-    return lowered in ("authorization", "proxy-authorization", "cookie") or any(
-        word in lowered for word in ("token", "secret", "key", "password")
-    )
-
-
-class _ClosingTransport:
-    """Wrap a transport so the httpx2 client it uses is closed with it."""
-
-    def __init__(self, inner: Any, http: httpx2.AsyncClient) -> None:
-        self._inner = inner
-        self._http = http
-
-    async def __aenter__(self) -> Any:
-        return await self._inner.__aenter__()
-
-    async def __aexit__(self, *exc: Any) -> bool | None:
-        try:
-            return await self._inner.__aexit__(*exc)  # type: ignore[no-any-return]
-        finally:
-            await self._http.aclose()

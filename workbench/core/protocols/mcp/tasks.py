@@ -84,7 +84,7 @@ class MCPTasks:
 
     def supported_for(self, tool: str) -> str | None:
         """The tool's ``execution.taskSupport`` (``required`` / ``optional`` / ``forbidden``), if declared."""
-        spec = next((t for t in self._agent._tools if t.name == tool), None)
+        spec = self._agent._catalog.tool(tool)
         execution = getattr(spec.raw, "execution", None) if spec is not None else None
         return getattr(execution, "task_support", None)
 
@@ -137,7 +137,7 @@ class MCPTasks:
         """
         raw = await self._raw("tasks/result", {"taskId": task_id}, f"getting the result of task {task_id} from")
         call = types.CallToolResult.model_validate(raw)
-        schema = self._agent._output_schemas.get(tool) if tool else None
+        schema = self._agent._catalog.output_schemas.get(tool) if tool else None
         return convert.tool_result(call, schema)
 
     async def list_all(self) -> list[TaskInfo]:

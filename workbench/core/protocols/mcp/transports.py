@@ -1,0 +1,71 @@
+"""Build the SDK transport for an MCP connection, with the wire taps in place."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx2
+from mcp.client.sse import sse_client
+from mcp.client.streamable_http import streamable_http_client
+
+from workbench.core.protocols.mcp.tap import HTTPWireTransport, JSONRPCTap
+from workbench.core.wire import WireRecorder
+
+# The SDK refuses Streamable HTTP SSE events over 1 MiB; a workbench must show a 20 MB result.
+MAX_SSE_EVENT_BYTES = 512 * 1024 * 1024
+# A legacy SSE stream that is quiet for a long time is still alive (no keep-alives required).
+SSE_READ_TIMEOUT = 24 * 3600.0
+
+
+def http_transport(
+    url: str,
+    *,
+    sse: bool,
+    headers: dict[str, str],
+    connect_timeout: float,
+    wire: WireRecorder,
+    connection_id: str,
+) -> tuple[JSONRPCTap, HTTPWireTransport]:
+    """A Streamable HTTP (or legacy SSE) transport whose JSON-RPC and HTTP layers are both recorded.
+
+    Reads have no timeout (a server may hold a stream open for minutes); connects and writes use
+    ``connect_timeout``; per-request timeouts are the session's business.
+    """
+    http_tap = HTTPWireTransport(wire, connection_id)
+    if sse:
+
+        def factory(headers: dict[str, str] | None = None, timeout: Any = None, auth: Any = None) -> httpx2.AsyncClient:
+            return httpx2.AsyncClient(headers=headers, timeout=timeout, auth=auth, transport=http_tap)
+
+        inner: Any = sse_client(
+            url,
+            headers=headers or None,
+            timeout=connect_timeout,
+            sse_read_timeout=SSE_READ_TIMEOUT,
+            httpx_client_factory=factory,
+        )
+    else:
+        http = httpx2.AsyncClient(
+            headers=headers, timeout=httpx2.Timeout(connect_timeout, read=None), transport=http_tap
+        )
+        inner = _ClosingTransport(
+            streamable_http_client(url, http_client=http, max_sse_event_size=MAX_SSE_EVENT_BYTES), http
+        )
+    return JSONRPCTap(inner, wire, connection_id), http_tap
+
+
+class _ClosingTransport:
+    """Wrap a transport so the httpx2 client it uses is closed with it."""
+
+    def __init__(self, inner: Any, http: httpx2.AsyncClient) -> None:
+        self._inner = inner
+        self._http = http
+
+    async def __aenter__(self) -> Any:
+        return await self._inner.__aenter__()
+
+    async def __aexit__(self, *exc: Any) -> bool | None:
+        try:
+            return await self._inner.__aexit__(*exc)  # type: ignore[no-any-return]
+        finally:
+            await self._http.aclose()
