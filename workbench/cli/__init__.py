@@ -15,11 +15,11 @@ from collections.abc import Sequence
 from typing import Any, TextIO
 
 from workbench.cli.answers import AnswerBook
-from workbench.cli.render import describe_human, event_human, print_error, print_json, tool_result_human
+from workbench.cli.render import HumanPrinter, describe_human, print_error, print_json, tool_result_human
 from workbench.cli.targets import Handlers, TargetSpec, add_target_options, build_agent, target_from_args
 from workbench.core.errors import ConfigError, WorkbenchError
 from workbench.core.events import EventBus, ServerStderrLine
-from workbench.core.protocols.base import Completed, Failed, TextDelta
+from workbench.core.protocols.base import Completed, Failed
 from workbench.core.wire import WireRecorder
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -50,6 +50,7 @@ def _parser() -> argparse.ArgumentParser:
     send.add_argument(
         "--answer", action="append", default=[], metavar="JSON|TEXT|decline|cancel", help="answers, in order"
     )
+    send.add_argument("--data", metavar="JSON", help="A2A: also send this JSON value as a data part")
     send.add_argument("--task-id", help="A2A: continue this task")
     send.add_argument("--context-id", help="A2A: continue this conversation")
 
@@ -137,22 +138,32 @@ def _inspect(agent: Any, args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-async def _call(agent: Any, args: argparse.Namespace) -> int:
+def _json_value(text: str, option: str) -> Any:
     try:
-        arguments = json.loads(args.args)
+        return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise ConfigError(f"--args is not valid JSON: {exc.msg} at column {exc.colno}.") from None
+        raise ConfigError(f"{option} is not valid JSON: {exc.msg} at column {exc.colno}.") from None
+
+
+async def _call(agent: Any, args: argparse.Namespace) -> int:
+    arguments = _json_value(args.args, "--args")
     if not isinstance(arguments, dict):
         raise ConfigError("--args must be a JSON object.")
-    stream = agent.call_tool_stream(args.tool, arguments)
+    if hasattr(agent, "call_tool_stream"):
+        stream = agent.call_tool_stream(args.tool, arguments)
+    else:  # an A2A skill: its 'message' is sent with the skill id; other arguments go as a data part
+        agent.tools[args.tool]  # NotFoundError listing the skills
+        message = arguments.pop("message", None) or None
+        stream = agent.stream_async(message, skill=args.tool, data=arguments or None)
     status = EXIT_OK
+    human = HumanPrinter()
     async for event in stream:
         if args.json:
             print_json(event.to_dict())
         elif isinstance(event, Completed) and event.result.tool_result is not None:
             tool_result_human(event.result.tool_result)
-        elif not isinstance(event, TextDelta):
-            event_human(event)
+        else:
+            human.event(event)
         if isinstance(event, Failed) or (isinstance(event, Completed) and event.result.is_error):
             status = EXIT_FAILED
     return status
@@ -164,12 +175,17 @@ async def _send(agent: Any, args: argparse.Namespace) -> int:
         kwargs["task_id"] = args.task_id
     if args.context_id:
         kwargs["context_id"] = args.context_id
+    if args.data:
+        if getattr(agent, "protocol", None) != "a2a":
+            raise ConfigError("--data is for A2A agents (MCP agents take --args with 'call').")
+        kwargs["data"] = _json_value(args.data, "--data")
     status = EXIT_OK
+    human = HumanPrinter()
     async for event in agent.stream_async(args.text, **kwargs):
         if args.json:
             print_json(event.to_dict())
         else:
-            event_human(event)
+            human.event(event)
         if isinstance(event, Failed) or (isinstance(event, Completed) and event.result.is_error):
             status = EXIT_FAILED
     return status

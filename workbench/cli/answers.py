@@ -81,9 +81,9 @@ class AnswerBook:
             self.declined.append(request.text)
             self._say(
                 f"[workbench] the agent asks for input and no --answer is left: {request.text!r}. "
-                "The task stays waiting; continue it with --answer."
+                f"The task stays waiting; continue it with: send --task-id {request.task_id} --answer …"
             )
-            return InputResponse(cancel=False)
+            return InputResponse()
         return answer_from_text(scripted)
 
     async def sampling(self, request: SamplingRequest) -> SamplingResponse:

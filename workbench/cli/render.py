@@ -11,6 +11,7 @@ from workbench.core.protocols.base import (
     AgentEvent,
     ArtifactUpdated,
     Completed,
+    ContentPart,
     ElicitationRequested,
     Failed,
     InputRequired,
@@ -84,7 +85,9 @@ def _describe_a2a(info: dict[str, Any], out: TextIO) -> None:
     versions = info.get("protocol_versions") or [info.get("protocol_version")]
     w(f"protocol    {', '.join(str(v) for v in versions if v)}\n")
     for iface in info.get("interfaces", []):
-        w(f"interface   {iface.get('protocol_binding') or iface.get('protocolBinding')} {iface.get('url')}\n")
+        binding = iface.get("binding") or iface.get("protocol_binding") or iface.get("protocolBinding")
+        version = iface.get("protocol_version") or iface.get("protocolVersion") or ""
+        w(f"interface   {binding} {version} {iface.get('url')}\n")
     caps = info.get("capabilities") or {}
     w(f"capabilities {json.dumps(caps)}\n")
     schemes = info.get("security_schemes") or {}
@@ -121,35 +124,72 @@ def tool_result_human(result: ToolResult, out: TextIO = sys.stdout) -> None:
         out.write(f"outputSchema mismatch: {problem}\n")
 
 
-def event_human(event: AgentEvent, out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> None:
-    """Print one streamed event for people: reply text to stdout, everything else to stderr."""
-    if isinstance(event, TextDelta):
-        out.write(event.text)
-        out.flush()
-    elif isinstance(event, ProgressReported):
-        total = f"/{event.total:g}" if event.total else ""
-        print(f"[progress {event.progress:g}{total}] {event.message or ''}", file=err)
-    elif isinstance(event, LogMessage):
-        print(f"[log {event.level}] {event.data}", file=err)
-    elif isinstance(event, StatusChanged):
-        print(f"[status {event.state}] {event.message or ''}", file=err)
-    elif isinstance(event, ArtifactUpdated):
-        text = "".join(p.text or "" for p in event.parts)
-        print(f"[artifact {event.name or event.artifact_id}{' +' if event.append else ''}] {text}", file=err)
-    elif isinstance(event, ToolCallRequested):
-        print(f"[tool call] {event.name}({json.dumps(event.arguments)})", file=err)
-    elif isinstance(event, ElicitationRequested):
-        print(f"[input requested] {event.request.message}", file=err)
-    elif isinstance(event, SamplingRequested):
-        print("[sampling requested]", file=err)
-    elif isinstance(event, InputRequired):
-        print(f"[{event.kind.value}] {event.request.text}", file=err)
-    elif isinstance(event, Completed):
-        if not event.result.text.endswith("\n"):
-            out.write("\n")
-        if event.result.state not in ("completed",):
-            print(f"[{event.result.state}] task={event.result.task_id} context={event.result.context_id}", file=err)
-    elif isinstance(event, Failed):
-        print(f"[failed] {event.message}", file=err)
-    else:
-        print(f"[{event.kind.value}]", file=err)
+def _part_text(part: ContentPart) -> str:
+    if part.text is not None:
+        return part.text
+    if part.data is not None:
+        return json.dumps(part.data, ensure_ascii=False)
+    if part.blob is not None:
+        return f"[{part.type} {part.mime_type or ''} {len(part.blob) * 3 // 4} bytes]"
+    return f"[{part.type} {part.uri or ''}]"
+
+
+class HumanPrinter:
+    """Prints streamed events for people: reply text to stdout, everything else to stderr.
+
+    Keeps the two streams readable on one terminal: a note never lands in the middle of a line
+    of reply text.
+    """
+
+    def __init__(self, out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> None:
+        self._out = out
+        self._err = err
+        self._open_line = False
+
+    def _text(self, text: str) -> None:
+        if text:
+            self._out.write(text)
+            self._out.flush()
+            self._open_line = not text.endswith("\n")
+
+    def _note(self, text: str) -> None:
+        if self._open_line:
+            self._out.write("\n")
+            self._out.flush()
+            self._open_line = False
+        print(text, file=self._err, flush=True)
+
+    def event(self, event: AgentEvent) -> None:
+        """Print one event."""
+        note = self._note
+        if isinstance(event, TextDelta):
+            self._text(event.text)
+        elif isinstance(event, ProgressReported):
+            total = f"/{event.total:g}" if event.total else ""
+            note(f"[progress {event.progress:g}{total}] {event.message or ''}")
+        elif isinstance(event, LogMessage):
+            note(f"[log {event.level}] {event.data}")
+        elif isinstance(event, StatusChanged):
+            note(f"[status {event.state}] {event.message or ''}")
+        elif isinstance(event, ArtifactUpdated):
+            body = "".join(_part_text(p) for p in event.parts).rstrip("\n")
+            note(f"[artifact {event.name or event.artifact_id}{' +' if event.append else ''}] {body}")
+        elif isinstance(event, ToolCallRequested):
+            note(f"[tool call] {event.name}({json.dumps(event.arguments)})")
+        elif isinstance(event, ElicitationRequested):
+            note(f"[input requested] {event.request.message}")
+        elif isinstance(event, SamplingRequested):
+            note("[sampling requested]")
+        elif isinstance(event, InputRequired):
+            note(f"[{event.kind.value}] {event.request.text}")
+            if event.request.schema:
+                note(f"  answer with JSON matching: {json.dumps(event.request.schema, ensure_ascii=False)}")
+        elif isinstance(event, Completed):
+            if self._open_line:
+                self._text("\n")
+            if event.result.state != "completed":
+                note(f"[{event.result.state}] task={event.result.task_id} context={event.result.context_id}")
+        elif isinstance(event, Failed):
+            note(f"[failed] {event.message}")
+        else:
+            note(f"[{event.kind.value}]")

@@ -5,7 +5,7 @@ conversion, wire tap, push receiver, error mapping) and CLI helpers.
 """
 
 from workbench.core.protocols.a2a.agent import SKILL_METADATA_KEY, A2AAgent
-from workbench.core.protocols.a2a.cli_support import answer_from_cli, describe_card
+from workbench.core.protocols.a2a.cli_support import describe_card
 from workbench.core.protocols.a2a.push import PushNotification, PushReceiver
 from workbench.core.protocols.a2a.reducer import ArtifactView, StatusEntry, TaskReducer, TaskView
 from workbench.core.protocols.a2a.serving import serve_asgi
@@ -19,7 +19,6 @@ __all__ = [
     "StatusEntry",
     "TaskReducer",
     "TaskView",
-    "answer_from_cli",
     "describe_card",
     "serve_asgi",
 ]

@@ -53,9 +53,10 @@ from workbench.core.errors import (
     WorkbenchError,
 )
 from workbench.core.models import ToolSpec
-from workbench.core.protocols.a2a.convert import build_message, state_value
+from workbench.core.protocols.a2a.convert import INTERRUPTED_STATES, build_message, state_value
 from workbench.core.protocols.a2a.discovery import CardFetch, fetch_card, protocol_era, select_interface
 from workbench.core.protocols.a2a.errors import map_error
+from workbench.core.protocols.a2a.fastinit import fast_constructor
 from workbench.core.protocols.a2a.push import PushNotification, PushReceiver
 from workbench.core.protocols.a2a.reducer import Change, TaskReducer, TaskView
 from workbench.core.protocols.a2a.translate import (
@@ -70,6 +71,7 @@ from workbench.core.protocols.agent_base import AgentBase, LoopBinding, ToolRegi
 from workbench.core.protocols.base import (
     AgentCapabilities,
     AgentEvent,
+    ArtifactUpdated,
     AuthRequired,
     Completed,
     ContentPart,
@@ -97,6 +99,16 @@ SKILL_INPUT_SCHEMA: dict[str, Any] = {
     "required": ["message"],
 }
 _POLL_INTERVALS = (0.2, 0.5, 1.0, 2.0)
+_artifact_updated = fast_constructor(ArtifactUpdated)
+_FINAL = (Completed, Failed)
+
+
+@dataclass(slots=True)
+class _Run:
+    """One ``stream_async`` call: the task it is about, and whether it reached its end."""
+
+    task_id: str | None = None
+    finished: bool = False
 
 
 @dataclass(slots=True)
@@ -119,8 +131,12 @@ class A2AAgent(AgentBase):
         bearer_token: Sent as ``Authorization: Bearer <token>`` (redacted in the wire log).
         binding: ``auto`` (the agent's preference among JSON-RPC and HTTP+JSON), or one of them.
         streaming: Use streaming when the agent supports it (else one blocking request per turn).
-        input_handler: Answers input-required / auth-required pauses inside ``stream_async``;
-            without one the stream ends with ``Completed(result.state="input_required")``.
+        input_handler: Answers input-required / auth-required pauses inside ``stream_async``:
+            ``text`` / ``data`` continue the task, ``cancel`` cancels it, an empty ``InputResponse()``
+            defers. Without a handler (or on deferral) the stream ends with
+            ``Completed(result.state="input_required")`` and the caller continues with
+            ``invoke_async(answer, task_id=...)``. For auth, ``text`` is a bearer token: it is sent in
+            the ``Authorization`` header from then on (never in a message body).
         wire: Wire recorder for all HTTP traffic, SSE events and JSON-RPC messages.
         connection_id: Connection id in the wire log (default: the URL).
         connect_timeout: Seconds to establish a TCP connection.
@@ -128,6 +144,8 @@ class A2AAgent(AgentBase):
         stream_idle_timeout: Seconds of silence allowed inside an SSE stream (``None``: no limit —
             an agent may legitimately think for minutes).
     """
+
+    protocol = "a2a"
 
     def __init__(
         self,
@@ -219,7 +237,7 @@ class A2AAgent(AgentBase):
         if self._client is not None:
             return
         async with self._lock:
-            if self._client is not None:
+            if self.connected:  # another task connected while this one waited for the lock
                 return
             transport = A2ATransport(
                 stream_idle_timeout=self.stream_idle_timeout,
@@ -279,6 +297,7 @@ class A2AAgent(AgentBase):
             if http is not None:
                 await http.aclose()
             self._binding.release()
+            self._lock = asyncio.Lock()  # a fresh lock for whichever loop connects next
 
     async def __aenter__(self) -> A2AAgent:
         await self.connect()
@@ -450,7 +469,7 @@ class A2AAgent(AgentBase):
     def _failed(self, error: WorkbenchError, task_id: str | None = None, context_id: str | None = None) -> Failed:
         return Failed(error=error, message=error.message, **self._common(task_id, context_id))
 
-    async def stream_async(  # type: ignore[override]
+    def stream_async(  # type: ignore[override]
         self,
         prompt: str | InputResponse | list[ContentPart] | None = None,
         *,
@@ -475,9 +494,10 @@ class A2AAgent(AgentBase):
             cancel_on_exit: If the caller stops reading before the task ends, cancel it on the agent.
                 Otherwise the task keeps running and can be resubscribed.
 
-        Yields:
-            ``StatusChanged``, ``TextDelta``, ``ArtifactUpdated``, ``ToolCallRequested``,
-            ``InputRequired`` / ``AuthRequired`` and finally ``Completed`` or ``Failed``.
+        Returns:
+            An async iterator of ``StatusChanged``, ``TextDelta``, ``ArtifactUpdated``,
+            ``ToolCallRequested``, ``InputRequired`` / ``AuthRequired`` and finally ``Completed`` or
+            ``Failed``. Nothing is sent before the first ``__anext__``.
         """
         if new_conversation:
             self._context_id = None
@@ -495,18 +515,12 @@ class A2AAgent(AgentBase):
                 metadata={SKILL_METADATA_KEY: skill} if skill else None,
             )
         except WorkbenchError as exc:
-            yield self._failed(exc, task_id, context_id)
-            return
-        finished = False
-        current: list[str | None] = [task_id]
-        try:
-            async for event in self._conversation(message, current):
-                if isinstance(event, Completed | Failed):
-                    finished = True
-                yield event
-        finally:
-            if not finished and cancel_on_exit and current[0]:
-                await self._cancel_quietly(current[0])
+            return self._single(self._failed(exc, task_id, context_id))
+        return self._conversation(message, cancel_on_exit=cancel_on_exit)
+
+    @staticmethod
+    async def _single(event: AgentEvent) -> AsyncIterator[AgentEvent]:
+        yield event
 
     async def _cancel_quietly(self, task_id: str) -> None:
         view = self._reducer.get(task_id)
@@ -554,7 +568,18 @@ class A2AAgent(AgentBase):
         self.set_bearer_token(answer.text)
         return True
 
-    async def _conversation(self, message: Message, current: list[str | None]) -> AsyncIterator[AgentEvent]:
+    async def _conversation(self, message: Message, *, cancel_on_exit: bool) -> AsyncIterator[AgentEvent]:
+        run = _Run(task_id=message.task_id or None)
+        try:
+            async for event in self._turns(message, run):
+                if isinstance(event, _FINAL):  # a caller may stop right after the final event
+                    run.finished = True
+                yield event
+        finally:
+            if not run.finished and cancel_on_exit and run.task_id:
+                await self._cancel_quietly(run.task_id)
+
+    async def _turns(self, message: Message, run: _Run) -> AsyncIterator[AgentEvent]:
         try:
             async for ev in self._connect_with_auth():
                 yield ev
@@ -567,7 +592,9 @@ class A2AAgent(AgentBase):
             resuming = message.task_id or None
             self._reducer.record_outgoing(message)
             retry_auth: AuthRequiredError | None = None
-            async for ev in self._read(self._send(message), outcome, resuming=resuming, action="sending the message"):
+            async for ev in self._read(
+                self._send(message), outcome, resuming=resuming, action="sending the message", run=run
+            ):
                 if (
                     isinstance(ev, Failed)
                     and isinstance(ev.error, AuthRequiredError)
@@ -604,16 +631,16 @@ class A2AAgent(AgentBase):
             if view is None:
                 yield self._failed(ConnectionLostError("The agent ended the stream without sending anything."))
                 return
-            current[0] = view.task_id
             if view.context_id:
                 self._context_id = view.context_id
-            if not view.terminal and not view.interrupted:
+            if not (view.terminal or view.interrupted):
                 # Non-streaming agents may answer before the task is done: poll it.
-                async for ev in self._poll(view, outcome):
+                polled = _Outcome(view=view)
+                async for ev in self._poll(view, polled):
                     yield ev
-                if outcome.failed:
+                if polled.failed:
                     return
-            if view.interrupted:
+            if view.state in INTERRUPTED_STATES:  # (re-read: polling changed it)
                 request = input_request(view, agent=self.name)
                 common = self._common(view.task_id, view.context_id, view.status_message)
                 if request.kind == "auth":
@@ -631,6 +658,10 @@ class A2AAgent(AgentBase):
                 if answer.cancel:
                     async for ev in self._cancel_events(view.task_id):
                         yield ev
+                    return
+                if answer.text is None and answer.data is None:
+                    # An empty answer defers: the task stays waiting and the caller continues it later.
+                    yield Completed(result=result_from_view(view), **self._common(view.task_id, view.context_id))
                     return
                 message = self._answer_message(request, answer)
                 continue
@@ -659,21 +690,44 @@ class A2AAgent(AgentBase):
         *,
         resuming: str | None = None,
         action: str,
+        run: _Run | None = None,
     ) -> AsyncIterator[AgentEvent]:
         """Merge and translate a stream of ``StreamResponse``s; stop at a terminal or waiting state."""
+        run = run if run is not None else _Run()
         first = True
         try:
             async with aclosing(source) as events:  # type: ignore[type-var]
+                reducer, name = self._reducer, self.name
+                apply, merge = reducer.apply, reducer.merge_artifact
                 async for event in events:
-                    change = self._reducer.apply(event)
-                    for ev in events_for(change, agent=self.name, raw=event):
+                    if event.WhichOneof("payload") == "artifact_update":  # hot path: one event, no state change
+                        view, av, content, append, last_chunk = merge(event.artifact_update)
+                        outcome.view = view
+                        run.task_id = view.task_id
+                        first = False
+                        yield _artifact_updated(
+                            artifact_id=av.artifact_id,
+                            name=av.name,
+                            parts=content,
+                            append=append,
+                            last_chunk=last_chunk,
+                            agent=name,
+                            protocol=PROTOCOL,
+                            task_id=view.task_id,
+                            context_id=view.context_id,
+                            raw=event,
+                        )
+                        continue
+                    change = apply(event)
+                    for ev in events_for(change, agent=name, raw=event):
                         yield ev
                     if change.reply is not None:
                         outcome.reply = change.reply
                         return
                     if change.view is not None:
                         outcome.view = change.view
-                        if self._stops(change, event, first=first, resuming=resuming):
+                        run.task_id = change.view.task_id
+                        if change.state is not None and self._stops(change, event, first=first, resuming=resuming):
                             return
                     first = False
         except WorkbenchError as exc:
@@ -848,10 +902,11 @@ class A2AAgent(AgentBase):
                     return
             yield failure
             return
-        view = outcome.view
-        if view is None:
+        last = outcome.view
+        if last is None:
             yield self._failed(ConnectionLostError(f"The subscription to task {task_id} ended without events."))
             return
+        view = last
         if view.interrupted:
             request = input_request(view, agent=self.name)
             common = self._common(view.task_id, view.context_id, view.status_message)
@@ -893,6 +948,8 @@ class A2AAgent(AgentBase):
                 config.token = token
         if config_id:
             config.id = config_id
+        if self.wire is not None and config.token:
+            self.wire.redactor.add_secret(config.token)
         try:
             stored = await self._require_client().create_task_push_notification_config(config)
         except Exception as exc:
@@ -954,6 +1011,12 @@ class A2AAgent(AgentBase):
                 if view.terminal or view.interrupted:
                     yield Completed(result=result_from_view(view), **self._common(view.task_id, view.context_id))
                     return
+
+    def describe(self) -> dict[str, Any]:
+        """Everything known about the agent from its card, JSON-ready (``workbench inspect --json``)."""
+        from workbench.core.protocols.a2a.cli_support import describe_card
+
+        return {"protocol": "a2a", **describe_card(self)}
 
     def __repr__(self) -> str:
         return f"<A2AAgent {self.name!r} {self.url}>"

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from google.protobuf.json_format import MessageToDict
 
 from workbench.core.protocols.a2a.agent import A2AAgent
-from workbench.core.protocols.base import InputResponse
 
 CANCEL_WORDS = frozenset({"cancel", "/cancel"})
 
@@ -92,21 +90,3 @@ def describe_card(agent: A2AAgent) -> dict[str, Any]:
     if agent.extended_card_error is not None:
         out["extended_card_error"] = agent.extended_card_error.to_dict()
     return out
-
-
-def answer_from_cli(value: str) -> InputResponse:
-    """Turn one ``--answer`` value (or a line typed on the TTY) into an ``InputResponse``.
-
-    A JSON object fills a form (``data``); ``cancel`` cancels the task; anything else is text.
-    """
-    stripped = value.strip()
-    if stripped.lower() in CANCEL_WORDS:
-        return InputResponse(cancel=True)
-    if stripped.startswith("{"):
-        try:
-            parsed = json.loads(stripped)
-        except json.JSONDecodeError:
-            parsed = None
-        if isinstance(parsed, dict):
-            return InputResponse(data=parsed)
-    return InputResponse(text=value)

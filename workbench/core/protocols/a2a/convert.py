@@ -17,6 +17,7 @@ from google.protobuf import struct_pb2
 from google.protobuf.json_format import MessageToDict, ParseDict
 
 from workbench.core.errors import UsageError
+from workbench.core.protocols.a2a.fastinit import fast_constructor
 from workbench.core.protocols.base import ContentPart, InputResponse, parts_text
 
 _MAX_EXACT_INT = 2**53
@@ -119,21 +120,27 @@ def _kind_for_media(media_type: str) -> str:
     return "file"
 
 
+_content = fast_constructor(ContentPart)
+
+
 def part_to_content(part: Part) -> ContentPart:
-    """Convert one A2A ``Part`` to a ``ContentPart`` (``raw`` keeps the proto)."""
+    """Convert one A2A ``Part`` to a ``ContentPart`` (``raw`` keeps the proto, except for plain text)."""
     kind = part.WhichOneof("content")
     mime = part.media_type or None
     name = part.filename or None
     if kind == "text":
-        return ContentPart("text", text=part.text, mime_type=mime, name=name, raw=part)
+        # A plain text part keeps no ``raw``: holding each streamed chunk's proto would keep every
+        # chunk's whole message in memory (the event's ``raw`` has it while the event lives).
+        raw = part if part.HasField("metadata") else None
+        return _content(type="text", text=part.text, mime_type=mime, name=name, raw=raw)
     if kind == "data":
-        return ContentPart("data", data=value_to_python(part.data), mime_type=mime, name=name, raw=part)
+        return _content(type="data", data=value_to_python(part.data), mime_type=mime, name=name, raw=part)
     if kind == "raw":
         blob = base64.b64encode(part.raw).decode("ascii")
-        return ContentPart(_kind_for_media(mime or ""), blob=blob, mime_type=mime, name=name, raw=part)
+        return _content(type=_kind_for_media(mime or ""), blob=blob, mime_type=mime, name=name, raw=part)
     if kind == "url":
-        return ContentPart("file", uri=part.url, mime_type=mime, name=name, raw=part)
-    return ContentPart("text", text="", raw=part)
+        return _content(type="file", uri=part.url, mime_type=mime, name=name, raw=part)
+    return _content(type="text", text="", raw=part)
 
 
 def parts_to_content(parts: Iterable[Part]) -> list[ContentPart]:

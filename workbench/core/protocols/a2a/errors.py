@@ -39,6 +39,19 @@ def _http_cause(exc: BaseException) -> BaseException | None:
     return None
 
 
+def _error_object(text: str) -> dict[str, Any] | None:
+    """The ``error`` object of an error body the SDK passed on as text (REST SSE error frames)."""
+    start = text.find("{")
+    if start < 0:
+        return None
+    try:
+        body = json.loads(text[start:])
+    except json.JSONDecodeError:
+        return None
+    error = body.get("error") if isinstance(body, dict) else None
+    return error if isinstance(error, dict) else None
+
+
 def http_status_error(status: int, *, action: str, url: str, body: str = "") -> WorkbenchError:
     """The typed error for an HTTP error status.
 
@@ -133,6 +146,13 @@ def map_error(exc: BaseException, *, action: str, url: str = "") -> WorkbenchErr
             return ProtocolError(
                 f"The agent{where} sent something that is not JSON while {action}.",
                 details={"error": str(cause)},
+            )
+        if (remote := _error_object(str(exc))) is not None:
+            return RemoteError(
+                f"The agent{where} returned an error while {action}: {remote.get('message', '')}",
+                remote_code=remote.get("code", remote.get("status")),
+                remote_data=remote.get("details", remote.get("data")),
+                details={"status": remote["status"]} if "status" in remote else None,
             )
         if "is closed" in str(exc):
             return ConnectionLostError(f"The connection to the agent{where} is closed ({action}).")

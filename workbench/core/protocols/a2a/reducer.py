@@ -11,13 +11,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from a2a.types import Artifact, Message, Role, StreamResponse, Task, TaskStatus
+from a2a.types import Artifact, Message, Part, Role, StreamResponse, Task, TaskArtifactUpdateEvent, TaskStatus
 
 from workbench.core.protocols.a2a.convert import (
     INTERRUPTED_STATES,
     TERMINAL_STATES,
+    content_to_part,
     message_text,
     message_to_dict,
+    part_to_content,
     parts_to_content,
     state_name,
     struct_to_python,
@@ -55,13 +57,16 @@ class StatusEntry:
 class ArtifactView:
     """An artifact as merged so far.
 
+    Chunks are kept as the parts that arrived (no copying per chunk); ``artifact`` builds the
+    merged proto when asked.
+
     Attributes:
         artifact_id: The artifact's id.
         name: Its name, if given.
         description: Its description, if given.
         chunks: How many updates built it.
         complete: ``last_chunk`` was seen (or the task ended).
-        artifact: The merged proto ``Artifact``.
+        content: The merged parts, converted (the same objects the events carried).
     """
 
     artifact_id: str
@@ -69,12 +74,49 @@ class ArtifactView:
     description: str | None = None
     chunks: int = 0
     complete: bool = False
-    artifact: Artifact = field(default_factory=Artifact)
+    content: list[ContentPart] = field(default_factory=list)
+    _base: Artifact = field(default_factory=Artifact, repr=False)
+    _cache: Artifact | None = field(default=None, repr=False)
+
+    @classmethod
+    def of(cls, artifact: Artifact, content: list[ContentPart]) -> ArtifactView:
+        """A view starting from ``artifact`` (whose parts are ``content`` converted)."""
+        base = Artifact()
+        base.CopyFrom(artifact)
+        del base.parts[:]
+        return cls(
+            artifact.artifact_id,
+            artifact.name or None,
+            artifact.description or None,
+            content=list(content),
+            _base=base,
+        )
+
+    def fill(self, target: Artifact) -> None:
+        """Write the merged artifact into ``target`` (an empty ``Artifact``, e.g. ``task.artifacts.add()``)."""
+        target.CopyFrom(self._base)
+        add, append = target.parts.add, target.parts.append
+        for c in self.content:
+            if isinstance(c.raw, Part):
+                append(c.raw)
+            elif c.type == "text" and c.text is not None:
+                add(text=c.text, media_type=c.mime_type or "", filename=c.name or "")
+            else:
+                append(content_to_part(c))
+
+    @property
+    def artifact(self) -> Artifact:
+        """The merged proto ``Artifact`` (built when first asked for after a change)."""
+        if self._cache is None:
+            merged = Artifact()
+            self.fill(merged)
+            self._cache = merged
+        return self._cache
 
     @property
     def parts(self) -> list[ContentPart]:
         """The merged parts, converted."""
-        return parts_to_content(self.artifact.parts)
+        return list(self.content)
 
     def to_dict(self) -> dict[str, Any]:
         """Return a JSON-ready dict."""
@@ -82,7 +124,7 @@ class ArtifactView:
             "artifact_id": self.artifact_id,
             "chunks": self.chunks,
             "complete": self.complete,
-            "parts": [p.to_dict() for p in self.parts],
+            "parts": [p.to_dict() for p in self.content],
         }
         if self.name:
             out["name"] = self.name
@@ -140,7 +182,8 @@ class TaskView:
         task = Task(id=self.task_id, context_id=self.context_id)
         task.status.CopyFrom(self.status)
         task.history.extend(self.messages)
-        task.artifacts.extend(a.artifact for a in self.artifacts.values())
+        for av in self.artifacts.values():
+            av.fill(task.artifacts.add())
         if self.metadata:
             task.metadata.update(self.metadata)
         return task
@@ -183,7 +226,8 @@ class Change:
     Attributes:
         task_id: The task it belongs to (``None`` for a message-only reply without a task).
         context_id: Its context id.
-        state: The state after the event (``None`` for message-only replies).
+        state: The state after a status change or snapshot (``None`` for artifact updates and
+            message-only replies).
         state_changed: The state differs from the one known before.
         status_message: A status message not seen before, if any.
         agent_messages: Agent messages newly seen in a snapshot's history (not the status message).
@@ -197,8 +241,8 @@ class Change:
     state: str | None = None
     state_changed: bool = False
     status_message: Message | None = None
-    agent_messages: list[Message] = field(default_factory=list)
-    artifacts: list[ArtifactChange] = field(default_factory=list)
+    agent_messages: tuple[Message, ...] = ()
+    artifacts: tuple[ArtifactChange, ...] = ()
     reply: Message | None = None
     view: TaskView | None = None
 
@@ -221,14 +265,15 @@ class TaskReducer:
     def apply(self, event: StreamResponse) -> Change:
         """Merge one ``StreamResponse`` and say what changed."""
         kind = event.WhichOneof("payload")
+        if kind == "artifact_update":  # the hot path of long streams: keep it lean
+            return self._apply_artifact(event.artifact_update)
         if kind == "task":
             return self.apply_task(event.task)
         if kind == "status_update":
             su = event.status_update
             return self._apply_status(su.task_id, su.context_id, su.status, dict(struct_to_python(su.metadata)))
         if kind == "artifact_update":
-            au = event.artifact_update
-            return self._apply_artifact(au.task_id, au.context_id, au.artifact, au.append, au.last_chunk)
+            return self._apply_artifact(event.artifact_update)
         if kind == "message":
             msg = event.message
             change = Change(task_id=msg.task_id or None, context_id=msg.context_id or None, reply=msg)
@@ -251,26 +296,28 @@ class TaskReducer:
             if task.context_id:
                 view.context_id = task.context_id
         status_msg_id = task.status.message.message_id if task.status.HasField("message") else None
-        for msg in task.history:
-            if view._add_message(msg) and msg.role == Role.ROLE_AGENT and msg.message_id != status_msg_id:
-                change.agent_messages.append(msg)
+        change.agent_messages = tuple(
+            msg
+            for msg in task.history
+            if view._add_message(msg) and msg.role == Role.ROLE_AGENT and msg.message_id != status_msg_id
+        )
         if task.HasField("metadata"):
             view.metadata = dict(struct_to_python(task.metadata))
         terminal = state_name(task.status.state) in TERMINAL_STATES
+        changed: list[ArtifactChange] = []
         for art in task.artifacts:
             known = view.artifacts.get(art.artifact_id)
             if known is not None and known.artifact == art:
                 if terminal:
                     known.complete = True
                 continue
-            av = ArtifactView(art.artifact_id, art.name or None, art.description or None)
-            av.artifact.CopyFrom(art)
+            content = parts_to_content(art.parts)
+            av = ArtifactView.of(art, content)
             av.chunks = (known.chunks if known else 0) + 1
             av.complete = terminal
             view.artifacts[art.artifact_id] = av
-            change.artifacts.append(
-                ArtifactChange(art.artifact_id, art.name or None, parts_to_content(art.parts), False, terminal)
-            )
+            changed.append(ArtifactChange(art.artifact_id, av.name, content, False, terminal))
+        change.artifacts = tuple(changed)
         self._set_status(view, task.status, change, old_state)
         change.view = view
         return change
@@ -299,10 +346,11 @@ class TaskReducer:
     def _set_status(self, view: TaskView, status: TaskStatus, change: Change, old_state: str | None) -> None:
         new_state = state_name(status.state)
         message = status.message if status.HasField("message") else None
-        fresh_message = message is not None and (not message.message_id or message.message_id not in view._message_ids)
+        current_id = view.status.message.message_id if view.status.HasField("message") else None
+        fresh_message = message is not None and (
+            not message.message_id or (message.message_id not in view._message_ids and message.message_id != current_id)
+        )
         view.status.CopyFrom(status)
-        if message is not None and message.message_id:
-            view._message_ids.add(message.message_id)
         if fresh_message:
             change.status_message = message
         text = message_text(message) if message is not None else None
@@ -316,34 +364,49 @@ class TaskReducer:
             for av in view.artifacts.values():
                 av.complete = True
 
-    def _apply_artifact(
-        self, task_id: str, context_id: str, artifact: Artifact, append: bool, last_chunk: bool
-    ) -> Change:
-        view = self._view_for(task_id, context_id)
-        change = Change(task_id=task_id, context_id=view.context_id or context_id, state=None)
-        known = view.artifacts.get(artifact.artifact_id)
+    def merge_artifact(
+        self, update: TaskArtifactUpdateEvent
+    ) -> tuple[TaskView, ArtifactView, list[ContentPart], bool, bool]:
+        """Merge one artifact chunk; the hot path of long streams.
+
+        Returns:
+            The task's view, the artifact's view, the chunk's parts (converted), whether they were
+            appended (``False`` when they replaced the artifact or started it), and ``last_chunk``.
+        """
+        task_id = update.task_id
+        view = self.views.get(task_id)
+        if view is None:
+            view = self._view_for(task_id, update.context_id)
+        artifact = update.artifact
+        artifact_id = artifact.artifact_id
+        known = view.artifacts.get(artifact_id)
+        content = [part_to_content(p) for p in artifact.parts]
+        append = update.append
         if append and known is not None:
-            known.artifact.parts.extend(artifact.parts)
-            if artifact.name and not known.artifact.name:
-                known.artifact.name = artifact.name
-                known.name = artifact.name
+            known.content.extend(content)
+            known._cache = None
+            if known.name is None and artifact.name:
+                known.name = known._base.name = artifact.name
             if artifact.HasField("metadata"):
-                known.artifact.metadata.MergeFrom(artifact.metadata)
+                known._base.metadata.MergeFrom(artifact.metadata)
             av = known
         else:
-            av = ArtifactView(artifact.artifact_id, artifact.name or None, artifact.description or None)
-            av.artifact.CopyFrom(artifact)
+            append = False  # a replacement, or an append to an artifact never seen: the parts are all there is
+            av = ArtifactView.of(artifact, content)
             if known is not None:
                 av.chunks = known.chunks
-            view.artifacts[artifact.artifact_id] = av
+            view.artifacts[artifact_id] = av
         av.chunks += 1
+        last_chunk = update.last_chunk
         if last_chunk:
             av.complete = True
-        change.state = view.state if view.status_history else None
-        change.artifacts.append(
-            ArtifactChange(
-                artifact.artifact_id, av.name, parts_to_content(artifact.parts), bool(append and known), last_chunk
-            )
+        return view, av, content, append, last_chunk
+
+    def _apply_artifact(self, update: TaskArtifactUpdateEvent) -> Change:
+        view, av, content, append, last_chunk = self.merge_artifact(update)
+        return Change(
+            view.task_id,
+            view.context_id or update.context_id,
+            artifacts=(ArtifactChange(av.artifact_id, av.name, content, append, last_chunk),),
+            view=view,
         )
-        change.view = view
-        return change

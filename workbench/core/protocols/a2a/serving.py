@@ -1,7 +1,9 @@
 """Serves an ASGI app in-process with uvicorn on a loopback socket bound before the app is built.
 
 Binding first means the app (e.g. an agent card) can name its real port. Used by the push
-receiver and by the demo agents.
+receiver and by the demo agents. The embedded server leaves SIGINT/SIGTERM to its host: uvicorn
+would otherwise swap the process's handlers per server and restore them out of order when several
+servers start and stop at different times (leaving Ctrl-C pointing at a stopped server).
 """
 
 from __future__ import annotations
@@ -10,9 +12,10 @@ import asyncio
 import contextlib
 import logging
 import socket
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 
+import anyio
 import uvicorn
 
 from workbench.core.errors import ConnectError
@@ -21,7 +24,31 @@ ASGIApp = Any
 """An ASGI application (Starlette, FastAPI, ...)."""
 
 STARTUP_TIMEOUT = 10.0
+SHUTDOWN_TIMEOUT = 5.0
 log = logging.getLogger(__name__)
+
+
+class _EmbeddedServer(uvicorn.Server):
+    """A uvicorn server that leaves signals alone and says when it listens."""
+
+    def __init__(self, config: uvicorn.Config) -> None:
+        super().__init__(config)
+        self.listening = asyncio.Event()
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        yield
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets)
+        self.listening.set()
+
+
+async def _serve(server: _EmbeddedServer, sock: socket.socket) -> None:
+    try:
+        await server.serve(sockets=[sock])
+    except SystemExit as exc:  # uvicorn exits when the app's lifespan fails to start
+        raise ConnectError(f"The local server failed to start (uvicorn exit {exc.code}).") from None
 
 
 def bind_loopback(host: str = "127.0.0.1", port: int = 0) -> socket.socket:
@@ -52,7 +79,7 @@ async def serve_asgi(
     port: int = 0,
     *,
     log_level: str = "warning",
-    graceful_timeout: float = 2.0,
+    graceful_timeout: int = 2,
 ) -> AsyncIterator[str]:
     """Run ``app_factory(base_url)`` under uvicorn on the running loop; yields the base URL.
 
@@ -61,37 +88,46 @@ async def serve_asgi(
         host: Interface to bind (loopback by default).
         port: Port to bind (0 = ephemeral).
         log_level: uvicorn's log level.
-        graceful_timeout: Seconds open connections get on shutdown.
+        graceful_timeout: Seconds open connections (e.g. SSE streams) get on shutdown.
 
     Raises:
         ConnectError: The server failed to start.
+        OSError: The address could not be bound.
     """
     sock = bind_loopback(host, port)
     try:
         base = base_url_of(sock)
-        app = app_factory(base)
         config = uvicorn.Config(
-            app, log_level=log_level, timeout_graceful_shutdown=graceful_timeout, access_log=False, lifespan="auto"
+            app_factory(base),
+            log_config=None,  # never reconfigure the host process's logging
+            log_level=log_level,
+            access_log=False,
+            lifespan="auto",
+            timeout_graceful_shutdown=graceful_timeout,
         )
-        server = uvicorn.Server(config)
-        task = asyncio.create_task(server.serve(sockets=[sock]), name=f"uvicorn {base}")
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + STARTUP_TIMEOUT
-        # uvicorn offers no startup event; the socket already accepts connections, so this only
-        # surfaces a failed startup (e.g. a lifespan error) before the caller uses the URL.
-        while not server.started:
-            if task.done():
-                exc = task.exception() if not task.cancelled() else None
-                raise ConnectError(f"The local server for {base} failed to start: {exc!r}")
-            if loop.time() > deadline:
-                server.should_exit = True
-                raise ConnectError(f"The local server for {base} did not start within {STARTUP_TIMEOUT} s.")
-            await asyncio.sleep(0.005)
+        server = _EmbeddedServer(config)
+        task = asyncio.create_task(_serve(server, sock), name=f"uvicorn {base}")
         try:
+            listening = asyncio.create_task(server.listening.wait())
+            try:
+                done, _ = await asyncio.wait({task, listening}, timeout=STARTUP_TIMEOUT, return_when="FIRST_COMPLETED")
+            finally:
+                listening.cancel()
+            if task.done():
+                task.result()  # raises the startup failure
+                raise ConnectError(f"The local server for {base} stopped during startup.")
+            if not done:
+                raise ConnectError(f"The local server for {base} did not start within {STARTUP_TIMEOUT} s.")
             yield base
         finally:
             server.should_exit = True
-            await asyncio.wait({task})  # does not cancel the server task if we are cancelled
+            with anyio.CancelScope(shield=True):
+                with anyio.move_on_after(SHUTDOWN_TIMEOUT):
+                    await asyncio.wait({task})
+                if not task.done():  # a stuck connection: stop waiting for it
+                    server.force_exit = True
+                    task.cancel()
+                    await asyncio.wait({task})
             if not task.cancelled() and (exc := task.exception()) is not None:
                 log.warning("local server %s stopped with %r", base, exc)
     finally:

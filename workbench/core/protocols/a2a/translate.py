@@ -108,6 +108,24 @@ def events_for(change: Change, *, agent: str, raw: Any = None) -> list[AgentEven
     The caller adds ``InputRequired`` / ``AuthRequired`` (it needs to decide how to continue) and
     ``Completed`` / ``Failed``.
     """
+    if change.artifacts and change.state is None and change.reply is None:
+        # An artifact chunk (the hot path of long streams): nothing else can be in the change.
+        tid, cid = change.task_id, change.context_id
+        return [
+            ArtifactUpdated(
+                artifact_id=a.artifact_id,
+                name=a.name,
+                parts=a.parts,
+                append=a.append,
+                last_chunk=a.last_chunk,
+                agent=agent,
+                protocol=PROTOCOL,
+                task_id=tid,
+                context_id=cid,
+                raw=raw,
+            )
+            for a in change.artifacts
+        ]
     out: list[AgentEvent] = []
     common: dict[str, Any] = {
         "agent": agent,
@@ -163,7 +181,7 @@ def result_from_view(view: TaskView) -> AgentResult:
     message = view.status_message
     if message is not None and (view.state in TERMINAL_STATES or view.state in INTERRUPTED_STATES):
         status_parts = parts_to_content(message.parts)
-    artifacts = {aid: av.parts for aid, av in view.artifacts.items()}
+    artifacts = {aid: list(av.content) for aid, av in view.artifacts.items()}
     parts = [*status_parts, *(p for ps in artifacts.values() for p in ps)]
     texts = ["".join(p.text or "" for p in status_parts if p.type == "text")]
     texts += ["".join(p.text or "" for p in ps if p.type == "text") for ps in artifacts.values()]

@@ -1,4 +1,4 @@
-"""The ``workbench`` command line as a user runs it: real processes, real servers, JSON output checked."""
+"""The ``workbench`` command line as a user runs it: real processes, real MCP and A2A agents, JSON checked."""
 
 from __future__ import annotations
 
@@ -192,3 +192,60 @@ async def test_cli_against_server_everything(everything_cli_target: tuple[list[s
     )
     assert code == 0, err
     assert "a reply" in out
+
+
+async def test_a2a_inspect_json_prints_the_card(demo: dict[str, dict[str, str]]) -> None:
+    code, out, err = await workbench("inspect", "--a2a", demo["travel"]["target"], "--json")
+    assert code == 0, err
+    [card] = json_lines(out)
+    assert card["protocol"] == "a2a"
+    assert card["skills"][0]["id"] == "plan-trip"
+    for key in ("capabilities", "interfaces", "security_schemes", "protocol_version", "raw_card"):
+        assert key in card
+
+
+async def test_a2a_send_completes_a_multi_turn_task_with_input_required(demo: dict[str, dict[str, str]]) -> None:
+    trip = {"departure_date": "2026-12-01", "return_date": "2026-12-08", "travellers": 2, "cabin_class": "business"}
+    code, out, err = await workbench(
+        "send", "--a2a", demo["travel"]["target"], "Plan a trip to Lisbon", "--answer", json.dumps(trip), "--json"
+    )
+    assert code == 0, err
+    events = json_lines(out)
+    kinds = [e["kind"] for e in events]
+    asked = events[kinds.index("input_required")]["request"]
+    assert asked["schema"]["type"] == "object"
+    assert kinds.count("artifact") >= 4
+    final = events[-1]
+    assert final["kind"] == "completed"
+    assert final["result"]["state"] == "completed"
+    assert final["task_id"] == asked["task_id"]
+
+
+async def test_a2a_send_without_answer_leaves_the_task_waiting_and_it_can_be_continued(
+    demo: dict[str, dict[str, str]],
+) -> None:
+    url = demo["travel"]["target"]
+    code, out, err = await workbench("send", "--a2a", url, "Plan a trip to Rome", "--json")
+    assert code == 0, err
+    final = json_lines(out)[-1]
+    assert final["result"]["state"] == "input_required"
+    assert "--answer" in err
+    trip = {"departure_date": "2026-05-01", "return_date": "2026-05-04", "travellers": 1, "cabin_class": "economy"}
+    code, out, err = await workbench(
+        "send", "--a2a", url, "here you go", "--task-id", final["result"]["task_id"],
+        "--context-id", final["result"]["context_id"], "--data", json.dumps(trip), "--json",
+    )  # fmt: skip
+    assert code == 0, err
+    assert json_lines(out)[-1]["result"]["state"] == "completed"
+
+
+async def test_a2a_proxy_agent_returns_a_real_mcp_tool_result(demo: dict[str, dict[str, str]]) -> None:
+    request = {"target_mcp_server_id": "demo", "tool_name": "add", "arguments": {"a": 2, "b": 3}}
+    code, out, err = await workbench(
+        "call", "--a2a", demo["mcp-proxy"]["target"], "call-mcp-tool", "--args", json.dumps(request), "--json"
+    )
+    assert code == 0, err
+    final = json_lines(out)[-1]
+    data = [p["data"] for p in final["result"]["parts"] if p["type"] == "data"]
+    assert data[0]["result"]["structuredContent"] == {"result": 5}
+    assert data[0]["is_error"] is False

@@ -1,0 +1,128 @@
+"""Shared plumbing for the demo A2A agents: app assembly and in-process serving on loopback."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator, Callable, Sequence
+from typing import Any
+
+import httpx
+from a2a.server.agent_execution import AgentExecutor
+from a2a.server.request_handlers import DefaultRequestHandler
+from a2a.server.routes import create_agent_card_routes, create_jsonrpc_routes, create_rest_routes
+from a2a.server.tasks import BasePushNotificationSender, InMemoryPushNotificationConfigStore, InMemoryTaskStore
+from a2a.types import AgentCapabilities, AgentCard, AgentInterface, AgentSkill
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.routing import BaseRoute
+
+from workbench.core.protocols.a2a.serving import serve_asgi
+
+JSONRPC_PATH = "/"
+REST_PATH = "/rest"
+
+
+def interfaces(base_url: str, *, protocol_version: str = "1.0", rest: bool = True) -> list[AgentInterface]:
+    """The JSON-RPC (at ``/``) and HTTP+JSON (at ``/rest``) interfaces of an agent at ``base_url``."""
+    out = [AgentInterface(protocol_binding="JSONRPC", protocol_version=protocol_version, url=f"{base_url}/")]
+    if rest:
+        out.append(
+            AgentInterface(
+                protocol_binding="HTTP+JSON", protocol_version=protocol_version, url=f"{base_url}{REST_PATH}"
+            )
+        )
+    return out
+
+
+def make_card(
+    base_url: str,
+    *,
+    name: str,
+    description: str,
+    skills: Sequence[AgentSkill],
+    streaming: bool = True,
+    push: bool = False,
+    protocol_version: str = "1.0",
+    rest: bool = True,
+    version: str = "1.0.0",
+    **extra: Any,
+) -> AgentCard:
+    """A demo agent card naming its real URL."""
+    return AgentCard(
+        name=name,
+        description=description,
+        version=version,
+        supported_interfaces=interfaces(base_url, protocol_version=protocol_version, rest=rest),
+        capabilities=AgentCapabilities(streaming=streaming, push_notifications=push),
+        default_input_modes=["text/plain", "application/json"],
+        default_output_modes=["text/plain", "application/json"],
+        skills=list(skills),
+        **extra,
+    )
+
+
+def make_app(
+    card: AgentCard,
+    executor: AgentExecutor,
+    *,
+    push: bool = False,
+    compat_0_3: bool = False,
+    rest: bool = True,
+    extended_card: AgentCard | None = None,
+    middleware: Sequence[Middleware] = (),
+    extra_routes: Sequence[BaseRoute] = (),
+    serve_card: bool = True,
+) -> Starlette:
+    """A Starlette app serving ``card`` and the A2A JSON-RPC (``/``) and REST (``/rest``) endpoints.
+
+    Args:
+        card: The card (served at the well-known path).
+        executor: The agent logic.
+        push: Store push configs and send push notifications (to any URL, loopback included).
+        compat_0_3: Also answer A2A 0.3 clients.
+        rest: Serve the HTTP+JSON binding too.
+        extended_card: An extended card for ``GetExtendedAgentCard``.
+        middleware: Starlette middleware (e.g. authentication).
+        extra_routes: Routes added before the A2A ones.
+        serve_card: Serve the card at the well-known path (off to publish it elsewhere).
+    """
+    push_http = httpx.AsyncClient(timeout=httpx.Timeout(10.0)) if push else None
+    push_store = InMemoryPushNotificationConfigStore() if push else None
+    handler = DefaultRequestHandler(
+        agent_executor=executor,
+        task_store=InMemoryTaskStore(),
+        agent_card=card,
+        push_config_store=push_store,
+        push_sender=BasePushNotificationSender(push_http, push_store) if push_http and push_store else None,
+        extended_agent_card=extended_card,
+    )
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            await handler.aclose()
+            if push_http is not None:
+                await push_http.aclose()
+
+    routes: list[BaseRoute] = [
+        *extra_routes,
+        *(create_agent_card_routes(card) if serve_card else []),
+        *create_jsonrpc_routes(handler, rpc_url=JSONRPC_PATH, enable_v0_3_compat=compat_0_3),
+    ]
+    if rest:
+        routes += create_rest_routes(handler, path_prefix=REST_PATH, enable_v0_3_compat=compat_0_3)
+    return Starlette(routes=routes, lifespan=lifespan, middleware=list(middleware))
+
+
+@contextlib.asynccontextmanager
+async def serve_agent(
+    app_factory: Callable[[str], Starlette], host: str = "127.0.0.1", port: int = 0
+) -> AsyncIterator[str]:
+    """Serve ``app_factory(base_url)`` in-process with uvicorn; yields the base URL.
+
+    The socket is bound before the app is built, so the card names the real port.
+    """
+    async with serve_asgi(app_factory, host, port) as url:
+        yield url
