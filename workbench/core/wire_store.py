@@ -8,13 +8,13 @@ request <-> response index and calls subscribers. Not thread-safe: use it on the
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import os
 from collections.abc import Callable, Iterator
-from typing import Any, TextIO
+from typing import TextIO
 
 from workbench.core.errors import UsageError
+from workbench.core.fastinit import fast_constructor
 from workbench.core.models import Direction, WireKind, WireRecord
 from workbench.core.wire_export import write_har, write_jsonl
 
@@ -25,61 +25,8 @@ _JSONRPC = WireKind.JSONRPC
 _MAX_INTERNED = 4096  # distinct connection ids / method names shared between records
 
 
-_CORE_FIELDS = ("seq", "connection_id", "direction", "kind", "wall_time", "mono_time", "method", "rpc_id",
-                "latency_ms", "size", "payload", "http", "protocol", "summary")  # fmt: skip
-
-
-def _constant(value: Any) -> Callable[[], Any]:
-    return lambda: value
-
-
-def _record_factory() -> Callable[..., WireRecord]:
-    """Return a constructor equal to ``WireRecord(...)`` (14 positional fields) but twice as fast.
-
-    A frozen dataclass's ``__init__`` sets each field through ``object.__setattr__``; setting the
-    slots through their descriptors skips that detour. Fields added to ``WireRecord`` later get their
-    defaults; if the known fields ever change, the plain class is used.
-    """
-    fields = dataclasses.fields(WireRecord)
-    if tuple(f.name for f in fields[:14]) != _CORE_FIELDS or not hasattr(WireRecord, "__slots__"):
-        return WireRecord
-    extra: list[tuple[Callable[[WireRecord, Any], None], Callable[[], Any]]] = []
-    for f in fields[14:]:
-        if f.default is not dataclasses.MISSING:
-            extra.append((getattr(WireRecord, f.name).__set__, _constant(f.default)))
-        elif f.default_factory is not dataclasses.MISSING:
-            extra.append((getattr(WireRecord, f.name).__set__, f.default_factory))
-        else:
-            return WireRecord
-    s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13 = (getattr(WireRecord, n).__set__ for n in _CORE_FIELDS)
-    new = object.__new__
-
-    def make(a0: int, a1: str, a2: Direction, a3: WireKind, a4: float, a5: float, a6: str | None,
-             a7: str | None, a8: float | None, a9: int, a10: str, a11: dict[str, Any] | None, a12: str,
-             a13: str) -> WireRecord:  # fmt: skip
-        r = new(WireRecord)
-        s0(r, a0)
-        s1(r, a1)
-        s2(r, a2)
-        s3(r, a3)
-        s4(r, a4)
-        s5(r, a5)
-        s6(r, a6)
-        s7(r, a7)
-        s8(r, a8)
-        s9(r, a9)
-        s10(r, a10)
-        s11(r, a11)
-        s12(r, a12)
-        s13(r, a13)
-        for setter, default in extra:
-            setter(r, default())
-        return r
-
-    return make
-
-
-make_record = _record_factory()
+make_record = fast_constructor(WireRecord, positional=True)
+"""``WireRecord(...)`` with the same positional fields, about twice as fast (see ``fastinit``)."""
 
 
 class WireStore:

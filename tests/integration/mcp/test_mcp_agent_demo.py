@@ -213,3 +213,28 @@ async def test_sync_call_inside_a_running_loop_is_refused(demo_agent_factory: Ca
     async with demo_agent_factory() as agent:
         with pytest.raises(SyncCallInLoopError):
             agent("hello")
+
+
+@pytest.mark.parametrize("mode", ERAS)
+async def test_url_elicitation_shows_the_url_and_the_completion_arrives_on_legacy(
+    demo_agent_factory: Callable[..., MCPAgent], mode: str
+) -> None:
+    from workbench.core.events import ElicitationCompleted
+
+    bus = EventBus()
+    completed = asyncio.Event()
+    bus.subscribe(ElicitationCompleted, lambda e: completed.set())
+    asked: list[ElicitationRequest] = []
+
+    async def agree(request: ElicitationRequest) -> ElicitationResponse:
+        asked.append(request)
+        return ElicitationResponse("accept")
+
+    async with demo_agent_factory(mode=mode, elicitation_handler=agree, bus=bus) as agent:
+        result = await agent.call_tool("connect_account", {})
+        assert not result.is_error
+        assert asked[0].mode == "url"
+        assert asked[0].url.startswith("https://example.com/")
+        if mode == "legacy":
+            await asyncio.wait_for(completed.wait(), 10)
+            assert asked[0].elicitation_id

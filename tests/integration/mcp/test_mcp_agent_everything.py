@@ -167,3 +167,22 @@ async def test_cancelling_a_task_and_unknown_tasks(everything: Callable[..., MCP
         assert (await agent.tasks.get(info.task_id)).status == "cancelled"
         with pytest.raises(NotFoundError):
             await agent.tasks.get("no-such-task")
+
+
+async def test_list_changed_announced_at_connect_refreshes_the_tools(everything: Callable[..., MCPAgent]) -> None:
+    """server-everything registers its client-dependent tools after `initialized` and says so."""
+    from workbench.core.events import ListChanged
+
+    bus = EventBus()
+    changed = asyncio.Event()
+    bus.subscribe(ListChanged, lambda e: e.what == "tools" and changed.set())
+
+    async def sample(request: SamplingRequest) -> SamplingResponse:
+        return SamplingResponse(text="x")
+
+    agent = everything(mode="legacy", bus=bus, sampling_handler=sample)
+    if agent.transport == "streamable-http":
+        pytest.skip("server-everything sends these before the GET stream opens; they are lost on HTTP (its race)")
+    async with agent:
+        await asyncio.wait_for(changed.wait(), 10)
+        assert "trigger-sampling-request" in agent.tools

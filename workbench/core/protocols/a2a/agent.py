@@ -52,11 +52,11 @@ from workbench.core.errors import (
     UsageError,
     WorkbenchError,
 )
+from workbench.core.fastinit import fast_constructor
 from workbench.core.models import ToolSpec
 from workbench.core.protocols.a2a.convert import INTERRUPTED_STATES, build_message, state_value
 from workbench.core.protocols.a2a.discovery import CardFetch, fetch_card, protocol_era, select_interface
 from workbench.core.protocols.a2a.errors import map_error
-from workbench.core.protocols.a2a.fastinit import fast_constructor
 from workbench.core.protocols.a2a.push import PushNotification, PushReceiver
 from workbench.core.protocols.a2a.reducer import Change, TaskReducer, TaskView
 from workbench.core.protocols.a2a.translate import (

@@ -17,7 +17,7 @@ from google.protobuf import struct_pb2
 from google.protobuf.json_format import MessageToDict, ParseDict
 
 from workbench.core.errors import UsageError
-from workbench.core.protocols.a2a.fastinit import fast_constructor
+from workbench.core.fastinit import fast_constructor
 from workbench.core.protocols.base import ContentPart, InputResponse, parts_text
 
 _MAX_EXACT_INT = 2**53

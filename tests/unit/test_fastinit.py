@@ -6,7 +6,7 @@ import dataclasses
 
 import pytest
 
-from workbench.core.protocols.a2a.fastinit import fast_constructor
+from workbench.core.fastinit import fast_constructor
 from workbench.core.protocols.base import ArtifactUpdated, ContentPart
 
 
@@ -38,3 +38,11 @@ def test_fast_constructor_refuses_what_it_cannot_build() -> None:
         fast_constructor(NoSlots)
     with pytest.raises(TypeError):
         fast_constructor(ArtifactUpdated)(parts=[])  # artifact_id is required
+
+
+def test_positional_constructor_builds_the_same_wire_record() -> None:
+    from workbench.core.models import Direction, WireKind, WireRecord
+    from workbench.core.wire_store import make_record
+
+    args = (1, "c", Direction.OUT, WireKind.JSONRPC, 1.0, 2.0, "m", "1", None, 3, "{}", None, "mcp", "s")
+    assert make_record(*args) == WireRecord(*args)
