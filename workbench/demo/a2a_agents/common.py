@@ -16,7 +16,7 @@ from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.routing import BaseRoute
 
-from workbench.core.protocols.a2a.serving import serve_asgi
+from workbench.core.serving import serve_asgi
 
 JSONRPC_PATH = "/"
 REST_PATH = "/rest"

@@ -8,7 +8,7 @@ from workbench.core.protocols.a2a.agent import SKILL_METADATA_KEY, A2AAgent
 from workbench.core.protocols.a2a.cli_support import describe_card
 from workbench.core.protocols.a2a.push import PushNotification, PushReceiver
 from workbench.core.protocols.a2a.reducer import ArtifactView, StatusEntry, TaskReducer, TaskView
-from workbench.core.protocols.a2a.serving import serve_asgi
+from workbench.core.serving import serve_asgi
 
 __all__ = [
     "SKILL_METADATA_KEY",

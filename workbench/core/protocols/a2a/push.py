@@ -28,7 +28,7 @@ from starlette.routing import Route
 
 from workbench.core.errors import UsageError
 from workbench.core.models import WireKind
-from workbench.core.protocols.a2a.serving import serve_asgi
+from workbench.core.serving import serve_asgi
 
 if TYPE_CHECKING:
     from workbench.core.wire import WireRecorder

@@ -1,7 +1,8 @@
 """Serves an ASGI app in-process with uvicorn on a loopback socket bound before the app is built.
 
-Binding first means the app (e.g. an agent card) can name its real port. Used by the push
-receiver and by the demo agents. The embedded server leaves SIGINT/SIGTERM to its host: uvicorn
+Binding first means the app (e.g. an agent card) can name its real port. Used by the A2A push
+receiver and by every demo agent (A2A agents, the MCP server over HTTP and SSE). The embedded
+server leaves SIGINT/SIGTERM to its host: uvicorn
 would otherwise swap the process's handlers per server and restore them out of order when several
 servers start and stop at different times (leaving Ctrl-C pointing at a stopped server).
 """
@@ -12,8 +13,8 @@ import asyncio
 import contextlib
 import logging
 import socket
-from collections.abc import AsyncIterator, Callable, Iterator
-from typing import Any
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from typing import Any, Literal
 
 import anyio
 import uvicorn
@@ -80,6 +81,8 @@ async def serve_asgi(
     *,
     log_level: str = "warning",
     graceful_timeout: int = 2,
+    lifespan: Literal["auto", "on", "off"] = "auto",
+    before_stop: Callable[[], Awaitable[None]] | None = None,
 ) -> AsyncIterator[str]:
     """Run ``app_factory(base_url)`` under uvicorn on the running loop; yields the base URL.
 
@@ -89,6 +92,8 @@ async def serve_asgi(
         port: Port to bind (0 = ephemeral).
         log_level: uvicorn's log level.
         graceful_timeout: Seconds open connections (e.g. SSE streams) get on shutdown.
+        lifespan: uvicorn's lifespan mode (``on`` when the app needs its startup to run).
+        before_stop: Awaited (shielded) before uvicorn is told to stop, e.g. to end open streams.
 
     Raises:
         ConnectError: The server failed to start.
@@ -102,7 +107,7 @@ async def serve_asgi(
             log_config=None,  # never reconfigure the host process's logging
             log_level=log_level,
             access_log=False,
-            lifespan="auto",
+            lifespan=lifespan,
             timeout_graceful_shutdown=graceful_timeout,
         )
         server = _EmbeddedServer(config)
@@ -120,8 +125,10 @@ async def serve_asgi(
                 raise ConnectError(f"The local server for {base} did not start within {STARTUP_TIMEOUT} s.")
             yield base
         finally:
-            server.should_exit = True
             with anyio.CancelScope(shield=True):
+                if before_stop is not None:
+                    await before_stop()
+                server.should_exit = True
                 with anyio.move_on_after(SHUTDOWN_TIMEOUT):
                     await asyncio.wait({task})
                 if not task.done():  # a stuck connection: stop waiting for it
