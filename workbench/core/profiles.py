@@ -257,6 +257,17 @@ class _HeadersMixin(BaseModel):
         return value
 
 
+class _URLMixin(BaseModel):
+    """A peer reached over HTTP(S) at ``url``."""
+
+    url: str
+
+    @field_validator("url")
+    @classmethod
+    def _url(cls, value: str) -> str:
+        return _check_url(value, "url")
+
+
 class _MCPMixin(BaseModel):
     """MCP-only settings."""
 
@@ -307,16 +318,10 @@ class MCPStdioProfile(_MCPMixin, _ProfileBase):
         return "stdio"
 
 
-class MCPHTTPProfile(_HeadersMixin, _MCPMixin, _ProfileBase):
+class MCPHTTPProfile(_URLMixin, _HeadersMixin, _MCPMixin, _ProfileBase):
     """An MCP server over Streamable HTTP."""
 
     kind: Literal["mcp-http"] = "mcp-http"
-    url: str
-
-    @field_validator("url")
-    @classmethod
-    def _url(cls, value: str) -> str:
-        return _check_url(value, "url")
 
     @property
     def transport(self) -> Literal["streamable-http"]:
@@ -324,16 +329,10 @@ class MCPHTTPProfile(_HeadersMixin, _MCPMixin, _ProfileBase):
         return "streamable-http"
 
 
-class MCPSSEProfile(_HeadersMixin, _MCPMixin, _ProfileBase):
+class MCPSSEProfile(_URLMixin, _HeadersMixin, _MCPMixin, _ProfileBase):
     """An MCP server over the legacy HTTP+SSE transport (protocol 2024-11-05)."""
 
     kind: Literal["mcp-sse"] = "mcp-sse"
-    url: str
-
-    @field_validator("url")
-    @classmethod
-    def _url(cls, value: str) -> str:
-        return _check_url(value, "url")
 
     @property
     def transport(self) -> Literal["sse"]:
@@ -341,7 +340,7 @@ class MCPSSEProfile(_HeadersMixin, _MCPMixin, _ProfileBase):
         return "sse"
 
 
-class A2AProfile(_HeadersMixin, _ProfileBase):
+class A2AProfile(_URLMixin, _HeadersMixin, _ProfileBase):
     """An A2A agent.
 
     Attributes:
@@ -353,18 +352,12 @@ class A2AProfile(_HeadersMixin, _ProfileBase):
     """
 
     kind: Literal["a2a"] = "a2a"
-    url: str
     card_url: str | None = None
     binding: A2ABinding = "auto"
     streaming: bool = True
     connect_timeout: Annotated[float, Field(gt=0, le=3600)] = 10.0
     request_timeout: Annotated[float, Field(gt=0, le=86400)] = 60.0  # A2A always bounds a request
     stream_idle_timeout: Annotated[float | None, Field(gt=0, le=86400)] = None
-
-    @field_validator("url")
-    @classmethod
-    def _url(cls, value: str) -> str:
-        return _check_url(value, "url")
 
     @field_validator("card_url")
     @classmethod

@@ -466,6 +466,14 @@ class A2AAgent(AgentBase):
     def _common(self, task_id: str | None, context_id: str | None, raw: Any = None) -> dict[str, Any]:
         return {"agent": self.name, "protocol": PROTOCOL, "task_id": task_id, "context_id": context_id, "raw": raw}
 
+    def _paused_event(self, view: TaskView) -> InputRequired | AuthRequired:
+        """The event for a task waiting in ``input-required`` / ``auth-required``: the agent's question."""
+        request = input_request(view, agent=self.name)
+        common = self._common(view.task_id, view.context_id, view.status_message)
+        if request.kind == "auth":
+            return AuthRequired(request=request, **common)
+        return InputRequired(request=request, **common)
+
     def _failed(self, error: WorkbenchError, task_id: str | None = None, context_id: str | None = None) -> Failed:
         return Failed(error=error, message=error.message, **self._common(task_id, context_id))
 
@@ -641,12 +649,9 @@ class A2AAgent(AgentBase):
                 if polled.failed:
                     return
             if view.state in INTERRUPTED_STATES:  # (re-read: polling changed it)
-                request = input_request(view, agent=self.name)
-                common = self._common(view.task_id, view.context_id, view.status_message)
-                if request.kind == "auth":
-                    yield AuthRequired(request=request, **common)
-                else:
-                    yield InputRequired(request=request, **common)
+                paused = self._paused_event(view)
+                request = paused.request
+                yield paused
                 if self.input_handler is None:
                     yield Completed(result=result_from_view(view), **self._common(view.task_id, view.context_id))
                     return
@@ -908,13 +913,7 @@ class A2AAgent(AgentBase):
             return
         view = last
         if view.interrupted:
-            request = input_request(view, agent=self.name)
-            common = self._common(view.task_id, view.context_id, view.status_message)
-            yield (
-                AuthRequired(request=request, **common)
-                if request.kind == "auth"
-                else InputRequired(request=request, **common)
-            )
+            yield self._paused_event(view)
         elif not view.terminal:
             yield self._failed(
                 ConnectionLostError(f"The subscription to task {task_id} ended while the task was {view.state}."),
@@ -1001,13 +1000,7 @@ class A2AAgent(AgentBase):
                 if view is None or change.state is None:
                     continue
                 if view.interrupted:
-                    request = input_request(view, agent=self.name)
-                    common = self._common(view.task_id, view.context_id, view.status_message)
-                    yield (
-                        AuthRequired(request=request, **common)
-                        if request.kind == "auth"
-                        else InputRequired(request=request, **common)
-                    )
+                    yield self._paused_event(view)
                 if view.terminal or view.interrupted:
                     yield Completed(result=result_from_view(view), **self._common(view.task_id, view.context_id))
                     return

@@ -28,12 +28,27 @@ def _message_dict(item: SessionMessage) -> dict[str, Any]:
     return item.message.model_dump(by_alias=True, mode="json", exclude_unset=True)
 
 
-class _TapRead:
-    """Read side: records each incoming message (or transport fault) as it is dequeued."""
+class _TapStream:
+    """Shared closing behaviour of both tapped stream ends."""
 
     def __init__(self, inner: Any, tap: JSONRPCTap) -> None:
         self._inner = inner
         self._tap = tap
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+    def close(self) -> None:
+        close = getattr(self._inner, "close", None)
+        if callable(close):
+            close()
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+
+class _TapRead(_TapStream):
+    """Read side: records each incoming message (or transport fault) as it is dequeued."""
 
     @property
     def last_context(self) -> Any:
@@ -53,47 +68,19 @@ class _TapRead:
         except anyio.EndOfStream:
             raise StopAsyncIteration from None
 
-    async def aclose(self) -> None:
-        """Close the wrapped transport."""
-        await self._inner.aclose()
-
-    def close(self) -> None:
-        close = getattr(self._inner, "close", None)
-        if callable(close):
-            close()
-
     async def __aenter__(self) -> _TapRead:
         return self
 
-    async def __aexit__(self, *exc: object) -> None:
-        await self.aclose()
 
-
-class _TapWrite:
+class _TapWrite(_TapStream):
     """Write side: records each outgoing message before it is handed to the transport."""
-
-    def __init__(self, inner: Any, tap: JSONRPCTap) -> None:
-        self._inner = inner
-        self._tap = tap
 
     async def send(self, item: SessionMessage) -> None:
         self._tap.record_out(item)
         await self._inner.send(item)
 
-    async def aclose(self) -> None:
-        """Close the wrapped transport."""
-        await self._inner.aclose()
-
-    def close(self) -> None:
-        close = getattr(self._inner, "close", None)
-        if callable(close):
-            close()
-
     async def __aenter__(self) -> _TapWrite:
         return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.aclose()
 
 
 class JSONRPCTap:
