@@ -6,3 +6,34 @@
 # top-level conftest), keeping this entry.
 pytest_plugins = ["tests.support.fixtures"]
 # --- end server-everything fixtures -------------------------------------------------------------
+
+# --- house rule: an unexpected ERROR log fails the test ------------------------------------------
+import logging  # noqa: E402
+from collections.abc import Iterator  # noqa: E402
+
+import pytest  # noqa: E402
+
+
+class _ErrorLogCollector(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(level=logging.ERROR)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+@pytest.fixture(autouse=True)
+def fail_on_unexpected_error_logs(request: pytest.FixtureRequest) -> Iterator[None]:
+    """ERROR (and worse) log records fail the test unless it is marked ``expected_error_logs``."""
+    collector = _ErrorLogCollector()
+    root = logging.getLogger()
+    root.addHandler(collector)
+    try:
+        yield
+    finally:
+        root.removeHandler(collector)
+    marker = request.node.get_closest_marker("expected_error_logs")
+    if marker is None and collector.records:
+        lines = "\n".join(f"{r.name}: {r.getMessage()}"[:300] for r in collector.records[:5])
+        pytest.fail(f"unexpected ERROR log records:\n{lines}", pytrace=False)

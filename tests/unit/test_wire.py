@@ -404,6 +404,7 @@ def test_subscribers_get_every_new_record_until_they_unsubscribe() -> None:
     assert seen == [first]
 
 
+@pytest.mark.expected_error_logs  # the recorder logs the subscriber that failed, by design
 def test_a_failing_subscriber_is_logged_and_does_not_stop_recording(caplog: pytest.LogCaptureFixture) -> None:
     wire = WireRecorder()
     seen: list[int] = []

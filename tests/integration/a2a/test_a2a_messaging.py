@@ -196,6 +196,7 @@ async def test_bare_schema_data_part_becomes_the_input_request_schema() -> None:
 
 @pytest.mark.asyncio
 @pytest.mark.parametrize("binding", ["JSONRPC", "HTTP+JSON"])
+@pytest.mark.expected_error_logs  # the server side logs the failure it was made to have
 async def test_agent_failing_mid_stream_ends_with_a_remote_error_after_earlier_events(binding: str) -> None:
     async with serve_agent(echo_app) as url, A2AAgent(url, binding=binding) as agent:
         events = await collect(agent.stream_async("explode"))

@@ -182,6 +182,7 @@ async def test_push_notifications_reach_the_loopback_receiver() -> None:
 
 
 @pytest.mark.asyncio
+@pytest.mark.expected_error_logs  # the server side logs the failure it was made to have
 async def test_push_config_on_an_agent_without_push_is_unsupported() -> None:
     async with serve_agent(echo_app) as url, A2AAgent(url) as agent, PushReceiver() as receiver:
         done = await agent.invoke_async("hello")

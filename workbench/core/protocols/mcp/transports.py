@@ -2,14 +2,32 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
+import anyio
 import httpx2
 from mcp.client.sse import sse_client
 from mcp.client.streamable_http import streamable_http_client
 
 from workbench.core.protocols.mcp.tap import HTTPWireTransport, JSONRPCTap
 from workbench.core.wire import WireRecorder
+
+
+class _TeardownRaceFilter(logging.Filter):
+    """Drop the SDK's "Error in sse_reader" when it only means the session closed under the reader.
+
+    A legacy SSE server may send a notification while the session is being closed; the SDK's reader
+    then fails to hand it on (BrokenResourceError / ClosedResourceError) and logs a traceback at
+    ERROR. Nothing was lost that anyone was waiting for, and the wire log has the message itself.
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        return not isinstance(exc, anyio.BrokenResourceError | anyio.ClosedResourceError)
+
+
+logging.getLogger("mcp.client.sse").addFilter(_TeardownRaceFilter())
 
 # The SDK refuses Streamable HTTP SSE events over 1 MiB; a workbench must show a 20 MB result.
 MAX_SSE_EVENT_BYTES = 512 * 1024 * 1024
