@@ -238,3 +238,37 @@ async def test_url_elicitation_shows_the_url_and_the_completion_arrives_on_legac
         if mode == "legacy":
             await asyncio.wait_for(completed.wait(), 10)
             assert asked[0].elicitation_id
+
+
+@pytest.mark.parametrize("mode", ERAS)
+async def test_cancelling_a_call_stops_the_tool_on_the_server_in_both_eras(mode: str) -> None:
+    import sys
+
+    from workbench.core.events import ServerStderrLine
+
+    bus = EventBus()
+    stopped = asyncio.Event()
+    bus.subscribe(ServerStderrLine, lambda e: "slow_count cancelled" in e.line and stopped.set())
+    stdio = [sys.executable, "-m", "workbench.demo.mcp_server", "--stdio"]
+    async with MCPAgent.stdio(stdio[0], stdio[1:], mode=mode, bus=bus) as agent:
+        call = asyncio.create_task(agent.call_tool("slow_count", {"n": 200, "delay": 0.05}))
+        progressed = asyncio.Event()
+        agent.add_listener(lambda e: isinstance(e, LogMessage) and progressed.set())
+        await asyncio.wait_for(progressed.wait(), 10)
+        call.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await call
+        await asyncio.wait_for(stopped.wait(), 10)
+
+
+async def test_first_call_connects_lazily_and_new_roots_reach_the_server() -> None:
+    import sys
+
+    agent = MCPAgent.stdio(sys.executable, ["-m", "workbench.demo.mcp_server", "--stdio"], mode="legacy")
+    try:
+        result = await agent.call_tool("echo", {"text": "lazy"})
+        assert result.text == "lazy"
+        await agent.set_roots([("file:///data/new-root", "new")])
+        assert "file:///data/new-root" in (await agent.call_tool("show_roots", {})).text
+    finally:
+        await agent.aclose()
