@@ -249,3 +249,13 @@ async def test_a2a_proxy_agent_returns_a_real_mcp_tool_result(demo: dict[str, di
     data = [p["data"] for p in final["result"]["parts"] if p["type"] == "data"]
     assert data[0]["result"]["structuredContent"] == {"result": 5}
     assert data[0]["is_error"] is False
+
+
+async def test_timeout_option_bounds_a_request_and_reports_the_timeout_code() -> None:
+    from tests.servers import script_path
+
+    code, out, _ = await workbench(
+        "call", "--stdio", "--timeout", "1", "--json", "wait_forever", "--", sys.executable, script_path("never_answers")
+    )
+    assert code == 1
+    assert json_lines(out)[-1]["error"]["code"] == "timeout"

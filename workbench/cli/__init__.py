@@ -31,6 +31,16 @@ def _parser() -> argparse.ArgumentParser:
     common.add_argument("--mode", choices=("auto", "legacy", "2026-07-28"), default="auto", help="MCP protocol era")
     common.add_argument("--json", action="store_true", help="machine-readable output, one JSON object per line")
     common.add_argument("--stderr", action="store_true", help="show a stdio server's stderr lines")
+    common.add_argument(
+        "--connect-timeout", type=float, default=30.0, metavar="S", help="seconds to connect and discover (30)"
+    )
+    common.add_argument(
+        "--timeout",
+        type=float,
+        default=None,
+        metavar="S",
+        help="seconds per request (default: none for MCP, a silent A2A stream is fine; 60 s for other A2A calls)",
+    )
 
     parser = argparse.ArgumentParser(prog="workbench", description="Explore MCP servers and A2A agents.")
     sub = parser.add_subparsers(dest="command")

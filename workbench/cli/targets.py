@@ -23,6 +23,8 @@ class TargetSpec:
     agent_tool: str | None = None
     headers: dict[str, str] = field(default_factory=dict)
     env: dict[str, str] = field(default_factory=dict)
+    connect_timeout: float = 30.0
+    request_timeout: float | None = None
 
     @property
     def label(self) -> str:
@@ -60,7 +62,14 @@ def target_from_args(args: argparse.Namespace, stdio_command: list[str]) -> Targ
     env = _pairs(args.env, "--env")
     if env and not args.stdio:
         raise ConfigError("--env is only for --stdio servers.")
-    common: dict[str, Any] = {"mode": args.mode, "agent_tool": args.agent_tool, "headers": headers, "env": env}
+    common: dict[str, Any] = {
+        "mode": args.mode,
+        "agent_tool": args.agent_tool,
+        "headers": headers,
+        "env": env,
+        "connect_timeout": args.connect_timeout,
+        "request_timeout": args.timeout,
+    }
     if args.stdio:
         if not stdio_command:
             raise ConfigError("--stdio needs the server command after '--'.", hint="--stdio -- python server.py")
@@ -99,7 +108,10 @@ def build_agent(spec: TargetSpec, *, wire: WireRecorder, bus: EventBus, handlers
         from workbench.core.protocols.a2a import A2AAgent
 
         assert spec.url is not None
-        return A2AAgent(spec.url, headers=spec.headers or None, wire=wire, input_handler=handlers.input)
+        timeouts: dict[str, Any] = {"connect_timeout": spec.connect_timeout}
+        if spec.request_timeout is not None:
+            timeouts["request_timeout"] = spec.request_timeout
+        return A2AAgent(spec.url, headers=spec.headers or None, wire=wire, input_handler=handlers.input, **timeouts)
     from workbench.core.protocols.mcp import MCPAgent
 
     common: dict[str, Any] = {
@@ -110,6 +122,8 @@ def build_agent(spec: TargetSpec, *, wire: WireRecorder, bus: EventBus, handlers
         "bus": bus,
         "elicitation_handler": handlers.elicitation,
         "sampling_handler": handlers.sampling,
+        "connect_timeout": spec.connect_timeout,
+        "request_timeout": spec.request_timeout,
     }
     if spec.protocol == "mcp-stdio":
         return MCPAgent.stdio(spec.command[0], spec.command[1:], env=spec.env or None, **common)

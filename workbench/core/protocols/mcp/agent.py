@@ -259,7 +259,7 @@ class MCPAgent(AgentBase):
             except TimeoutError:
                 await self._stop_owner(cancel=True)
                 if self._protocol_faults:
-                    raise self._malformed_error("connecting to") from None
+                    raise self._malformed_error("connecting") from None
                 raise RequestTimeoutError(
                     f"Connecting to {self.target_label} took longer than {self.connect_timeout:.0f} s.",
                     hint="check that it is an MCP server; raise the connect timeout if it starts slowly",
@@ -377,7 +377,7 @@ class MCPAgent(AgentBase):
             err = to_workbench_error(
                 exc,
                 target=self.target_label,
-                doing="connecting to" if not self._ready.is_set() else "talking to",
+                doing="connecting" if not self._ready.is_set() else "talking to the server",
                 exit_note=self._exit_note(),
                 http_error=self._http_tap.last_error if self._http_tap is not None else None,
             )
@@ -536,14 +536,14 @@ class MCPAgent(AgentBase):
     def _malformed_error(self, doing: str) -> ProtocolError:
         return ProtocolError(
             f"{self.target_label} sent {self._protocol_faults} message(s) that are not valid JSON-RPC "
-            f"and gave no valid answer while {doing} it.",
+            f"and gave no valid answer while {doing}.",
             hint="the raw lines are in the wire log",
             details={"malformed_messages": self._protocol_faults},
         )
 
     async def list_tools(self) -> list[ToolSpec]:
         """Re-fetch the tool list (all pages) from the server."""
-        await self._request("listing tools of", lambda c: self._catalog.refresh("tools", c))
+        await self._request("listing tools", lambda c: self._catalog.refresh("tools", c))
         return list(self._catalog.tools)
 
     async def call_tool(
@@ -580,7 +580,7 @@ class MCPAgent(AgentBase):
                 meta=meta,  # type: ignore[arg-type]
             )
 
-        raw = await self._request(f"calling tool {name!r} on", call)
+        raw = await self._request(f"calling tool {name!r}", call)
         return convert.tool_result(raw, self._catalog.output_schemas.get(name))
 
     def call_tool_stream(
@@ -666,7 +666,7 @@ class MCPAgent(AgentBase):
     async def read_resource(self, uri: str) -> ResourceContents:
         """Read a resource (or a filled-in template URI)."""
         raw: types.ReadResourceResult = await self._request(
-            f"reading {uri!r} from", lambda c: c.read_resource(uri, cache_mode="bypass")
+            f"reading {uri!r}", lambda c: c.read_resource(uri, cache_mode="bypass")
         )
         return ResourceContents(uri=uri, parts=[convert.resource_contents_part(c) for c in raw.contents], raw=raw)
 
@@ -677,7 +677,7 @@ class MCPAgent(AgentBase):
         if is_modern(client):
             await self._reopen_listen()
             return
-        await self._request(f"subscribing to {uri!r} on", lambda c: c.subscribe_resource(uri))
+        await self._request(f"subscribing to {uri!r}", lambda c: c.subscribe_resource(uri))
 
     async def unsubscribe_resource(self, uri: str) -> None:
         """Stop updates for ``uri``."""
@@ -686,7 +686,7 @@ class MCPAgent(AgentBase):
         if is_modern(client):
             await self._reopen_listen()
             return
-        await self._request(f"unsubscribing from {uri!r} on", lambda c: c.unsubscribe_resource(uri))
+        await self._request(f"unsubscribing from {uri!r}", lambda c: c.unsubscribe_resource(uri))
 
     async def _reopen_listen(self) -> None:
         """2026 era: re-open the listen stream with the current subscriptions and wait for its ack."""
@@ -696,7 +696,7 @@ class MCPAgent(AgentBase):
     async def get_prompt(self, name: str, arguments: Mapping[str, str] | None = None) -> PromptResult:
         """Render a prompt with arguments."""
         raw: types.GetPromptResult = await self._request(
-            f"getting prompt {name!r} from", lambda c: c.get_prompt(name, dict(arguments or {}))
+            f"getting prompt {name!r}", lambda c: c.get_prompt(name, dict(arguments or {}))
         )
         messages = [SamplingMessage(role=str(m.role), content=[convert.content_part(m.content)]) for m in raw.messages]
         return PromptResult(messages=messages, description=raw.description, raw=raw)
@@ -716,7 +716,7 @@ class MCPAgent(AgentBase):
         else:
             reference = types.ResourceTemplateReference(uri=ref)
         raw: types.CompleteResult = await self._request(
-            f"completing {argument!r} on",
+            f"completing {argument!r}",
             lambda c: c.complete(reference, {"name": argument, "value": value}, context_arguments=dict(context or {})),
         )
         comp = raw.completion
@@ -729,14 +729,14 @@ class MCPAgent(AgentBase):
         if is_modern(client):
             client.session._log_level = level  # type: ignore[assignment]  # SDK keeps no public setter
             return
-        await self._request("setting the log level of", lambda c: c.set_logging_level(level))  # type: ignore[arg-type]
+        await self._request("setting the log level", lambda c: c.set_logging_level(level))  # type: ignore[arg-type]
 
     async def set_roots(self, roots: list[tuple[str, str | None]]) -> None:
         """Replace the roots offered to the server and tell it they changed."""
         self.roots = list(roots)
         client = await self._session()
         if not is_modern(client):
-            await self._request("announcing roots to", lambda c: c.send_roots_list_changed())
+            await self._request("announcing roots", lambda c: c.send_roots_list_changed())
 
     async def ping(self) -> float:
         """Round-trip a ``ping`` (handshake era only); returns milliseconds."""

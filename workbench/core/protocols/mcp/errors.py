@@ -55,7 +55,7 @@ def to_workbench_error(
     Args:
         exc: What was raised (groups are unwrapped; the most telling leaf wins).
         target: The server, for messages ("stdio: python server.py", "http://…/mcp").
-        doing: What was being done ("connecting", "calling tool 'x'").
+        doing: What was being done, without the target ("connecting", "calling tool 'x'").
         exit_note: For stdio, how the process ended, if it did.
         http_error: For HTTP, the status and ``WWW-Authenticate`` of an error response seen while
             doing it (the SDK turns those into a generic JSON-RPC error).
@@ -98,15 +98,14 @@ def http_status_error(status: int, challenge: str | None, target: str, doing: st
 
 
 def _map_leaf(leaf: BaseException, *, target: str, doing: str, exit_note: str | None) -> WorkbenchError:
-    where = f"{doing} {target}"
     if isinstance(leaf, httpx2.ConnectError | httpx2.ConnectTimeout | ConnectionRefusedError):
         return UnreachableError(
             f"Nothing answered at {target} ({leaf}).", hint="is the server running and the URL right?"
         )
     if isinstance(leaf, httpx2.TimeoutException | TimeoutError):
-        return RequestTimeoutError(f"Timed out {where}.", hint="raise the timeout for this connection")
+        return RequestTimeoutError(f"Timed out while {doing} ({target}).", hint="raise the timeout for this connection")
     if isinstance(leaf, httpx2.TransportError):
-        return ConnectionLostError(f"HTTP transport failed {where}: {leaf}.")
+        return ConnectionLostError(f"The HTTP transport failed while {doing} ({target}): {leaf}.")
     if isinstance(leaf, MCPError):
         if leaf.code == CONNECTION_CLOSED:
             note = f" ({exit_note})" if exit_note else ""
@@ -118,7 +117,7 @@ def _map_leaf(leaf: BaseException, *, target: str, doing: str, exit_note: str | 
             )
         if leaf.code == METHOD_NOT_FOUND:
             return UnsupportedCapabilityError(
-                f"{target} does not implement this ({leaf.error.message}) while {doing}.",
+                f"{target} does not implement what was needed while {doing} ({leaf.error.message}).",
                 details={"remote_code": leaf.code},
             )
         return RemoteError(
@@ -133,4 +132,4 @@ def _map_leaf(leaf: BaseException, *, target: str, doing: str, exit_note: str | 
         )
     if isinstance(leaf, RuntimeError | ValueError):
         return ProtocolError(f"Unexpected reply from {target} while {doing}: {leaf}")
-    return ConnectError(f"Failed {where}: {type(leaf).__name__}: {leaf}")
+    return ConnectError(f"Failed while {doing} ({target}): {type(leaf).__name__}: {leaf}")

@@ -116,7 +116,7 @@ class MCPTasks:
         params: dict[str, Any] = {"name": tool, "arguments": dict(arguments or {}), "task": {}}
         if ttl_ms is not None:
             params["task"]["ttl"] = ttl_ms
-        created = await self._raw("tools/call", params, f"starting tool {tool!r} as a task on")
+        created = await self._raw("tools/call", params, f"starting tool {tool!r} as a task")
         if "task" not in created:
             raise UnsupportedCapabilityError(
                 f"{self._agent.name!r} ran {tool!r} directly instead of creating a task.",
@@ -127,7 +127,7 @@ class MCPTasks:
 
     async def get(self, task_id: str) -> TaskInfo:
         """Fetch the task's current status."""
-        return TaskInfo.from_wire(await self._raw("tasks/get", {"taskId": task_id}, f"getting task {task_id} from"))
+        return TaskInfo.from_wire(await self._raw("tasks/get", {"taskId": task_id}, f"getting task {task_id}"))
 
     async def result(self, task_id: str, tool: str | None = None) -> Any:
         """Wait for and return the task's outcome (a ``ToolResult`` for tool tasks).
@@ -135,7 +135,7 @@ class MCPTasks:
         While the server holds this request open it may deliver the task's queued elicitation or
         sampling requests, which go to the agent's handlers.
         """
-        raw = await self._raw("tasks/result", {"taskId": task_id}, f"getting the result of task {task_id} from")
+        raw = await self._raw("tasks/result", {"taskId": task_id}, f"getting the result of task {task_id}")
         call = types.CallToolResult.model_validate(raw)
         schema = self._agent._catalog.output_schemas.get(tool) if tool else None
         return convert.tool_result(call, schema)
@@ -145,7 +145,7 @@ class MCPTasks:
         out: list[TaskInfo] = []
         cursor: str | None = None
         while True:
-            page = await self._raw("tasks/list", {"cursor": cursor} if cursor else None, "listing tasks of")
+            page = await self._raw("tasks/list", {"cursor": cursor} if cursor else None, "listing tasks")
             out.extend(TaskInfo.from_wire(t) for t in page.get("tasks", []))
             cursor = page.get("nextCursor")
             if not cursor:
@@ -153,7 +153,7 @@ class MCPTasks:
 
     async def cancel(self, task_id: str) -> TaskInfo:
         """Cancel a task (working or waiting for input)."""
-        return TaskInfo.from_wire(await self._raw("tasks/cancel", {"taskId": task_id}, f"cancelling task {task_id} on"))
+        return TaskInfo.from_wire(await self._raw("tasks/cancel", {"taskId": task_id}, f"cancelling task {task_id}"))
 
     async def run(
         self, tool: str, arguments: Mapping[str, Any] | None = None, *, ttl_ms: int | None = None
