@@ -255,7 +255,15 @@ async def test_timeout_option_bounds_a_request_and_reports_the_timeout_code() ->
     from tests.servers import script_path
 
     code, out, _ = await workbench(
-        "call", "--stdio", "--timeout", "1", "--json", "wait_forever", "--", sys.executable, script_path("never_answers")
+        "call",
+        "--stdio",
+        "--timeout",
+        "1",
+        "--json",
+        "wait_forever",
+        "--",
+        sys.executable,
+        script_path("never_answers"),
     )
     assert code == 1
     assert json_lines(out)[-1]["error"]["code"] == "timeout"

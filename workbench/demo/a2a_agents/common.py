@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
@@ -11,11 +12,12 @@ from a2a.server.agent_execution import AgentExecutor
 from a2a.server.request_handlers import DefaultRequestHandler
 from a2a.server.routes import create_agent_card_routes, create_jsonrpc_routes, create_rest_routes
 from a2a.server.tasks import BasePushNotificationSender, InMemoryPushNotificationConfigStore, InMemoryTaskStore
-from a2a.types import AgentCapabilities, AgentCard, AgentInterface, AgentSkill
+from a2a.types import AgentCapabilities, AgentCard, AgentInterface, AgentSkill, Message
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.routing import BaseRoute
 
+from workbench.core.protocols.a2a.convert import value_to_python
 from workbench.core.serving import serve_asgi
 
 JSONRPC_PATH = "/"
@@ -126,3 +128,22 @@ async def serve_agent(
     """
     async with serve_asgi(app_factory, host, port) as url:
         yield url
+
+
+def message_payload(message: Message | None) -> Any:
+    """What a user message carries: its first data part (plain JSON), else its text parsed as JSON, else text.
+
+    Integral numbers come back as ``int`` (protobuf ``Struct`` numbers are doubles on the wire).
+    """
+    if message is None:
+        return None
+    for part in message.parts:
+        if part.WhichOneof("content") == "data":
+            return value_to_python(part.data)
+    text = "".join(p.text for p in message.parts if p.WhichOneof("content") == "text").strip()
+    if text.startswith("{"):
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError:
+            return text
+    return text or None

@@ -22,7 +22,6 @@ By default the proxy reaches the demo MCP server over stdio (``python -m workben
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from collections.abc import Mapping, Sequence
@@ -35,11 +34,10 @@ from a2a.server.agent_execution import AgentExecutor, RequestContext
 from a2a.server.events import EventQueue
 from a2a.server.tasks import TaskUpdater
 from a2a.types import AgentSkill, Message, TaskState
-from google.protobuf.json_format import MessageToDict
 from mcp import Client, MCPError, StdioServerParameters
 from starlette.applications import Starlette
 
-from workbench.demo.a2a_agents.common import make_app, make_card
+from workbench.demo.a2a_agents.common import make_app, make_card, message_payload
 
 Target = str | Sequence[str]
 """An MCP server: a Streamable HTTP URL, or a stdio command line."""
@@ -79,32 +77,10 @@ def request_schema(server_ids: Sequence[str]) -> dict[str, Any]:
     }
 
 
-def _plain(value: Any) -> Any:
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    return value
-
-
 def request_of(message: Message | None) -> dict[str, Any] | None:
     """The proxy request a message carries (first data part, or text holding a JSON object)."""
-    if message is None:
-        return None
-    for part in message.parts:
-        if part.WhichOneof("content") == "data":
-            value = _plain(MessageToDict(part.data))
-            return value if isinstance(value, dict) else None
-    text = "".join(p.text for p in message.parts if p.WhichOneof("content") == "text").strip()
-    if text.startswith("{"):
-        try:
-            value = json.loads(text)
-        except json.JSONDecodeError:
-            return None
-        return value if isinstance(value, dict) else None
-    return None
+    value = message_payload(message)
+    return value if isinstance(value, dict) else None
 
 
 def _client_target(target: Target) -> str | StdioServerParameters:

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-import json
 from functools import partial
 from typing import Any
 
@@ -29,10 +28,9 @@ from a2a.server.agent_execution import AgentExecutor, RequestContext
 from a2a.server.events import EventQueue
 from a2a.server.tasks import TaskUpdater
 from a2a.types import AgentSkill, Message, Part, Role, Task, TaskState
-from google.protobuf.json_format import MessageToDict
 from starlette.applications import Starlette
 
-from workbench.demo.a2a_agents.common import make_app, make_card
+from workbench.demo.a2a_agents.common import make_app, make_card, message_payload
 
 CABIN_CLASSES = ["economy", "premium_economy", "business", "first"]
 
@@ -78,31 +76,9 @@ def destination_of(text: str) -> str:
     return name.strip() or "somewhere nice"
 
 
-def _values(value: Any) -> Any:
-    """Proto Struct numbers are doubles; give integral ones back as int."""
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    if isinstance(value, dict):
-        return {k: _values(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_values(v) for v in value]
-    return value
-
-
 def answer_of(message: Message | None) -> Any:
     """The answer a follow-up message carries: its first data part, else its text parsed as JSON."""
-    if message is None:
-        return None
-    for part in message.parts:
-        if part.WhichOneof("content") == "data":
-            return _values(MessageToDict(part.data))
-    text = "".join(p.text for p in message.parts if p.WhichOneof("content") == "text").strip()
-    if text.startswith("{"):
-        try:
-            return json.loads(text)
-        except json.JSONDecodeError:
-            return text
-    return text or None
+    return message_payload(message)
 
 
 def validate_trip(answer: Any) -> list[str]:
