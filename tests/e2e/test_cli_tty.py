@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
+import json
 import os
 import pty
+import re
 import select
 import subprocess
 import sys
 import time
 
 DEMO_STDIO = [sys.executable, "-m", "workbench.demo.mcp_server", "--stdio"]
+# A prompt: "Fill the form? [y = …]: " or a field "Party Size (integer) *: " / "Area [main/terrace/bar] = main: ".
+PROMPT = re.compile(
+    r"(?:answer \(JSON object, text, or 'cancel'\)"
+    r"|Fill the form\? \[[^\]]*\]"
+    r"|[A-Z][A-Za-z ]* (?:\([a-z]+\)|\[[^\]]*\])(?: \*)?(?: = [^\n]*?)?): "
+)
 ANSWERS = {
     "Fill the form?": "y",
     "Name": "Ada",
@@ -18,18 +26,15 @@ ANSWERS = {
 }
 
 
-def test_a_person_on_a_tty_fills_the_elicitation_form_and_the_tool_uses_it() -> None:
+def run_on_a_terminal(argv: list[str], answers: dict[str, str]) -> tuple[int, str]:
+    """Run ``python -m workbench ARGV`` on a pty, answering each prompt (by prefix) once, in order."""
     master, slave = pty.openpty()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "workbench", "call", "--stdio", "book_table", "--", *DEMO_STDIO],
-        stdin=slave,
-        stdout=slave,
-        stderr=slave,
-        close_fds=True,
+        [sys.executable, "-m", "workbench", *argv], stdin=slave, stdout=slave, stderr=slave, close_fds=True
     )
     os.close(slave)
     seen = ""
-    answered: set[str] = set()
+    prompts_answered = 0
     deadline = time.monotonic() + 60
     try:
         while proc.poll() is None and time.monotonic() < deadline:
@@ -37,19 +42,15 @@ def test_a_person_on_a_tty_fills_the_elicitation_form_and_the_tool_uses_it() -> 
             if not ready:
                 continue
             try:
-                chunk = os.read(master, 4096).decode(errors="replace")
+                seen += os.read(master, 4096).decode(errors="replace")
             except OSError:  # the child closed the terminal
                 break
-            seen += chunk
-            line = seen.rsplit("\n", 1)[-1]
-            if not line.rstrip().endswith(":"):
-                continue
-            key = next((k for k in ANSWERS if line.startswith(k) or k in line), None)
-            reply = ANSWERS[key] if key is not None and key not in answered else ""
-            if key is not None:
-                answered.add(key)
-            os.write(master, (reply + "\n").encode())
-            seen += "\n"
+            # Log notes may land after a prompt; answer every prompt seen so far, once, in order.
+            prompts = PROMPT.findall(seen)
+            for prompt in prompts[prompts_answered:]:
+                reply = next((v for k, v in answers.items() if prompt.startswith(k)), "")
+                os.write(master, (reply + "\n").encode())
+            prompts_answered = len(prompts)
         proc.wait(timeout=15)
         while select.select([master], [], [], 0.2)[0]:
             try:
@@ -61,6 +62,35 @@ def test_a_person_on_a_tty_fills_the_elicitation_form_and_the_tool_uses_it() -> 
             proc.kill()
             proc.wait()
         os.close(master)
-    assert proc.returncode == 0, seen
-    assert "Booked a table for 3" in seen, seen
+    return proc.returncode, seen
+
+
+def test_a_person_on_a_tty_fills_the_elicitation_form_and_the_tool_uses_it() -> None:
+    code, seen = run_on_a_terminal(["call", "--stdio", "book_table", "--", *DEMO_STDIO], ANSWERS)
+    assert code == 0, seen
+    assert seen.count("Booked a table for 3") == 1, seen
     assert "Ada" in seen
+
+
+def test_a_person_on_a_tty_answers_an_a2a_agents_question_with_json() -> None:
+    demo = subprocess.Popen(
+        [sys.executable, "-m", "workbench", "demo", "--headless", "--json"], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert demo.stdout is not None
+        agents = {}
+        while len(agents) < 5:
+            entry = json.loads(demo.stdout.readline())
+            agents[entry["name"]] = entry["target"]
+        trip = {"departure_date": "2026-12-01", "return_date": "2026-12-03", "travellers": 1, "cabin_class": "economy"}
+        code, seen = run_on_a_terminal(
+            ["send", "--a2a", agents["travel"], "Plan a trip to Porto"], {"answer": json.dumps(trip)}
+        )
+    finally:
+        demo.terminate()
+        demo.wait(timeout=15)
+        if demo.stdout is not None:
+            demo.stdout.close()
+    assert code == 0, seen
+    assert "answer with JSON matching" in seen
+    assert "Your trip to Porto is planned" in seen

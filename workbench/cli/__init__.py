@@ -19,7 +19,7 @@ from workbench.cli.render import HumanPrinter, describe_human, print_error, prin
 from workbench.cli.targets import Handlers, TargetSpec, add_target_options, build_agent, target_from_args
 from workbench.core.errors import ConfigError, WorkbenchError
 from workbench.core.events import EventBus, ServerStderrLine
-from workbench.core.protocols.base import Completed, Failed
+from workbench.core.protocols.base import Completed, Failed, TextDelta
 from workbench.core.wire import WireRecorder
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -172,8 +172,8 @@ async def _call(agent: Any, args: argparse.Namespace) -> int:
             print_json(event.to_dict())
         elif isinstance(event, Completed) and event.result.tool_result is not None:
             tool_result_human(event.result.tool_result)
-        else:
-            human.event(event)
+        elif not (isinstance(event, TextDelta) and hasattr(agent, "call_tool_stream")):
+            human.event(event)  # an MCP tool's text is printed once, with the rest of its result
         if isinstance(event, Failed) or (isinstance(event, Completed) and event.result.is_error):
             status = EXIT_FAILED
     return status

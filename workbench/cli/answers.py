@@ -59,6 +59,7 @@ class AnswerBook:
                 "Pass --answer JSON|decline|cancel to answer it."
             )
             return ElicitationResponse("decline")
+        self._say(f"[{request.agent or 'server'} asks] {request.message} → answered from --answer")
         word = scripted.strip().lower()
         if word in DECLINE_WORDS:
             return ElicitationResponse("decline")
@@ -89,10 +90,15 @@ class AnswerBook:
     async def sampling(self, request: SamplingRequest) -> SamplingResponse:
         """Answer an MCP sampling request with text (scripted or typed)."""
         scripted = self._next_scripted()
+        last = request.messages[-1] if request.messages else None
+        question = parts_text(last.content) if last else ""
         if scripted is None and self._interactive:
-            last = request.messages[-1] if request.messages else None
-            self._say(f"[sampling request] {parts_text(last.content) if last else ''}")
+            self._say(f"[{request.agent or 'server'} asks for a completion (sampling)] {question}")
             scripted = await self._ask("reply: ")
+        elif scripted is not None:
+            self._say(
+                f"[{request.agent or 'server'} asks for a completion (sampling)] {question} → answered from --answer"
+            )
         if scripted is None:
             from workbench.core.errors import UnsupportedCapabilityError
 

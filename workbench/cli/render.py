@@ -176,10 +176,10 @@ class HumanPrinter:
             note(f"[artifact {event.name or event.artifact_id}{' +' if event.append else ''}] {body}")
         elif isinstance(event, ToolCallRequested):
             note(f"[tool call] {event.name}({json.dumps(event.arguments)})")
-        elif isinstance(event, ElicitationRequested):
-            note(f"[input requested] {event.request.message}")
-        elif isinstance(event, SamplingRequested):
-            note("[sampling requested]")
+        elif isinstance(event, ElicitationRequested | SamplingRequested):
+            # The answer book speaks for these: it shows the question when it asks on the terminal and
+            # says what it answered otherwise. (Printing here too would race with its prompt.)
+            pass
         elif isinstance(event, InputRequired):
             note(f"[{event.kind.value}] {event.request.text}")
             if event.request.schema:
