@@ -267,3 +267,15 @@ async def test_timeout_option_bounds_a_request_and_reports_the_timeout_code() ->
     )
     assert code == 1
     assert json_lines(out)[-1]["error"]["code"] == "timeout"
+
+
+async def test_wire_option_writes_har_for_http_exchanges(demo: dict[str, dict[str, str]], tmp_path: Any) -> None:
+    har_path = tmp_path / "session.har"
+    before, after = target_args(demo, "http")
+    code, _, err = await workbench("call", *before, "echo", "--args", '{"text": "hi"}', "--wire", str(har_path), *after)
+    assert code == 0, err
+    har = json.loads(har_path.read_text())
+    assert har["log"]["version"] == "1.2"
+    methods = {e["request"]["method"] for e in har["log"]["entries"]}
+    assert "POST" in methods
+    assert all(e["response"]["status"] for e in har["log"]["entries"] if e["request"]["method"] == "POST")

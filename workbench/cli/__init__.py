@@ -27,7 +27,9 @@ EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
 def _parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--wire", metavar="FILE", help="write the wire log as JSONL")
+    common.add_argument(
+        "--wire", metavar="FILE", help="write the wire log as JSONL (as it happens), or as HAR 1.2 if FILE ends in .har"
+    )
     common.add_argument("--mode", choices=("auto", "legacy", "2026-07-28"), default="auto", help="MCP protocol era")
     common.add_argument("--json", action="store_true", help="machine-readable output, one JSON object per line")
     common.add_argument("--stderr", action="store_true", help="show a stdio server's stderr lines")
@@ -113,7 +115,8 @@ def _open_window() -> int:
 async def _run(args: argparse.Namespace, spec: TargetSpec) -> int:
     wire = WireRecorder()
     wire_file: TextIO | None = None
-    if args.wire:
+    as_har = bool(args.wire) and str(args.wire).lower().endswith(".har")
+    if args.wire and not as_har:
         # Opened once, before any traffic; every record is appended as it happens (survives a crash).
         wire_file = open(args.wire, "w", encoding="utf-8")  # noqa: SIM115, ASYNC230 - closed in finally
         wire.subscribe(lambda r: wire_file.write(json.dumps(r.to_dict(), ensure_ascii=False) + "\n"))
@@ -137,6 +140,8 @@ async def _run(args: argparse.Namespace, spec: TargetSpec) -> int:
         await agent.aclose()
         if wire_file is not None:
             wire_file.close()
+        if as_har:  # HAR is one JSON document: written when the session is over
+            wire.export_har(args.wire)
 
 
 def _inspect(agent: Any, args: argparse.Namespace) -> int:
