@@ -8,11 +8,18 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
 import httpx
-from a2a.server.agent_execution import AgentExecutor
+from a2a.helpers import new_task_from_user_message
+from a2a.server.agent_execution import AgentExecutor, RequestContext
+from a2a.server.events import EventQueue
 from a2a.server.request_handlers import DefaultRequestHandler
 from a2a.server.routes import create_agent_card_routes, create_jsonrpc_routes, create_rest_routes
-from a2a.server.tasks import BasePushNotificationSender, InMemoryPushNotificationConfigStore, InMemoryTaskStore
-from a2a.types import AgentCapabilities, AgentCard, AgentInterface, AgentSkill, Message
+from a2a.server.tasks import (
+    BasePushNotificationSender,
+    InMemoryPushNotificationConfigStore,
+    InMemoryTaskStore,
+    TaskUpdater,
+)
+from a2a.types import AgentCapabilities, AgentCard, AgentInterface, AgentSkill, Message, Task
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.routing import BaseRoute
@@ -147,3 +154,13 @@ def message_payload(message: Message | None) -> Any:
         except json.JSONDecodeError:
             return text
     return text or None
+
+
+async def start_task(context: RequestContext, event_queue: EventQueue) -> tuple[Task, TaskUpdater]:
+    """The task this request continues, or a new one (enqueued first, as A2A requires), and its updater."""
+    task = context.current_task
+    if task is None:
+        assert context.message is not None
+        task = new_task_from_user_message(context.message)
+        await event_queue.enqueue_event(task)
+    return task, TaskUpdater(event_queue, task.id, task.context_id)

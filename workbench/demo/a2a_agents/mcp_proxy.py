@@ -29,7 +29,7 @@ from functools import partial
 from typing import Any
 
 import mcp.types as mcp_types
-from a2a.helpers import new_data_part, new_task_from_user_message, new_text_part
+from a2a.helpers import new_data_part, new_text_part
 from a2a.server.agent_execution import AgentExecutor, RequestContext
 from a2a.server.events import EventQueue
 from a2a.server.tasks import TaskUpdater
@@ -37,7 +37,7 @@ from a2a.types import AgentSkill, Message, TaskState
 from mcp import Client, MCPError, StdioServerParameters
 from starlette.applications import Starlette
 
-from workbench.demo.a2a_agents.common import make_app, make_card, message_payload
+from workbench.demo.a2a_agents.common import make_app, make_card, message_payload, start_task
 
 Target = str | Sequence[str]
 """An MCP server: a Streamable HTTP URL, or a stdio command line."""
@@ -113,12 +113,7 @@ class MCPProxyExecutor(AgentExecutor):
 
     async def execute(self, context: RequestContext, event_queue: EventQueue) -> None:
         """Handle one request (or the answer to our question for one)."""
-        task = context.current_task
-        if task is None:
-            assert context.message is not None
-            task = new_task_from_user_message(context.message)
-            await event_queue.enqueue_event(task)
-        up = TaskUpdater(event_queue, task.id, task.context_id)
+        _task, up = await start_task(context, event_queue)
         request = request_of(context.message)
         if request is None or not isinstance(request.get("target_mcp_server_id"), str):
             await self._ask(up)

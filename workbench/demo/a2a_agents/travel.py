@@ -23,14 +23,14 @@ from functools import partial
 from typing import Any
 
 import jsonschema
-from a2a.helpers import new_data_part, new_task_from_user_message, new_text_part
+from a2a.helpers import new_data_part, new_text_part
 from a2a.server.agent_execution import AgentExecutor, RequestContext
 from a2a.server.events import EventQueue
 from a2a.server.tasks import TaskUpdater
 from a2a.types import AgentSkill, Message, Part, Role, Task, TaskState
 from starlette.applications import Starlette
 
-from workbench.demo.a2a_agents.common import make_app, make_card, message_payload
+from workbench.demo.a2a_agents.common import make_app, make_card, message_payload, start_task
 
 CABIN_CLASSES = ["economy", "premium_economy", "business", "first"]
 
@@ -124,14 +124,24 @@ class TravelExecutor(AgentExecutor):
         if self.chunk_delay:
             await asyncio.sleep(self.chunk_delay)
 
+    async def _stream_artifact(
+        self, up: TaskUpdater, lines: list[str], count: int, artifact_id: str, name: str
+    ) -> None:
+        """Send ``count`` markdown chunks (cycling through ``lines``) as one artifact, paced for the eye."""
+        chunks = (lines * (count // len(lines) + 1))[:count]
+        for i, chunk in enumerate(chunks):
+            await up.add_artifact(
+                [new_text_part(chunk, media_type="text/markdown")],
+                artifact_id=artifact_id,
+                name=name,
+                append=i > 0,
+                last_chunk=i == len(chunks) - 1,
+            )
+            await self._pause()
+
     async def execute(self, context: RequestContext, event_queue: EventQueue) -> None:
         """Start planning, or resume with the answer to the trip-details question."""
-        task = context.current_task
-        if task is None:
-            assert context.message is not None
-            task = new_task_from_user_message(context.message)
-            await event_queue.enqueue_event(task)
-        up = TaskUpdater(event_queue, task.id, task.context_id)
+        task, up = await start_task(context, event_queue)
         destination = destination_of(_first_user_text(task) or context.get_user_input())
         if task.status.state in WAITING:
             await self._resume(context, up, destination)
@@ -152,16 +162,7 @@ class TravelExecutor(AgentExecutor):
             "Getting around: public transport and on foot.\n",
             "Tip: book popular sights a week ahead.\n",
         ]
-        chunks = (lines * (self.brief_chunks // len(lines) + 1))[: self.brief_chunks]
-        for i, chunk in enumerate(chunks):
-            await up.add_artifact(
-                [new_text_part(chunk, media_type="text/markdown")],
-                artifact_id="destination-brief",
-                name="Destination brief",
-                append=i > 0,
-                last_chunk=i == len(chunks) - 1,
-            )
-            await self._pause()
+        await self._stream_artifact(up, lines, self.brief_chunks, "destination-brief", "Destination brief")
         await self._ask(up, errors=None)
 
     async def _ask(self, up: TaskUpdater, errors: list[str] | None) -> None:
@@ -190,16 +191,7 @@ class TravelExecutor(AgentExecutor):
             "Day 3: museums and local food.\n",
             f"Last day ({answer['return_date']}): fly home.\n",
         ]
-        chunks = (days * (self.itinerary_chunks // len(days) + 1))[: self.itinerary_chunks]
-        for i, chunk in enumerate(chunks):
-            await up.add_artifact(
-                [new_text_part(chunk, media_type="text/markdown")],
-                artifact_id="itinerary",
-                name="Itinerary",
-                append=i > 0,
-                last_chunk=i == len(chunks) - 1,
-            )
-            await self._pause()
+        await self._stream_artifact(up, days, self.itinerary_chunks, "itinerary", "Itinerary")
         summary = {"destination": destination, **answer}
         await up.add_artifact([new_data_part(summary)], artifact_id="booking", name="Booking summary")
         await up.complete(up.new_agent_message([new_text_part(f"Your trip to {destination} is planned (demo).")]))

@@ -154,21 +154,15 @@ class StdioTransport:
             # The read stream is closed by exit_watcher, after the exit is noted, so that a request
             # failing because the server died can already say how it died.
             assert process.stdout is not None
-            buffer = ""
             try:
-                async for chunk in TextReceiveStream(process.stdout, errors="replace"):
-                    lines = (buffer + chunk).split("\n")
-                    buffer = lines.pop()
-                    for line in lines:
-                        item = self._parse_incoming(line)
-                        if item is None:
-                            continue
-                        try:
-                            await read_send.send(item)
-                        except (anyio.ClosedResourceError, anyio.BrokenResourceError):
-                            return
-            except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
-                pass
+                async for line in _lines(process.stdout):
+                    item = self._parse_incoming(line)
+                    if item is None:
+                        continue
+                    try:
+                        await read_send.send(item)
+                    except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+                        return
             finally:
                 stdout_closed.set()
 
@@ -186,17 +180,8 @@ class StdioTransport:
 
         async def stderr_reader() -> None:
             assert process.stderr is not None
-            buffer = ""
-            try:
-                async for chunk in TextReceiveStream(process.stderr, errors="replace"):
-                    lines = (buffer + chunk).split("\n")
-                    buffer = lines.pop()
-                    for line in lines:
-                        self._stderr_line(line.rstrip("\r"))
-            except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
-                pass
-            if buffer:
-                self._stderr_line(buffer.rstrip("\r"))
+            async for line in _lines(process.stderr):
+                self._stderr_line(line.rstrip("\r"))
 
         async def exit_watcher() -> None:
             while process.returncode is None and not stdout_closed.is_set():
@@ -274,6 +259,21 @@ class StdioTransport:
             if await _wait_exit(process, grace):
                 return
         log.warning("MCP server process %d survived SIGKILL; abandoning it", process.pid)
+
+
+async def _lines(stream: anyio.abc.ByteReceiveStream) -> AsyncIterator[str]:
+    """The stream's text, line by line (a last unterminated line included); ends quietly when it closes."""
+    buffer = ""
+    try:
+        async for chunk in TextReceiveStream(stream, errors="replace"):
+            lines = (buffer + chunk).split("\n")
+            buffer = lines.pop()
+            for line in lines:
+                yield line
+    except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
+        pass
+    if buffer:
+        yield buffer
 
 
 async def _wait_exit(process: anyio.abc.Process, timeout: float) -> bool:
