@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import signal
 import sys
 
 
@@ -26,13 +25,11 @@ def run_demo(args: argparse.Namespace) -> int:
 
 
 async def _serve_headless(*, as_json: bool) -> int:
+    from workbench.core.serving import stop_on_signals
     from workbench.demo.launcher import run_demo as start_demo_agents
 
-    loop = asyncio.get_running_loop()
     stop = asyncio.Event()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, stop.set)
-    try:
+    with stop_on_signals(stop):
         async with start_demo_agents() as agents:
             for agent in agents:
                 if as_json:
@@ -43,8 +40,5 @@ async def _serve_headless(*, as_json: bool) -> int:
             if not as_json:
                 print("serving on 127.0.0.1; Ctrl-C to stop", file=sys.stderr, flush=True)
             await stop.wait()
-    finally:
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            loop.remove_signal_handler(sig)
     print("stopped", file=sys.stderr, flush=True)
     return 0

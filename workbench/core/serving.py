@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import signal
 import socket
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from typing import Any, Literal
@@ -139,3 +140,21 @@ async def serve_asgi(
                 log.warning("local server %s stopped with %r", base, exc)
     finally:
         sock.close()
+
+
+@contextlib.contextmanager
+def stop_on_signals(stop: asyncio.Event) -> Iterator[None]:
+    """While open, SIGINT and SIGTERM set ``stop`` (the graceful path of a process that serves)."""
+    loop = asyncio.get_running_loop()
+    installed: list[signal.Signals] = []
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        try:
+            loop.add_signal_handler(sig, stop.set)
+            installed.append(sig)
+        except (NotImplementedError, RuntimeError):  # Windows: no loop signal handlers
+            signal.signal(sig, lambda *_: loop.call_soon_threadsafe(stop.set))
+    try:
+        yield
+    finally:
+        for sig in installed:
+            loop.remove_signal_handler(sig)

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import signal
 import sys
 
+from workbench.core.serving import stop_on_signals
 from workbench.demo.a2a_agents.launch import run_demo_agents
 
 
@@ -22,17 +22,12 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
 
 async def _serve(args: argparse.Namespace) -> None:
     stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        try:
-            loop.add_signal_handler(sig, stop.set)
-        except (NotImplementedError, RuntimeError):  # Windows: no loop signal handlers
-            signal.signal(sig, lambda *_: loop.call_soon_threadsafe(stop.set))
     targets = {"demo": args.mcp_url} if args.mcp_url else None
-    async with run_demo_agents(mcp_targets=targets, chunk_delay=args.chunk_delay) as urls:
-        for name, url in urls.items():
-            print(f"LISTENING {name} {url}", flush=True)
-        await stop.wait()
+    with stop_on_signals(stop):
+        async with run_demo_agents(mcp_targets=targets, chunk_delay=args.chunk_delay) as urls:
+            for name, url in urls.items():
+                print(f"LISTENING {name} {url}", flush=True)
+            await stop.wait()
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -164,3 +164,12 @@ async def start_task(context: RequestContext, event_queue: EventQueue) -> tuple[
         task = new_task_from_user_message(context.message)
         await event_queue.enqueue_event(task)
     return task, TaskUpdater(event_queue, task.id, task.context_id)
+
+
+def updater_for_cancel(context: RequestContext, event_queue: EventQueue) -> TaskUpdater:
+    """The updater of the task a cancel request names (from the stored task, else the request's ids)."""
+    task = context.current_task
+    task_id = task.id if task is not None else context.task_id
+    context_id = task.context_id if task is not None else context.context_id
+    assert task_id is not None and context_id is not None
+    return TaskUpdater(event_queue, task_id, context_id)

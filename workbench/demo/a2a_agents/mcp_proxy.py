@@ -37,7 +37,7 @@ from a2a.types import AgentSkill, Message, TaskState
 from mcp import Client, MCPError, StdioServerParameters
 from starlette.applications import Starlette
 
-from workbench.demo.a2a_agents.common import make_app, make_card, message_payload, start_task
+from workbench.demo.a2a_agents.common import make_app, make_card, message_payload, start_task, updater_for_cancel
 
 Target = str | Sequence[str]
 """An MCP server: a Streamable HTTP URL, or a stdio command line."""
@@ -191,11 +191,7 @@ class MCPProxyExecutor(AgentExecutor):
 
     async def cancel(self, context: RequestContext, event_queue: EventQueue) -> None:
         """Mark the task canceled (a running MCP call is abandoned with the execute task)."""
-        task = context.current_task
-        task_id = task.id if task is not None else context.task_id
-        context_id = task.context_id if task is not None else context.context_id
-        assert task_id is not None and context_id is not None
-        up = TaskUpdater(event_queue, task_id, context_id)
+        up = updater_for_cancel(context, event_queue)
         await up.cancel()
 
 

@@ -30,7 +30,7 @@ from a2a.server.tasks import TaskUpdater
 from a2a.types import AgentSkill, Message, Part, Role, Task, TaskState
 from starlette.applications import Starlette
 
-from workbench.demo.a2a_agents.common import make_app, make_card, message_payload, start_task
+from workbench.demo.a2a_agents.common import make_app, make_card, message_payload, start_task, updater_for_cancel
 
 CABIN_CLASSES = ["economy", "premium_economy", "business", "first"]
 
@@ -198,11 +198,7 @@ class TravelExecutor(AgentExecutor):
 
     async def cancel(self, context: RequestContext, event_queue: EventQueue) -> None:
         """Mark the task canceled."""
-        task = context.current_task
-        task_id = task.id if task is not None else context.task_id
-        context_id = task.context_id if task is not None else context.context_id
-        assert task_id is not None and context_id is not None
-        up = TaskUpdater(event_queue, task_id, context_id)
+        up = updater_for_cancel(context, event_queue)
         await up.cancel(up.new_agent_message([new_text_part("Trip planning cancelled.")]))
 
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import signal
 import sys
 
 import anyio
 
+from workbench.core.serving import stop_on_signals
 from workbench.demo.mcp_server.app import build_server
 from workbench.demo.mcp_server.http import HttpTransport, serve_http
 
@@ -27,21 +27,12 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def _install_stop_handlers(stop: asyncio.Event) -> None:
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        try:
-            loop.add_signal_handler(sig, stop.set)
-        except (NotImplementedError, RuntimeError):  # Windows: no loop signal handlers
-            signal.signal(sig, lambda *_: loop.call_soon_threadsafe(stop.set))
-
-
 async def _serve_http_until_signalled(host: str, port: int, transport: HttpTransport) -> None:
     stop = asyncio.Event()
-    _install_stop_handlers(stop)
-    async with serve_http(host, port, transport=transport, server=build_server()) as url:
-        print(f"LISTENING {url}", flush=True)
-        await stop.wait()
+    with stop_on_signals(stop):
+        async with serve_http(host, port, transport=transport, server=build_server()) as url:
+            print(f"LISTENING {url}", flush=True)
+            await stop.wait()
 
 
 def main(argv: list[str] | None = None) -> int:
