@@ -1,0 +1,75 @@
+"""pytest-qt fixtures for the window's tests (offscreen Qt on a qasync loop).
+
+Two patterns (qt-async §4.1): ``async def`` tests marked ``@pytest.mark.asyncio`` run inside a qasync
+loop (this conftest's ``pytest_asyncio_loop_factories``) and wait with ``workbench.ui.asyncutil.
+wait_signal`` — never ``qtbot.wait*`` inside them; sync tests take the ``qloop`` fixture and use
+``qtbot.waitSignal`` / ``waitUntil``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import pytest
+import qasync
+from PySide6.QtWidgets import QApplication
+
+from tests.integration.conftest import child_pids
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _no_quit_on_last_window(qapp: QApplication) -> None:
+    # Closing a window inside an async test must not end the loop.
+    qapp.setQuitOnLastWindowClosed(False)
+
+
+def pytest_asyncio_loop_factories(config: pytest.Config, item: pytest.Item) -> dict[str, Callable[[], Any]]:
+    """Async tests under tests/ui run on a qasync loop over the session's QApplication."""
+    return {"qasync": lambda: qasync.QEventLoop(QApplication.instance() or QApplication([]))}
+
+
+class _AttachedQEventLoop(qasync.QEventLoop):  # type: ignore[misc]
+    def stop(self) -> None:
+        # qasync's stop() calls QApplication.exit(); outside exec() that sets Qt's quitNow flag and every
+        # later nested loop (qtbot.wait*) returns at once. Keep qasync pinned instead (private attribute).
+        self._QEventLoop__is_running = False
+
+
+@pytest.fixture
+def qloop(qapp: QApplication, qtbot: Any) -> Iterator[asyncio.AbstractEventLoop]:
+    """A qasync loop marked running, pumped by qtbot's nested Qt loops (sync tests)."""
+    loop = _AttachedQEventLoop(qapp, already_running=True)
+    asyncio.set_event_loop(loop)
+    try:
+        yield loop
+    finally:
+        pending = [t for t in asyncio.all_tasks(loop) if not t.done()]
+        for t in pending:
+            t.cancel()
+        end = time.monotonic() + 5
+        while any(not t.done() for t in pending) and time.monotonic() < end:
+            qtbot.wait(10)
+        stuck = [t for t in pending if not t.done()]
+        loop.stop()
+        asyncio.events._set_running_loop(None)
+        loop.close()
+        asyncio.set_event_loop(None)
+        assert not stuck, f"tasks ignored cancellation: {stuck}"
+
+
+@pytest.fixture(autouse=True)
+def no_leaked_children() -> Iterator[None]:
+    """Fail a test that leaves a child process running (bounded wait for it to go)."""
+    before = child_pids()
+    yield
+    deadline = time.monotonic() + 5
+    while (child_pids() - before) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    leaked = child_pids() - before
+    assert not leaked, f"test leaked child processes: {sorted(leaked)}"

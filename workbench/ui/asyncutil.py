@@ -1,0 +1,98 @@
+"""Small bridges between Qt and asyncio on the qasync loop: tracked tasks and awaitable dialogs."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Coroutine
+from typing import Any, TypeVar
+
+from PySide6.QtCore import SignalInstance
+from PySide6.QtWidgets import QDialog
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+_tasks: set[asyncio.Task[Any]] = set()
+_error_sink: Callable[[BaseException, str], None] | None = None
+
+
+def set_error_sink(sink: Callable[[BaseException, str], None] | None) -> None:
+    """Route failures of background tasks started with ``spawn`` to ``sink(error, doing)``.
+
+    The main window installs the ErrorPresenter here; without a sink failures are logged.
+    """
+    global _error_sink
+    _error_sink = sink
+
+
+def spawn[T](coro: Coroutine[Any, Any, T], *, doing: str = "", name: str | None = None) -> asyncio.Task[T]:
+    """Start ``coro`` on the running loop and keep a reference until it ends.
+
+    A failure (not a cancellation) goes to the error sink with ``doing`` ("calling tool add") so the
+    user learns what failed. Returns the task so the caller can cancel it.
+    """
+    task = asyncio.ensure_future(coro)
+    if name:
+        task.set_name(name)
+    _tasks.add(task)
+
+    def done(t: asyncio.Task[T]) -> None:
+        _tasks.discard(t)
+        if t.cancelled():
+            return
+        exc = t.exception()
+        if exc is None:
+            return
+        if _error_sink is not None:
+            _error_sink(exc, doing)
+        else:
+            log.error("background task %s failed: %r", doing or t.get_name(), exc, exc_info=exc)
+
+    task.add_done_callback(done)
+    return task
+
+
+def running_tasks() -> list[asyncio.Task[Any]]:
+    """Tasks started with ``spawn`` that have not finished (for shutdown)."""
+    return [t for t in _tasks if not t.done()]
+
+
+async def wait_signal(signal: SignalInstance, timeout: float = 5.0) -> tuple[Any, ...]:
+    """Wait for the next emission of ``signal`` and return its arguments (the async ``waitSignal``)."""
+    fut: asyncio.Future[tuple[Any, ...]] = asyncio.get_running_loop().create_future()
+
+    def slot(*args: Any) -> None:
+        if not fut.done():
+            fut.set_result(args)
+
+    signal.connect(slot)
+    try:
+        return await asyncio.wait_for(fut, timeout)
+    finally:
+        signal.disconnect(slot)
+
+
+async def open_dialog(dialog: QDialog) -> int:
+    """Show ``dialog`` window-modally with ``open()`` and return its result code when it closes.
+
+    Never ``exec()``: a nested event loop inside a coroutine wedges every other task (qt-async §2.4).
+    Cancelling the awaiting task rejects the dialog.
+    """
+    fut: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+
+    def finished(code: int) -> None:
+        if not fut.done():
+            fut.set_result(code)
+
+    dialog.finished.connect(finished)
+    dialog.open()
+    try:
+        return await fut
+    except asyncio.CancelledError:
+        if dialog.isVisible():
+            dialog.reject()
+        raise
+    finally:
+        dialog.finished.disconnect(finished)

@@ -1,0 +1,49 @@
+"""Core events → Qt signals: the one place the core's publish/subscribe meets Qt.
+
+Handlers on the core bus run synchronously on the loop thread (the Qt main thread under qasync), so
+the bridge re-emits each event as a typed signal carrying the frozen event object itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QObject, Signal
+
+from workbench.core.events import (
+    ConnectionStateChanged,
+    ElicitationCompleted,
+    EventBus,
+    ListChanged,
+    ResourceUpdated,
+    ServerProcessExited,
+    ServerStderrLine,
+)
+
+
+class CoreBridge(QObject):
+    """Re-emits core bus events as Qt signals (each carries the event object)."""
+
+    connection_state_changed = Signal(object)  # ConnectionStateChanged
+    stderr_line = Signal(object)  # ServerStderrLine
+    process_exited = Signal(object)  # ServerProcessExited
+    list_changed = Signal(object)  # ListChanged
+    resource_updated = Signal(object)  # ResourceUpdated
+    elicitation_completed = Signal(object)  # ElicitationCompleted
+
+    def __init__(self, bus: EventBus, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._unsubscribe: list[Callable[[], None]] = [
+            bus.subscribe(ConnectionStateChanged, self.connection_state_changed.emit),
+            bus.subscribe(ServerStderrLine, self.stderr_line.emit),
+            bus.subscribe(ServerProcessExited, self.process_exited.emit),
+            bus.subscribe(ListChanged, self.list_changed.emit),
+            bus.subscribe(ResourceUpdated, self.resource_updated.emit),
+            bus.subscribe(ElicitationCompleted, self.elicitation_completed.emit),
+        ]
+
+    def detach(self) -> None:
+        """Stop listening to the bus (window shutdown)."""
+        for unsubscribe in self._unsubscribe:
+            unsubscribe()
+        self._unsubscribe.clear()

@@ -1,0 +1,1 @@
+"""Dialogs opened with ``open()`` and awaited through a future, never ``exec()``."""

@@ -1,0 +1,97 @@
+"""Showing text that came from a server or agent: always plain, markdown without HTML or resources.
+
+Every string a remote peer sends (names, descriptions, instructions, messages, URLs, errors) goes
+through these helpers (qt-async §6 lists what Qt renders by default: rich text in labels, message
+boxes and tooltips, local images in markdown, ``file:`` links that navigate the browser).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, QRectF, QSizeF, Qt, QUrl, Signal
+from PySide6.QtGui import QColor, QPainter, QPyTextObject, QTextDocument, QTextFormat
+from PySide6.QtGui import Qt as GuiQt
+from PySide6.QtWidgets import QLabel, QTextBrowser, QWidget
+
+SAFE_LINK_SCHEMES = frozenset({"http", "https", "mailto"})
+
+
+def plain_label(
+    text: str = "", parent: QWidget | None = None, *, wrap: bool = False, selectable: bool = True
+) -> QLabel:
+    """A label that shows ``text`` literally (never as rich text), selectable for copying."""
+    label = QLabel(parent)
+    label.setTextFormat(Qt.TextFormat.PlainText)
+    label.setWordWrap(wrap)
+    if selectable:
+        label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    label.setText(text)
+    return label
+
+
+def plain_tooltip(text: str) -> str:
+    """The tooltip form of untrusted ``text``: escaped so the tooltip label cannot render it as HTML."""
+    return GuiQt.convertFromPlainText(text) if text else ""
+
+
+def set_plain_tooltip(widget: QWidget, text: str) -> None:
+    """Give ``widget`` a tooltip showing untrusted ``text`` literally."""
+    widget.setToolTip(plain_tooltip(text))
+
+
+class _NoImages(QPyTextObject):
+    """Image handler that draws a grey placeholder and loads nothing (local or remote)."""
+
+    def intrinsicSize(self, doc: QTextDocument, pos: int, fmt: QTextFormat) -> QSizeF:  # noqa: N802
+        return QSizeF(16, 16)
+
+    def drawObject(self, painter: QPainter, rect: QRectF, doc: QTextDocument, pos: int, fmt: QTextFormat) -> None:  # noqa: N802
+        painter.fillRect(rect, QColor("#bbbbbb"))
+
+
+class LinkGate(QObject):
+    """Where clicked links from untrusted documents go: only allowed schemes, and only on consent.
+
+    ``link_requested`` carries the URL; the window asks the user (full URL, host emphasised) and only
+    then opens it in the system browser.
+    """
+
+    link_requested = Signal(QUrl)
+    link_refused = Signal(QUrl)
+
+    def offer(self, url: QUrl) -> None:
+        """Called when the user clicks a link in untrusted content."""
+        if url.scheme().lower() in SAFE_LINK_SCHEMES:
+            self.link_requested.emit(url)
+        else:
+            self.link_refused.emit(url)
+
+
+class SafeTextBrowser(QTextBrowser):
+    """A read-only browser for untrusted text or markdown.
+
+    HTML inside markdown is shown as text, images are never loaded (a placeholder is drawn), links
+    never navigate the browser: a click emits ``link_clicked`` for the window to ask the user.
+    """
+
+    link_clicked = Signal(QUrl)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setOpenLinks(False)
+        self.setOpenExternalLinks(False)
+        doc = self.document()
+        self._no_images = _NoImages(doc)
+        doc.documentLayout().registerHandler(QTextFormat.ObjectTypes.ImageObject.value, self._no_images)
+        self.anchorClicked.connect(self.link_clicked)
+
+    def set_untrusted_markdown(self, text: str) -> None:
+        """Render ``text`` as markdown with raw HTML shown literally and no resource loading."""
+        self.document().setMarkdown(text, QTextDocument.MarkdownFeature.MarkdownNoHTML)
+
+    def set_untrusted_text(self, text: str) -> None:
+        """Show ``text`` literally."""
+        self.setPlainText(text)
+
+    def loadResource(self, type_: int, name: QUrl) -> object:  # noqa: N802
+        """Refuse every resource (images, style sheets) an untrusted document asks for."""
+        return None
