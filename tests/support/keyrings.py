@@ -1,0 +1,61 @@
+"""Keyring backends for tests: an in-memory one, and a file-backed one for subprocesses.
+
+``PYTHON_KEYRING_BACKEND=tests.support.keyrings.FileTestKeyring`` (with ``WORKBENCH_TEST_KEYRING``
+naming a JSON file) lets a child process (the CLI, the window) use a throwaway keyring.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from keyring.backend import KeyringBackend
+from keyring.errors import PasswordDeleteError
+
+
+class MemoryKeyring(KeyringBackend):
+    """Keeps passwords in a dict (priority 1 so keyring accepts it)."""
+
+    priority = 1  # type: ignore[assignment]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.values: dict[tuple[str, str], str] = {}
+
+    def get_password(self, service: str, username: str) -> str | None:
+        return self.values.get((service, username))
+
+    def set_password(self, service: str, username: str, password: str) -> None:
+        self.values[(service, username)] = password
+
+    def delete_password(self, service: str, username: str) -> None:
+        if self.values.pop((service, username), None) is None:
+            raise PasswordDeleteError(username)
+
+
+class FileTestKeyring(KeyringBackend):
+    """A JSON file named by ``WORKBENCH_TEST_KEYRING`` (tests only: it is plaintext by design)."""
+
+    priority = 1  # type: ignore[assignment]
+
+    def _path(self) -> Path:
+        return Path(os.environ["WORKBENCH_TEST_KEYRING"])
+
+    def _load(self) -> dict[str, str]:
+        path = self._path()
+        return json.loads(path.read_text()) if path.exists() else {}
+
+    def get_password(self, service: str, username: str) -> str | None:
+        return self._load().get(f"{service}\x1f{username}")
+
+    def set_password(self, service: str, username: str, password: str) -> None:
+        data = self._load()
+        data[f"{service}\x1f{username}"] = password
+        self._path().write_text(json.dumps(data))
+
+    def delete_password(self, service: str, username: str) -> None:
+        data = self._load()
+        if data.pop(f"{service}\x1f{username}", None) is None:
+            raise PasswordDeleteError(username)
+        self._path().write_text(json.dumps(data))
