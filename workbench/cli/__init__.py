@@ -15,9 +15,10 @@ from collections.abc import Sequence
 from typing import Any, TextIO
 
 from workbench.cli.answers import AnswerBook
+from workbench.cli.profile_commands import add_profile_commands, run_profile_command
 from workbench.cli.render import HumanPrinter, describe_human, print_error, print_json, tool_result_human
 from workbench.cli.targets import Handlers, TargetSpec, add_target_options, build_agent, target_from_args
-from workbench.core.errors import ConfigError, WorkbenchError
+from workbench.core.errors import ConfigError, NotFoundError, WorkbenchError
 from workbench.core.events import EventBus, ServerStderrLine
 from workbench.core.protocols.base import Completed, Failed, TextDelta
 from workbench.core.wire import WireRecorder
@@ -44,7 +45,13 @@ def _parser() -> argparse.ArgumentParser:
         help="seconds per request (default: none for MCP, a silent A2A stream is fine; 60 s for other A2A calls)",
     )
 
-    parser = argparse.ArgumentParser(prog="workbench", description="Explore MCP servers and A2A agents.")
+    parser = argparse.ArgumentParser(
+        prog="workbench", description="Explore MCP servers and A2A agents. Without a command: open the window."
+    )
+    from workbench import __version__
+
+    parser.add_argument("--version", action="version", version=f"workbench {__version__}")
+    add_window_options(parser)
     sub = parser.add_subparsers(dest="command")
 
     inspect = sub.add_parser("inspect", parents=[common], help="show what an agent offers")
@@ -66,11 +73,23 @@ def _parser() -> argparse.ArgumentParser:
     send.add_argument("--task-id", help="A2A: continue this task")
     send.add_argument("--context-id", help="A2A: continue this conversation")
 
+    add_profile_commands(sub)
+
     demo = sub.add_parser("demo", help="start the bundled demo agents (and the window)")
     demo.add_argument("--headless", action="store_true", help="no window: print the agents and serve until Ctrl-C")
     demo.add_argument("--scenario", default=None, help="run a demo scenario")
     demo.add_argument("--json", action="store_true")
+    add_window_options(demo)
     return parser
+
+
+def add_window_options(parser: argparse.ArgumentParser) -> None:
+    """Options of the window itself (``workbench`` and ``workbench demo``)."""
+    parser.add_argument(
+        "--smoke-test", action="store_true", help="open the window, print how long it took to show, and exit"
+    )
+    parser.add_argument("--screenshot", metavar="PNG", help="save a picture of the window once it is ready, then exit")
+    parser.add_argument("--config-dir", metavar="DIR", help="where profiles and window settings live")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -80,13 +99,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(head)
     if args.command is None:
-        return _open_window()
+        return open_window(args)
     if args.command == "demo":
         from workbench.cli.demo import run_demo
 
         return run_demo(args)
+    if args.command in ("profile", "secret"):
+        return run_profile_command(args, stdio_command)
     try:
-        spec = target_from_args(args, stdio_command)
+        spec = None if args.profile else target_from_args(args, stdio_command)
     except ConfigError as exc:
         print_error(exc, as_json=False)
         return EXIT_USAGE
@@ -103,16 +124,23 @@ def _split_double_dash(argv: list[str]) -> tuple[list[str], list[str]]:
     return argv, []
 
 
-def _open_window() -> int:
-    print(
-        "The workbench window is not built yet. Try 'workbench demo --headless', "
-        "'workbench inspect --help', 'workbench call --help' or 'workbench send --help'.",
-        file=sys.stderr,
+def open_window(args: argparse.Namespace, *, demo: bool = False) -> int:
+    """Open the window (connected to the bundled demo agents when ``demo``); returns the exit code."""
+    if sys.version_info < (3, 12):  # noqa: UP036 - run from a source checkout; PySide6 6.12 on 3.11 corrupts None's refcount and aborts
+        print(
+            f"error: the window needs Python 3.12 or newer (this is {sys.version.split()[0]}). "
+            "Run 'make demo' (it builds .venv with Python >= 3.12) or install Python 3.12.",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+    from workbench.app import GuiOptions, run_gui
+
+    return run_gui(
+        GuiOptions(demo=demo, smoke_test=args.smoke_test, screenshot=args.screenshot, config_dir=args.config_dir)
     )
-    return EXIT_USAGE
 
 
-async def _run(args: argparse.Namespace, spec: TargetSpec) -> int:
+async def _run(args: argparse.Namespace, spec: TargetSpec | None) -> int:
     wire = WireRecorder()
     wire_file: TextIO | None = None
     as_har = bool(args.wire) and str(args.wire).lower().endswith(".har")
@@ -125,7 +153,11 @@ async def _run(args: argparse.Namespace, spec: TargetSpec) -> int:
         bus.subscribe(ServerStderrLine, lambda e: print(f"[server stderr] {e.line}", file=sys.stderr))
     book = AnswerBook(getattr(args, "answer", []), interactive=sys.stdin.isatty() and not args.json)
     handlers = Handlers(elicitation=book.elicitation, sampling=book.sampling, input=book.input)
-    agent = build_agent(spec, wire=wire, bus=bus, handlers=handlers)
+    try:
+        agent = await _agent_for(args, spec, wire=wire, bus=bus, handlers=handlers)
+    except WorkbenchError as exc:
+        print_error(exc, as_json=args.json)
+        return EXIT_USAGE if isinstance(exc, ConfigError | NotFoundError) else EXIT_FAILED
     try:
         await agent.connect()  # type: ignore[attr-defined]
         if args.command == "inspect":
@@ -142,6 +174,29 @@ async def _run(args: argparse.Namespace, spec: TargetSpec) -> int:
             wire_file.close()
         if as_har:  # HAR is one JSON document: written when the session is over
             wire.export_har(args.wire)
+
+
+async def _agent_for(
+    args: argparse.Namespace, spec: TargetSpec | None, *, wire: WireRecorder, bus: EventBus, handlers: Handlers
+) -> Any:
+    """The agent for the command-line target, or for a saved profile with its secrets from the keyring."""
+    if spec is not None:
+        return build_agent(spec, wire=wire, bus=bus, handlers=handlers)
+    from workbench.core.agent_factory import AgentHandlers
+    from workbench.core.agent_factory import build_agent as build_profile_agent
+    from workbench.core.credentials import KeyringCredentialStore
+    from workbench.core.profile_secrets import find_profile
+    from workbench.core.settings import ProfileStore
+
+    profile = find_profile(ProfileStore(), args.profile)
+    store = KeyringCredentialStore()
+    return await build_profile_agent(
+        profile,
+        wire=wire,
+        bus=bus,
+        handlers=AgentHandlers(elicitation=handlers.elicitation, sampling=handlers.sampling, input=handlers.input),
+        resolve_secret=store.resolve if profile.secrets else None,
+    )
 
 
 def _inspect(agent: Any, args: argparse.Namespace) -> int:

@@ -16,11 +16,9 @@ def run_demo(args: argparse.Namespace) -> int:
         )
         return 2
     if not args.headless:
-        print(
-            "error: the workbench window is not built yet; run 'workbench demo --headless' to serve the demo agents",
-            file=sys.stderr,
-        )
-        return 2
+        from workbench.cli import open_window
+
+        return open_window(args, demo=True)
     return asyncio.run(_serve_headless(as_json=args.json))
 
 

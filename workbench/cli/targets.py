@@ -34,9 +34,15 @@ class TargetSpec:
         return f"{self.protocol} {self.url}"
 
 
-def add_target_options(parser: argparse.ArgumentParser) -> None:
-    """Add the mutually exclusive protocol/target options (``--stdio`` takes the command after ``--``)."""
+def add_target_options(parser: argparse.ArgumentParser, *, with_profile: bool = True) -> None:
+    """Add the mutually exclusive protocol/target options (``--stdio`` takes the command after ``--``).
+
+    ``--profile NAME`` (a saved profile, its secrets from the OS keyring) is one of them unless
+    ``with_profile`` is False.
+    """
     group = parser.add_mutually_exclusive_group(required=True)
+    if with_profile:
+        group.add_argument("--profile", metavar="NAME", help="a saved profile (see 'workbench profile list')")
     group.add_argument("--mcp", metavar="URL", help="an MCP server over Streamable HTTP")
     group.add_argument("--mcp-sse", metavar="URL", help="an MCP server over the legacy HTTP+SSE transport")
     group.add_argument("--a2a", metavar="URL", help="an A2A agent (base URL or agent card URL)")

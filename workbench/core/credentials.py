@@ -171,7 +171,14 @@ class KeyringCredentialStore:
         """The backend keyring selected, checked (raises ``SecureStorageUnavailableError``)."""
         import keyring
 
-        return inspect_backend(keyring.get_keyring(), allow_insecure=self._allow_insecure)
+        try:
+            kr = keyring.get_keyring()
+        except Exception as exc:  # keyring loads PYTHON_KEYRING_BACKEND / keyringrc.cfg names lazily
+            raise SecureStorageUnavailableError(
+                f"The configured keyring backend cannot be loaded ({type(exc).__name__}: {exc}).",
+                hint="check PYTHON_KEYRING_BACKEND or keyringrc.cfg",
+            ) from None
+        return inspect_backend(kr, allow_insecure=self._allow_insecure)
 
     async def _call(self, fn_name: str, *args: str) -> Any:
         import keyring
