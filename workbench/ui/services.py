@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from workbench.core.connections import ConnectionManager
+from workbench.core.credentials import CredentialStore, MemoryCredentialStore
 from workbench.core.events import EventBus
 from workbench.core.settings import ProfileStore
 from workbench.core.wire import WireRecorder
@@ -19,9 +20,11 @@ class Services:
         wire: The one wire recorder shared by every connection.
         connections: Live connections (one owner task each).
         profiles: Saved connection profiles.
+        credentials: Where secret values live (the OS keyring in the app; memory in tests).
     """
 
     bus: EventBus
     wire: WireRecorder
     connections: ConnectionManager
     profiles: ProfileStore
+    credentials: CredentialStore = field(default_factory=MemoryCredentialStore)

@@ -1,0 +1,241 @@
+"""Composition root: QApplication + qasync loop + core services + MainWindow (and the demo agents).
+
+``run_gui`` is what ``workbench`` and ``workbench demo`` call. Everything runs on the Qt main thread
+under qasync; the window's async shutdown (every connection closed) ends the loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import signal
+import sys
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from workbench.core.agent_factory import AgentHandlers, DefaultAgentFactory
+from workbench.core.connections import ConnectionManager
+from workbench.core.credentials import CredentialStore, KeyringCredentialStore
+from workbench.core.events import EventBus
+from workbench.core.profiles import A2AProfile, ConnectionProfile, MCPHTTPProfile, MCPSSEProfile, MCPStdioProfile
+from workbench.core.protocols.base import (
+    ElicitationRequest,
+    ElicitationResponse,
+    InputRequest,
+    InputResponse,
+    SamplingRequest,
+    SamplingResponse,
+)
+from workbench.core.settings import ProfileStore
+from workbench.core.wire import WireRecorder
+
+if TYPE_CHECKING:
+    from PySide6.QtCore import QUrl
+    from PySide6.QtWidgets import QApplication
+
+    from workbench.demo.launcher import DemoAgent
+    from workbench.ui.context import PanelContext
+    from workbench.ui.mainwindow import MainWindow
+
+log = logging.getLogger(__name__)
+
+APP_NAME = "Agent Workbench"
+ORG_NAME = "AgentWorkbench"
+
+
+@dataclass
+class GuiOptions:
+    """How to start the window.
+
+    Attributes:
+        demo: Start the bundled demo agents and connect to them.
+        smoke_test: Exit as soon as the window is shown, printing how long that took.
+        screenshot: Save a PNG of the window once it is ready (and the demo connected), then exit.
+        config_dir: Where profiles and window settings live (default: the platform config dir).
+        ready_hook: Called with the window once it is ready (tests, screenshot tours).
+    """
+
+    demo: bool = False
+    smoke_test: bool = False
+    screenshot: str | None = None
+    config_dir: str | None = None
+    ready_hook: Callable[[MainWindow], Awaitable[None]] | None = None
+    started_at: float = field(default_factory=time.perf_counter)
+
+
+class _LateHandlers:
+    """Agent handlers whose target (the window's ``UserPrompts``) exists only after the window."""
+
+    def __init__(self) -> None:
+        self.target: object | None = None
+
+    async def elicit(self, request: ElicitationRequest) -> ElicitationResponse:
+        if self.target is None:
+            return ElicitationResponse(action="cancel")
+        return await self.target.elicit(request)  # type: ignore[attr-defined,no-any-return]
+
+    async def sample(self, request: SamplingRequest) -> SamplingResponse:
+        if self.target is None:
+            raise RuntimeError("the window is not ready to answer sampling requests")
+        return await self.target.sample(request)  # type: ignore[attr-defined,no-any-return]
+
+    async def answer_input(self, request: InputRequest) -> InputResponse:
+        if self.target is None:
+            return InputResponse(cancel=True)
+        return await self.target.answer_input(request)  # type: ignore[attr-defined,no-any-return]
+
+
+def run_gui(options: GuiOptions | None = None) -> int:
+    """Open the window and run until it closes; returns the process exit code."""
+    import qasync
+    from PySide6.QtWidgets import QApplication
+
+    opts = options or GuiOptions()
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    assert isinstance(app, QApplication)
+    app.setApplicationName(APP_NAME)
+    app.setOrganizationName(ORG_NAME)
+    app.setApplicationDisplayName(APP_NAME)
+    app.setDesktopFileName("workbench")
+    app.setQuitOnLastWindowClosed(False)  # asyncio ends the run, not Qt (qt-async §2.2)
+    _apply_look(app)
+    return asyncio.run(run_window(app, opts), loop_factory=lambda: qasync.QEventLoop(app))
+
+
+def _apply_look(app: QApplication) -> None:
+    try:
+        from workbench.ui.theme import app_icon, apply_theme
+    except ImportError:  # pragma: no cover - theme module missing in a partial checkout
+        return
+    apply_theme(app)
+    app.setWindowIcon(app_icon())
+
+
+@dataclass
+class Workbench:
+    """The window and what it was built from (what ``build_workbench`` returns)."""
+
+    ctx: PanelContext
+    window: MainWindow
+
+
+def build_workbench(
+    config_dir: str | os.PathLike[str] | None = None,
+    *,
+    url_opener: Callable[[QUrl], bool] | None = None,
+    credentials: CredentialStore | None = None,
+) -> Workbench:
+    """Build the core services, the panel context and the main window (not shown yet).
+
+    Must run with the qasync loop current (the window's panels start tasks on it). Secrets come from
+    ``credentials`` (default: the OS keyring, refused with a clear error when none is secure).
+    """
+    from PySide6.QtCore import QSettings
+
+    from workbench.ui.bridge import CoreBridge
+    from workbench.ui.context import PanelContext
+    from workbench.ui.errors import ErrorPresenter
+    from workbench.ui.mainwindow import MainWindow
+    from workbench.ui.prompts import UserPrompts
+    from workbench.ui.selection import ConnectionSelection
+    from workbench.ui.services import Services
+    from workbench.ui.untrusted import LinkGate
+
+    bus = EventBus()
+    wire = WireRecorder()
+    late = _LateHandlers()
+    handlers = AgentHandlers(elicitation=late.elicit, sampling=late.sample, input=late.answer_input)
+    credentials = credentials or KeyringCredentialStore()
+    factory = DefaultAgentFactory(handlers=handlers, resolve_secret=credentials.resolve)
+    manager = ConnectionManager(bus, wire=wire, factory=factory)
+    store = ProfileStore(config_dir)
+    services = Services(bus=bus, wire=wire, connections=manager, profiles=store, credentials=credentials)
+    ctx = PanelContext(
+        services=services,
+        bridge=CoreBridge(bus),
+        errors=ErrorPresenter(),
+        selection=ConnectionSelection(),
+        links=LinkGate(),
+    )
+    settings = QSettings(str(Path(store.path).parent / "window.ini"), QSettings.Format.IniFormat)
+    holder: list[MainWindow] = []
+    prompts = UserPrompts(ctx, lambda: holder[0] if holder else None)
+    late.target = prompts
+    extra = {"url_opener": url_opener} if url_opener is not None else {}
+    window = MainWindow(ctx, prompts, settings, **extra)
+    holder.append(window)
+    return Workbench(ctx=ctx, window=window)
+
+
+async def run_window(app: QApplication, opts: GuiOptions) -> int:
+    """Build services and the window, run until the window has shut down; returns the exit code."""
+    loop = asyncio.get_running_loop()
+    done: asyncio.Future[None] = loop.create_future()
+    async with contextlib.AsyncExitStack() as stack:
+        demo_agents = await stack.enter_async_context(_demo_agents()) if opts.demo else []
+        window = build_workbench(opts.config_dir).window
+        window.shutdown_finished.connect(lambda: done.done() or done.set_result(None))
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, window.close)
+        window.show()
+        window.restore_selection()
+        shown_ms = (time.perf_counter() - opts.started_at) * 1000
+        if opts.smoke_test:
+            print(f"window shown in {shown_ms:.0f} ms", flush=True)
+            window.close()
+        else:
+            if demo_agents:
+                await connect_demo(window, demo_agents)
+            if opts.ready_hook is not None:
+                await opts.ready_hook(window)
+            if opts.screenshot:
+                await asyncio.sleep(0.3)  # let the last repaints land before grabbing pixels
+                window.grab().save(opts.screenshot)
+                print(f"screenshot saved to {opts.screenshot}", flush=True)
+                window.close()
+        await done
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.remove_signal_handler(sig)
+    return 0
+
+
+@contextlib.asynccontextmanager
+async def _demo_agents() -> AsyncIterator[list[DemoAgent]]:
+    from workbench.demo.launcher import run_demo
+
+    async with run_demo() as agents:
+        yield agents
+
+
+def demo_profiles(agents: list[DemoAgent]) -> list[ConnectionProfile]:
+    """Connection profiles for the running demo agents (ids prefixed ``demo-``)."""
+    from workbench.demo.launcher import DEMO_MCP_STDIO
+
+    out: list[ConnectionProfile] = []
+    for agent in agents:
+        pid = agent.name if agent.name.startswith("demo") else f"demo-{agent.name}"
+        if agent.protocol == "mcp-http":
+            out.append(MCPHTTPProfile(id=pid, name="Demo MCP (HTTP)", url=agent.target))
+        elif agent.protocol == "mcp-sse":
+            out.append(MCPSSEProfile(id=pid, name="Demo MCP (legacy SSE)", url=agent.target))
+        elif agent.protocol == "mcp-stdio":
+            out.append(
+                MCPStdioProfile(id=pid, name="Demo MCP (stdio)", command=DEMO_MCP_STDIO[0], args=DEMO_MCP_STDIO[1:])
+            )
+        elif agent.protocol == "a2a":
+            title = {"travel": "Travel planner (A2A)", "mcp-proxy": "MCP tool proxy (A2A)"}.get(agent.name, agent.name)
+            out.append(A2AProfile(id=pid, name=title, url=agent.target))
+    return out
+
+
+async def connect_demo(window: MainWindow, agents: list[DemoAgent]) -> None:
+    """Add the running demo agents to the sidebar (not saved) and connect them all at once."""
+    profiles = demo_profiles(agents)
+    await asyncio.gather(*(window.sidebar.add_transient(p, persist=False) for p in profiles), return_exceptions=True)
+    if window.ctx.selection.current is None and profiles:
+        window.sidebar.select_profile(profiles[0].id)
