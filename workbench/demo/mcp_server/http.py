@@ -100,6 +100,33 @@ class _StoppableApp:
             exchange.cancel()
 
 
+class RequireBearer:
+    """ASGI wrapper answering 401 (with ``WWW-Authenticate: Bearer``) unless the request carries the token."""
+
+    def __init__(self, app: ASGIApp, token: str) -> None:
+        self._app = app
+        self._expected = f"Bearer {token}".encode()
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Pass authorised HTTP requests on; refuse the others."""
+        if scope["type"] == "http" and dict(scope.get("headers", [])).get(b"authorization") != self._expected:
+            body = b'{"error": "invalid_token"}'
+            await send(
+                {
+                    "type": "http.response.start",
+                    "status": 401,
+                    "headers": [
+                        (b"www-authenticate", b'Bearer realm="workbench-demo", error="invalid_token"'),
+                        (b"content-type", b"application/json"),
+                        (b"content-length", str(len(body)).encode()),
+                    ],
+                }
+            )
+            await send({"type": "http.response.body", "body": body})
+            return
+        await self._app(scope, receive, send)
+
+
 @contextlib.asynccontextmanager
 async def serve_http(
     host: str = "127.0.0.1",
@@ -107,6 +134,7 @@ async def serve_http(
     *,
     transport: HttpTransport = "streamable-http",
     server: MCPServer | None = None,
+    require_bearer: str | None = None,
 ) -> AsyncIterator[str]:
     """Serve the demo server over HTTP on the running asyncio loop while the context is open.
 
@@ -115,6 +143,7 @@ async def serve_http(
         port: TCP port; 0 picks a free ephemeral port.
         transport: "streamable-http" (endpoint `/mcp`) or "sse" (legacy HTTP+SSE, endpoint `/sse`).
         server: The MCPServer to serve; a fresh `build_server()` when omitted.
+        require_bearer: If given, every request must carry `Authorization: Bearer <this>` (else 401).
 
     Yields:
         The endpoint URL, e.g. `http://127.0.0.1:54321/mcp`.
@@ -127,8 +156,9 @@ async def serve_http(
     app = _StoppableApp(
         mcp.streamable_http_app(host=host) if transport == "streamable-http" else mcp.sse_app(host=host)
     )
+    served: ASGIApp = RequireBearer(app, require_bearer) if require_bearer else app
     async with serve_asgi(
-        lambda _base: app,
+        lambda _base: served,
         host,
         port,
         lifespan="on",
