@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
@@ -95,4 +96,5 @@ async def open_dialog(dialog: QDialog) -> int:
             dialog.reject()
         raise
     finally:
-        dialog.finished.disconnect(finished)
+        with contextlib.suppress(RuntimeError):  # a WA_DeleteOnClose dialog is gone already
+            dialog.finished.disconnect(finished)

@@ -1,0 +1,474 @@
+"""ConnectionDialog: add or edit a connection profile, validated by the core's pydantic profile classes."""
+
+from __future__ import annotations
+
+import shlex
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
+
+from workbench.core.profiles import (
+    PLAINTEXT_SECRET,
+    A2AProfile,
+    ConnectionProfile,
+    MCPHTTPProfile,
+    MCPSSEProfile,
+    MCPStdioProfile,
+)
+from workbench.ui.untrusted import plain_label
+
+KINDS: list[tuple[str, str]] = [
+    ("mcp-stdio", "MCP stdio (local process)"),
+    ("mcp-http", "MCP Streamable HTTP"),
+    ("mcp-sse", "MCP legacy HTTP+SSE"),
+    ("a2a", "A2A agent"),
+]
+"""The kind selector's entries: profile kind and label."""
+
+PROFILE_CLASSES: dict[str, type[BaseModel]] = {
+    "mcp-stdio": MCPStdioProfile,
+    "mcp-http": MCPHTTPProfile,
+    "mcp-sse": MCPSSEProfile,
+    "a2a": A2AProfile,
+}
+
+MCP_MODES = ["auto", "legacy", "2026-07-28"]
+A2A_BINDINGS = ["auto", "JSONRPC", "HTTP+JSON"]
+
+SECRETS_LATER = (
+    "Secrets (tokens, API keys, passwords) are never stored in a profile; "
+    "they are added as references once credentials support is available."
+)
+"""Added to a "plaintext secret" refusal so the user knows where secrets go."""
+
+# Which fields each kind shows (the rest are hidden).
+_FIELDS_BY_KIND: dict[str, frozenset[str]] = {
+    "mcp-stdio": frozenset({"command", "args", "env", "cwd", "mode", "agent_tool"}),
+    "mcp-http": frozenset({"url", "mode", "agent_tool", "headers"}),
+    "mcp-sse": frozenset({"url", "mode", "agent_tool", "headers"}),
+    "a2a": frozenset({"url", "card_url", "binding", "streaming", "headers"}),
+}
+_COMMON_FIELDS = ("name", "connect_timeout", "request_timeout")
+
+
+class InputError(ValueError):
+    """A field's text could not be turned into a value (before pydantic sees it)."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+        self.message = message
+
+
+def parse_args(text: str) -> list[str]:
+    """Arguments from the args box: one per line, or (a single line) split like a POSIX shell.
+
+    Raises:
+        InputError: A single line with unbalanced quotes.
+    """
+    lines = [line for line in text.splitlines() if line.strip()]
+    if len(lines) > 1:
+        return [line.strip() for line in lines]
+    if not lines:
+        return []
+    try:
+        return shlex.split(lines[0])
+    except ValueError as exc:
+        raise InputError("args", f"cannot split the arguments: {exc}") from exc
+
+
+def format_args(args: list[str]) -> str:
+    """The args box text for ``args`` (one shell-quoted line; one per line if an argument spans lines)."""
+    if any("\n" in a for a in args):
+        return "\n".join(args)
+    return shlex.join(args)
+
+
+def parse_pairs(text: str, separator: str, field: str, what: str) -> dict[str, str]:
+    """``KEY<sep>VALUE`` lines into a dict (blank lines and ``#`` comments skipped; values keep ``sep``).
+
+    Raises:
+        InputError: A line without the separator or with an empty key.
+    """
+    out: dict[str, str] = {}
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        key, sep, value = line.partition(separator)
+        if not sep or not key.strip():
+            raise InputError(field, f"line {number}: expected {what}")
+        out[key.strip()] = value.strip() if separator == ":" else value
+    return out
+
+
+class _Field(QWidget):
+    """A form field with its error line under it."""
+
+    def __init__(self, editor: QWidget, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.editor = editor
+        self.error = plain_label("", self, wrap=True)
+        self.error.setObjectName("fieldError")
+        self.error.setStyleSheet("color: #c62828;")
+        self.error.hide()
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
+        layout.addWidget(editor)
+        layout.addWidget(self.error)
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
+
+    def set_error(self, message: str) -> None:
+        self.error.setText(message)
+        self.error.setVisible(bool(message))
+
+
+class ConnectionDialog(QDialog):
+    """Add a new profile (``profile=None``) or edit one; OK stays disabled while the input is invalid.
+
+    Open it with ``open()`` and ``await asyncutil.open_dialog(dialog)``; after it was accepted,
+    ``profile()`` returns the validated profile. Editing keeps the profile's id, and its secret
+    references and roots as long as the kind does not change.
+
+    Args:
+        profile: The profile to edit, or ``None`` for a new one.
+        parent: Qt parent.
+    """
+
+    def __init__(self, profile: ConnectionProfile | None = None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._original = profile
+        self._profile: ConnectionProfile | None = None
+        self._errors: dict[str, str] = {}
+        self._loading = True
+        self._last_kind: str = "mcp-stdio"
+        self._touched: set[str] = set()
+        self._show_all = profile is not None  # an existing profile shows its problems at once
+        self.setWindowTitle("Edit connection" if profile is not None else "Add connection")
+        self.setMinimumWidth(520)
+
+        self.name_edit = QLineEdit()
+        self.kind_combo = QComboBox()
+        for kind, label in KINDS:
+            self.kind_combo.addItem(label, kind)
+        self.command_edit = QLineEdit()
+        self.command_edit.setPlaceholderText("python, npx, /path/to/server …")
+        self.args_edit = QPlainTextEdit()
+        self.args_edit.setPlaceholderText("one argument per line, or one line split like a shell: -m my_server --stdio")
+        self.args_edit.setFixedHeight(64)
+        self.env_edit = QPlainTextEdit()
+        self.env_edit.setPlaceholderText("KEY=VALUE, one per line (no secrets)")
+        self.env_edit.setFixedHeight(64)
+        self.cwd_edit = QLineEdit()
+        self.cwd_edit.setPlaceholderText("(the workbench's working directory)")
+        self.cwd_browse = QPushButton("Browse…")
+        cwd_row = QWidget()
+        cwd_layout = QHBoxLayout(cwd_row)
+        cwd_layout.setContentsMargins(0, 0, 0, 0)
+        cwd_layout.addWidget(self.cwd_edit)
+        cwd_layout.addWidget(self.cwd_browse)
+        self.url_edit = QLineEdit()
+        self.url_edit.setPlaceholderText("http://127.0.0.1:8000/mcp")
+        self.card_url_edit = QLineEdit()
+        self.card_url_edit.setPlaceholderText("(optional; default: <url>/.well-known/agent-card.json)")
+        self.mode_combo = QComboBox()
+        self.mode_combo.addItems(MCP_MODES)
+        self.agent_tool_edit = QLineEdit()
+        self.agent_tool_edit.setPlaceholderText("(optional) tool to use as the chat entry point")
+        self.binding_combo = QComboBox()
+        self.binding_combo.addItems(A2A_BINDINGS)
+        self.streaming_check = QCheckBox("Use streaming when the agent supports it")
+        self.streaming_check.setChecked(True)
+        self.headers_edit = QPlainTextEdit()
+        self.headers_edit.setPlaceholderText("Name: value, one per line (no secrets)")
+        self.headers_edit.setFixedHeight(64)
+        self.connect_timeout_spin = QDoubleSpinBox()
+        self.connect_timeout_spin.setRange(0.0, 3600.0)
+        self.connect_timeout_spin.setDecimals(1)
+        self.connect_timeout_spin.setSuffix(" s")
+        self.request_timeout_spin = QDoubleSpinBox()
+        self.request_timeout_spin.setRange(0.0, 86400.0)
+        self.request_timeout_spin.setDecimals(1)
+        self.request_timeout_spin.setSuffix(" s")
+        self.request_timeout_spin.setSpecialValueText("no limit")
+
+        editors: dict[str, tuple[str, QWidget]] = {
+            "name": ("Name", self.name_edit),
+            "kind": ("Kind", self.kind_combo),
+            "command": ("Command", self.command_edit),
+            "args": ("Arguments", self.args_edit),
+            "env": ("Environment", self.env_edit),
+            "cwd": ("Working directory", cwd_row),
+            "url": ("URL", self.url_edit),
+            "card_url": ("Agent card URL", self.card_url_edit),
+            "binding": ("Binding", self.binding_combo),
+            "streaming": ("Streaming", self.streaming_check),
+            "mode": ("MCP mode", self.mode_combo),
+            "agent_tool": ("Agent tool", self.agent_tool_edit),
+            "headers": ("Headers", self.headers_edit),
+            "connect_timeout": ("Connect timeout", self.connect_timeout_spin),
+            "request_timeout": ("Request timeout", self.request_timeout_spin),
+        }
+        self._fields: dict[str, _Field] = {}
+        self._form = QFormLayout()
+        self._form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        for key, (label, editor) in editors.items():
+            field = _Field(editor)
+            self._fields[key] = field
+            self._form.addRow(label, field)
+
+        self.general_error = plain_label("", wrap=True)
+        self.general_error.setObjectName("generalError")
+        self.general_error.setStyleSheet("color: #c62828;")
+        self.general_error.hide()
+        self.note = plain_label("", wrap=True)
+        self.note.hide()
+
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+
+        layout = QVBoxLayout(self)
+        layout.addLayout(self._form)
+        layout.addWidget(self.note)
+        layout.addWidget(self.general_error)
+        layout.addStretch(1)
+        layout.addWidget(self.buttons)
+
+        self._fill(profile)
+        self._connect_editors()
+        self._loading = False
+        self.on_kind_changed()
+
+    # ------------------------------------------------------------------ public
+
+    def profile(self) -> ConnectionProfile:
+        """The validated profile (after the dialog was accepted).
+
+        Raises:
+            ValueError: The input is not a valid profile.
+        """
+        if self._profile is None:
+            raise ValueError("the connection dialog holds no valid profile")
+        return self._profile
+
+    def kind(self) -> str:
+        """The selected profile kind (``mcp-stdio``, ``mcp-http``, ``mcp-sse`` or ``a2a``)."""
+        return str(self.kind_combo.currentData())
+
+    def set_kind(self, kind: str) -> None:
+        """Select ``kind`` in the kind selector."""
+        index = self.kind_combo.findData(kind)
+        if index < 0:
+            raise ValueError(f"unknown profile kind {kind!r}")
+        self.kind_combo.setCurrentIndex(index)
+
+    def field_errors(self) -> dict[str, str]:
+        """The current problems, by field name (``""`` for the profile as a whole)."""
+        return dict(self._errors)
+
+    def is_valid(self) -> bool:
+        """Whether the input makes a valid profile."""
+        return self._profile is not None
+
+    def ok_button(self) -> QPushButton:
+        """The OK button (disabled while the input is invalid)."""
+        button = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
+        assert button is not None
+        return button
+
+    def accept(self) -> None:
+        """Close with the profile, but only when it is valid (otherwise show every problem)."""
+        self._show_all = True
+        self.validate()
+        if self._profile is not None:
+            super().accept()
+
+    # ------------------------------------------------------------------ building
+
+    def _fill(self, profile: ConnectionProfile | None) -> None:
+        if profile is None:
+            self.set_kind("mcp-stdio")
+            self._set_timeouts("mcp-stdio")
+            return
+        self.name_edit.setText(profile.name)
+        self.set_kind(profile.kind)
+        self.connect_timeout_spin.setValue(profile.connect_timeout)
+        self.request_timeout_spin.setValue(profile.request_timeout or 0.0)
+        if isinstance(profile, MCPStdioProfile):
+            self.command_edit.setText(profile.command)
+            self.args_edit.setPlainText(format_args(profile.args))
+            self.env_edit.setPlainText("\n".join(f"{k}={v}" for k, v in profile.env.items()))
+            self.cwd_edit.setText(profile.cwd or "")
+        else:
+            self.url_edit.setText(profile.url)
+            self.headers_edit.setPlainText("\n".join(f"{k}: {v}" for k, v in profile.headers.items()))
+        if isinstance(profile, (MCPStdioProfile, MCPHTTPProfile, MCPSSEProfile)):
+            self.mode_combo.setCurrentText(profile.mode)
+            self.agent_tool_edit.setText(profile.agent_tool or "")
+        if isinstance(profile, A2AProfile):
+            self.card_url_edit.setText(profile.card_url or "")
+            self.binding_combo.setCurrentText(profile.binding)
+            self.streaming_check.setChecked(profile.streaming)
+        self._last_kind = profile.kind
+
+    def _set_timeouts(self, kind: str) -> None:
+        cls = PROFILE_CLASSES[kind]
+        self.connect_timeout_spin.setValue(float(cls.model_fields["connect_timeout"].default))
+        self.request_timeout_spin.setValue(float(cls.model_fields["request_timeout"].default or 0.0))
+        self._last_kind = kind
+
+    def _connect_editors(self) -> None:
+        # Each editor marks its field as touched: a new profile shows a field's problem only once
+        # the user has edited it (or tried OK), rather than opening as a wall of red text.
+        signals = {
+            "name": self.name_edit.textChanged,
+            "command": self.command_edit.textChanged,
+            "args": self.args_edit.textChanged,
+            "env": self.env_edit.textChanged,
+            "cwd": self.cwd_edit.textChanged,
+            "url": self.url_edit.textChanged,
+            "card_url": self.card_url_edit.textChanged,
+            "agent_tool": self.agent_tool_edit.textChanged,
+            "headers": self.headers_edit.textChanged,
+            "mode": self.mode_combo.currentIndexChanged,
+            "binding": self.binding_combo.currentIndexChanged,
+            "streaming": self.streaming_check.toggled,
+            "connect_timeout": self.connect_timeout_spin.valueChanged,
+            "request_timeout": self.request_timeout_spin.valueChanged,
+        }
+        for key, signal in signals.items():
+            signal.connect(lambda *_args, key=key: self._on_edited(key))
+        self.kind_combo.currentIndexChanged.connect(self.on_kind_changed)
+        self.cwd_browse.clicked.connect(self.on_cwd_browse_clicked)
+
+    # ------------------------------------------------------------------ slots
+
+    def on_kind_changed(self) -> None:
+        """Show the fields of the selected kind; carry the timeouts over unless they were the old kind's defaults."""
+        kind = self.kind()
+        visible = _FIELDS_BY_KIND[kind]
+        for key, field in self._fields.items():
+            if key in ("kind", *_COMMON_FIELDS):
+                continue
+            self._form.setRowVisible(field, key in visible)
+        if self._last_kind != kind:
+            old = PROFILE_CLASSES[self._last_kind].model_fields
+            if self.connect_timeout_spin.value() == old["connect_timeout"].default and (
+                self.request_timeout_spin.value() == (old["request_timeout"].default or 0.0)
+            ):
+                self._set_timeouts(kind)
+            self._last_kind = kind
+        carries = self._original is not None and self._original.kind == kind
+        dropped = self._original is not None and not carries and bool(self._original.secrets)
+        self.note.setText(
+            "This profile's secret references do not carry over to another kind; add them again for the new kind."
+            if dropped
+            else ""
+        )
+        self.note.setVisible(dropped)
+        self.validate()
+
+    def on_cwd_browse_clicked(self) -> None:
+        """Pick the working directory with a non-blocking directory chooser."""
+        chooser = QFileDialog(self, "Working directory", self.cwd_edit.text())
+        chooser.setFileMode(QFileDialog.FileMode.Directory)
+        chooser.setOption(QFileDialog.Option.ShowDirsOnly, True)
+        chooser.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        chooser.fileSelected.connect(self.cwd_edit.setText)
+        chooser.open()
+
+    def _on_edited(self, key: str) -> None:
+        self._touched.add(key)
+        self.validate()
+
+    def validate(self) -> bool:
+        """Build the profile from the fields; show each problem next to its field; enable OK when valid."""
+        if self._loading:
+            return False
+        errors: dict[str, str] = {}
+        profile: ConnectionProfile | None = None
+        try:
+            data = self._data()
+        except InputError as exc:
+            errors[exc.field] = exc.message
+        else:
+            cls = PROFILE_CLASSES[self.kind()]
+            try:
+                profile = cls.model_validate(data)  # type: ignore[assignment]
+            except ValidationError as exc:
+                for problem in exc.errors():
+                    loc = problem["loc"]
+                    where = str(loc[0]) if loc and str(loc[0]) in self._fields else ""
+                    errors.setdefault(where, _message(problem))
+        self._errors = errors
+        self._profile = profile
+        for key, field in self._fields.items():
+            shown = self._show_all or key in self._touched
+            field.set_error(errors.get(key, "") if shown else "")
+        general = errors.get("", "")
+        self.general_error.setText(general)
+        self.general_error.setVisible(bool(general))
+        self.ok_button().setEnabled(profile is not None)
+        return profile is not None
+
+    def _data(self) -> dict[str, Any]:
+        kind = self.kind()
+        data: dict[str, Any] = {"kind": kind, "name": self.name_edit.text().strip()}
+        original = self._original
+        if original is not None:
+            data["id"] = original.id
+            if original.kind == kind:
+                data["secrets"] = [s.model_dump() for s in original.secrets]
+                if isinstance(original, A2AProfile):
+                    data["stream_idle_timeout"] = original.stream_idle_timeout
+            roots = getattr(original, "roots", None)
+            if roots and kind != "a2a":
+                data["roots"] = [r.model_dump() for r in roots]
+        data["connect_timeout"] = self.connect_timeout_spin.value()
+        request_timeout = self.request_timeout_spin.value()
+        data["request_timeout"] = request_timeout if request_timeout > 0 else None
+        if kind == "mcp-stdio":
+            data["command"] = self.command_edit.text().strip()
+            data["args"] = parse_args(self.args_edit.toPlainText())
+            data["env"] = parse_pairs(self.env_edit.toPlainText(), "=", "env", "KEY=VALUE")
+            data["cwd"] = self.cwd_edit.text().strip() or None
+        else:
+            data["url"] = self.url_edit.text().strip()
+            data["headers"] = parse_pairs(self.headers_edit.toPlainText(), ":", "headers", "Name: value")
+        if kind != "a2a":
+            data["mode"] = self.mode_combo.currentText()
+            data["agent_tool"] = self.agent_tool_edit.text().strip() or None
+        else:
+            data["card_url"] = self.card_url_edit.text().strip() or None
+            data["binding"] = self.binding_combo.currentText()
+            data["streaming"] = self.streaming_check.isChecked()
+        return data
+
+
+def _message(problem: Any) -> str:
+    """A pydantic problem in the words shown under the field."""
+    message = str(problem["msg"])
+    if message.startswith("Value error, "):
+        message = message.removeprefix("Value error, ")
+    if problem["type"] == PLAINTEXT_SECRET:
+        message = f"{message} {SECRETS_LATER}"
+    return message

@@ -1,0 +1,363 @@
+"""SidebarViewModel: saved profiles with their live connection state, and the commands on them."""
+
+from __future__ import annotations
+
+import asyncio
+import shlex
+from collections.abc import Coroutine
+from dataclasses import dataclass
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+
+from workbench.core.errors import ConnectError, NotFoundError, WorkbenchError
+from workbench.core.events import ConnectionState, ConnectionStateChanged
+from workbench.core.profiles import ConnectionProfile, MCPStdioProfile, new_profile_id
+from workbench.ui.asyncutil import spawn
+from workbench.ui.context import PanelContext
+
+S = ConnectionState
+
+KIND_LABELS: dict[str, str] = {
+    "mcp-stdio": "MCP stdio",
+    "mcp-http": "MCP HTTP",
+    "mcp-sse": "MCP SSE",
+    "a2a": "A2A",
+}
+"""The short badge text for each profile kind."""
+
+LIVE_STATES = frozenset({S.CONNECTING, S.CONNECTED})
+"""States in which a connection holds (or is acquiring) a process or socket."""
+
+
+def kind_label(kind: str) -> str:
+    """The badge text for a profile kind (``mcp-http`` → ``MCP HTTP``)."""
+    return KIND_LABELS.get(kind, kind)
+
+
+def target_text(profile: ConnectionProfile) -> str:
+    """What the profile connects to: the command line of a stdio server, otherwise the URL."""
+    if isinstance(profile, MCPStdioProfile):
+        return shlex.join([profile.command, *profile.args])
+    return profile.url
+
+
+@dataclass(frozen=True, slots=True)
+class SidebarItem:
+    """One row of the sidebar: a profile and what its connection is doing.
+
+    Attributes:
+        profile: The saved (or transient) profile.
+        state: The connection's state (``DISCONNECTED`` when it never connected).
+        detail: The protocol version when connected; the reason when failed.
+        hint: What the user can do about a failure (may be empty).
+        persisted: Whether the profile is saved in the profile store.
+    """
+
+    profile: ConnectionProfile
+    state: ConnectionState = S.DISCONNECTED
+    detail: str | None = None
+    hint: str = ""
+    persisted: bool = True
+
+    @property
+    def id(self) -> str:
+        """The profile id (also the connection id)."""
+        return self.profile.id
+
+    @property
+    def name(self) -> str:
+        """The profile's name."""
+        return self.profile.name
+
+    @property
+    def kind(self) -> str:
+        """The badge text for the profile's kind."""
+        return kind_label(self.profile.kind)
+
+    @property
+    def target(self) -> str:
+        """The command line or URL."""
+        return target_text(self.profile)
+
+    @property
+    def state_text(self) -> str:
+        """The state in words: ``connecting…``, ``connected · <version>``, ``failed: <reason>`` ..."""
+        if self.state is S.CONNECTING:
+            return "connecting…"
+        if self.state is S.CONNECTED:
+            return f"connected · {self.detail}" if self.detail else "connected"
+        if self.state is S.FAILED:
+            return f"failed: {self.detail}" if self.detail else "failed"
+        return self.state.value
+
+    @property
+    def tooltip(self) -> str:
+        """Plain text for the row's tooltip (convert with ``plain_tooltip`` before showing)."""
+        lines = [self.name, f"{self.kind}: {self.target}", self.state_text]
+        if self.hint:
+            lines.append(f"Hint: {self.hint}")
+        if not self.persisted:
+            lines.append("(not saved)")
+        return "\n".join(lines)
+
+    @property
+    def is_live(self) -> bool:
+        """Connecting or connected."""
+        return self.state in LIVE_STATES
+
+
+class SidebarViewModel(QObject):
+    """The sidebar's state and commands; widgets only forward intent to it.
+
+    Profiles come from ``ctx.services.profiles`` (plus transient ones added with ``persist=False``);
+    states follow ``ctx.bridge.connection_state_changed``. Commands that touch a connection run in the
+    background (``asyncutil.spawn``); failures are shown inline (the row's state) and reported to
+    ``ctx.errors``.
+
+    Signals:
+        items_reset: The list of profiles changed (added, removed, reordered, edited).
+        item_changed(str): The row of this profile id changed (its state or detail).
+    """
+
+    items_reset = Signal()
+    item_changed = Signal(str)
+
+    def __init__(self, ctx: PanelContext, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._ctx = ctx
+        self._items: list[SidebarItem] = []
+        self._tasks: dict[str, asyncio.Task[None]] = {}
+        ctx.bridge.connection_state_changed.connect(self.on_bridge_connection_state_changed)
+        self.reload()
+
+    # ------------------------------------------------------------------ queries
+
+    def items(self) -> list[SidebarItem]:
+        """The rows, in display order."""
+        return list(self._items)
+
+    def item(self, profile_id: str) -> SidebarItem | None:
+        """The row for ``profile_id``, if there is one."""
+        index = self.index_of(profile_id)
+        return self._items[index] if index >= 0 else None
+
+    def index_of(self, profile_id: str) -> int:
+        """The row number of ``profile_id``, or -1."""
+        for index, item in enumerate(self._items):
+            if item.id == profile_id:
+                return index
+        return -1
+
+    def task(self, profile_id: str) -> asyncio.Task[None] | None:
+        """The command running for ``profile_id`` (connect, disconnect ...), if any."""
+        task = self._tasks.get(profile_id)
+        return task if task is not None and not task.done() else None
+
+    # ------------------------------------------------------------------ profile commands
+
+    def reload(self) -> None:
+        """Read the saved profiles again (transient ones are kept); an unreadable file is reported."""
+        try:
+            saved = self._ctx.services.profiles.load()
+        except WorkbenchError as exc:
+            self._ctx.errors.report(exc, "loading saved connections")
+            saved = []
+        transient = [i for i in self._items if not i.persisted and all(p.id != i.id for p in saved)]
+        self._items = [self._with_live_state(SidebarItem(p)) for p in saved] + transient
+        self.items_reset.emit()
+
+    def add(self, profile: ConnectionProfile, *, persist: bool = True) -> bool:
+        """Add ``profile`` (or replace the one with the same id) and save it unless ``persist`` is False.
+
+        Returns:
+            Whether it was added (a failure to save is reported to ``ctx.errors``).
+        """
+        if persist and not self._save(profile, "saving the connection"):
+            return False
+        item = self._with_live_state(SidebarItem(profile, persisted=persist))
+        index = self.index_of(profile.id)
+        if index >= 0:
+            old = self._items[index]
+            self._items[index] = SidebarItem(
+                profile, old.state, old.detail, old.hint, persisted=persist or old.persisted
+            )
+        else:
+            self._items.append(item)
+        self.items_reset.emit()
+        return True
+
+    def update(self, profile: ConnectionProfile) -> bool:
+        """Replace the profile with the same id (an edit); a live connection keeps the old one until reconnected.
+
+        Returns:
+            Whether it was saved.
+        """
+        index = self.index_of(profile.id)
+        persisted = self._items[index].persisted if index >= 0 else True
+        return self.add(profile, persist=persisted)
+
+    def duplicate(self, profile_id: str) -> ConnectionProfile | None:
+        """Save a copy of the profile under a new id and the name "<name> (copy)".
+
+        Returns:
+            The copy, or ``None`` when there is no such profile or it could not be saved.
+        """
+        item = self.item(profile_id)
+        if item is None:
+            return None
+        copy = item.profile.with_changes(id=new_profile_id(), name=f"{item.name} (copy)"[:200])
+        return copy if self.add(copy) else None
+
+    def remove(self, profile_id: str) -> asyncio.Task[None] | None:
+        """Disconnect the profile's connection, forget it and delete the saved profile.
+
+        Returns:
+            The background task, or ``None`` when there is no such profile.
+        """
+        item = self.item(profile_id)
+        if item is None:
+            return None
+        return self._run(profile_id, self._remove(item), f"removing {item.name!r}")
+
+    async def _remove(self, item: SidebarItem) -> None:
+        connections = self._ctx.services.connections
+        if connections.get(item.id) is not None:
+            await connections.remove(item.id)
+        if item.persisted:
+            try:
+                self._ctx.services.profiles.delete(item.id)
+            except NotFoundError:
+                pass  # already gone from the file (edited elsewhere): forgetting the row is all that is left
+            except WorkbenchError as exc:
+                self._ctx.errors.report(exc, f"deleting the saved connection {item.name!r}")
+                return
+        index = self.index_of(item.id)
+        if index >= 0:
+            del self._items[index]
+            self.items_reset.emit()
+        if self._ctx.selection.current == item.id:
+            self._ctx.selection.select(None)
+
+    # ------------------------------------------------------------------ connection commands
+
+    def connect_profile(self, profile_id: str) -> asyncio.Task[None] | None:
+        """Connect the profile in the background (nothing happens when it is already connecting or connected).
+
+        Returns:
+            The background task, or ``None`` when nothing was started.
+        """
+        item = self.item(profile_id)
+        if item is None or item.is_live:
+            return None
+        return self._run(profile_id, self._connect(item.profile), f"connecting to {item.name!r}")
+
+    def disconnect_profile(self, profile_id: str) -> asyncio.Task[None] | None:
+        """Disconnect the profile's connection in the background.
+
+        Returns:
+            The background task, or ``None`` when it has no connection.
+        """
+        item = self.item(profile_id)
+        if item is None or self._ctx.services.connections.get(profile_id) is None:
+            return None
+        return self._run(profile_id, self._disconnect(profile_id), f"disconnecting {item.name!r}")
+
+    def reconnect_profile(self, profile_id: str) -> asyncio.Task[None] | None:
+        """Close the connection if it is open and connect again with the current (possibly edited) profile.
+
+        Returns:
+            The background task, or ``None`` when there is no such profile.
+        """
+        item = self.item(profile_id)
+        if item is None:
+            return None
+        return self._run(profile_id, self._reconnect(item.profile), f"reconnecting to {item.name!r}")
+
+    def add_and_connect(self, profile: ConnectionProfile, *, persist: bool = True) -> asyncio.Task[None] | None:
+        """Add ``profile`` (saved unless ``persist`` is False) and connect it.
+
+        Returns:
+            The connect task, or ``None`` when the profile could not be added or is already live.
+        """
+        if not self.add(profile, persist=persist):
+            return None
+        return self.connect_profile(profile.id)
+
+    async def _connect(self, profile: ConnectionProfile) -> None:
+        try:
+            await self._ctx.services.connections.connect(profile)
+        except WorkbenchError as exc:
+            self._report_connect_failure(exc, f"connecting to {profile.name!r}")
+
+    async def _disconnect(self, profile_id: str) -> None:
+        await self._ctx.services.connections.disconnect(profile_id)
+
+    async def _reconnect(self, profile: ConnectionProfile) -> None:
+        connections = self._ctx.services.connections
+        try:
+            if connections.get(profile.id) is not None:
+                await connections.disconnect(profile.id)
+            await connections.connect(profile)
+        except WorkbenchError as exc:
+            self._report_connect_failure(exc, f"reconnecting to {profile.name!r}")
+
+    def _report_connect_failure(self, exc: WorkbenchError, doing: str) -> None:
+        # A connection the user closed while it was connecting is not a failure worth announcing.
+        if isinstance(exc, ConnectError) and exc.details.get("closed"):
+            return
+        self._ctx.errors.report(exc, doing)
+
+    def _run(self, profile_id: str, coro: Coroutine[Any, Any, None], doing: str) -> asyncio.Task[None]:
+        task = spawn(coro, doing=doing, name=f"sidebar:{profile_id}")
+        self._tasks[profile_id] = task
+
+        def forget(done: asyncio.Task[None]) -> None:
+            if self._tasks.get(profile_id) is done:
+                del self._tasks[profile_id]
+
+        task.add_done_callback(forget)
+        return task
+
+    # ------------------------------------------------------------------ state
+
+    def on_bridge_connection_state_changed(self, event: ConnectionStateChanged) -> None:
+        """Record a connection's new state in its row."""
+        index = self.index_of(event.connection_id)
+        if index < 0:
+            return
+        old = self._items[index]
+        detail, hint = _detail_and_hint(event.new, event.detail, event.error)
+        self._items[index] = SidebarItem(old.profile, event.new, detail, hint, old.persisted)
+        self.item_changed.emit(event.connection_id)
+
+    def _with_live_state(self, item: SidebarItem) -> SidebarItem:
+        conn = self._ctx.services.connections.get(item.id)
+        if conn is None:
+            return item
+        detail = conn.protocol_version if conn.state is S.CONNECTED else None
+        if conn.state is S.FAILED and conn.error is not None:
+            detail = str(conn.error)
+        detail, hint = _detail_and_hint(conn.state, detail, conn.error)
+        return SidebarItem(item.profile, conn.state, detail, hint, item.persisted)
+
+    def _save(self, profile: ConnectionProfile, doing: str) -> bool:
+        try:
+            self._ctx.services.profiles.upsert(profile)
+        except WorkbenchError as exc:
+            self._ctx.errors.report(exc, doing)
+            return False
+        return True
+
+
+def _detail_and_hint(state: ConnectionState, detail: str | None, error: BaseException | None) -> tuple[str | None, str]:
+    """The row's detail (version or reason, without the hint) and the hint, for a state."""
+    if state is S.CONNECTED:
+        return detail, ""
+    if state is S.FAILED:
+        if isinstance(error, WorkbenchError):
+            return error.message, error.hint or ""
+        if error is not None and not detail:
+            return f"{type(error).__name__}: {error}", ""
+        return detail, ""
+    return None, ""
