@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
 
 import anyio
@@ -46,6 +47,8 @@ def main(argv: list[str] | None = None) -> int:
     """
     args = _parse(argv)
     if args.mode == "stdio":
+        # stdout is the protocol channel; a human-readable line on stderr shows in the wire log and stderr pane
+        print(f"workbench-demo: serving MCP on stdio (pid {os.getpid()})", file=sys.stderr, flush=True)
         try:
             anyio.run(build_server().run_stdio_async)
         except KeyboardInterrupt:
