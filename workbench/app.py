@@ -92,8 +92,9 @@ class _LateHandlers:
 
 def run_gui(options: GuiOptions | None = None) -> int:
     """Open the window and run until it closes; returns the process exit code."""
-    import qasync
     from PySide6.QtWidgets import QApplication
+
+    from workbench.ui.asyncutil import AppEventLoop
 
     opts = options or GuiOptions()
     app = QApplication.instance() or QApplication(sys.argv[:1])
@@ -104,7 +105,7 @@ def run_gui(options: GuiOptions | None = None) -> int:
     app.setDesktopFileName("workbench")
     app.setQuitOnLastWindowClosed(False)  # asyncio ends the run, not Qt (qt-async §2.2)
     _apply_look(app)
-    return asyncio.run(run_window(app, opts), loop_factory=lambda: qasync.QEventLoop(app))
+    return asyncio.run(run_window(app, opts), loop_factory=lambda: AppEventLoop(app))
 
 
 def _apply_look(app: QApplication) -> None:

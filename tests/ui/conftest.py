@@ -17,10 +17,10 @@ from typing import Any
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest
-import qasync
 from PySide6.QtWidgets import QApplication
 
 from tests.integration.conftest import child_pids
+from workbench.ui.asyncutil import AppEventLoop
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -31,10 +31,10 @@ def _no_quit_on_last_window(qapp: QApplication) -> None:
 
 def pytest_asyncio_loop_factories(config: pytest.Config, item: pytest.Item) -> dict[str, Callable[[], Any]]:
     """Async tests under tests/ui run on a qasync loop over the session's QApplication."""
-    return {"qasync": lambda: qasync.QEventLoop(QApplication.instance() or QApplication([]))}
+    return {"qasync": lambda: AppEventLoop(QApplication.instance() or QApplication([]))}
 
 
-class _AttachedQEventLoop(qasync.QEventLoop):  # type: ignore[misc]
+class _AttachedQEventLoop(AppEventLoop):  # type: ignore[misc]
     def stop(self) -> None:
         # qasync's stop() calls QApplication.exit(); outside exec() that sets Qt's quitNow flag and every
         # later nested loop (qtbot.wait*) returns at once. Keep qasync pinned instead (private attribute).

@@ -16,6 +16,7 @@ The tree (codes in brackets; tests assert codes, never message text)::
     ├── ProtocolError                   [protocol]          the peer sent something malformed
     ├── RemoteError                     [remote]            the peer answered with an error object
     ├── RequestTimeoutError             [timeout]           no answer within the configured time
+    ├── SamplingRejectedError           [sampling-rejected] the user rejected a peer's sampling request
     └── SecureStorageUnavailableError   [no-secure-storage] no secure keyring backend
 
 ``except Exception`` belongs only in top-level handlers; everything else catches these.
@@ -156,6 +157,12 @@ class RequestTimeoutError(WorkbenchError):
     """A request got no answer within its timeout (and was cancelled on the peer)."""
 
     code = "timeout"
+
+
+class SamplingRejectedError(WorkbenchError):
+    """The user rejected a peer's sampling request (the peer gets an error response, never a fake reply)."""
+
+    code = "sampling-rejected"
 
 
 class SecureStorageUnavailableError(WorkbenchError):

@@ -5,15 +5,36 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import sys
 from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
+import qasync
 from PySide6.QtCore import SignalInstance
 from PySide6.QtWidgets import QDialog
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+
+class AppEventLoop(qasync.QEventLoop):  # type: ignore[misc]
+    """qasync's loop plus what ``asyncio.BaseEventLoop.run_forever`` does and qasync's does not.
+
+    qasync replaces ``run_forever`` with ``app.exec()`` and never installs the async-generator hooks,
+    so an async generator abandoned mid-iteration (httpx streams inside the A2A SDK) is finalised
+    with no loop running ("Exception ignored … no running event loop"). Installing the hooks while
+    the loop runs lets asyncio close them properly (and ``shutdown_asyncgens`` at the end).
+    """
+
+    def run_forever(self) -> None:
+        """Run the Qt event loop with this loop's async-generator hooks installed."""
+        previous = sys.get_asyncgen_hooks()
+        sys.set_asyncgen_hooks(firstiter=self._asyncgen_firstiter_hook, finalizer=self._asyncgen_finalizer_hook)
+        try:
+            super().run_forever()
+        finally:
+            sys.set_asyncgen_hooks(*previous)
+
 
 _tasks: set[asyncio.Task[Any]] = set()
 _error_sink: Callable[[BaseException, str], None] | None = None
@@ -72,7 +93,8 @@ async def wait_signal(signal: SignalInstance, timeout: float = 5.0) -> tuple[Any
     try:
         return await asyncio.wait_for(fut, timeout)
     finally:
-        signal.disconnect(slot)
+        with contextlib.suppress(RuntimeError):  # the sender was deleted meanwhile
+            signal.disconnect(slot)
 
 
 async def open_dialog(dialog: QDialog) -> int:

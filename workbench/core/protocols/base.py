@@ -536,10 +536,13 @@ class InputRequest:
 
 @dataclass(frozen=True, slots=True)
 class InputResponse:
-    """The answer to an ``InputRequest``: text, a JSON object, or cancel the task."""
+    """The answer to an ``InputRequest``: text, a JSON object, or cancel the task.
 
-    text: str | None = None
-    data: dict[str, Any] | None = None
+    ``text`` and ``data`` stay out of the repr: an auth-required answer is a credential.
+    """
+
+    text: str | None = field(default=None, repr=False)
+    data: dict[str, Any] | None = field(default=None, repr=False)
     cancel: bool = False
 
 

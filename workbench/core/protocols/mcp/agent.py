@@ -25,6 +25,7 @@ from workbench.core.errors import (
     ConnectionLostError,
     ProtocolError,
     RequestTimeoutError,
+    SamplingRejectedError,
     UsageError,
     WorkbenchError,
 )
@@ -780,6 +781,9 @@ class MCPAgent(AgentBase):
             )
         try:
             return convert.sampling_result(await handler(request))
+        except SamplingRejectedError as exc:
+            # The spec's code for "the user rejected the sampling request".
+            return types.ErrorData(code=-1, message=exc.message)
         except WorkbenchError as exc:
             return types.ErrorData(code=types.INTERNAL_ERROR, message=f"sampling failed: {exc.message}")
 

@@ -1,0 +1,210 @@
+"""UserPrompts: the agent handlers (elicitation, sampling, input) that answer peers' requests with dialogs.
+
+Requests may arrive from several connections at once; they are shown one dialog at a time, in arrival
+order. Dialogs never block the loop (``asyncutil.open_dialog``), and when the awaiting task is cancelled
+(the server cancelled its request, the connection closed) the dialog closes.
+
+URL-mode elicitations answer ``accept`` as soon as the user opened the page (what MCP asks for); the
+dialog then stays up, waiting for the server's ``notifications/elicitation/complete`` (from
+``ctx.bridge.elicitation_completed``) without holding the queue.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import QDialog, QWidget
+
+from workbench.core.agent_factory import AgentHandlers
+from workbench.core.errors import SamplingRejectedError
+from workbench.core.events import ElicitationCompleted
+from workbench.core.protocols.base import (
+    ElicitationRequest,
+    ElicitationResponse,
+    InputRequest,
+    InputResponse,
+    SamplingRequest,
+    SamplingResponse,
+)
+from workbench.ui.asyncutil import open_dialog
+from workbench.ui.context import PanelContext
+from workbench.ui.dialogs.auth_required import AuthRequiredDialog
+from workbench.ui.dialogs.elicitation_url import UrlElicitationDialog, UrlOpener
+from workbench.ui.dialogs.sampling import SamplingDialog, SamplingRouter
+
+T = TypeVar("T")
+
+
+class UserPrompts(QObject):
+    """Answers peers' requests with dialogs, one at a time.
+
+    Signals:
+        prompt_shown(QDialog): A dialog for a request just opened (tests fill it; the window may raise it).
+        pending_changed(int): The number of requests waiting for the user changed.
+
+    Args:
+        ctx: The window's context (``bridge.elicitation_completed`` closes URL dialogs; routing errors
+            go to ``errors``).
+        parent_widget: Returns the widget dialogs are parented to (the main window), asked per dialog.
+        opener: Opens URLs for URL-mode elicitations (default: the system browser).
+        parent: QObject parent.
+    """
+
+    prompt_shown = Signal(object)  # QDialog
+    pending_changed = Signal(int)
+
+    def __init__(
+        self,
+        ctx: PanelContext,
+        parent_widget: Callable[[], QWidget | None],
+        *,
+        opener: UrlOpener | None = None,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._ctx = ctx
+        self._parent_widget = parent_widget
+        self._opener = opener
+        self._lock = asyncio.Lock()
+        self._pending = 0
+        self._router: SamplingRouter | None = None
+        self._waiting_url: set[UrlElicitationDialog] = set()
+
+    # ------------------------------------------------------------------ public API
+
+    @property
+    def pending_count(self) -> int:
+        """Requests waiting for the user (the one shown included)."""
+        return self._pending
+
+    def handlers(self) -> AgentHandlers:
+        """The handlers to give ``DefaultAgentFactory(handlers=...)``."""
+        return AgentHandlers(elicitation=self.elicit, sampling=self.sample, input=self.answer_input)
+
+    def set_sampling_router(self, router: SamplingRouter | None) -> None:
+        """Offer "Route to agent…" in sampling dialogs (``None`` hides it again)."""
+        self._router = router
+
+    async def elicit(self, request: ElicitationRequest) -> ElicitationResponse:
+        """Answer an MCP elicitation with a form dialog or a URL dialog."""
+        with self._queued():
+            async with self._lock:
+                if request.mode == "url":
+                    return await self._elicit_url(request)
+                from workbench.ui.dialogs.elicitation_form import ElicitationFormDialog
+
+                dialog = ElicitationFormDialog(request, self._parent_widget())
+                answer = await self._answer_of(dialog, dialog.response)
+                return answer if answer is not None else ElicitationResponse("cancel")
+
+    async def sample(self, request: SamplingRequest) -> SamplingResponse:
+        """Answer an MCP sampling request with what the user approves.
+
+        Raises:
+            SamplingRejectedError: The user rejected it (the peer gets an error response).
+        """
+        with self._queued():
+            async with self._lock:
+                dialog = SamplingDialog(request, self._parent_widget(), router=self._router)
+                dialog.route_failed.connect(self._on_route_failed)
+                answer = await self._answer_of(dialog, dialog.response)
+        if answer is None:
+            raise SamplingRejectedError(
+                "User rejected sampling request", details={"agent": request.agent} if request.agent else None
+            )
+        return answer
+
+    async def answer_input(self, request: InputRequest) -> InputResponse:
+        """Answer an A2A ``input-required`` (question dialog) or ``auth-required`` (credential dialog).
+
+        A dismissed dialog returns an empty ``InputResponse()``: the task stays waiting (deferred).
+        """
+        with self._queued():
+            async with self._lock:
+                if request.kind == "auth":
+                    auth = AuthRequiredDialog(request, self._parent_widget())
+                    answer = await self._answer_of(auth, auth.response)
+                else:
+                    from workbench.ui.dialogs.input_required import InputRequiredDialog
+
+                    question = InputRequiredDialog(request, self._parent_widget())
+                    answer = await self._answer_of(question, question.response)
+        return answer if answer is not None else InputResponse()
+
+    # ------------------------------------------------------------------ internals
+
+    @contextmanager
+    def _queued(self) -> Iterator[None]:
+        self._pending += 1
+        self.pending_changed.emit(self._pending)
+        try:
+            yield
+        finally:
+            self._pending -= 1
+            self.pending_changed.emit(self._pending)
+
+    def _announce(self, dialog: QDialog) -> None:
+        # Scheduled with call_soon from _show: runs after dialog.open(), before the user can act.
+        if dialog.isVisible():
+            self.prompt_shown.emit(dialog)
+
+    async def _answer_of(self, dialog: QDialog, response: Callable[[], T]) -> T:
+        """Show ``dialog`` (queued by the caller), read ``response()`` when it closes, then delete it."""
+        try:
+            await self._show(dialog)
+            return response()
+        finally:
+            dialog.deleteLater()
+
+    async def _show(self, dialog: QDialog) -> int:
+        asyncio.get_running_loop().call_soon(self._announce, dialog)
+        return await open_dialog(dialog)
+
+    async def _elicit_url(self, request: ElicitationRequest) -> ElicitationResponse:
+        dialog = UrlElicitationDialog(request, self._parent_widget(), opener=self._opener)
+        loop = asyncio.get_running_loop()
+        decided: asyncio.Future[ElicitationResponse] = loop.create_future()
+
+        def on_decided(response: Any) -> None:
+            if not decided.done():
+                decided.set_result(response)
+
+        def on_completed(event: ElicitationCompleted) -> None:
+            if self._matches(request, event):
+                dialog.mark_completed()
+
+        def on_finished(_code: int) -> None:
+            if dialog not in self._waiting_url:
+                return  # already cleaned up (finished twice)
+            self._waiting_url.discard(dialog)
+            self._ctx.bridge.elicitation_completed.disconnect(on_completed)
+            dialog.deleteLater()
+
+        dialog.decided.connect(on_decided)
+        # Connected before the answer goes out: the completion may arrive right after it.
+        self._ctx.bridge.elicitation_completed.connect(on_completed)
+        dialog.finished.connect(on_finished)
+        self._waiting_url.add(dialog)  # keeps the waiting dialog (and its slots) alive after we return
+        dialog.open()
+        loop.call_soon(self._announce, dialog)
+        try:
+            return await decided
+        except asyncio.CancelledError:
+            if dialog.isVisible():
+                dialog.reject()
+            raise
+
+    def _matches(self, request: ElicitationRequest, event: ElicitationCompleted) -> bool:
+        if not request.elicitation_id or event.elicitation_id != request.elicitation_id:
+            return False
+        # Ids are chosen by each server: when the connection is known, the agent must match too.
+        connection = self._ctx.services.connections.get(event.connection_id)
+        agent = connection.agent if connection is not None else None
+        return agent is None or not request.agent or agent.name == request.agent
+
+    def _on_route_failed(self, error: BaseException) -> None:
+        self._ctx.errors.report(error, "routing a sampling request to another agent")
