@@ -39,6 +39,7 @@ class PayloadView(QWidget):
         bar = QHBoxLayout()
         bar.setContentsMargins(0, 0, 0, 0)
         bar.addWidget(self.note, 1)
+        bar.addStretch(1)  # keeps the buttons compact while the note is hidden
         bar.addWidget(self.show_all_button)
         bar.addWidget(self.save_button)
         layout = QVBoxLayout(self)

@@ -1,0 +1,199 @@
+"""The MCP inspector's Tools tab against the real demo server: list, form, call, progress, cancel, results."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.ui.mcp_inspector_support import SignalLog, inspector
+from workbench.core.models import Direction
+
+
+def _call(widget, tool: str, arguments: dict | None = None):
+    tools = widget.tools
+    assert tools.select_tool(tool)
+    call = tools.detail.call
+    assert call.form is not None
+    if arguments is not None:
+        call.form.set_value(arguments)
+    finished = SignalLog(widget.vm.calls.finished)
+    call.call_button.click()
+    return call, finished
+
+
+@pytest.mark.asyncio
+async def test_tool_list_shows_every_demo_tool_and_the_filter_narrows_it(qtbot, tmp_path):
+    async with inspector(tmp_path, qtbot) as it:
+        model = it.widget.tools.list.model
+        assert {"add", "slow_count", "tiny_image", "broken_output", "html_description"} <= set(model.visible_keys())
+        it.widget.tools.list.filter_edit.setText("AUDIO")
+        assert model.visible_keys() == ["audio_clip"]
+        it.widget.tools.list.filter_edit.setText("")
+        assert it.widget.tools.select_tool("add")
+        detail = it.widget.tools.detail
+        assert detail.name_label.text() == "add"
+        assert detail.description.text() == "Add two numbers."
+        assert [b.text() for b in detail.badges] == ["read-only", "idempotent", "closed world"]
+        assert '"a"' in detail.input_schema.toPlainText()
+        assert '"result"' in detail.output_schema.toPlainText()
+
+
+@pytest.mark.asyncio
+async def test_calling_add_through_the_form_shows_the_structured_result_matching_its_schema(qtbot, tmp_path):
+    async with inspector(tmp_path, qtbot) as it:
+        call, finished = _call(it.widget, "add", {"a": 2, "b": 3.5})
+        (record,) = await finished.wait_for()
+        assert record.outcome == "ok"
+        assert record.arguments == {"a": 2, "b": 3.5}
+        view = call.result_view
+        assert '"result": 5.5' in view.structured.text()
+        assert view.schema_label.text() == "✓ matches schema"
+        assert not view.error_banner.isVisibleTo(view)
+        assert view.parts.part_views[0].payload.text() == "5.5"
+        assert call.history.count() == 1
+        assert call.call_button.isEnabled()
+
+
+@pytest.mark.asyncio
+async def test_ctrl_enter_calls_and_invalid_arguments_are_refused_with_the_form_errors(qtbot, tmp_path):
+    async with inspector(tmp_path, qtbot) as it:
+        call, finished = _call(it.widget, "add", {"a": "x"})
+        assert call.form_errors.isVisibleTo(call)
+        assert not it.widget.vm.calls.running
+        call.form.set_value({"a": 1, "b": 1})
+        call.shortcut.activated.emit()
+        (record,) = await finished.wait_for()
+        assert record.result.structured_content == {"result": 2.0}
+
+
+@pytest.mark.asyncio
+async def test_slow_count_shows_progress_and_cancel_reaches_the_server(qtbot, tmp_path):
+    async with inspector(tmp_path, qtbot) as it:
+        progress = SignalLog(it.widget.vm.calls.progressed)
+        call, finished = _call(it.widget, "slow_count", {"n": 200, "delay": 0.05})
+        assert call.cancel_button.isEnabled()
+        assert not call.call_button.isEnabled()
+        await progress.wait_for(lambda p, total, message: p >= 2)
+        assert call.progress.maximum() == 1000
+        assert 0 < call.progress.value() < 1000
+        assert call.progress_message.text().startswith("step ")
+        assert call.elapsed.text().endswith(" s")
+        call.cancel_button.click()
+        (record,) = await finished.wait_for()
+        assert record.outcome == "cancelled"
+        assert call.status.text().startswith("Cancelled")
+        assert not call.progress.isVisibleTo(call)
+        cancels = [
+            r
+            for r in it.ctx.services.wire.records(it.connection_id)
+            if r.direction is Direction.OUT and r.method == "notifications/cancelled"
+        ]
+        assert cancels, "cancelling must send notifications/cancelled"
+
+
+@pytest.mark.asyncio
+async def test_media_tools_render_an_image_audio_a_resource_link_and_an_embedded_resource(qtbot, tmp_path):
+    async with inspector(tmp_path, qtbot) as it:
+        call, finished = _call(it.widget, "tiny_image")
+        await finished.wait_for()
+        (image,) = call.result_view.parts.part_views
+        assert image.image_size.width() == 16
+        assert not image.shown_pixmap.isNull()
+        assert image.data.startswith(b"\x89PNG")
+        image.save_to(tmp_path / "x.png")
+        assert (tmp_path / "x.png").read_bytes() == image.data
+
+        call, finished = _call(it.widget, "audio_clip")
+        await finished.wait_for()
+        (audio,) = call.result_view.parts.part_views
+        assert audio.duration_s == pytest.approx(0.25, abs=0.01)
+        assert audio.data.startswith(b"RIFF")
+        assert "audio/wav" in audio.header.text()
+
+        call, finished = _call(it.widget, "resource_link_tool")
+        await finished.wait_for()
+        _text, link, embedded = call.result_view.parts.part_views
+        assert link.uri_label.text() == "demo://readme"
+        assert link.description_label.text() == "What this demo server offers"
+        assert embedded.uri_label.text() == "demo://items/42"
+        assert embedded.payload.text() == "Item 42: Towel"
+        reads = SignalLog(it.widget.vm.resource_read)
+        link.read_button.click()
+        await reads.wait_for(lambda purpose, uri, contents: purpose == "link")
+        (readme,) = link.contents.part_views
+        assert readme.payload.text().startswith("# Agent Workbench demo server")
+
+
+@pytest.mark.asyncio
+async def test_a_broken_output_schema_and_a_tool_error_are_shown_not_raised(qtbot, tmp_path):
+    async with inspector(tmp_path, qtbot) as it:
+        call, finished = _call(it.widget, "broken_output")
+        (record,) = await finished.wait_for()
+        assert record.result.schema_errors
+        label = call.result_view.schema_label.text()
+        assert label.startswith("Does not match")
+        assert all(e in label for e in record.result.schema_errors)
+
+        call, finished = _call(it.widget, "fail", {"message": "<b>boom</b>"})
+        (record,) = await finished.wait_for()
+        assert record.outcome == "tool error"
+        assert call.result_view.error_banner.isVisibleTo(call.result_view)
+        assert call.result_view.parts.part_views[0].payload.text().endswith(": <b>boom</b>")
+
+
+@pytest.mark.asyncio
+async def test_a_big_result_is_cut_with_show_all(qtbot, tmp_path):
+    async with inspector(tmp_path, qtbot) as it:
+        call, finished = _call(it.widget, "big_result", {"megabytes": 1.5})
+        await finished.wait_for(timeout=30)
+        (part,) = call.result_view.parts.part_views
+        assert len(part.payload.text()) == int(1.5 * 1024 * 1024)
+        assert part.payload.truncated
+        assert part.payload.show_all_button.isVisibleTo(part.payload)
+        part.payload.show_all_button.click()
+        assert not part.payload.truncated
+
+
+@pytest.mark.asyncio
+async def test_an_html_laden_description_renders_literally(qtbot, tmp_path):
+    async with inspector(tmp_path, qtbot) as it:
+        assert it.widget.tools.select_tool("html_description")
+        label = it.widget.tools.detail.description
+        assert label.textFormat().name == "PlainText"
+        assert '<img src="file:///etc/passwd">' in label.text()
+
+
+@pytest.mark.asyncio
+async def test_history_keeps_each_tools_results_and_reuses_arguments(qtbot, tmp_path):
+    async with inspector(tmp_path, qtbot) as it:
+        for a in (1, 2):
+            call, finished = _call(it.widget, "add", {"a": a, "b": 10})
+            await finished.wait_for()
+        call, finished = _call(it.widget, "echo", {"text": "hi"})
+        await finished.wait_for()
+        it.widget.tools.select_tool("add")
+        call = it.widget.tools.detail.call
+        assert call.history.count() == 2
+        assert call.result_view.result.structured_content == {"result": 12.0}
+        call.history.setCurrentIndex(1)
+        call.history.activated.emit(1)
+        assert call.result_view.result.structured_content == {"result": 11.0}
+        call.reuse_button.click()
+        assert call.form.value() == {"a": 1, "b": 10}
+
+
+@pytest.mark.asyncio
+async def test_progress_stays_with_the_running_tool_when_the_user_looks_at_another(qtbot, tmp_path):
+    async with inspector(tmp_path, qtbot) as it:
+        progress = SignalLog(it.widget.vm.calls.progressed)
+        call, finished = _call(it.widget, "slow_count", {"n": 200, "delay": 0.05})
+        await progress.wait_for()
+        assert it.widget.tools.select_tool("add")
+        assert not call.progress.isVisibleTo(call)
+        assert not call.call_button.isEnabled()  # one call at a time
+        assert not it.widget.vm.calls.call("add", {"a": 1, "b": 2})
+        assert it.widget.tools.select_tool("slow_count")
+        assert call.progress.isVisibleTo(call)
+        call.cancel_button.click()
+        (record,) = await finished.wait_for()
+        assert record.outcome == "cancelled"
+        assert call.call_button.isEnabled()

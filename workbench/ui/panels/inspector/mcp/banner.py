@@ -1,0 +1,47 @@
+"""An inline error line for a sub-panel: what failed, why, and what to do (plain text, dismissable)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
+
+from workbench.ui.errors import ErrorView
+from workbench.ui.untrusted import set_plain_tooltip
+
+
+class ErrorBanner(QWidget):
+    """Hidden until ``show_error``; the ✕ button hides it again."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("inspectorErrorBanner")
+        self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
+        self.setStyleSheet("QWidget#inspectorErrorBanner { background: #fde2e1; } QLabel { color: #8a1f11; }")
+        self.label = QLabel(self)
+        self.label.setTextFormat(Qt.TextFormat.PlainText)
+        self.label.setWordWrap(True)
+        self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        close = QPushButton("✕", self)
+        close.setFlat(True)
+        close.setToolTip("Dismiss")
+        close.clicked.connect(self.clear)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(6, 3, 6, 3)
+        layout.addWidget(self.label, 1)
+        layout.addWidget(close)
+        self.error: ErrorView | None = None
+        self.setVisible(False)
+
+    def show_error(self, view: ErrorView) -> None:
+        """Show ``view`` (details go to the tooltip)."""
+        self.error = view
+        hint = f" — {view.hint}" if view.hint else ""
+        self.label.setText(f"{view.title}: {view.message}{hint}")
+        set_plain_tooltip(self.label, view.details)
+        self.setVisible(True)
+
+    def clear(self) -> None:
+        """Hide the banner."""
+        self.error = None
+        self.label.clear()
+        self.setVisible(False)

@@ -1,0 +1,78 @@
+"""A filter box over a list of what a server offers; tells its owner which entry is selected."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QItemSelection, Signal
+from PySide6.QtWidgets import QAbstractItemView, QLineEdit, QListView, QVBoxLayout, QWidget
+
+from workbench.ui.panels.inspector.mcp.itemmodel import KEY_ROLE, CatalogListModel, ListRow
+
+
+class CatalogListWidget(QWidget):
+    """Filter box + list; ``selected(key | None)`` when the selection changes."""
+
+    selected = Signal(object)
+
+    def __init__(self, placeholder: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.filter_edit = QLineEdit(self)
+        self.filter_edit.setPlaceholderText(placeholder)
+        self.filter_edit.setClearButtonEnabled(True)
+        self.model = CatalogListModel(self)
+        self.view = QListView(self)
+        self.view.setModel(self.model)
+        self.view.setUniformItemSizes(True)
+        self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.view.selectionModel().selectionChanged.connect(self.on_view_selection_changed)
+        self.filter_edit.textChanged.connect(self.on_filter_edit_text_changed)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.filter_edit)
+        layout.addWidget(self.view, 1)
+        self._current: str | None = None
+
+    @property
+    def current_key(self) -> str | None:
+        """The selected entry's key."""
+        return self._current
+
+    def set_rows(self, rows: list[ListRow]) -> None:
+        """Replace the entries, keeping the selection when its key is still there."""
+        keep = self._current
+        self.model.set_rows(rows)
+        if keep is not None and self.model.row_of(keep) >= 0:
+            self.select(keep)
+        else:
+            self._set_current(None)
+
+    def select(self, key: str | None) -> bool:
+        """Select the entry with ``key`` (``None`` clears); ``False`` if it is not in the (filtered) list."""
+        if key is None:
+            self.view.clearSelection()
+            self._set_current(None)
+            return True
+        row = self.model.row_of(key)
+        if row < 0:
+            return False
+        self.view.setCurrentIndex(self.model.index(row))
+        self._set_current(key)
+        return True
+
+    def on_filter_edit_text_changed(self, text: str) -> None:
+        """Filter, then keep the selection if it still passes."""
+        keep = self._current
+        self.model.set_filter(text)
+        if keep is not None and self.model.row_of(keep) >= 0:
+            self.select(keep)
+
+    def on_view_selection_changed(self, selected: QItemSelection, deselected: QItemSelection) -> None:
+        """Forward the user's pick."""
+        indexes = self.view.selectionModel().selectedIndexes()
+        if indexes:
+            self._set_current(indexes[0].data(KEY_ROLE))
+
+    def _set_current(self, key: str | None) -> None:
+        if key != self._current:
+            self._current = key
+            self.selected.emit(key)

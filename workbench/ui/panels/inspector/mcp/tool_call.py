@@ -1,0 +1,285 @@
+"""The call form of one tool: arguments (SchemaForm), Call / Cancel, progress, elapsed time, result, history."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from workbench.core.models import ToolSpec
+from workbench.core.protocols.catalog import ResourceContents
+from workbench.ui.errors import ErrorView
+from workbench.ui.forms.schema_form import SchemaForm
+from workbench.ui.panels.inspector.mcp.banner import ErrorBanner
+from workbench.ui.panels.inspector.mcp.calls import CallRecord
+from workbench.ui.panels.inspector.mcp.viewmodel import MCPInspectorViewModel
+from workbench.ui.panels.inspector.results import ToolResultView
+from workbench.ui.untrusted import plain_label
+
+ELAPSED_TICK_MS = 100
+PROGRESS_STEPS = 1000
+
+
+class ToolCallWidget(QWidget):
+    """Fill a tool's arguments, call it (Ctrl+Enter), watch progress, cancel, and read the result."""
+
+    def __init__(self, vm: MCPInspectorViewModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.vm = vm
+        self.spec: ToolSpec | None = None
+        self.form: SchemaForm | None = None
+        self._form_holder = QWidget(self)
+        self._form_layout = QVBoxLayout(self._form_holder)
+        self._form_layout.setContentsMargins(0, 0, 0, 0)
+        self.form_errors = plain_label("", self, wrap=True)
+        self.form_errors.setStyleSheet("color: #8a1f11;")
+        self.form_errors.setVisible(False)
+        self.skip_validation = QCheckBox("Send even if the arguments do not match the schema", self)
+
+        self.call_button = QPushButton("Call", self)
+        self.call_button.setToolTip("Call the tool (Ctrl+Enter)")
+        self.call_button.clicked.connect(self.on_call_button_clicked)
+        self.cancel_button = QPushButton("Cancel", self)
+        self.cancel_button.setEnabled(False)
+        self.cancel_button.clicked.connect(vm.calls.cancel)
+        self.progress = QProgressBar(self)
+        self.progress.setRange(0, PROGRESS_STEPS)
+        self.progress.setVisible(False)
+        self.progress_message = plain_label("", self)
+        self.elapsed = plain_label("", self)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.call_button)
+        buttons.addWidget(self.cancel_button)
+        buttons.addWidget(self.progress, 1)
+        buttons.addWidget(self.progress_message)
+        buttons.addWidget(self.elapsed)
+
+        self.history = QComboBox(self)
+        self.history.setMinimumContentsLength(24)
+        self.history.activated.connect(self.on_history_activated)
+        self.reuse_button = QPushButton("Reuse arguments", self)
+        self.reuse_button.clicked.connect(self.on_reuse_button_clicked)
+        history_row = QHBoxLayout()
+        history_row.addWidget(QLabel("History", self))
+        history_row.addWidget(self.history, 1)
+        history_row.addWidget(self.reuse_button)
+
+        self.banner = ErrorBanner(self)
+        self.status = plain_label("", self)
+        self.result_view = ToolResultView(self)
+        self.result_view.link_read_requested.connect(self.on_result_link_read_requested)
+
+        top = QWidget(self)
+        top_layout = QVBoxLayout(top)
+        top_layout.setContentsMargins(0, 0, 0, 0)
+        top_layout.addWidget(self._form_holder, 1)
+        top_layout.addWidget(self.form_errors)
+        top_layout.addWidget(self.skip_validation)
+        top_layout.addLayout(buttons)
+        bottom = QWidget(self)
+        bottom_layout = QVBoxLayout(bottom)
+        bottom_layout.setContentsMargins(0, 0, 0, 0)
+        bottom_layout.addLayout(history_row)
+        bottom_layout.addWidget(self.banner)
+        bottom_layout.addWidget(self.status)
+        bottom_layout.addWidget(self.result_view, 1)
+        splitter = QSplitter(Qt.Orientation.Vertical, self)
+        splitter.addWidget(top)
+        splitter.addWidget(bottom)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(splitter)
+
+        self.shortcut = QShortcut(QKeySequence("Ctrl+Return"), self)
+        self.shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self.shortcut.activated.connect(self.on_call_button_clicked)
+        self.shortcut_enter = QShortcut(QKeySequence("Ctrl+Enter"), self)
+        self.shortcut_enter.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self.shortcut_enter.activated.connect(self.on_call_button_clicked)
+        self._ticker = QTimer(self)
+        self._ticker.setInterval(ELAPSED_TICK_MS)
+        self._ticker.timeout.connect(self.on_ticker_timeout)
+
+        vm.calls.started.connect(self.on_calls_started)
+        vm.calls.progressed.connect(self.on_calls_progressed)
+        vm.calls.finished.connect(self.on_calls_finished)
+        vm.resource_read.connect(self.on_vm_resource_read)
+        vm.resource_read_failed.connect(self.on_vm_resource_read_failed)
+        self._sync_buttons()
+
+    # ------------------------------------------------------------------ the tool on show
+
+    def set_tool(self, spec: ToolSpec | None) -> None:
+        """Show ``spec``'s form and its last result (``None``: nothing)."""
+        old = self.spec
+        if old is not None and spec is not None and (old.name, old.input_schema) == (spec.name, spec.input_schema):
+            self.spec = spec  # the list was refreshed: keep what the user typed
+            return
+        self.spec = spec
+        if self.form is not None:
+            self.form.setParent(None)
+            self.form.deleteLater()
+            self.form = None
+        self.form_errors.setVisible(False)
+        self.banner.clear()
+        if spec is not None:
+            schema: dict[str, Any] = dict(spec.input_schema or {}) or {"type": "object"}
+            self.form = SchemaForm(schema, show_json=True, parent=self._form_holder)
+            self._form_layout.addWidget(self.form)
+        self._fill_history()
+        records = self.vm.calls.history(spec.name) if spec is not None else []
+        done = [r for r in records if r.outcome != "running"]
+        if done:
+            self._show_record(done[0])
+        else:
+            self.result_view.clear()
+            self.status.clear()
+        self._sync_buttons()
+        self._sync_running_view()
+
+    def _fill_history(self, select: CallRecord | None = None) -> None:
+        self.history.clear()
+        records = self.vm.calls.history(self.spec.name) if self.spec is not None else []
+        for record in records:
+            self.history.addItem(record.label(), record)
+        if select is not None and select in records:
+            self.history.setCurrentIndex(records.index(select))
+        self.history.setEnabled(bool(records))
+        self.reuse_button.setEnabled(bool(records))
+
+    def _show_record(self, record: CallRecord) -> None:
+        self.banner.clear()
+        if record.result is not None:
+            self.result_view.show_result(record.result, has_output_schema=record.has_output_schema)
+        else:
+            self.result_view.clear()
+        if record.error is not None:
+            self.banner.show_error(record.error)
+        took = f" in {record.duration_ms:.0f} ms" if record.duration_ms is not None else ""
+        self.status.setText(
+            {
+                "ok": f"Done{took}.",
+                "tool error": f"The tool reported an error{took}.",
+                "failed": f"The call failed{took}.",
+                "cancelled": f"Cancelled after {record.duration_ms or 0:.0f} ms.",
+            }.get(record.outcome, "")
+        )
+
+    def _is_mine(self, record: CallRecord) -> bool:
+        """Whether ``record`` is a call of the tool on show, on the connection on show."""
+        return self.spec is not None and (record.tool, record.connection_id) == (
+            self.spec.name,
+            self.vm.connection_id,
+        )
+
+    def _sync_running_view(self) -> None:
+        """Progress bar and clock belong to the running call: show them only with its tool."""
+        record = self.vm.calls.current
+        mine = self.vm.calls.running and record is not None and self._is_mine(record)
+        self.progress.setVisible(mine)
+        if not mine:
+            self.progress_message.clear()
+            self.elapsed.clear()
+
+    def _sync_buttons(self) -> None:
+        running = self.vm.calls.running
+        self.call_button.setEnabled(self.spec is not None and not running)
+        self.cancel_button.setEnabled(running)
+
+    # ------------------------------------------------------------------ user intent
+
+    def on_call_button_clicked(self) -> None:
+        """Check the arguments against the schema, then call."""
+        if self.spec is None or self.form is None or self.vm.calls.running:
+            return
+        errors = self.form.errors()
+        if errors and not self.skip_validation.isChecked():
+            self.form_errors.setText("The arguments do not match the input schema:\n" + "\n".join(errors))
+            self.form_errors.setVisible(True)
+            self.form.reveal_errors()
+            return
+        self.form_errors.setVisible(False)
+        self.vm.calls.call(self.spec.name, self.form.value())
+
+    def on_history_activated(self, index: int) -> None:
+        """Show an earlier result."""
+        record = self.history.itemData(index)
+        if isinstance(record, CallRecord):
+            self._show_record(record)
+
+    def on_reuse_button_clicked(self) -> None:
+        """Put the selected earlier call's arguments back into the form."""
+        record = self.history.currentData()
+        if isinstance(record, CallRecord) and self.form is not None:
+            self.form.set_value(record.arguments)
+
+    def on_result_link_read_requested(self, uri: str) -> None:
+        """A resource link in the result wants reading."""
+        self.vm.read_resource(uri, "link")
+
+    # ------------------------------------------------------------------ view-model events
+
+    def on_calls_started(self, record: CallRecord) -> None:
+        """A call went out: busy bar until the first progress, elapsed clock running."""
+        self._sync_buttons()
+        if not self._is_mine(record):
+            return
+        self.banner.clear()
+        self.result_view.clear()
+        self.status.setText("Calling…")
+        self.progress.setRange(0, 0)
+        self.progress.setVisible(True)
+        self.progress_message.clear()
+        self.elapsed.setText("0.0 s")
+        self._ticker.start()
+        self._fill_history(record)
+
+    def on_calls_progressed(self, progress: float, total: float | None, message: str) -> None:
+        """Move the bar (busy when the total is unknown) and show the progress message."""
+        if not self.progress.isVisibleTo(self):
+            return
+        if total:
+            self.progress.setRange(0, PROGRESS_STEPS)
+            self.progress.setValue(int(min(progress / total, 1.0) * PROGRESS_STEPS))
+        else:
+            self.progress.setRange(0, 0)
+        self.progress_message.setText(message or (f"{progress:g}/{total:g}" if total else f"{progress:g}"))
+
+    def on_calls_finished(self, record: CallRecord) -> None:
+        """Show the result (if this tool is on show) and stop the clock."""
+        self._ticker.stop()
+        self.progress.setVisible(False)
+        self.progress_message.clear()
+        self._sync_buttons()
+        if not self._is_mine(record):
+            return
+        self.elapsed.setText(f"{(record.duration_ms or 0) / 1000:.2f} s")
+        self._fill_history(record)
+        self._show_record(record)
+
+    def on_ticker_timeout(self) -> None:
+        """Update the elapsed time."""
+        if self.progress.isVisibleTo(self):
+            self.elapsed.setText(f"{self.vm.calls.elapsed_ms() / 1000:.1f} s")
+
+    def on_vm_resource_read(self, purpose: str, uri: str, contents: ResourceContents) -> None:
+        """A resource link from a result was read."""
+        if purpose == "link":
+            self.result_view.show_link_contents(uri, contents)
+
+    def on_vm_resource_read_failed(self, purpose: str, uri: str, view: ErrorView) -> None:
+        """Reading a resource link failed."""
+        if purpose == "link":
+            self.result_view.show_link_error(uri, f"{view.message}")

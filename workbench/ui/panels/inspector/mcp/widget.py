@@ -1,0 +1,79 @@
+"""MCPInspectorWidget: the MCP capability inspector (Server, Tools, Resources, Prompts) for one connection."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QStackedWidget, QTabWidget, QVBoxLayout, QWidget
+
+from workbench.ui.context import PanelContext
+from workbench.ui.panels.inspector.mcp.prompts import PromptsWidget
+from workbench.ui.panels.inspector.mcp.resources import ResourcesWidget
+from workbench.ui.panels.inspector.mcp.server_info import ServerInfoWidget
+from workbench.ui.panels.inspector.mcp.tools import ToolsWidget
+from workbench.ui.panels.inspector.mcp.viewmodel import MCPInspectorViewModel
+from workbench.ui.untrusted import plain_label
+
+
+class MCPInspectorWidget(QWidget):
+    """Everything an MCP server offers, and trying it out.
+
+    The inspector container decides which connection is shown and calls ``show_connection``; this
+    widget follows that connection's state and list changes itself.
+    """
+
+    def __init__(self, ctx: PanelContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.vm = MCPInspectorViewModel(ctx, self)
+        self.status = plain_label("", self, wrap=True)
+        self.status.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.server = ServerInfoWidget(self.vm, self)
+        self.tools = ToolsWidget(self.vm, self)
+        self.resources = ResourcesWidget(self.vm, self)
+        self.prompts = PromptsWidget(self.vm, self)
+        self.tabs = QTabWidget(self)
+        self.tabs.addTab(self.server, "Server")
+        self.tabs.addTab(self.tools, "Tools")
+        self.tabs.addTab(self.resources, "Resources")
+        self.tabs.addTab(self.prompts, "Prompts")
+        self.pages = QStackedWidget(self)
+        self.pages.addWidget(self.status)
+        self.pages.addWidget(self.tabs)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.pages)
+        self.vm.shown.connect(self.on_vm_shown)
+        self.vm.catalog_changed.connect(self.on_vm_catalog_changed)
+        self.on_vm_shown(None)
+
+    def show_connection(self, connection_id: str | None) -> None:
+        """Inspect ``connection_id`` (``None``: nothing)."""
+        self.vm.show_connection(connection_id)
+
+    def on_vm_shown(self, connection_id: str | None) -> None:
+        """Fill every sub-tab, or say why there is nothing to inspect."""
+        if self.vm.agent is None:
+            self.status.setText(self.vm.status_text)
+            self.pages.setCurrentWidget(self.status)
+            return
+        self.server.refresh()
+        self.tools.refresh()
+        self.resources.refresh()
+        self.prompts.refresh()
+        caps = self.vm.capabilities
+        if caps is not None:
+            self.tabs.setTabEnabled(1, caps.supports_tools)
+            self.tabs.setTabEnabled(2, caps.supports_resources)
+            self.tabs.setTabEnabled(3, caps.supports_prompts)
+        self.pages.setCurrentWidget(self.tabs)
+
+    def on_vm_catalog_changed(self, what: str) -> None:
+        """A list changed on the server: re-read it (and the raw description)."""
+        if self.vm.agent is None:
+            return
+        if what in ("tools", "all"):
+            self.tools.refresh()
+        if what in ("resources", "all"):
+            self.resources.refresh()
+        if what in ("prompts", "all"):
+            self.prompts.refresh()
+        self.server.refresh()
