@@ -1,0 +1,217 @@
+"""The dialog answering an A2A agent that waits for input: a form, a JSON object or a text reply."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Literal
+
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtGui import QFont, QFontDatabase, QKeyEvent, QKeySequence, QShortcut, QShowEvent
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from workbench.core.protocols.base import InputRequest, InputResponse
+from workbench.ui.dialogs.elicitation_form import message_view
+from workbench.ui.forms.field_base import ERROR_STYLE
+from workbench.ui.forms.schema_form import SchemaForm
+from workbench.ui.untrusted import plain_label
+
+TASK_CANCELLED = 2
+"""Result code of "Cancel task" (Send is ``QDialog.Accepted``, Close ``QDialog.Rejected``)."""
+
+Mode = Literal["form", "data", "text"]
+
+
+def _form_values(data: Any) -> dict[str, Any] | None:
+    """Prefilled answers the agent sent next to its schema (``{"form": {"values": {...}}}``)."""
+    form = data.get("form") if isinstance(data, dict) else None
+    values = form.get("values") if isinstance(form, dict) else None
+    return values if isinstance(values, dict) else None
+
+
+class InputRequiredDialog(QDialog):
+    """Answers an A2A ``input-required`` (or ``auth-required``) pause of a task.
+
+    What the answer looks like depends on the request: a form when the agent supplied a JSON Schema,
+    an editable JSON object prefilled with the agent's data when it sent a data object, otherwise a
+    multi-line text (Enter sends, Shift+Enter starts a new line). Ctrl+Enter sends in every mode.
+    With a schema, values in ``data["form"]["values"]`` (the workbench's A2A convention) prefill the form.
+
+    Buttons: Send (enabled while the answer is valid), Cancel task (the task is cancelled), Close
+    (answer later: the task keeps waiting; also Esc and closing the window). ``response()`` is the
+    ``InputResponse`` to send, or None for "answer later".
+
+    Signals:
+        shown: The dialog became visible.
+    """
+
+    shown = Signal()
+
+    def __init__(self, request: InputRequest, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.request = request
+        self._response: InputResponse | None = None
+        who = request.agent or "The agent"
+        asks = "needs you to sign in" if request.kind == "auth" else "needs your input"
+        self.setWindowTitle(f"{who} {asks}")
+        self.setModal(True)
+
+        self.who_label = plain_label(f"{who} {asks}:")
+        bold = QFont(self.who_label.font())
+        bold.setBold(True)
+        self.who_label.setFont(bold)
+        question_area, self.question_label = message_view(request.text or "(no question text)")
+
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.who_label)
+        layout.addWidget(question_area)
+
+        self.form: SchemaForm | None = None
+        self.data_editor: QPlainTextEdit | None = None
+        self.data_error: QLabel | None = None
+        self.text_editor: QPlainTextEdit | None = None
+        self.message_edit: QLineEdit | None = None
+        self.mode: Mode
+        if isinstance(request.schema, dict):
+            self.mode = "form"
+            self.form = SchemaForm(request.schema)
+            values = _form_values(request.data)
+            if values:
+                self.form.set_value({**self.form.value(), **values})
+            self.form.changed.connect(self._update_buttons)
+            layout.addWidget(self.form, 1)
+        elif isinstance(request.data, dict):
+            self.mode = "data"
+            layout.addWidget(plain_label("The agent sent this data; edit it and send it back:", selectable=False))
+            self.data_editor = QPlainTextEdit()
+            self.data_editor.setObjectName("dataEditor")
+            self.data_editor.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+            self.data_editor.setTabChangesFocus(True)
+            self.data_editor.setPlainText(json.dumps(request.data, indent=2, ensure_ascii=False))
+            self.data_editor.textChanged.connect(self._update_buttons)
+            self.data_error = plain_label("", wrap=True)
+            self.data_error.setStyleSheet(ERROR_STYLE)
+            self.data_error.hide()
+            layout.addWidget(self.data_editor, 1)
+            layout.addWidget(self.data_error)
+        else:
+            self.mode = "text"
+            self.text_editor = QPlainTextEdit()
+            self.text_editor.setObjectName("answerEditor")
+            self.text_editor.setPlaceholderText("Your answer (Enter sends, Shift+Enter for a new line)")
+            self.text_editor.setTabChangesFocus(True)
+            self.text_editor.textChanged.connect(self._update_buttons)
+            self.text_editor.installEventFilter(self)
+            layout.addWidget(self.text_editor, 1)
+        if self.mode != "text":
+            self.message_edit = QLineEdit()
+            self.message_edit.setPlaceholderText("Message to send along (optional)")
+            layout.addWidget(self.message_edit)
+
+        self.buttons = QDialogButtonBox()
+        self.send_button = QPushButton("Send")
+        self.cancel_task_button = QPushButton("Cancel task")
+        self.close_button = QPushButton("Close")
+        self.close_button.setToolTip("Answer later: the task keeps waiting")
+        self.buttons.addButton(self.send_button, QDialogButtonBox.ButtonRole.AcceptRole)
+        self.buttons.addButton(self.cancel_task_button, QDialogButtonBox.ButtonRole.DestructiveRole)
+        self.buttons.addButton(self.close_button, QDialogButtonBox.ButtonRole.RejectRole)
+        for button in (self.cancel_task_button, self.close_button):
+            button.setAutoDefault(False)
+        self.send_button.setDefault(True)
+        self.send_button.clicked.connect(self.on_send_clicked)
+        self.cancel_task_button.clicked.connect(self.on_cancel_task_clicked)
+        self.close_button.clicked.connect(self.reject)
+        layout.addWidget(self.buttons)
+        for keys in ("Ctrl+Return", "Ctrl+Enter"):
+            shortcut = QShortcut(QKeySequence(keys), self)
+            shortcut.activated.connect(self._send_if_valid)
+        self.resize(600, 460 if self.mode == "text" else 560)
+        self._update_buttons()
+        if self.text_editor is not None:
+            self.text_editor.setFocus()
+
+    def response(self) -> InputResponse | None:
+        """The answer to send, ``InputResponse(cancel=True)`` for "Cancel task", None for "answer later"."""
+        return self._response
+
+    # ---------------------------------------------------------------- the answer
+
+    def _parsed_data(self) -> tuple[dict[str, Any] | None, str | None]:
+        assert self.data_editor is not None
+        try:
+            value = json.loads(self.data_editor.toPlainText())
+        except json.JSONDecodeError as exc:
+            return None, f"invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"
+        if not isinstance(value, dict):
+            return None, "the answer must be a JSON object ({…})"
+        return value, None
+
+    def _answer(self) -> InputResponse | None:
+        """The response the current input makes, or None when it is not valid yet."""
+        message = self.message_edit.text().strip() if self.message_edit is not None else ""
+        if self.form is not None:
+            return InputResponse(text=message or None, data=self.form.value()) if self.form.is_valid() else None
+        if self.data_editor is not None:
+            data, problem = self._parsed_data()
+            return None if problem else InputResponse(text=message or None, data=data)
+        assert self.text_editor is not None
+        text = self.text_editor.toPlainText()
+        return InputResponse(text=text) if text.strip() else None
+
+    def _update_buttons(self) -> None:
+        if self.data_editor is not None and self.data_error is not None:
+            _, problem = self._parsed_data()
+            self.data_error.setText(problem or "")
+            self.data_error.setVisible(problem is not None)
+        self.send_button.setEnabled(self._answer() is not None)
+
+    def _send_if_valid(self) -> None:
+        if self.send_button.isEnabled():
+            self.on_send_clicked()
+
+    def on_send_clicked(self) -> None:
+        """Send the answer, if it is valid (otherwise show what is wrong)."""
+        answer = self._answer()
+        if answer is None:
+            if self.form is not None:
+                self.form.reveal_errors()
+            return
+        self._response = answer
+        self.accept()
+
+    def on_cancel_task_clicked(self) -> None:
+        """Cancel the waiting task."""
+        self._response = InputResponse(cancel=True)
+        self.done(TASK_CANCELLED)
+
+    def reject(self) -> None:
+        """Close, Esc and closing the window leave the task waiting (answer later)."""
+        self._response = None
+        super().reject()
+
+    # ---------------------------------------------------------------- Qt
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
+        """In the text answer, Enter sends and Shift+Enter inserts a new line."""
+        if watched is self.text_editor and event.type() == QEvent.Type.KeyPress:
+            assert isinstance(event, QKeyEvent)
+            if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and not (
+                event.modifiers() & Qt.KeyboardModifier.ShiftModifier
+            ):
+                self._send_if_valid()
+                return True
+        return super().eventFilter(watched, event)
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802
+        """Announce visibility (tests and callers wait for it)."""
+        super().showEvent(event)
+        self.shown.emit()

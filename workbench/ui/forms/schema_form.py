@@ -1,0 +1,303 @@
+"""SchemaForm: widgets generated from a JSON Schema, a raw-JSON editor kept in sync, jsonschema validation."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from jsonschema import ValidationError
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QFontDatabase
+from PySide6.QtWidgets import QLabel, QPlainTextEdit, QScrollArea, QSplitter, QVBoxLayout, QWidget
+
+from workbench.ui.forms.builder import build_field, new_context
+from workbench.ui.forms.compound_fields import ArrayField, ChoiceField, ObjectField
+from workbench.ui.forms.field_base import ERROR_STYLE, Field
+from workbench.ui.forms.schema_tools import (
+    Path,
+    format_path,
+    leaf_errors,
+    make_validator,
+    schema_problem,
+    sorted_pairs,
+)
+from workbench.ui.untrusted import plain_label
+
+MAX_LISTED = 12
+"""How many problems the list under the form shows (all of them stay inline and in ``errors()``)."""
+
+JSON_PATH = "(json)"
+"""Path shown for a problem in the raw-JSON editor itself."""
+
+
+class SchemaForm(QWidget):
+    """Form widgets for a JSON Schema plus a raw-JSON editor beside them, kept in sync both ways.
+
+    Editing the form rewrites the JSON text; valid JSON typed in the editor updates the form, invalid
+    JSON is reported under the editor and leaves the form as it was. Every change is validated with
+    jsonschema (the schema's dialect, else Draft 2020-12, formats checked); problems are shown under
+    the fields they concern and listed under the form.
+
+    Inline errors and the problem list stay hidden on a pristine form until the user edits it (or
+    ``reveal_errors()`` is called, e.g. on a submit attempt); ``errors()`` always has them all.
+    Beyond the contract in docs/GUI.md: ``field(*path)`` reaches a field's widgets (tests, callers
+    that prefill one field), ``set_json_visible()`` hides the JSON pane, ``schema_problem`` says why
+    the schema itself is not valid (values are then checked only as far as possible).
+
+    Args:
+        schema: The JSON Schema of the object to edit (untrusted: every text in it is shown plainly).
+        value: Initial value; replaces the schema's defaults (None: the defaults).
+        show_json: Show the raw-JSON editor beside the form.
+        parent: Parent widget.
+
+    Signals:
+        changed: The value (or the JSON text's validity) changed.
+    """
+
+    changed = Signal()
+
+    def __init__(
+        self,
+        schema: dict[str, Any],
+        *,
+        value: dict[str, Any] | None = None,
+        show_json: bool = True,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.schema: Mapping[str, Any] = schema if isinstance(schema, Mapping) else {}
+        self._ctx = new_context(self.schema)
+        self.schema_problem = schema_problem(self.schema)
+        self._validator = make_validator(self.schema)
+        self._json_problem: str | None = None
+        self._errors: list[tuple[Path, str]] = []
+        self._revealed = False  # a pristine form does not shout "required" at the user
+
+        self._ctx.quiet += 1
+        try:
+            self.root: Field = build_field(self._ctx, self.schema, required=True)
+        finally:
+            self._ctx.quiet -= 1
+
+        form_page = QWidget()
+        form_layout = QVBoxLayout(form_page)
+        form_layout.addWidget(self.root)
+        form_layout.addStretch(1)
+        self.form_area = QScrollArea()
+        self.form_area.setWidgetResizable(True)
+        self.form_area.setWidget(form_page)
+
+        self.json_editor: QPlainTextEdit | None = None
+        self.json_error: QLabel | None = None
+        self.json_pane: QWidget | None = None
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        if show_json:
+            self.json_editor = QPlainTextEdit()
+            self.json_editor.setObjectName("jsonEditor")
+            self.json_editor.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+            self.json_editor.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+            self.json_editor.setTabChangesFocus(True)
+            self.json_error = plain_label("", wrap=True)
+            self.json_error.setObjectName("jsonError")
+            self.json_error.setStyleSheet(ERROR_STYLE)
+            self.json_error.hide()
+            json_page = self.json_pane = QWidget()
+            json_layout = QVBoxLayout(json_page)
+            json_layout.setContentsMargins(0, 0, 0, 0)
+            json_layout.addWidget(plain_label("JSON", selectable=False))
+            json_layout.addWidget(self.json_editor, 1)
+            json_layout.addWidget(self.json_error)
+            self.splitter = QSplitter(Qt.Orientation.Horizontal)
+            self.splitter.addWidget(self.form_area)
+            self.splitter.addWidget(json_page)
+            self.splitter.setStretchFactor(0, 3)
+            self.splitter.setStretchFactor(1, 2)
+            outer.addWidget(self.splitter, 1)
+        else:
+            outer.addWidget(self.form_area, 1)
+        self.errors_label = plain_label("", wrap=True)
+        self.errors_label.setObjectName("formErrors")
+        self.errors_label.setStyleSheet(ERROR_STYLE)
+        self.errors_label.hide()
+        outer.addWidget(self.errors_label)
+        self.schema_label = plain_label("", wrap=True)
+        self.schema_label.setObjectName("schemaProblem")
+        outer.addWidget(self.schema_label)
+        self._show_schema_problem()
+
+        if value is not None:
+            self.root.set(dict(value))
+        self._write_json()
+        self._refresh()
+        self.root.changed.connect(self._on_form_changed)
+        if self.json_editor is not None:
+            self.json_editor.textChanged.connect(self._on_json_edited)
+
+    # ---------------------------------------------------------------- public API
+
+    def value(self) -> dict[str, Any]:
+        """The current arguments: defaults filled in, empty optional fields left out."""
+        value = self.root.get()
+        return dict(value) if isinstance(value, Mapping) else {}
+
+    def set_value(self, value: dict[str, Any]) -> None:
+        """Show ``value`` in the form and the JSON editor (keys the schema lacks are kept)."""
+        self.root.set(dict(value))
+        self._json_problem = None
+        self._write_json()
+        self._refresh()
+        self.changed.emit()
+
+    def errors(self) -> list[str]:
+        """Validation problems as ``"path: message"`` (``[]`` when valid)."""
+        return [f"{format_path(path)}: {msg}" for path, msg in self._errors]
+
+    def is_valid(self) -> bool:
+        """True when the value satisfies the schema and the JSON editor holds valid JSON."""
+        return not self._errors
+
+    def set_json_visible(self, visible: bool) -> None:
+        """Show or hide the raw-JSON pane (it stays in sync while hidden)."""
+        if self.json_pane is not None:
+            self.json_pane.setVisible(visible)
+
+    def reveal_errors(self) -> None:
+        """Show problems inline and in the list even before the user has edited anything (on submit)."""
+        self._revealed = True
+        self._show_errors()
+
+    def field(self, *path: str | int) -> Field | None:
+        """The field at ``path`` (property names and array indexes; choices pass through)."""
+        node: Field | None = self.root
+        for key in path:
+            node = node.child(key) if node is not None else None
+        return node
+
+    # ---------------------------------------------------------------- sync
+
+    def _on_form_changed(self) -> None:
+        self._json_problem = None
+        self._revealed = True
+        self._write_json()
+        self._refresh()
+        self.changed.emit()
+
+    def _write_json(self) -> None:
+        if self.json_editor is None:
+            return
+        text = json.dumps(self.value(), indent=2, ensure_ascii=False)
+        if text != self.json_editor.toPlainText():
+            self.json_editor.blockSignals(True)
+            try:
+                self.json_editor.setPlainText(text)
+            finally:
+                self.json_editor.blockSignals(False)
+        self._show_json_problem()
+
+    def _on_json_edited(self) -> None:
+        assert self.json_editor is not None
+        text = self.json_editor.toPlainText()
+        self._revealed = True
+        try:
+            parsed = json.loads(text)
+        except json.JSONDecodeError as exc:
+            self._json_problem = f"invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"
+        else:
+            if isinstance(parsed, dict):
+                self._json_problem = None
+                self.root.set(parsed)  # quiet: the text the user is typing stays as typed
+            else:
+                self._json_problem = "the arguments must be a JSON object ({…})"
+        self._show_json_problem()
+        self._refresh()
+        self.changed.emit()
+
+    def _show_json_problem(self) -> None:
+        if self.json_error is not None:
+            self.json_error.setText(self._json_problem or "")
+            self.json_error.setVisible(self._json_problem is not None)
+
+    # ---------------------------------------------------------------- validation
+
+    def _refresh(self) -> None:
+        pairs: list[tuple[Path, str]] = []
+        for path, field in self._walk():
+            pairs.extend(((*path, *sub), msg) for sub, msg in field.local_errors())
+        try:
+            for error in self._validator.iter_errors(self.value()):
+                pairs.extend(leaf_errors(error, self._branch_for))
+        except Exception as exc:  # e.g. a pattern Python's re cannot compile: keep what was found
+            if self.schema_problem is None:
+                self.schema_problem = f"it cannot be checked: {exc}"
+                self._show_schema_problem()
+        self._errors = sorted_pairs(pairs)
+        if self._json_problem is not None:
+            self._errors.insert(0, ((JSON_PATH,), self._json_problem))
+        self._show_errors()
+
+    def _show_schema_problem(self) -> None:
+        text = f"The schema is not valid, so not every value can be checked: {self.schema_problem}"
+        self.schema_label.setText(text if self.schema_problem else "")
+        self.schema_label.setVisible(self.schema_problem is not None)
+
+    def _branch_for(self, path: Path, error: ValidationError) -> int | None:
+        field = self.field(*path)
+        if isinstance(field, ChoiceField):
+            return field.selected
+        if field is not None and field.is_nullable and isinstance(error.validator_value, list):
+            for i, branch in enumerate(error.validator_value):
+                resolved, _ = self._ctx.resolver.resolve(branch)
+                if resolved is not None and resolved.get("type") != "null":
+                    return i
+        return None
+
+    def _walk(self) -> Iterator[tuple[Path, Field]]:
+        stack: list[tuple[Path, Field]] = [((), self.root)]
+        while stack:
+            path, field = stack.pop()
+            yield path, field
+            if isinstance(field, ObjectField):
+                stack.extend(((*path, name), child) for name, child in field.fields.items())
+            elif isinstance(field, ArrayField):
+                stack.extend(((*path, i), child) for i, child in enumerate(field.items))
+            elif isinstance(field, ChoiceField):
+                current = field.current()
+                if current is not None:
+                    stack.append((path, current))
+
+    def _show_errors(self) -> None:
+        per_field: dict[int, list[str]] = {}
+        for path, msg in self._errors if self._revealed else []:
+            if path == (JSON_PATH,):
+                continue
+            node, rest = self._deepest(path)
+            per_field.setdefault(id(node), []).append(f"{format_path(rest)}: {msg}" if rest else msg)
+        for _, field in self._walk():
+            field.show_errors(per_field.get(id(field), []))
+        shown = self.errors() if self._revealed else []
+        if len(shown) > MAX_LISTED:
+            shown = [*shown[:MAX_LISTED], f"… and {len(shown) - MAX_LISTED} more"]
+        self.errors_label.setText("\n".join(shown))
+        self.errors_label.setVisible(bool(shown))
+
+    def _deepest(self, path: Path) -> tuple[Field, Path]:
+        node = self.root
+        for i, key in enumerate(path):
+            nxt = node.child(key)
+            if nxt is None:
+                return self._innermost(node), path[i:]
+            node = nxt
+        return self._innermost(node), ()
+
+    @staticmethod
+    def _innermost(field: Field) -> Field:
+        while isinstance(field, ChoiceField) and field.current() is not None:
+            current = field.current()
+            assert current is not None
+            if isinstance(current, ChoiceField):
+                field = current
+                continue
+            return field  # errors of a chosen branch show under the selector
+        return field

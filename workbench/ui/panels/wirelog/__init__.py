@@ -1,0 +1,1 @@
+"""The wire log pane: every recorded message of every connection, filterable, exportable."""

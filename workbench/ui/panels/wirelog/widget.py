@@ -1,0 +1,372 @@
+"""WireLogWidget: filter bar, toolbar, the wire table and the detail pane; it lays out and forwards."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QModelIndex, Qt, QTimer
+from PySide6.QtGui import QAction, QFontDatabase
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
+    QFileDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLineEdit,
+    QMenu,
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QTableView,
+    QTabWidget,
+    QToolBar,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from workbench.core.models import Direction, WireKind, WireRecord
+from workbench.ui.context import PanelContext
+from workbench.ui.panels.wirelog.format import DIRECTION_LABELS, info_text, pretty_payload
+from workbench.ui.panels.wirelog.itemmodel import COLUMNS, SUMMARY
+from workbench.ui.panels.wirelog.viewmodel import WireLogViewModel
+from workbench.ui.payload import PayloadView
+from workbench.ui.untrusted import plain_label
+
+TEXT_DEBOUNCE_MS = 150
+_COLUMN_WIDTHS = (96, 110, 34, 96, 150, 60, 90, 70)
+_BOTTOM_SLACK = 2  # pixels: "at the bottom" tolerates a partly shown last row
+
+
+class WireLogWidget(QWidget):
+    """The wire log pane: every recorded message, filterable, with a detail view of the selected one.
+
+    Args:
+        ctx: The panel context.
+        parent: Qt parent.
+    """
+
+    def __init__(self, ctx: PanelContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.vm = WireLogViewModel(ctx, self)
+        self._was_at_bottom = True
+        self._stale_tabs: set[int] = set()
+        self._build_toolbar()
+        self._build_filter_bar()
+        self._build_table()
+        self._build_detail()
+        splitter = QSplitter(Qt.Orientation.Vertical, self)
+        splitter.addWidget(self.table)
+        splitter.addWidget(self.detail)
+        splitter.setStretchFactor(0, 3)
+        splitter.setStretchFactor(1, 2)
+        self.splitter = splitter
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
+        layout.addWidget(self.toolbar)
+        layout.addLayout(self.filter_bar)
+        layout.addWidget(splitter, 1)
+        self._connect()
+        self.on_vm_connections_changed()
+        self.on_vm_current_changed(None)
+
+    # ---- construction ------------------------------------------------------------------------
+
+    def _build_toolbar(self) -> None:
+        bar = QToolBar("Wire log", self)
+        self.pause_action = QAction("Pause", self, checkable=True)
+        self.pause_action.setToolTip("Stop adding new records to the view (they are still recorded)")
+        self.follow_action = QAction("Follow", self, checkable=True, checked=True)
+        self.follow_action.setToolTip("Scroll to new records when the view is at the bottom")
+        self.new_label = plain_label("", self, selectable=False)
+        self.export_jsonl_button = self._export_button("Export JSONL…", "jsonl")
+        self.export_har_button = self._export_button("Export HAR…", "har")
+        self.curl_action = QAction("Copy as curl", self)
+        self.curl_action.setToolTip("Copy the selected HTTP request as a curl command (secrets stay ***)")
+        self.clear_action = QAction("Clear", self)
+        self.clear_action.setToolTip("Empty the view (the recording is kept)")
+        bar.addAction(self.pause_action)
+        bar.addWidget(self.new_label)
+        bar.addAction(self.follow_action)
+        bar.addSeparator()
+        bar.addWidget(self.export_jsonl_button)
+        bar.addWidget(self.export_har_button)
+        bar.addAction(self.curl_action)
+        bar.addSeparator()
+        bar.addAction(self.clear_action)
+        self.status_label = plain_label("", self, selectable=False)
+        bar.addWidget(self.status_label)
+        self.toolbar = bar
+
+    def _export_button(self, text: str, fmt: str) -> QToolButton:
+        button = QToolButton(self)
+        button.setText(text)
+        button.setToolTip("Export the rows shown (the menu also offers every recorded record)")
+        button.setPopupMode(QToolButton.ToolButtonPopupMode.MenuButtonPopup)
+        menu = QMenu(button)
+        menu.addAction("Rows shown…", lambda: self.ask_export(fmt, filtered=True))
+        menu.addAction("All recorded…", lambda: self.ask_export(fmt, filtered=False))
+        button.setMenu(menu)
+        button.clicked.connect(lambda: self.ask_export(fmt, filtered=True))
+        return button
+
+    def _build_filter_bar(self) -> None:
+        self.text_filter = QLineEdit(self)
+        self.text_filter.setPlaceholderText("Filter: method, summary or payload text")
+        self.text_filter.setClearButtonEnabled(True)
+        self._debounce = QTimer(self)
+        self._debounce.setSingleShot(True)
+        self._debounce.setInterval(TEXT_DEBOUNCE_MS)
+        self.connection_combo = QComboBox(self)
+        self.connection_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.only_selected = QCheckBox("Selected connection only", self)
+        self.direction_button, self.direction_actions = self._check_menu(
+            "Direction", [(d, DIRECTION_LABELS[d]) for d in Direction]
+        )
+        self.kind_button, self.kind_actions = self._check_menu("Kind", [(k, k.value) for k in WireKind])
+        bar = QHBoxLayout()
+        bar.setContentsMargins(4, 0, 4, 0)
+        bar.addWidget(self.text_filter, 1)
+        bar.addWidget(self.connection_combo)
+        bar.addWidget(self.only_selected)
+        bar.addWidget(self.direction_button)
+        bar.addWidget(self.kind_button)
+        self.filter_bar = bar
+
+    def _check_menu[T](self, title: str, items: list[tuple[T, str]]) -> tuple[QToolButton, dict[T, QAction]]:
+        button = QToolButton(self)
+        button.setText(title)
+        button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        menu = QMenu(button)
+        actions: dict[T, QAction] = {}
+        for value, label in items:
+            action = menu.addAction(label)
+            action.setCheckable(True)
+            action.setChecked(True)
+            actions[value] = action
+        button.setMenu(menu)
+        return button, actions
+
+    def _build_table(self) -> None:
+        table = QTableView(self)
+        table.setModel(self.vm.model)
+        table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        table.setWordWrap(False)
+        table.setShowGrid(False)
+        table.setAlternatingRowColors(True)
+        table.setTextElideMode(Qt.TextElideMode.ElideRight)
+        table.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        vertical = table.verticalHeader()
+        vertical.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)  # never ResizeToContents (qt-async §5.1)
+        vertical.setDefaultSectionSize(table.fontMetrics().height() + 4)
+        vertical.setVisible(False)
+        horizontal = table.horizontalHeader()
+        horizontal.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        horizontal.setStretchLastSection(True)
+        for column, width in enumerate(_COLUMN_WIDTHS):
+            table.setColumnWidth(column, width)
+        assert len(_COLUMN_WIDTHS) == SUMMARY == len(COLUMNS) - 1
+        self.table = table
+
+    def _build_detail(self) -> None:
+        detail = QWidget(self)
+        self.detail_title = plain_label("", detail)
+        self.jump_button = QPushButton("Jump to response", detail)
+        self.info_view = QPlainTextEdit(detail)
+        self.info_view.setReadOnly(True)
+        self.info_view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.info_view.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.pretty_view = PayloadView(detail)
+        self.raw_view = PayloadView(detail)
+        self.tabs = QTabWidget(detail)
+        self.tabs.addTab(self.pretty_view, "Payload")
+        self.tabs.addTab(self.raw_view, "Raw")
+        self.tabs.addTab(self.info_view, "Headers && timing")
+        head = QHBoxLayout()
+        head.setContentsMargins(0, 0, 0, 0)
+        head.addWidget(self.detail_title, 1)
+        head.addWidget(self.jump_button)
+        layout = QVBoxLayout(detail)
+        layout.setContentsMargins(4, 2, 4, 2)
+        layout.addLayout(head)
+        layout.addWidget(self.tabs, 1)
+        self.detail = detail
+
+    def _connect(self) -> None:
+        vm, model = self.vm, self.vm.model
+        self.pause_action.toggled.connect(vm.set_paused)
+        self.follow_action.toggled.connect(self.on_follow_toggled)
+        self.curl_action.triggered.connect(vm.copy_curl)
+        self.clear_action.triggered.connect(vm.clear_view)
+        self.jump_button.clicked.connect(vm.jump_to_partner)
+        self.text_filter.textChanged.connect(self._debounce.start)
+        self._debounce.timeout.connect(self.on_debounce_timeout)
+        self.connection_combo.currentIndexChanged.connect(self.on_connection_combo_changed)
+        self.only_selected.toggled.connect(vm.set_only_selected)
+        for action in self.direction_actions.values():
+            action.toggled.connect(self.on_direction_toggled)
+        for action in self.kind_actions.values():
+            action.toggled.connect(self.on_kind_toggled)
+        self.table.selectionModel().currentRowChanged.connect(self.on_table_current_row_changed)
+        model.rowsAboutToBeInserted.connect(self.on_model_rows_about_to_be_inserted)
+        model.rowsInserted.connect(self.on_model_rows_inserted)
+        model.new_count_changed.connect(self.on_model_new_count_changed)
+        model.modelReset.connect(self.on_model_reset)
+        vm.current_changed.connect(self.on_vm_current_changed)
+        vm.row_requested.connect(self.on_vm_row_requested)
+        vm.paused_changed.connect(self.pause_action.setChecked)
+        vm.follow_changed.connect(self.follow_action.setChecked)
+        vm.only_selected_changed.connect(self.on_vm_only_selected_changed)
+        vm.connections_changed.connect(self.on_vm_connections_changed)
+        vm.status.connect(self.status_label.setText)
+        self.tabs.currentChanged.connect(self.on_tabs_current_changed)
+
+    # ---- forwarding --------------------------------------------------------------------------
+
+    # ---- commands the window binds to shortcuts
+
+    def focus_filter(self) -> None:
+        """Put the keyboard focus in the text filter (select its text)."""
+        self.text_filter.setFocus()
+        self.text_filter.selectAll()
+
+    def toggle_pause(self) -> None:
+        """Pause or resume adding records to the view (recording goes on)."""
+        self.pause_action.toggle()
+
+    def export_jsonl(self) -> None:
+        """Ask where to save the shown records as JSONL."""
+        self.ask_export("jsonl", filtered=True)
+
+    def export_har(self) -> None:
+        """Ask where to save the shown HTTP exchanges as HAR."""
+        self.ask_export("har", filtered=True)
+
+    def on_debounce_timeout(self) -> None:
+        """Apply the typed filter text (150 ms after the last keystroke)."""
+        self.vm.set_text_filter(self.text_filter.text())
+
+    def on_connection_combo_changed(self, index: int) -> None:
+        """Filter by the chosen connection."""
+        if index >= 0:
+            self.vm.set_connection_filter(self.connection_combo.itemData(index))
+
+    def on_direction_toggled(self, _checked: bool) -> None:
+        """Filter by the checked directions."""
+        self.vm.set_directions(d for d, a in self.direction_actions.items() if a.isChecked())
+
+    def on_kind_toggled(self, _checked: bool) -> None:
+        """Filter by the checked kinds."""
+        self.vm.set_kinds(k for k, a in self.kind_actions.items() if a.isChecked())
+
+    def on_follow_toggled(self, on: bool) -> None:
+        """Turn following on or off; turning it on jumps to the newest row."""
+        self.vm.set_follow(on)
+        if on:
+            self.table.scrollToBottom()
+
+    def on_table_current_row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        """Show the detail of the new current row."""
+        self.vm.select_row(current.row() if current.isValid() else None)
+
+    def on_model_rows_about_to_be_inserted(self, *_args: object) -> None:
+        """Remember whether the user is at the bottom before rows arrive."""
+        bar = self.table.verticalScrollBar()
+        self._was_at_bottom = bar.value() >= bar.maximum() - _BOTTOM_SLACK
+
+    def on_model_rows_inserted(self, *_args: object) -> None:
+        """Follow the tail when the user was at the bottom."""
+        if self.vm.should_scroll(self._was_at_bottom):
+            self.table.scrollToBottom()
+
+    def on_model_reset(self) -> None:
+        """After a refilter: the view model re-selects a surviving record; otherwise follow the tail."""
+        current = self.vm.current
+        if self.vm.follow and (current is None or self.vm.model.row_of(current) is None):
+            self.table.scrollToBottom()
+
+    def on_model_new_count_changed(self, count: int) -> None:
+        """Show how many records wait while paused."""
+        self.new_label.setText(f"{count:,} new" if count else "")
+
+    def on_vm_row_requested(self, row: int) -> None:
+        """Select and reveal the requested row."""
+        index = self.vm.model.index(row, 0)
+        selection = self.table.selectionModel()
+        selection.setCurrentIndex(index, selection.SelectionFlag.ClearAndSelect | selection.SelectionFlag.Rows)
+        self.table.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtCenter)
+
+    def on_vm_only_selected_changed(self, on: bool) -> None:
+        """Mirror the toggle; the combo is unused while it is on."""
+        self.only_selected.setChecked(on)
+        self.connection_combo.setEnabled(not on)
+
+    def on_vm_connections_changed(self) -> None:
+        """Refill the connection combo, keeping the current choice."""
+        combo = self.connection_combo
+        chosen = combo.currentData()
+        combo.blockSignals(True)
+        try:
+            combo.clear()
+            combo.addItem("All connections", None)
+            for cid, name in self.vm.connection_choices():
+                combo.addItem(name, cid)  # item views and combos show text literally
+            found = combo.findData(chosen) if chosen is not None else 0
+            combo.setCurrentIndex(max(found, 0))
+        finally:
+            combo.blockSignals(False)
+        if chosen is not None and combo.currentData() is None:
+            self.vm.set_connection_filter(None)
+
+    def on_vm_current_changed(self, record: WireRecord | None) -> None:
+        """Show the record in the detail pane (all text literal)."""
+        vm = self.vm
+        self.curl_action.setEnabled(vm.can_copy_curl())
+        jump = vm.jump_text()
+        self.jump_button.setText(jump or "Jump to response")
+        self.jump_button.setEnabled(bool(jump))
+        if record is None:
+            self.detail_title.setText("Select a record to see it here.")
+            self.info_view.setPlainText("")
+            self.pretty_view.set_text("")
+            self.raw_view.set_text("")
+            self._stale_tabs.clear()
+            return
+        self.detail_title.setText(record.summary[:500])
+        self.info_view.setPlainText(info_text(record, vm.connection_name(record.connection_id), vm.partner()))
+        self._stale_tabs = {self.tabs.indexOf(self.pretty_view), self.tabs.indexOf(self.raw_view)}
+        self.on_tabs_current_changed(self.tabs.currentIndex())
+
+    def on_tabs_current_changed(self, index: int) -> None:
+        """Fill a payload tab only when it is shown (a megabyte payload costs one tab, not two)."""
+        record = self.vm.current
+        if record is None or index not in self._stale_tabs:
+            return
+        self._stale_tabs.discard(index)
+        name = f"wire-{record.seq}.json" if record.payload.lstrip()[:1] in ("{", "[") else f"wire-{record.seq}.txt"
+        if self.tabs.widget(index) is self.pretty_view:
+            self.pretty_view.set_text(pretty_payload(record), suggested_name=name)
+        elif self.tabs.widget(index) is self.raw_view:
+            self.raw_view.set_text(record.payload, suggested_name=name)
+
+    # ---- exports -----------------------------------------------------------------------------
+
+    def ask_export(self, fmt: str, *, filtered: bool) -> None:
+        """Ask for a file (non-modal ``open()``), then export in the background."""
+        suffix = "jsonl" if fmt == "jsonl" else "har"
+        dialog = QFileDialog(self, f"Export wire log as {suffix.upper()}", f"wire-log.{suffix}")
+        dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
+        dialog.setNameFilters([f"{suffix.upper()} files (*.{suffix})", "All files (*)"])
+        dialog.fileSelected.connect(lambda path: self.start_export(fmt, path, filtered=filtered))
+        dialog.open()
+
+    def start_export(self, fmt: str, path: str, *, filtered: bool) -> None:
+        """Export to ``path`` in the background (failures go to the error presenter)."""
+        self.vm.start_export(fmt, path, filtered=filtered)
+
+    def closeEvent(self, event: object) -> None:  # noqa: N802
+        """Stop following the recorder."""
+        self.vm.close()
+        super().closeEvent(event)  # type: ignore[arg-type]
