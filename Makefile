@@ -32,8 +32,8 @@ $(EVERYTHING_STAMP):
 	else echo "npm not found: tests against server-everything will be skipped"; fi
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff check workbench tests bench tools
-	$(VENV)/bin/ruff format --check workbench tests bench tools
+	$(VENV)/bin/ruff check workbench tests bench tools resources packaging
+	$(VENV)/bin/ruff format --check workbench tests bench tools resources packaging
 
 typecheck: $(STAMP)
 	$(VENV)/bin/mypy
