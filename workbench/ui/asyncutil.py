@@ -10,12 +10,13 @@ from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
 import qasync
-from PySide6.QtCore import SignalInstance
-from PySide6.QtWidgets import QDialog
+from PySide6.QtCore import QEventLoop, SignalInstance
+from PySide6.QtWidgets import QApplication, QDialog
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+
 
 class AppEventLoop(qasync.QEventLoop):  # type: ignore[misc]
     """qasync's loop plus what ``asyncio.BaseEventLoop.run_forever`` does and qasync's does not.
@@ -34,6 +35,34 @@ class AppEventLoop(qasync.QEventLoop):  # type: ignore[misc]
             super().run_forever()
         finally:
             sys.set_asyncgen_hooks(*previous)
+
+    def run_until_complete(self, future: Any) -> Any:
+        """Qasync's ``run_until_complete``, but its final pass over pending Qt events runs with this loop current.
+
+        qasync processes pending events once more after ``run_forever`` has cleared the running loop; a
+        task step due at that moment (e.g. sse-starlette's shutdown poller) then dies with "no running
+        event loop" and is logged as "Task exception was never retrieved".
+        """
+        if self.is_running():
+            raise RuntimeError("Event loop already running")
+        task = asyncio.ensure_future(future, loop=self)
+
+        def stop(_fut: Any) -> None:
+            self.stop()
+
+        task.add_done_callback(stop)
+        try:
+            self.run_forever()
+        finally:
+            task.remove_done_callback(stop)
+        asyncio.events._set_running_loop(self)
+        try:
+            QApplication.instance().eventDispatcher().processEvents(QEventLoop.ProcessEventsFlag.AllEvents)
+        finally:
+            asyncio.events._set_running_loop(None)
+        if not task.done():
+            raise RuntimeError("Event loop stopped before Future completed.")
+        return task.result()
 
 
 _tasks: set[asyncio.Task[Any]] = set()

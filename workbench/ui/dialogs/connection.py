@@ -1,12 +1,20 @@
-"""ConnectionDialog: add or edit a connection profile, validated by the core's pydantic profile classes."""
+"""ConnectionDialog: add or edit a connection profile, validated by the core's pydantic profile classes.
+
+Secrets are typed into masked fields of the dialog's "Credentials" section. The dialog never touches
+the credential store: ``profile()`` holds only ``SecretRef``s, and ``secret_changes()`` says which values
+the caller must store (and which references it must forget) before it saves the profile.
+"""
 
 from __future__ import annotations
 
+import dataclasses
 import shlex
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
-from PySide6.QtCore import Qt
+from pydantic import BaseModel, SecretStr, ValidationError
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -20,17 +28,25 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QSizePolicy,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
+from workbench.core.credentials import BackendInfo
+from workbench.core.errors import SecureStorageUnavailableError, WorkbenchError
+from workbench.core.profile_secrets import secret_key
 from workbench.core.profiles import (
+    DEFAULT_API_KEY_HEADER,
     PLAINTEXT_SECRET,
     A2AProfile,
     ConnectionProfile,
     MCPHTTPProfile,
     MCPSSEProfile,
     MCPStdioProfile,
+    SecretKind,
+    SecretRef,
+    new_profile_id,
 )
 from workbench.ui.untrusted import plain_label
 
@@ -53,10 +69,13 @@ MCP_MODES = ["auto", "legacy", "2026-07-28"]
 A2A_BINDINGS = ["auto", "JSONRPC", "HTTP+JSON"]
 
 SECRETS_LATER = (
-    "Secrets (tokens, API keys, passwords) are never stored in a profile; "
-    "they are added as references once credentials support is available."
+    "Secrets (tokens, API keys, passwords) are never stored in a profile: "
+    "enter them in the credentials section below; they go to the system keyring."
 )
 """Added to a "plaintext secret" refusal so the user knows where secrets go."""
+
+STORED_PLACEHOLDER = "stored in keyring — leave empty to keep, or type to replace"
+FORGOTTEN_PLACEHOLDER = "forgotten when you save — type a value to replace it instead"
 
 # Which fields each kind shows (the rest are hidden).
 _FIELDS_BY_KIND: dict[str, frozenset[str]] = {
@@ -65,7 +84,7 @@ _FIELDS_BY_KIND: dict[str, frozenset[str]] = {
     "mcp-sse": frozenset({"url", "mode", "agent_tool", "headers"}),
     "a2a": frozenset({"url", "card_url", "binding", "streaming", "headers"}),
 }
-_COMMON_FIELDS = ("name", "connect_timeout", "request_timeout")
+_COMMON_FIELDS = ("name", "connect_timeout", "request_timeout", "secrets")
 
 
 class InputError(ValueError):
@@ -141,12 +160,334 @@ class _Field(QWidget):
         self.error.setVisible(bool(message))
 
 
+@dataclass(frozen=True, slots=True)
+class SecretChanges:
+    """What the credential store must do before the dialog's profile is saved.
+
+    Attributes:
+        store: Values to store, by credential-store key (``SecretStr``: their repr is ``**********``).
+        forget: Keys the profile referred to before and no longer does.
+    """
+
+    store: Mapping[str, SecretStr] = dataclasses.field(default_factory=dict)
+    forget: tuple[str, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.store or self.forget)
+
+
+def _family(kind: str) -> str:
+    """``stdio`` (secrets are environment variables) or ``http`` (secrets are headers)."""
+    return "stdio" if kind == "mcp-stdio" else "http"
+
+
+class SecretField(QWidget):
+    """A masked secret entry with a Show toggle and, for a secret already stored, a Forget button.
+
+    The typed value is never put in a tooltip, label or log; ``value()`` hands it out as ``SecretStr``.
+
+    Args:
+        stored: Whether the profile already refers to a stored value (the field then starts empty and
+            says so; leaving it empty keeps the stored value).
+        what: What the value is ("bearer token"), for the placeholder and accessible name.
+        parent: Qt parent.
+    """
+
+    changed = Signal()
+
+    def __init__(
+        self, *, stored: bool = False, what: str = "secret", optional: bool = True, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self._stored = stored
+        self._what = what
+        self._optional = optional
+        self.edit = QLineEdit()
+        self.edit.setEchoMode(QLineEdit.EchoMode.Password)
+        self.edit.setAccessibleName(what)
+        self.show_button = QToolButton()
+        self.show_button.setText("Show")
+        self.show_button.setCheckable(True)
+        self.show_button.setToolTip(f"Show or hide the {what} as you type it")
+        self.forget_button = QToolButton()
+        self.forget_button.setText("Forget")
+        self.forget_button.setCheckable(True)
+        self.forget_button.setToolTip(f"Remove the stored {what} from the keyring when you save")
+        self.forget_button.setVisible(stored)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.edit, 1)
+        layout.addWidget(self.show_button)
+        layout.addWidget(self.forget_button)
+        self.edit.textChanged.connect(self.changed)
+        self.show_button.toggled.connect(self.on_show_button_toggled)
+        self.forget_button.toggled.connect(self.on_forget_button_toggled)
+        self._update_placeholder()
+
+    def value(self) -> SecretStr | None:
+        """The typed value, or ``None`` when the field is empty."""
+        text = self.edit.text()
+        return SecretStr(text) if text else None
+
+    def is_stored(self) -> bool:
+        """Whether a value was already stored when the dialog opened."""
+        return self._stored
+
+    def is_forgotten(self) -> bool:
+        """Whether the stored value is to be forgotten (Forget pressed and nothing typed instead)."""
+        return self._stored and self.forget_button.isChecked() and not self.edit.text()
+
+    def keeps_stored(self) -> bool:
+        """Whether the stored value stays as it is (nothing typed, not forgotten)."""
+        return self._stored and not self.forget_button.isChecked() and not self.edit.text()
+
+    def on_show_button_toggled(self, shown: bool) -> None:
+        """Unmask or mask the typed value."""
+        self.edit.setEchoMode(QLineEdit.EchoMode.Normal if shown else QLineEdit.EchoMode.Password)
+        self.show_button.setText("Hide" if shown else "Show")
+
+    def on_forget_button_toggled(self, forget: bool) -> None:
+        """Mark the stored value to be forgotten (or kept again)."""
+        self.forget_button.setText("Keep" if forget else "Forget")
+        self._update_placeholder()
+        self.changed.emit()
+
+    def _update_placeholder(self) -> None:
+        if not self._stored:
+            text = f"(optional) {self._what}" if self._optional else self._what
+        elif self.forget_button.isChecked():
+            text = FORGOTTEN_PLACEHOLDER
+        else:
+            text = STORED_PLACEHOLDER
+        self.edit.setPlaceholderText(text)
+        self.edit.setToolTip(text)  # the placeholder may be cut off; never the value
+
+
+class SecretRow(QWidget):
+    """One named secret (a header or an environment variable): name, masked value, Remove.
+
+    Args:
+        kind: The secret kind for a new row (an existing reference keeps its own kind).
+        original: The reference this row shows, or ``None`` for a new row.
+        parent: Qt parent.
+    """
+
+    changed = Signal()
+    remove_requested = Signal(object)  # this row
+
+    def __init__(self, kind: SecretKind, original: SecretRef | None = None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.original = original
+        self.kind = original.kind if original is not None else kind
+        noun = "variable" if self.kind is SecretKind.ENV else "header"
+        self.name_edit = QLineEdit(original.target if original is not None else "")
+        self.name_edit.setPlaceholderText("VARIABLE_NAME" if self.kind is SecretKind.ENV else "Header-Name")
+        self.name_edit.setAccessibleName(f"secret {noun} name")
+        self.secret = SecretField(stored=original is not None, what="value", optional=False)
+        self.remove_button = QToolButton()
+        self.remove_button.setText("Remove")
+        self.remove_button.setToolTip(f"Remove this secret {noun} (a stored value is forgotten when you save)")
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.name_edit, 2)
+        layout.addWidget(self.secret, 3)
+        layout.addWidget(self.remove_button)
+        self.name_edit.textChanged.connect(self.changed)
+        self.secret.changed.connect(self.changed)
+        self.remove_button.clicked.connect(lambda: self.remove_requested.emit(self))
+
+    def name(self) -> str:
+        """The header or variable name as typed (stripped)."""
+        return self.name_edit.text().strip()
+
+    def is_blank(self) -> bool:
+        """A new row with nothing typed in it (ignored)."""
+        return self.original is None and not self.name() and self.secret.value() is None
+
+
+class _SecretRows(QWidget):
+    """A list of ``SecretRow``s with an Add button."""
+
+    changed = Signal()
+
+    def __init__(self, kind: SecretKind, add_text: str, refs: list[SecretRef], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._kind = kind
+        self.rows: list[SecretRow] = []
+        self._rows_layout = QVBoxLayout()
+        self._rows_layout.setContentsMargins(0, 0, 0, 0)
+        self._rows_layout.setSpacing(2)
+        self.add_button = QPushButton(add_text)
+        self.add_button.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Fixed)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
+        layout.addLayout(self._rows_layout)
+        layout.addWidget(self.add_button)
+        for ref in refs:
+            self._append(SecretRow(kind, ref))
+        self.add_button.clicked.connect(self.add_row)
+
+    def add_row(self) -> SecretRow:
+        """Add an empty row and focus its name."""
+        row = self._append(SecretRow(self._kind))
+        row.name_edit.setFocus()
+        self.changed.emit()
+        return row
+
+    def remove_row(self, row: SecretRow) -> None:
+        """Remove ``row`` (its stored value, if any, is forgotten when the profile is saved)."""
+        if row in self.rows:
+            self.rows.remove(row)
+            self._rows_layout.removeWidget(row)
+            row.hide()
+            row.deleteLater()
+            self.changed.emit()
+
+    def _append(self, row: SecretRow) -> SecretRow:
+        self.rows.append(row)
+        self._rows_layout.addWidget(row)
+        row.changed.connect(self.changed)
+        row.remove_requested.connect(self.remove_row)
+        return row
+
+
+class CredentialsSection(QWidget):
+    """The dialog's Credentials: bearer token, API key and secret headers (HTTP), or secret variables (stdio).
+
+    Args:
+        original: The profile being edited (its references are shown as stored), or ``None``.
+        parent: Qt parent.
+    """
+
+    changed = Signal()
+
+    def __init__(self, original: ConnectionProfile | None = None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        refs = list(original.secrets) if original is not None else []
+        self.bearer_ref = next((r for r in refs if r.kind is SecretKind.BEARER), None)
+        self.api_key_ref = next((r for r in refs if r.kind is SecretKind.API_KEY), None)
+        header_refs = [
+            r for r in refs if r.kind is not SecretKind.ENV and r is not self.bearer_ref and r is not self.api_key_ref
+        ]
+        env_refs = [r for r in refs if r.kind is SecretKind.ENV]
+
+        self.status = plain_label("", wrap=True)
+        self.status.setObjectName("credentialsStatus")
+        self.status.hide()
+
+        self.bearer = SecretField(stored=self.bearer_ref is not None, what="bearer token")
+        if getattr(original, "auth", "none") == "oauth":
+            self.bearer.setEnabled(False)
+            self.bearer.edit.setPlaceholderText("set by the OAuth login")
+        self.api_key = SecretField(stored=self.api_key_ref is not None, what="API key")
+        self.api_key_header = QLineEdit(self.api_key_ref.name if self.api_key_ref is not None else "")
+        self.api_key_header.setPlaceholderText(DEFAULT_API_KEY_HEADER)
+        self.api_key_header.setAccessibleName("API key header name")
+        self.api_key_header.setMaximumWidth(160)
+        api_row = QWidget()
+        api_layout = QHBoxLayout(api_row)
+        api_layout.setContentsMargins(0, 0, 0, 0)
+        api_layout.addWidget(self.api_key, 3)
+        api_layout.addWidget(plain_label("in header", selectable=False))
+        api_layout.addWidget(self.api_key_header, 1)
+        self.headers = _SecretRows(SecretKind.HEADER, "Add secret header", header_refs)
+        self.http_part = QWidget()
+        http_form = QFormLayout(self.http_part)
+        http_form.setContentsMargins(0, 0, 0, 0)
+        http_form.addRow("Bearer token", self.bearer)
+        http_form.addRow("API key", api_row)
+        http_form.addRow("Secret headers", self.headers)
+
+        self.env = _SecretRows(SecretKind.ENV, "Add secret variable", env_refs)
+        self.stdio_part = QWidget()
+        stdio_form = QFormLayout(self.stdio_part)
+        stdio_form.setContentsMargins(0, 0, 0, 0)
+        stdio_form.addRow("Secret environment", self.env)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.status)
+        layout.addWidget(self.http_part)
+        layout.addWidget(self.stdio_part)
+        self._family = "http"
+        self.set_kind("mcp-stdio" if isinstance(original, MCPStdioProfile) else "mcp-http")
+
+        for signal in (
+            self.bearer.changed,
+            self.api_key.changed,
+            self.api_key_header.textChanged,
+            self.headers.changed,
+            self.env.changed,
+        ):
+            signal.connect(self.changed)
+
+    def set_kind(self, kind: str) -> None:
+        """Show the secrets that fit ``kind`` (headers for HTTP kinds, environment variables for stdio)."""
+        self._family = _family(kind)
+        self.http_part.setVisible(self._family == "http")
+        self.stdio_part.setVisible(self._family == "stdio")
+
+    def set_status(self, text: str, *, error: bool = False) -> None:
+        """Show a note about where secrets go (an insecure backend's warning, a missing keyring)."""
+        self.status.setText(text)
+        self.status.setStyleSheet("color: #c62828;" if error else "color: #b26a00;")
+        self.status.setVisible(bool(text))
+
+    def refs(self, profile_id: str) -> tuple[list[SecretRef], dict[str, SecretStr]]:
+        """The references the profile keeps or gets, and the values to store for the new ones.
+
+        Raises:
+            InputError: A named secret without a value, or a value without a name (field ``secrets``).
+        """
+        entries: list[tuple[SecretKind, str, SecretField, SecretRef | None]] = []
+        if self._family == "http":
+            bearer_name = self.bearer_ref.name if self.bearer_ref is not None else ""
+            entries.append((SecretKind.BEARER, bearer_name, self.bearer, self.bearer_ref))
+            header = self.api_key_header.text().strip()
+            entries.append((SecretKind.API_KEY, header, self.api_key, self.api_key_ref))
+            rows = self.headers.rows
+        else:
+            rows = self.env.rows
+        for row in rows:
+            if row.is_blank():
+                continue
+            noun = "variable" if row.kind is SecretKind.ENV else "header"
+            if not row.name():
+                raise InputError("secrets", f"a secret {noun} needs a name")
+            if row.original is None and row.secret.value() is None:
+                raise InputError("secrets", f"enter the value of the secret {noun} {row.name()!r}, or remove it")
+            entries.append((row.kind, row.name(), row.secret, row.original))
+
+        kept: list[SecretRef] = []
+        fresh: list[tuple[SecretKind, str, SecretStr]] = []
+        for kind, name, secret, original in entries:
+            value = secret.value()
+            if value is not None:
+                fresh.append((kind, name, value))
+            elif original is not None and secret.keeps_stored():
+                kept.append(SecretRef.model_construct(kind=kind, name=name, key=original.key))
+        used = {ref.key for ref in kept}
+        store: dict[str, SecretStr] = {}
+        for kind, name, value in fresh:
+            key = base = secret_key(profile_id, kind, name)
+            n = 2
+            while key in used:  # a kept reference (renamed) already uses this key
+                key = f"{base}#{n}"
+                n += 1
+            used.add(key)
+            kept.append(SecretRef.model_construct(kind=kind, name=name, key=key))
+            store[key] = value
+        return kept, store
+
+
 class ConnectionDialog(QDialog):
     """Add a new profile (``profile=None``) or edit one; OK stays disabled while the input is invalid.
 
     Open it with ``open()`` and ``await asyncutil.open_dialog(dialog)``; after it was accepted,
-    ``profile()`` returns the validated profile. Editing keeps the profile's id, and its secret
-    references and roots as long as the kind does not change.
+    ``profile()`` returns the validated profile and ``secret_changes()`` what the credential store must
+    do first (the dialog itself never touches it). Editing keeps the profile's id and roots; secret
+    references stay while the kind takes the same secrets (headers for HTTP kinds, variables for stdio).
 
     Args:
         profile: The profile to edit, or ``None`` for a new one.
@@ -156,7 +497,9 @@ class ConnectionDialog(QDialog):
     def __init__(self, profile: ConnectionProfile | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._original = profile
+        self._profile_id = profile.id if profile is not None else new_profile_id()
         self._profile: ConnectionProfile | None = None
+        self._changes = SecretChanges()
         self._errors: dict[str, str] = {}
         self._loading = True
         self._last_kind: str = "mcp-stdio"
@@ -209,6 +552,7 @@ class ConnectionDialog(QDialog):
         self.request_timeout_spin.setDecimals(1)
         self.request_timeout_spin.setSuffix(" s")
         self.request_timeout_spin.setSpecialValueText("no limit")
+        self.credentials = CredentialsSection(profile)
 
         editors: dict[str, tuple[str, QWidget]] = {
             "name": ("Name", self.name_edit),
@@ -226,6 +570,7 @@ class ConnectionDialog(QDialog):
             "headers": ("Headers", self.headers_edit),
             "connect_timeout": ("Connect timeout", self.connect_timeout_spin),
             "request_timeout": ("Request timeout", self.request_timeout_spin),
+            "secrets": ("Credentials", self.credentials),
         }
         self._fields: dict[str, _Field] = {}
         self._form = QFormLayout()
@@ -269,6 +614,34 @@ class ConnectionDialog(QDialog):
         if self._profile is None:
             raise ValueError("the connection dialog holds no valid profile")
         return self._profile
+
+    def secret_changes(self) -> SecretChanges:
+        """What to store in (and forget from) the credential store before saving ``profile()``.
+
+        Raises:
+            ValueError: The input is not a valid profile.
+        """
+        if self._profile is None:
+            raise ValueError("the connection dialog holds no valid profile")
+        return self._changes
+
+    def set_credentials_backend(self, info: BackendInfo | None, error: WorkbenchError | None = None) -> None:
+        """Say in the Credentials section where secrets will go: an insecure backend's warning, or why none works."""
+        if error is not None:
+            hint = f" {error.hint}" if error.hint else ""
+            self.credentials.set_status(f"Secrets cannot be saved: {error.message}{hint}", error=True)
+        elif info is not None and info.warning:
+            self.credentials.set_status(f"Warning: {info.warning}")
+        else:
+            self.credentials.set_status("")
+
+    def show_save_error(self, error: WorkbenchError) -> None:
+        """Show why the last save failed (the input is kept, so the user can fix the cause and retry)."""
+        hint = f" ({error.hint})" if error.hint else ""
+        self.general_error.setText(f"Not saved: {error.message}{hint}")
+        self.general_error.setVisible(True)
+        if isinstance(error, SecureStorageUnavailableError):
+            self.set_credentials_backend(None, error)
 
     def kind(self) -> str:
         """The selected profile kind (``mcp-stdio``, ``mcp-http``, ``mcp-sse`` or ``a2a``)."""
@@ -354,6 +727,7 @@ class ConnectionDialog(QDialog):
             "streaming": self.streaming_check.toggled,
             "connect_timeout": self.connect_timeout_spin.valueChanged,
             "request_timeout": self.request_timeout_spin.valueChanged,
+            "secrets": self.credentials.changed,
         }
         for key, signal in signals.items():
             signal.connect(lambda *_args, key=key: self._on_edited(key))
@@ -377,12 +751,11 @@ class ConnectionDialog(QDialog):
             ):
                 self._set_timeouts(kind)
             self._last_kind = kind
-        carries = self._original is not None and self._original.kind == kind
+        self.credentials.set_kind(kind)
+        carries = self._original is not None and _family(self._original.kind) == _family(kind)
         dropped = self._original is not None and not carries and bool(self._original.secrets)
         self.note.setText(
-            "This profile's secret references do not carry over to another kind; add them again for the new kind."
-            if dropped
-            else ""
+            "This profile's stored secrets do not fit this kind; they are forgotten when you save." if dropped else ""
         )
         self.note.setVisible(dropped)
         self.validate()
@@ -406,8 +779,9 @@ class ConnectionDialog(QDialog):
             return False
         errors: dict[str, str] = {}
         profile: ConnectionProfile | None = None
+        store: dict[str, SecretStr] = {}
         try:
-            data = self._data()
+            data, store = self._data()
         except InputError as exc:
             errors[exc.field] = exc.message
         else:
@@ -421,6 +795,11 @@ class ConnectionDialog(QDialog):
                     errors.setdefault(where, _message(problem))
         self._errors = errors
         self._profile = profile
+        self._changes = SecretChanges()
+        if profile is not None:
+            now = {ref.key for ref in profile.secrets}
+            before = [ref.key for ref in self._original.secrets] if self._original is not None else []
+            self._changes = SecretChanges(store=store, forget=tuple(k for k in before if k not in now))
         for key, field in self._fields.items():
             shown = self._show_all or key in self._touched
             field.set_error(errors.get(key, "") if shown else "")
@@ -430,16 +809,20 @@ class ConnectionDialog(QDialog):
         self.ok_button().setEnabled(profile is not None)
         return profile is not None
 
-    def _data(self) -> dict[str, Any]:
+    def _data(self) -> tuple[dict[str, Any], dict[str, SecretStr]]:
         kind = self.kind()
-        data: dict[str, Any] = {"kind": kind, "name": self.name_edit.text().strip()}
+        data: dict[str, Any] = {"kind": kind, "id": self._profile_id, "name": self.name_edit.text().strip()}
+        refs, store = self.credentials.refs(self._profile_id)
+        data["secrets"] = [ref.model_dump() for ref in refs]
         original = self._original
         if original is not None:
-            data["id"] = original.id
             if original.kind == kind:
-                data["secrets"] = [s.model_dump() for s in original.secrets]
                 if isinstance(original, A2AProfile):
                     data["stream_idle_timeout"] = original.stream_idle_timeout
+                if isinstance(original, (MCPHTTPProfile, MCPSSEProfile)):  # the OAuth login is set elsewhere
+                    data["auth"] = original.auth
+                    data["oauth_scopes"] = list(original.oauth_scopes)
+                    data["oauth_client_name"] = original.oauth_client_name
             roots = getattr(original, "roots", None)
             if roots and kind != "a2a":
                 data["roots"] = [r.model_dump() for r in roots]
@@ -461,7 +844,7 @@ class ConnectionDialog(QDialog):
             data["card_url"] = self.card_url_edit.text().strip() or None
             data["binding"] = self.binding_combo.currentText()
             data["streaming"] = self.streaming_check.isChecked()
-        return data
+        return data, store
 
 
 def _message(problem: Any) -> str:

@@ -1,9 +1,9 @@
-"""SidebarDelegate: paints a sidebar row (state dot, name, kind badge, state line) as plain text."""
+"""SidebarDelegate: paints a sidebar row (state dot, name, key icon, kind badge, state line) as plain text."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPalette
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPoint, QRect, QSize, Qt
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
 
 from workbench.core.events import ConnectionState
@@ -11,6 +11,26 @@ from workbench.ui.panels.sidebar.itemmodel import SidebarRole
 
 PAD = 6
 DOT = 10
+KEY_COLOUR = "#b8860b"
+
+
+def draw_key(painter: QPainter, rect: QRect, colour: QColor) -> None:
+    """A small key (ring, shaft, two teeth) filling ``rect``'s height: the profile has stored secrets."""
+    size = rect.height()
+    ring = max(size * 2 // 5, 4)
+    pen = QPen(colour, max(size / 8, 1.5))
+    painter.save()
+    painter.setPen(pen)
+    painter.setBrush(Qt.BrushStyle.NoBrush)
+    top = rect.top() + (size - ring) // 2
+    painter.drawEllipse(rect.left(), top, ring, ring)
+    mid = top + ring // 2
+    end = rect.left() + rect.width() - 1
+    painter.drawLine(QPoint(rect.left() + ring, mid), QPoint(end, mid))
+    tooth = max(size // 5, 2)
+    painter.drawLine(QPoint(end, mid), QPoint(end, mid + tooth))
+    painter.drawLine(QPoint(end - tooth - 1, mid), QPoint(end - tooth - 1, mid + tooth))
+    painter.restore()
 
 
 class SidebarDelegate(QStyledItemDelegate):
@@ -71,11 +91,19 @@ class SidebarDelegate(QStyledItemDelegate):
         painter.setFont(small)
         painter.drawText(badge, Qt.AlignmentFlag.AlignCenter, kind)
 
-        # Name, elided to the space left of the badge.
+        # A key left of the badge when the profile has secrets in the credential store.
+        name_right = badge.left() - PAD
+        if index.data(SidebarRole.HAS_SECRETS):
+            key_height = max(small_metrics.height() - 2, 8)
+            key_rect = QRect(name_right - 2 * key_height, top + (line - key_height) // 2, 2 * key_height, key_height)
+            draw_key(painter, key_rect, text_colour if selected else QColor(KEY_COLOUR))
+            name_right = key_rect.left() - PAD // 2
+
+        # Name, elided to the space left of the badge (and key).
         name_font = QFont(font)
         name_font.setBold(True)
         name_metrics = QFontMetrics(name_font)
-        name_rect = QRect(left, top, max(badge.left() - PAD - left, 0), line)
+        name_rect = QRect(left, top, max(name_right - left, 0), line)
         name = name_metrics.elidedText(
             str(index.data(SidebarRole.NAME) or ""), Qt.TextElideMode.ElideRight, name_rect.width()
         )

@@ -35,6 +35,7 @@ class SidebarRole(IntEnum):
     DETAIL = Qt.ItemDataRole.UserRole + 6  # command line or URL
     TOOLTIP = Qt.ItemDataRole.UserRole + 7  # plain text, before conversion for a tooltip
     STATE_COLOUR = Qt.ItemDataRole.UserRole + 8  # QColor of the state's dot
+    HAS_SECRETS = Qt.ItemDataRole.UserRole + 9  # bool: the profile refers to stored secrets (key icon)
 
 
 def state_icon(state: ConnectionState, size: int = 12) -> QIcon:
@@ -106,6 +107,8 @@ class SidebarItemModel(QAbstractListModel):
             return item.tooltip
         if role == SidebarRole.STATE_COLOUR:
             return QColor(STATE_COLOURS[item.state])
+        if role == SidebarRole.HAS_SECRETS:
+            return item.has_secrets
         return None
 
     def on_viewmodel_items_reset(self) -> None:

@@ -1,4 +1,8 @@
-"""SidebarViewModel: saved profiles with their live connection state, and the commands on them."""
+"""SidebarViewModel: saved profiles with their live connection state, and the commands on them.
+
+Secrets a profile refers to live in ``ctx.services.credentials``: saving stores new values *before*
+the profile (so a saved profile never refers to a value the store refused), removing forgets them.
+"""
 
 from __future__ import annotations
 
@@ -10,11 +14,13 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
+from workbench.core.credentials import BackendInfo
 from workbench.core.errors import ConnectError, NotFoundError, WorkbenchError
 from workbench.core.events import ConnectionState, ConnectionStateChanged
 from workbench.core.profiles import ConnectionProfile, MCPStdioProfile, new_profile_id
 from workbench.ui.asyncutil import spawn
 from workbench.ui.context import PanelContext
+from workbench.ui.dialogs.connection import SecretChanges
 
 S = ConnectionState
 
@@ -81,6 +87,11 @@ class SidebarItem:
         return target_text(self.profile)
 
     @property
+    def has_secrets(self) -> bool:
+        """Whether the profile refers to secrets in the credential store (the row shows a key)."""
+        return bool(self.profile.secrets)
+
+    @property
     def state_text(self) -> str:
         """The state in words: ``connecting…``, ``connected · <version>``, ``failed: <reason>`` ..."""
         if self.state is S.CONNECTING:
@@ -95,6 +106,8 @@ class SidebarItem:
     def tooltip(self) -> str:
         """Plain text for the row's tooltip (convert with ``plain_tooltip`` before showing)."""
         lines = [self.name, f"{self.kind}: {self.target}", self.state_text]
+        if self.has_secrets:
+            lines.append("Secrets in the keyring for: " + ", ".join(ref.target for ref in self.profile.secrets))
         if self.hint:
             lines.append(f"Hint: {self.hint}")
         if not self.persisted:
@@ -118,10 +131,12 @@ class SidebarViewModel(QObject):
     Signals:
         items_reset: The list of profiles changed (added, removed, reordered, edited).
         item_changed(str): The row of this profile id changed (its state or detail).
+        status_message(str): A passing note for the status bar (e.g. secrets went to an insecure keyring).
     """
 
     items_reset = Signal()
     item_changed = Signal(str)
+    status_message = Signal(str)
 
     def __init__(self, ctx: PanelContext, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -173,8 +188,13 @@ class SidebarViewModel(QObject):
         Returns:
             Whether it was added (a failure to save is reported to ``ctx.errors``).
         """
-        if persist and not self._save(profile, "saving the connection"):
+        if persist and self._save(profile, "saving the connection") is not None:
             return False
+        self._put(profile, persist)
+        return True
+
+    def _put(self, profile: ConnectionProfile, persist: bool) -> None:
+        """Show ``profile`` in its row (a new row, or the one with the same id)."""
         item = self._with_live_state(SidebarItem(profile, persisted=persist))
         index = self.index_of(profile.id)
         if index >= 0:
@@ -185,7 +205,6 @@ class SidebarViewModel(QObject):
         else:
             self._items.append(item)
         self.items_reset.emit()
-        return True
 
     def update(self, profile: ConnectionProfile) -> bool:
         """Replace the profile with the same id (an edit); a live connection keeps the old one until reconnected.
@@ -196,6 +215,49 @@ class SidebarViewModel(QObject):
         index = self.index_of(profile.id)
         persisted = self._items[index].persisted if index >= 0 else True
         return self.add(profile, persist=persisted)
+
+    async def save_profile(
+        self, profile: ConnectionProfile, changes: SecretChanges | None = None
+    ) -> WorkbenchError | None:
+        """Store the profile's new secret values, then save (add or replace) it, then forget dropped secrets.
+
+        When the credential store refuses a value (no secure keyring, a locked one), the profile is not
+        saved: it would refer to a value that does not exist.
+
+        Returns:
+            ``None`` once saved; otherwise the error that stopped it (already reported to ``ctx.errors``).
+        """
+        changes = changes or SecretChanges()
+        doing = f"saving the connection {profile.name!r}"
+        store = self._ctx.services.credentials
+        written: list[str] = []
+        try:
+            for key, value in changes.store.items():
+                await store.set(key, value)
+                written.append(key)
+        except WorkbenchError as exc:
+            await self._drop_unsaved(profile.id, written, doing)
+            self._ctx.errors.report(exc, doing)
+            return exc
+        index = self.index_of(profile.id)
+        persist = self._items[index].persisted if index >= 0 else True
+        if persist:
+            error = self._save(profile, doing)
+            if error is not None:
+                await self._drop_unsaved(profile.id, written, doing)
+                return error
+        self._put(profile, persist)
+        await self._forget(list(changes.forget), profile.id, f"forgetting the old secrets of {profile.name!r}")
+        if changes.store:
+            self._announce_backend()
+        return None
+
+    async def credential_backend(self) -> tuple[BackendInfo | None, WorkbenchError | None]:
+        """Which credential backend secrets would go to, or why there is none (checked off the event loop)."""
+        try:
+            return await asyncio.to_thread(self._ctx.services.credentials.backend), None
+        except WorkbenchError as exc:
+            return None, exc
 
     def duplicate(self, profile_id: str) -> ConnectionProfile | None:
         """Save a copy of the profile under a new id and the name "<name> (copy)".
@@ -220,6 +282,49 @@ class SidebarViewModel(QObject):
             return None
         return self._run(profile_id, self._remove(item), f"removing {item.name!r}")
 
+    def _announce_backend(self) -> None:
+        """Tell the status bar when secrets went to a backend the user opted in to despite its risk."""
+        try:
+            info = self._ctx.services.credentials.backend()
+        except WorkbenchError:
+            return
+        if info.warning:
+            self.status_message.emit(f"Secrets saved, but: {info.warning}")
+
+    async def _drop_unsaved(self, profile_id: str, written: list[str], doing: str) -> None:
+        """Forget values stored for a profile that was not saved after all (best effort: the store may be gone).
+
+        Keys the saved version of the profile refers to stay (their value may have been replaced already).
+        """
+        previous = self.item(profile_id)
+        still_used = {r.key for r in previous.profile.secrets} if previous is not None else set()
+        await self._forget([k for k in written if k not in still_used], profile_id, doing, quiet=True)
+
+    def _keys_in_use(self, except_id: str) -> set[str] | None:
+        """Credential keys other profiles (saved or shown) refer to; ``None`` when the saved ones are unreadable."""
+        try:
+            saved = self._ctx.services.profiles.load()
+        except WorkbenchError:
+            return None
+        profiles = [p for p in saved if p.id != except_id] + [i.profile for i in self._items if i.id != except_id]
+        return {ref.key for p in profiles for ref in p.secrets}
+
+    async def _forget(self, keys: list[str], owner_id: str, doing: str, *, quiet: bool = False) -> None:
+        """Delete ``keys`` from the credential store unless another profile still refers to them (a duplicate)."""
+        if not keys:
+            return
+        in_use = self._keys_in_use(owner_id)
+        if in_use is None:
+            return  # cannot tell which keys are shared: keeping a value is safer than breaking a profile
+        store = self._ctx.services.credentials
+        try:
+            for key in keys:
+                if key not in in_use:
+                    await store.delete(key)
+        except WorkbenchError as exc:
+            if not quiet:
+                self._ctx.errors.report(exc, doing)
+
     async def _remove(self, item: SidebarItem) -> None:
         connections = self._ctx.services.connections
         if connections.get(item.id) is not None:
@@ -238,6 +343,8 @@ class SidebarViewModel(QObject):
             self.items_reset.emit()
         if self._ctx.selection.current == item.id:
             self._ctx.selection.select(None)
+        keys = [ref.key for ref in item.profile.secrets]
+        await self._forget(keys, item.id, f"forgetting the secrets of {item.name!r}")
 
     # ------------------------------------------------------------------ connection commands
 
@@ -341,13 +448,13 @@ class SidebarViewModel(QObject):
         detail, hint = _detail_and_hint(conn.state, detail, conn.error)
         return SidebarItem(item.profile, conn.state, detail, hint, item.persisted)
 
-    def _save(self, profile: ConnectionProfile, doing: str) -> bool:
+    def _save(self, profile: ConnectionProfile, doing: str) -> WorkbenchError | None:
         try:
             self._ctx.services.profiles.upsert(profile)
         except WorkbenchError as exc:
             self._ctx.errors.report(exc, doing)
-            return False
-        return True
+            return exc
+        return None
 
 
 def _detail_and_hint(state: ConnectionState, detail: str | None, error: BaseException | None) -> tuple[str | None, str]:

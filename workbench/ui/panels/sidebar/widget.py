@@ -29,8 +29,9 @@ class SidebarWidget(QWidget):
     The window binds shortcuts to ``actions_by_id`` (by id: ``add``, ``edit``, ``duplicate``, ``remove``,
     ``connect``, ``disconnect``, ``reconnect``) or calls the public methods of the same names.
     Double-clicking a row connects it; selecting a row selects its connection in ``ctx.selection``.
-    ``dialog_opened`` fires as the profile dialog (or the removal confirmation) is about to open;
-    ``dialog`` holds it while it is open.
+    ``dialog_opened`` fires as the profile dialog (or the removal confirmation) is about to open (again
+    when a save failed and the dialog reopens with the input kept); ``dialog`` holds it while it is open.
+    ``status_message`` carries passing notes for the window's status bar.
 
     Args:
         ctx: The panel context.
@@ -38,11 +39,13 @@ class SidebarWidget(QWidget):
     """
 
     dialog_opened = Signal(object)  # the ConnectionDialog or confirmation box just opened
+    status_message = Signal(str)  # a passing note for the status bar
 
     def __init__(self, ctx: PanelContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._ctx = ctx
         self.viewmodel = SidebarViewModel(ctx, self)
+        self.viewmodel.status_message.connect(self.status_message)
         self.model = SidebarItemModel(self.viewmodel, self)
         self.dialog: QDialogLike | None = None
 
@@ -118,6 +121,10 @@ class SidebarWidget(QWidget):
         self.view.selectionModel().setCurrentIndex(
             self.model.index(row), QItemSelectionModel.SelectionFlag.ClearAndSelect
         )
+
+    def select_profile(self, profile_id: str | None) -> None:
+        """Select the row of ``profile_id`` (the window restores the last selection with it)."""
+        self.select(profile_id)
 
     # ------------------------------------------------------------------ commands (public)
 
@@ -258,27 +265,39 @@ class SidebarWidget(QWidget):
     async def _edit(self, profile: ConnectionProfile | None) -> ConnectionProfile | None:
         dialog = ConnectionDialog(profile, self)
         self.dialog = dialog
-        self.dialog_opened.emit(dialog)
+        backend = spawn(self._show_backend(dialog), doing="checking the keyring")
         try:
-            accepted = await open_dialog(dialog) == ConnectionDialog.DialogCode.Accepted
-            if not accepted:
-                return None
-            result = dialog.profile()
+            while True:  # a refused save reopens the dialog with everything the user typed
+                self.dialog_opened.emit(dialog)
+                if await open_dialog(dialog) != ConnectionDialog.DialogCode.Accepted:
+                    return None
+                result = dialog.profile()
+                error = await self.viewmodel.save_profile(result, dialog.secret_changes())
+                if error is None:
+                    break
+                dialog.show_save_error(error)
         finally:
             self.dialog = None
+            backend.cancel()
             dialog.deleteLater()  # not WA_DeleteOnClose: open_dialog still disconnects from it
-        saved = self.viewmodel.update(result) if profile is not None else self.viewmodel.add(result)
-        if not saved:
-            return None
         self.select(result.id)
         return result
+
+    async def _show_backend(self, dialog: ConnectionDialog) -> None:
+        """Tell the dialog where secrets would go (an insecure backend's warning, or why none is usable)."""
+        info, error = await self.viewmodel.credential_backend()
+        if self.dialog is dialog:
+            dialog.set_credentials_backend(info, error)
+            if info is not None and info.warning:
+                self.status_message.emit(info.warning)
 
     async def _remove(self, item: SidebarItem, confirm: bool) -> None:
         if confirm:
             box = QMessageBox(
                 QMessageBox.Icon.Question,
                 "Remove connection",
-                f"Remove the connection {item.name!r}? It is disconnected and its saved profile is deleted.",
+                f"Remove the connection {item.name!r}? It is disconnected and its saved profile is deleted"
+                + (", and its secrets are removed from the keyring." if item.has_secrets else "."),
                 QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
                 self,
             )

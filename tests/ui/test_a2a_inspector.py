@@ -1,0 +1,493 @@
+"""The A2A inspector against real demo and test agents on 127.0.0.1: card, skills, raw JSON, tasks."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import AsyncIterator
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import pytest
+from a2a.types import (
+    AgentExtension,
+    AgentProvider,
+    AgentSkill,
+    ClientCredentialsOAuthFlow,
+)
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QTreeWidget, QTreeWidgetItem
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from tests.integration.a2a.a2a_test_agents import BEARER, ECHO_SKILL, SECRET_SKILL, EchoExecutor, bearer_app, echo_app
+from tests.ui.a2a_inspector_support import BOUND, settled, until
+from tests.ui.support import make_context
+from workbench.core.agent_factory import DefaultAgentFactory
+from workbench.core.errors import RemoteError
+from workbench.core.profiles import A2AProfile, SecretRef
+from workbench.core.protocols.a2a import A2AAgent
+from workbench.core.protocols.base import AgentEvent
+from workbench.demo.a2a_agents import (
+    build_travel_app,
+    make_app,
+    make_card,
+    run_demo_agents,
+    serve_agent,
+    travel_app_factory,
+)
+from workbench.ui.context import PanelContext
+from workbench.ui.panels.inspector.a2a.taskinfo import STATUS_HISTORY
+from workbench.ui.panels.inspector.a2a.viewmodel import LISTING_NOTE, LOCAL_NOTE_0_3
+from workbench.ui.panels.inspector.a2a.widget import A2AInspectorWidget
+
+HTML_DESCRIPTION = '<b style="color:red">URGENT</b> **strong** <img src="file:///etc/hosts"> [docs](file:///etc/passwd)'
+
+
+# ---------------------------------------------------------------------- helpers
+
+
+def texts(tree: QTreeWidget) -> list[tuple[str, str]]:
+    """Every (label, value) pair in a tree, depth first."""
+    out: list[tuple[str, str]] = []
+
+    def walk(item: QTreeWidgetItem) -> None:
+        out.append((item.text(0), item.text(1)))
+        for i in range(item.childCount()):
+            walk(item.child(i))
+
+    for i in range(tree.topLevelItemCount()):
+        walk(tree.topLevelItem(i))
+    return out
+
+
+def children(tree: QTreeWidget, section: str) -> list[QTreeWidgetItem]:
+    head = next(
+        tree.topLevelItem(i) for i in range(tree.topLevelItemCount()) if tree.topLevelItem(i).text(0) == section
+    )
+    return [head.child(i) for i in range(head.childCount())]
+
+
+@contextlib.asynccontextmanager
+async def inspector_for(
+    ctx: PanelContext, qtbot: Any, profile: A2AProfile
+) -> AsyncIterator[tuple[A2AInspectorWidget, A2AAgent]]:
+    """Connect ``profile`` and show it in a fresh inspector (first refresh finished); close at the end."""
+    try:
+        conn = await asyncio.wait_for(ctx.services.connections.connect(profile), BOUND)
+        agent = conn.agent
+        assert isinstance(agent, A2AAgent)
+        widget = A2AInspectorWidget(ctx)
+        qtbot.addWidget(widget)
+        widget.show_connection(profile.id)
+        refresh = widget.vm.refresh()
+        assert refresh is not None
+        await asyncio.wait_for(refresh, BOUND)
+        yield widget, agent
+        widget.show_connection(None)
+    finally:
+        await asyncio.wait_for(ctx.services.connections.aclose(), BOUND)
+
+
+@pytest.fixture
+def ctx(tmp_path: Path, qapp: Any) -> PanelContext:
+    return make_context(tmp_path)
+
+
+def kitchen_sink_app(base_url: str, *, icon_hits: list[str]) -> Starlette:
+    """An echo agent whose card has every optional field, three security schemes and HTML in a skill."""
+    tricky = AgentSkill(
+        id="tricky",
+        name="<i>Tricky</i>",
+        description=HTML_DESCRIPTION,
+        tags=["<b>tag</b>"],
+        examples=["<script>alert(1)</script>"],
+        input_modes=["text/plain"],
+        output_modes=["text/html"],
+    )
+    card = make_card(base_url, name="Kitchen <b>Sink</b>", description=HTML_DESCRIPTION, skills=[ECHO_SKILL, tricky])
+    card.provider.CopyFrom(AgentProvider(organization="Example Org", url="https://example.org"))
+    card.documentation_url = "https://example.org/docs"
+    card.icon_url = f"{base_url}/icon.png"
+    card.capabilities.extensions.append(
+        AgentExtension(uri="https://example.org/ext/trace", description="Tracing", required=True)
+    )
+    card.security_schemes["key"].api_key_security_scheme.location = "header"
+    card.security_schemes["key"].api_key_security_scheme.name = "X-API-Key"
+    oauth = card.security_schemes["oauth"].oauth2_security_scheme
+    oauth.flows.client_credentials.CopyFrom(
+        ClientCredentialsOAuthFlow(token_url="https://auth.example.org/token", scopes={"read": "Read things"})
+    )
+    card.security_schemes[
+        "oidc"
+    ].open_id_connect_security_scheme.open_id_connect_url = "https://auth.example.org/.well-known/openid-configuration"
+    requirement = card.security_requirements.add()
+    requirement.schemes["oauth"].list.extend(["read"])
+    requirement.schemes["key"].list.extend([])
+
+    async def icon(request: Request) -> Response:
+        icon_hits.append(request.url.path)
+        return Response(b"", media_type="image/png")
+
+    return make_app(card, EchoExecutor(), extra_routes=[Route("/icon.png", icon)])
+
+
+# ---------------------------------------------------------------------- card
+
+
+@pytest.mark.asyncio
+async def test_the_card_tab_shows_the_travel_agents_identity_capabilities_modes_and_interfaces(
+    ctx: PanelContext, qtbot: Any
+) -> None:
+    async with (
+        settled(),
+        run_demo_agents(chunk_delay=0.0) as urls,
+        inspector_for(ctx, qtbot, A2AProfile(id="travel", name="travel", url=urls["travel"])) as (widget, agent),
+    ):
+        card = widget.card_widget
+        assert card.name_label.text() == "Travel Planner (demo)"
+        assert card.name_label.textFormat() == Qt.TextFormat.PlainText
+        assert card.description_label.text().startswith("Plans trips")
+        identity = card.tree.values("Identity")
+        assert identity["Version"] == "1.0.0"
+        assert identity["Icon URL"] == "—"
+        protocol = card.tree.values("Protocol")
+        assert protocol["Protocol version"] == "1.0"
+        assert protocol["Card URL"] == agent.card_url_used
+        assert protocol["Card URL"].endswith("/.well-known/agent-card.json")
+        assert protocol["Extended card"] == "not offered"
+        caps = card.tree.values("Capabilities")
+        assert caps["Streaming"] == "yes"
+        assert caps["Push notifications"] == "yes"
+        assert caps["Extensions"] == "none"
+        assert caps["State transition history"].startswith("not stated")
+        modes = card.tree.values("Modes")
+        assert modes["Default input modes"] == "text/plain, application/json"
+        interfaces = card.tree.values("Interfaces")
+        assert interfaces == {
+            urls["travel"] + "/": "JSONRPC 1.0",
+            urls["travel"] + "/rest": "HTTP+JSON 1.0",
+        }
+        assert card.tree.values("Security schemes") == {"(none)": "the card declares no security schemes"}
+        assert widget.note_label.isHidden()
+
+
+@pytest.mark.asyncio
+async def test_the_skills_tab_lists_each_skill_with_its_examples_tags_and_modes(ctx: PanelContext, qtbot: Any) -> None:
+    async with (
+        settled(),
+        run_demo_agents(chunk_delay=0.0) as urls,
+        inspector_for(ctx, qtbot, A2AProfile(id="travel", name="travel", url=urls["travel"])) as (widget, _),
+    ):
+        skills = widget.skills_widget
+        assert skills.list.topLevelItemCount() == 1
+        item = skills.list.topLevelItem(0)
+        assert [item.text(i) for i in range(3)] == ["Plan a trip", "plan-trip", "travel, demo, input-required"]
+        details = skills.details.toPlainText()
+        assert "Plan a trip to Lisbon" in details
+        assert "Plan a trip to Kyoto" in details
+        assert "Output modes: text/plain, text/markdown" in details
+        assert "asks for dates, travellers and cabin class" in details
+        assert widget.tabs.tabText(1) == "Skills (1)"
+
+
+@pytest.mark.asyncio
+async def test_the_raw_card_tab_shows_the_published_json_pretty_printed(ctx: PanelContext, qtbot: Any) -> None:
+    async with (
+        settled(),
+        run_demo_agents(chunk_delay=0.0) as urls,
+        inspector_for(ctx, qtbot, A2AProfile(id="travel", name="travel", url=urls["travel"])) as (widget, agent),
+    ):
+        raw = widget.raw_widget
+        assert json.loads(raw.payload.text()) == agent.card_json
+        shown = raw.payload.editor.toPlainText()
+        assert '\n  "name": "Travel Planner (demo)"' in shown
+        assert raw.which.isHidden()
+
+
+@pytest.mark.asyncio
+async def test_a_bearer_protected_agent_shows_its_security_scheme_and_requirement(
+    ctx: PanelContext, qtbot: Any
+) -> None:
+    async with (
+        settled(),
+        serve_agent(bearer_app) as url,
+        inspector_for(ctx, qtbot, A2AProfile(id="echo", name="echo", url=url)) as (widget, _),
+    ):
+        tree = widget.card_widget.tree
+        assert tree.values("Security schemes") == {"bearer": "http (Bearer)"}
+        (bearer,) = children(tree, "Security schemes")
+        details = {bearer.child(i).text(0): bearer.child(i).text(1) for i in range(bearer.childCount())}
+        assert details == {"type": "http", "scheme": "Bearer"}
+        assert tree.values("Security requirements") == {"Requirement 1": "bearer"}
+        assert tree.values("Protocol")["Extended card"].startswith("offered, not fetched")
+        assert tree.values("Capabilities")["Extended agent card"] == "yes"
+
+
+@pytest.mark.asyncio
+async def test_with_a_credential_the_extended_card_is_shown_and_its_json_offered(tmp_path: Path, qtbot: Any) -> None:
+    async def secret(ref: SecretRef) -> str | None:
+        return BEARER if ref.key == "echo-token" else None
+
+    ctx = make_context(tmp_path, factory=DefaultAgentFactory(resolve_secret=secret))
+    async with settled(), serve_agent(bearer_app) as url:
+        profile = A2AProfile(id="echo", name="echo", url=url, secrets=[SecretRef(kind="bearer", key="echo-token")])
+        async with inspector_for(ctx, qtbot, profile) as (widget, _):
+            assert widget.card_widget.tree.values("Protocol")["Extended card"].startswith("extended card shown")
+            ids = [widget.skills_widget.list.topLevelItem(i).text(1) for i in range(2)]
+            assert ids == [ECHO_SKILL.id, SECRET_SKILL.id]
+            raw = widget.raw_widget
+            assert not raw.which.isHidden()
+            assert SECRET_SKILL.id not in raw.payload.text()  # the published card
+            raw.which.setCurrentIndex(1)
+            assert SECRET_SKILL.id in json.dumps(json.loads(raw.payload.text()))
+
+
+@pytest.mark.asyncio
+async def test_html_and_markdown_from_the_card_show_literally_and_the_icon_is_never_fetched(
+    ctx: PanelContext, qtbot: Any
+) -> None:
+    hits: list[str] = []
+    async with (
+        settled(),
+        serve_agent(partial(kitchen_sink_app, icon_hits=hits)) as url,
+        inspector_for(ctx, qtbot, A2AProfile(id="sink", name="sink", url=url)) as (widget, _),
+    ):
+        widget.resize(1000, 800)
+        widget.show()
+        for index in range(widget.tabs.count()):
+            widget.tabs.setCurrentIndex(index)
+            widget.grab()  # paint every tab: nothing may load the icon or any image
+        card = widget.card_widget
+        assert card.name_label.text() == "Kitchen <b>Sink</b>"
+        assert card.description_label.text() == HTML_DESCRIPTION
+        identity = card.tree.values("Identity")
+        assert identity["Description"] == HTML_DESCRIPTION
+        assert identity["Provider"] == "Example Org"
+        assert identity["Provider URL"] == "https://example.org"
+        assert identity["Documentation URL"] == "https://example.org/docs"
+        assert identity["Icon URL"] == f"{url}/icon.png"
+        (description_item,) = [c for c in children(card.tree, "Identity") if c.text(0) == "Description"]
+        assert "&lt;b" in description_item.toolTip(1)  # tooltip escaped, never rich text
+        schemes = card.tree.values("Security schemes")
+        assert schemes == {
+            "key": "apiKey (header: X-API-Key)",
+            "oauth": "oauth2 (clientCredentials)",
+            "oidc": "openIdConnect (https://auth.example.org/.well-known/openid-configuration)",
+        }
+        all_rows = texts(card.tree)
+        assert ("tokenUrl", "https://auth.example.org/token") in all_rows
+        assert ("read", "Read things") in all_rows
+        assert card.tree.values("Security requirements") == {"Requirement 1": "key + oauth (read)"}
+        assert card.tree.values("Capabilities")["Extensions"] == "1"
+        assert ("https://example.org/ext/trace", "required") in all_rows
+
+        skills = widget.skills_widget
+        skills.list.setCurrentItem(skills.list.topLevelItem(1))
+        assert skills.list.topLevelItem(1).text(0) == "<i>Tricky</i>"
+        assert skills.list.topLevelItem(1).text(2) == "<b>tag</b>"
+        plain = skills.details.toPlainText()
+        assert HTML_DESCRIPTION in plain
+        assert "<script>alert(1)</script>" in plain
+        html = skills.details.toHtml()
+        assert "<img" not in html and "<b style" not in html and "<script>" not in html
+        assert "&lt;b style" in html
+        assert hits == []
+
+
+# ---------------------------------------------------------------------- tasks
+
+
+@pytest.mark.asyncio
+async def test_a_task_started_elsewhere_is_listed_by_the_agent_and_get_shows_its_history(
+    ctx: PanelContext, qtbot: Any
+) -> None:
+    async with (
+        settled(),
+        run_demo_agents(chunk_delay=0.0) as urls,
+        inspector_for(ctx, qtbot, A2AProfile(id="travel", name="travel", url=urls["travel"])) as (widget, agent),
+    ):
+        tasks = widget.tasks_widget
+        assert tasks.listing_label.text() == LISTING_NOTE
+        assert tasks.model.rowCount() == 0
+        async with A2AAgent(urls["travel"]) as other:  # a different client: only the listing can reveal it
+            result = await asyncio.wait_for(other.invoke_async("Plan a trip to Lisbon"), BOUND)
+        assert result.state == "input_required"
+        assert result.task_id not in agent.tasks
+        tasks.refresh_button.click()
+        await until(widget.vm.refreshed, lambda: tasks.model.rowCount() == 1)
+        row = tasks.model.rows()[0]
+        assert (row.task_id, row.state, row.artifacts) == (result.task_id, "input_required", 1)
+        assert [tasks.model.index(0, c).data() for c in range(3)] == [
+            result.task_id,
+            result.context_id,
+            "input_required",
+        ]
+        assert tasks.model.index(0, 3).data()  # HH:MM:SS.mmm
+        assert widget.tabs.tabText(3) == "Tasks (1)"
+
+        tasks.table.selectRow(0)
+        await until(widget.vm.task_changed, lambda: tasks.detail_tree.topLevelItemCount() == 4)
+        assert widget.vm.selected_task_id == result.task_id
+        tasks.get_button.click()
+        await until(widget.vm.busy_changed, lambda: tasks.busy_label.text() == "")
+        history = [c.text(0) for c in children(tasks.detail_tree, STATUS_HISTORY)]
+        assert history == ["1. input_required"]  # a task this client never streamed: only its current state
+        status_values = [c.text(1) for c in children(tasks.detail_tree, STATUS_HISTORY)]
+        assert "When do you travel, how many travellers, and which cabin class?" in status_values
+        messages = [(c.text(0), c.text(1)) for c in children(tasks.detail_tree, "Messages")]
+        assert messages[0] == ("1. user", "Plan a trip to Lisbon")
+        assert ("2. agent", "Planning") in messages
+        artifacts = {c.text(0): c.text(1) for c in children(tasks.detail_tree, "Artifacts")}
+        assert list(artifacts) == ["Destination brief"]
+        assert artifacts["Destination brief"].endswith("part(s)")
+        shown = json.loads(tasks.json_view.text())
+        assert shown["task_id"] == result.task_id and shown["state"] == "input_required"
+        assert tasks.cancel_button.isEnabled()
+
+
+@pytest.mark.asyncio
+async def test_a_chat_turn_shows_up_after_refresh_and_cancel_moves_it_to_canceled(
+    ctx: PanelContext, qtbot: Any
+) -> None:
+    async with (
+        settled(),
+        run_demo_agents(chunk_delay=0.0) as urls,
+        inspector_for(ctx, qtbot, A2AProfile(id="travel", name="travel", url=urls["travel"])) as (widget, agent),
+    ):
+        result = await asyncio.wait_for(agent.invoke_async("Plan a trip to Lisbon"), BOUND)
+        widget.refresh()  # what the window calls when a chat turn completes
+        tasks = widget.tasks_widget
+        assert tasks.model.rows()[0].task_id == result.task_id  # the local view shows at once
+        tasks.table.selectRow(0)
+        await until(widget.vm.task_changed, lambda: tasks.cancel_button.isEnabled())
+        tasks.cancel_button.click()
+        await until(widget.vm.tasks_changed, lambda: tasks.model.rows()[0].state == "canceled")
+        assert agent.tasks[result.task_id].state == "canceled"
+        await until(widget.vm.task_changed, lambda: not tasks.cancel_button.isEnabled())
+        assert tasks.detail_tree.values("Task")["State"] == "canceled"
+        history = [c.text(0).split(". ", 1)[1] for c in children(tasks.detail_tree, STATUS_HISTORY)]
+        assert history[0] in ("submitted", "working") and "input_required" in history and history[-1] == "canceled"
+        assert tasks.error_label.isHidden()
+
+
+@pytest.mark.asyncio
+async def test_cancelling_a_task_that_already_ended_shows_the_agents_refusal_inline_and_reports_it(
+    ctx: PanelContext, qtbot: Any
+) -> None:
+    async with (
+        settled(),
+        run_demo_agents(chunk_delay=0.0) as urls,
+        inspector_for(ctx, qtbot, A2AProfile(id="travel", name="travel", url=urls["travel"])) as (widget, agent),
+    ):
+        result = await asyncio.wait_for(agent.invoke_async("Plan a trip to Lisbon"), BOUND)
+        widget.refresh()
+        widget.tasks_widget.table.selectRow(0)
+        async with A2AAgent(urls["travel"]) as other:  # ended behind the inspector's back
+            await other.cancel_task(result.task_id)
+        reported: list[Any] = []
+        ctx.errors.error_reported.connect(reported.append)
+        task = widget.vm.cancel_task()
+        assert task is not None
+        await asyncio.wait_for(task, BOUND)
+        banner = widget.tasks_widget.error_label
+        assert not banner.isHidden()
+        assert banner.textFormat() == Qt.TextFormat.PlainText
+        assert [v.code for v in reported] == [RemoteError.code]
+
+
+@pytest.mark.asyncio
+async def test_resubscribe_streams_a_running_tasks_events_live_until_it_waits_for_input(
+    ctx: PanelContext, qtbot: Any
+) -> None:
+    async with (
+        settled(),
+        serve_agent(travel_app_factory(chunk_delay=0.15)) as url,
+        inspector_for(ctx, qtbot, A2AProfile(id="travel", name="travel", url=url)) as (widget, agent),
+    ):
+        first: AgentEvent | None = None
+        async with contextlib.aclosing(agent.stream_async("Plan a trip to Porto")) as events:
+            async for event in events:
+                if event.task_id:
+                    first = event
+                    break  # drop the stream: the task keeps running on the agent
+        assert first is not None and first.task_id
+        widget.refresh()
+        tasks = widget.tasks_widget
+        tasks.table.selectRow(tasks.model.row_of(first.task_id))
+        await until(widget.vm.task_changed, lambda: widget.vm.selected_task_id == first.task_id)
+        assert agent.tasks[first.task_id].state in ("submitted", "working")
+        tasks.resubscribe_button.click()
+        assert widget.vm.subscribed and tasks.stop_button.isEnabled()
+        assert tasks.detail_tabs.currentWidget() is tasks.events_view
+        await until(widget.vm.subscription_changed, lambda: not widget.vm.subscribed)
+        lines = tasks.events_view.toPlainText().splitlines()
+        assert any("artifact Destination brief" in line for line in lines)
+        assert any("input_required When do you travel" in line for line in lines)
+        assert lines[-1].endswith("ended: input_required")
+        assert not tasks.stop_button.isEnabled()
+        assert tasks.model.rows()[tasks.model.row_of(first.task_id)].state == "input_required"
+        assert tasks.detail_tree.values("Task")["State"] == "input_required"
+
+
+@pytest.mark.asyncio
+async def test_stop_ends_a_resubscription_while_the_task_keeps_running(ctx: PanelContext, qtbot: Any) -> None:
+    async with (
+        settled(),
+        serve_agent(echo_app) as url,
+        inspector_for(ctx, qtbot, A2AProfile(id="echo", name="echo", url=url)) as (widget, agent),
+    ):
+        task_id = ""
+        async with contextlib.aclosing(agent.stream_async("silent 3")) as events:
+            async for event in events:
+                if event.task_id:
+                    task_id = event.task_id
+                    break
+        widget.refresh()
+        tasks = widget.tasks_widget
+        tasks.table.selectRow(tasks.model.row_of(task_id))
+        await until(widget.vm.task_changed, lambda: widget.vm.selected_task_id == task_id)
+        reported: list[Any] = []
+        ctx.errors.error_reported.connect(reported.append)
+        subscription = widget.vm.resubscribe()
+        assert subscription is not None
+        tasks.stop_button.click()
+        assert not widget.vm.subscribed and not tasks.stop_button.isEnabled()
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.wait_for(subscription, BOUND)
+        assert subscription.cancelled()
+        view = await agent.get_task(task_id)
+        assert view.state == "working"  # only the stream stopped
+        await agent.cancel_task(task_id)
+        assert reported == []
+
+
+@pytest.mark.asyncio
+async def test_an_a2a_0_3_agent_says_plainly_that_it_cannot_list_tasks(ctx: PanelContext, qtbot: Any) -> None:
+    async with (
+        settled(),
+        serve_agent(partial(build_travel_app, protocol_version="0.3", chunk_delay=0.0)) as url,
+        inspector_for(ctx, qtbot, A2AProfile(id="old", name="old", url=url)) as (widget, agent),
+    ):
+        assert widget.card_widget.tree.values("Protocol")["Protocol version"].startswith("0.3")
+        assert widget.tasks_widget.listing_label.text() == LOCAL_NOTE_0_3
+        result = await asyncio.wait_for(agent.invoke_async("Plan a trip to Oslo"), BOUND)
+        refresh = widget.vm.refresh()
+        assert refresh is not None
+        await asyncio.wait_for(refresh, BOUND)
+        assert [r.task_id for r in widget.tasks_widget.model.rows()] == [result.task_id]
+        assert widget.tasks_widget.error_label.isHidden()
+
+
+def test_without_a_connected_a2a_agent_the_inspector_says_so(ctx: PanelContext, qtbot: Any) -> None:
+    widget = A2AInspectorWidget(ctx)
+    qtbot.addWidget(widget)
+    assert not widget.note_label.isHidden() and not widget.tabs.isEnabled()
+    widget.show_connection("nobody")
+    assert widget.note_label.text() == "Not connected to an A2A agent."
+    assert widget.card_widget.tree.topLevelItemCount() == 0
+    assert widget.vm.refresh() is None and widget.vm.fetch_task() is None and widget.vm.resubscribe() is None

@@ -1,0 +1,267 @@
+"""What the A2A inspector shows about an agent card, as plain rows (Qt-free, built on ``describe_card``)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from workbench.core.protocols.a2a.agent import A2AAgent
+from workbench.core.protocols.a2a.cli_support import describe_card
+from workbench.core.protocols.a2a.convert import message_to_dict
+
+NOT_GIVEN = "—"
+"""Shown for a field the card leaves out."""
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One line of the card view: a label, a value and optional nested rows (all untrusted text).
+
+    Attributes:
+        label: What the value is ("Streaming", a scheme name, a URL ...).
+        value: The value as text.
+        children: Nested rows (a scheme's details, an interface's fields).
+    """
+
+    label: str
+    value: str = ""
+    children: tuple[Row, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    """A titled group of rows ("Identity", "Capabilities", "Security schemes" ...)."""
+
+    title: str
+    rows: tuple[Row, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SkillInfo:
+    """One skill as the card states it.
+
+    Attributes:
+        id: The skill id.
+        name: Its display name.
+        description: Its description (untrusted; shown literally, never rendered).
+        tags: Its tags.
+        examples: Example prompts.
+        input_modes: Accepted MIME types (empty: the card's defaults).
+        output_modes: Produced MIME types (empty: the card's defaults).
+        security: Security requirements, one text per requirement.
+    """
+
+    id: str
+    name: str
+    description: str
+    tags: tuple[str, ...] = ()
+    examples: tuple[str, ...] = ()
+    input_modes: tuple[str, ...] = ()
+    output_modes: tuple[str, ...] = ()
+    security: tuple[str, ...] = ()
+
+    def details_text(self) -> str:
+        """The skill as plain text for the detail pane (never rendered as markdown or HTML)."""
+        lines = [f"{self.name or self.id}  ({self.id})", ""]
+        lines.append("Tags: " + (", ".join(self.tags) or NOT_GIVEN))
+        lines.append("Input modes: " + (", ".join(self.input_modes) or "the card's defaults"))
+        lines.append("Output modes: " + (", ".join(self.output_modes) or "the card's defaults"))
+        if self.security:
+            lines.append("Security: " + "; ".join(self.security))
+        lines += ["", "Description:", self.description or NOT_GIVEN, "", "Examples:"]
+        lines += [f"  • {example}" for example in self.examples] or [f"  {NOT_GIVEN}"]
+        return "\n".join(lines)
+
+
+@dataclass(frozen=True, slots=True)
+class CardInfo:
+    """Everything the card tabs show.
+
+    Attributes:
+        name: The agent's name.
+        description: Its description.
+        sections: Identity, protocol, capabilities, modes, security and interfaces, in order.
+        skills: The skills.
+        raw_json: The card exactly as published, pretty-printed.
+        extended: Whether the shown card is the authenticated extended card.
+        extended_json: The extended card (normalised JSON) when it was fetched, else empty.
+    """
+
+    name: str
+    description: str
+    sections: tuple[Section, ...]
+    skills: tuple[SkillInfo, ...] = ()
+    raw_json: str = ""
+    extended: bool = False
+    extended_json: str = ""
+
+    def section(self, title: str) -> Section:
+        """The section called ``title`` (KeyError if there is none)."""
+        for s in self.sections:
+            if s.title == title:
+                return s
+        raise KeyError(title)
+
+
+def yes_no(value: bool | None) -> str:
+    """``yes`` / ``no`` / ``not stated``."""
+    if value is None:
+        return "not stated"
+    return "yes" if value else "no"
+
+
+def flatten(value: Any) -> tuple[Row, ...]:
+    """Nested JSON as rows: objects become one row per key (nested), lists one row per item."""
+    if isinstance(value, dict):
+        return tuple(_row(str(k), v) for k, v in value.items())
+    if isinstance(value, list):
+        return tuple(_row(f"[{i}]", v) for i, v in enumerate(value))
+    return (Row("value", _scalar(value)),)
+
+
+def _row(label: str, value: Any) -> Row:
+    if isinstance(value, dict | list):
+        summary = f"{len(value)} item(s)" if value else "(empty)"
+        return Row(label, summary, flatten(value) if value else ())
+    return Row(label, _scalar(value))
+
+
+def _scalar(value: Any) -> str:
+    if isinstance(value, bool):
+        return yes_no(value)
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return "" if value is None else str(value)
+
+
+def requirement_text(requirement: dict[str, list[str]]) -> str:
+    """One security requirement ("bearer", "oauth (read, write)", "a + b" when all are needed)."""
+    parts = [f"{name} ({', '.join(scopes)})" if scopes else name for name, scopes in sorted(requirement.items())]
+    return " + ".join(parts) or "(none)"
+
+
+def _scheme_rows(name: str, scheme: dict[str, Any]) -> Row:
+    kind = str(scheme.get("type", "unknown"))
+    details = {k: v for k, v in scheme.items() if k != "type"}
+    summary = kind
+    if kind == "http" and details.get("scheme"):
+        summary = f"http ({details['scheme']})"
+    elif kind == "apiKey" and details.get("name"):
+        summary = f"apiKey ({details.get('location', '?')}: {details['name']})"
+    elif kind == "oauth2" and isinstance(details.get("flows"), dict):
+        summary = "oauth2 (" + ", ".join(details["flows"]) + ")"
+    elif kind == "openIdConnect" and details.get("openIdConnectUrl"):
+        summary = f"openIdConnect ({details['openIdConnectUrl']})"
+    return Row(name, summary, (Row("type", kind), *flatten(details)) if details else (Row("type", kind),))
+
+
+def card_info(agent: A2AAgent) -> CardInfo:
+    """Build the inspector's view of a connected agent's card.
+
+    Raises:
+        UsageError: The agent is not connected (its card is not loaded).
+    """
+    d = describe_card(agent)
+    card = agent.card
+    raw = d["raw_card"]
+    raw_caps = raw.get("capabilities") if isinstance(raw.get("capabilities"), dict) else {}
+    provider = d.get("provider") or {}
+    identity = (
+        Row("Name", d["name"] or NOT_GIVEN),
+        Row("Description", d["description"] or NOT_GIVEN),
+        Row("Version", d["version"] or NOT_GIVEN),
+        Row("Provider", provider.get("organization") or NOT_GIVEN),
+        Row("Provider URL", provider.get("url") or NOT_GIVEN),
+        Row("Documentation URL", d.get("documentation_url") or NOT_GIVEN),
+        Row("Icon URL", card.icon_url or NOT_GIVEN),  # text only: never fetched
+    )
+    if d["extended_card"]:
+        extended = "extended card shown (fetched with your credentials)"
+    elif d.get("extended_card_error"):
+        extended = f"extended card not available: {d['extended_card_error'].get('message', '')}"
+    elif d["capabilities"]["extended_agent_card"]:
+        extended = "offered, not fetched (needs a credential on the connection)"
+    else:
+        extended = "not offered"
+    protocol = (
+        Row("Protocol version", d["protocol_version"] or NOT_GIVEN),
+        Row("Versions on the card", ", ".join(d["protocol_versions"]) or NOT_GIVEN),
+        Row("Binding in use", d["binding"]),
+        Row("Endpoint in use", d["url"]),
+        Row("Card URL", d["card_url"]),
+        Row("Extended card", extended),
+        Row("Card notes", str(len(d["notes"])) if d["notes"] else "none", tuple(Row("note", n) for n in d["notes"])),
+    )
+    caps = d["capabilities"]
+    history = raw_caps.get("stateTransitionHistory")
+    extensions = tuple(
+        Row(
+            str(ext.get("uri", "")),
+            "required" if ext.get("required") else "optional",
+            flatten({k: v for k, v in ext.items() if k not in ("uri", "required")}),
+        )
+        for ext in caps["extensions"]
+    )
+    capabilities = (
+        Row("Streaming", yes_no(caps["streaming"])),
+        Row("Push notifications", yes_no(caps["push_notifications"])),
+        Row("Extended agent card", yes_no(caps["extended_agent_card"])),
+        Row(
+            "State transition history",
+            yes_no(history) if isinstance(history, bool) else "not stated (no such field in A2A 1.0)",
+        ),
+        Row("Extensions", str(len(extensions)) if extensions else "none", extensions),
+    )
+    modes = (
+        Row("Default input modes", ", ".join(d["default_input_modes"]) or NOT_GIVEN),
+        Row("Default output modes", ", ".join(d["default_output_modes"]) or NOT_GIVEN),
+    )
+    schemes = tuple(_scheme_rows(name, s) for name, s in d["security_schemes"].items()) or (
+        Row("(none)", "the card declares no security schemes"),
+    )
+    requirements = tuple(
+        Row(f"Requirement {i + 1}", requirement_text(r)) for i, r in enumerate(d["security_requirements"])
+    ) or (Row("(none)", "no requirement stated"),)
+    interfaces = tuple(
+        Row(
+            i["url"],
+            f"{i['binding']} {i['protocol_version']}".strip(),
+            (
+                Row("binding", i["binding"]),
+                Row("protocol version", i["protocol_version"] or NOT_GIVEN),
+                *((Row("tenant", i["tenant"]),) if i["tenant"] else ()),
+            ),
+        )
+        for i in d["interfaces"]
+    )
+    skills = tuple(
+        SkillInfo(
+            id=s["id"],
+            name=s["name"],
+            description=s["description"],
+            tags=tuple(s["tags"]),
+            examples=tuple(s["examples"]),
+            input_modes=tuple(s["input_modes"]),
+            output_modes=tuple(s["output_modes"]),
+            security=tuple(requirement_text(r) for r in s["security_requirements"]),
+        )
+        for s in d["skills"]
+    )
+    return CardInfo(
+        name=d["name"],
+        description=d["description"],
+        sections=(
+            Section("Identity", identity),
+            Section("Protocol", protocol),
+            Section("Capabilities", capabilities),
+            Section("Modes", modes),
+            Section("Security schemes", schemes),
+            Section("Security requirements", requirements),
+            Section("Interfaces", interfaces),
+        ),
+        skills=skills,
+        raw_json=json.dumps(raw, indent=2, ensure_ascii=False),
+        extended=bool(d["extended_card"]),
+        extended_json=json.dumps(message_to_dict(card), indent=2, ensure_ascii=False) if d["extended_card"] else "",
+    )

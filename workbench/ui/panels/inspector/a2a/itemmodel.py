@@ -1,0 +1,81 @@
+"""TaskTableModel: the A2A inspector's task table (id, context, state, updated, artifacts)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+
+from workbench.ui.panels.inspector.a2a.taskinfo import TaskRow
+
+COLUMNS = ("ID", "Context", "State", "Updated", "Artifacts")
+TASK_ID_ROLE = Qt.ItemDataRole.UserRole + 1
+"""Role under which every cell returns its row's task id."""
+
+_Index = QModelIndex | QPersistentModelIndex
+
+
+class TaskTableModel(QAbstractTableModel):
+    """A table over ``TaskRow``s; ``set_rows`` updates in place when only values changed."""
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._rows: list[TaskRow] = []
+
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: N802, B008
+        """Number of tasks."""
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: N802, B008
+        """Number of columns."""
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:  # noqa: N802
+        """Column titles."""
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return COLUMNS[section]
+        return None
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        """Cell text (shown literally by the default delegate), the task id under ``TASK_ID_ROLE``."""
+        if not index.isValid():
+            return None
+        row = self._rows[index.row()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            match index.column():
+                case 0:
+                    return row.task_id
+                case 1:
+                    return row.context_id
+                case 2:
+                    return row.state
+                case 3:
+                    return row.updated_text
+                case _:
+                    return row.artifacts
+        if role == TASK_ID_ROLE:
+            return row.task_id
+        return None
+
+    def rows(self) -> list[TaskRow]:
+        """The rows shown."""
+        return list(self._rows)
+
+    def row_of(self, task_id: str | None) -> int:
+        """The row of ``task_id``, or -1."""
+        for i, row in enumerate(self._rows):
+            if row.task_id == task_id:
+                return i
+        return -1
+
+    def set_rows(self, rows: list[TaskRow]) -> None:
+        """Show ``rows``: a value update when the same tasks are listed in the same order, else a reset."""
+        if [r.task_id for r in rows] == [r.task_id for r in self._rows]:
+            if rows != self._rows:
+                self._rows = list(rows)
+                last = self.index(len(rows) - 1, len(COLUMNS) - 1)
+                self.dataChanged.emit(self.index(0, 0), last, [Qt.ItemDataRole.DisplayRole])
+            return
+        self.beginResetModel()
+        self._rows = list(rows)
+        self.endResetModel()

@@ -1,0 +1,185 @@
+"""The tasks tab: the agent's tasks in a table, the selected task's details, and Get / Cancel / Resubscribe."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QItemSelection, Qt
+from PySide6.QtGui import QFontDatabase, QTextCursor
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QTableView,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from workbench.core.protocols.a2a.reducer import TaskView
+from workbench.ui.errors import ErrorView
+from workbench.ui.panels.inspector.a2a.itemmodel import TASK_ID_ROLE, TaskTableModel
+from workbench.ui.panels.inspector.a2a.rowtree import RowTree
+from workbench.ui.panels.inspector.a2a.taskinfo import TaskRow, task_json, task_sections
+from workbench.ui.panels.inspector.a2a.viewmodel import A2AInspectorViewModel
+from workbench.ui.payload import PayloadView
+from workbench.ui.untrusted import plain_label
+
+ROW_HEIGHT = 22
+COLUMN_WIDTHS = (290, 290, 120, 100)
+"""Widths of the id, context, state and updated columns (ids are UUIDs; artifacts takes the rest)."""
+
+
+class TasksWidget(QWidget):
+    """Lays out the task table and detail views and forwards the user's intent to the view-model."""
+
+    def __init__(self, vm: A2AInspectorViewModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.vm = vm
+        self.listing_label = plain_label("", self, wrap=True)
+        self.refresh_button = QPushButton("Refresh", self)
+        self.busy_label = plain_label("", self)
+        self.error_label = plain_label("", self, wrap=True)
+        self.error_label.setStyleSheet("color: #b00020;")
+        self.error_label.hide()
+
+        self.model = TaskTableModel(self)
+        self.table = QTableView(self)
+        self.table.setModel(self.model)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        self.table.verticalHeader().setDefaultSectionSize(ROW_HEIGHT)
+        self.table.verticalHeader().hide()
+        self.table.horizontalHeader().setStretchLastSection(True)
+        for column, width in enumerate(COLUMN_WIDTHS):
+            self.table.setColumnWidth(column, width)
+        self.table.selectionModel().selectionChanged.connect(self.on_table_selection_changed)
+
+        self.get_button = QPushButton("Get", self)
+        self.get_button.setToolTip("Fetch the task from the agent again")
+        self.cancel_button = QPushButton("Cancel task", self)
+        self.cancel_button.setToolTip("Ask the agent to cancel the task")
+        self.resubscribe_button = QPushButton("Resubscribe", self)
+        self.resubscribe_button.setToolTip("Follow the task's events live")
+        self.stop_button = QPushButton("Stop", self)
+        self.stop_button.setToolTip("Stop following the task (it keeps running on the agent)")
+
+        self.detail_tree = RowTree(self)
+        self.detail_tree.setColumnWidth(0, 280)
+        self.events_view = QPlainTextEdit(self)
+        self.events_view.setReadOnly(True)
+        self.events_view.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.events_view.setPlaceholderText("Resubscribe to follow the selected task's events live.")
+        self.json_view = PayloadView(self)
+        self.detail_tabs = QTabWidget(self)
+        self.detail_tabs.addTab(self.detail_tree, "Details")
+        self.detail_tabs.addTab(self.events_view, "Live events")
+        self.detail_tabs.addTab(self.json_view, "JSON")
+
+        top = QHBoxLayout()
+        top.addWidget(self.listing_label, 1)
+        top.addWidget(self.busy_label)
+        top.addWidget(self.refresh_button)
+        actions = QHBoxLayout()
+        for button in (self.get_button, self.cancel_button, self.resubscribe_button, self.stop_button):
+            actions.addWidget(button)
+        actions.addStretch(1)
+        lower = QWidget(self)
+        lower_layout = QVBoxLayout(lower)
+        lower_layout.setContentsMargins(0, 0, 0, 0)
+        lower_layout.addLayout(actions)
+        lower_layout.addWidget(self.detail_tabs, 1)
+        splitter = QSplitter(Qt.Orientation.Vertical, self)
+        splitter.addWidget(self.table)
+        splitter.addWidget(lower)
+        splitter.setStretchFactor(1, 2)
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(self.error_label)
+        layout.addWidget(splitter, 1)
+
+        self.refresh_button.clicked.connect(vm.refresh)
+        self.get_button.clicked.connect(vm.fetch_task)
+        self.cancel_button.clicked.connect(vm.cancel_task)
+        self.resubscribe_button.clicked.connect(self.on_resubscribe_clicked)
+        self.stop_button.clicked.connect(vm.stop_subscription)
+        vm.tasks_changed.connect(self.on_vm_tasks_changed)
+        vm.task_changed.connect(self.on_vm_task_changed)
+        vm.listing_changed.connect(self.listing_label.setText)
+        vm.busy_changed.connect(self.on_vm_busy_changed)
+        vm.error_shown.connect(self.on_vm_error_shown)
+        vm.events_appended.connect(self.on_vm_events_appended)
+        vm.events_cleared.connect(self.events_view.clear)
+        vm.subscription_changed.connect(self.on_vm_subscription_changed)
+        self._update_buttons(None)
+
+    # ------------------------------------------------------------------ from the view-model
+
+    def on_vm_tasks_changed(self, rows: list[TaskRow]) -> None:
+        """Show the rows and keep the selected task selected."""
+        self.model.set_rows(rows)
+        row = self.model.row_of(self.vm.selected_task_id)
+        selection = self.table.selectionModel()
+        current = selection.selectedRows()
+        if row >= 0 and not (current and current[0].row() == row):
+            self.table.selectRow(row)
+
+    def on_vm_task_changed(self, view: TaskView | None) -> None:
+        """Show the selected task's details and JSON."""
+        if view is None:
+            self.detail_tree.set_sections(())
+            self.json_view.set_text("")
+        else:
+            self.detail_tree.set_sections(task_sections(view))
+            self.json_view.set_text(task_json(view), suggested_name=f"task-{view.task_id}.json")
+        self._update_buttons(view)
+
+    def on_vm_busy_changed(self, doing: str) -> None:
+        """Say what runs."""
+        self.busy_label.setText(f"{doing[:1].upper()}{doing[1:]}…" if doing else "")
+
+    def on_vm_error_shown(self, error: ErrorView | None) -> None:
+        """Show or hide the failure banner."""
+        if error is None:
+            self.error_label.hide()
+            self.error_label.clear()
+            return
+        text = f"{error.title}: {error.message}" + (f" — {error.hint}" if error.hint else "")
+        self.error_label.setText(text)
+        self.error_label.show()
+
+    def on_vm_events_appended(self, lines: list[str]) -> None:
+        """Append live event lines (one insert per batch)."""
+        cursor = self.events_view.textCursor()
+        cursor.movePosition(QTextCursor.MoveOperation.End)
+        prefix = "\n" if not self.events_view.document().isEmpty() else ""
+        cursor.insertText(prefix + "\n".join(lines))
+        bar = self.events_view.verticalScrollBar()
+        bar.setValue(bar.maximum())
+
+    def on_vm_subscription_changed(self, running: bool) -> None:
+        """Enable Stop while following a task."""
+        self.stop_button.setEnabled(running)
+
+    # ------------------------------------------------------------------ from the user
+
+    def on_table_selection_changed(self, selected: QItemSelection, deselected: QItemSelection) -> None:
+        """Select the task in the view-model."""
+        rows = self.table.selectionModel().selectedRows()
+        if rows:
+            self.vm.select_task(str(self.model.data(rows[0], TASK_ID_ROLE)))
+
+    def on_resubscribe_clicked(self) -> None:
+        """Follow the selected task and show its live events."""
+        if self.vm.resubscribe() is not None:
+            self.detail_tabs.setCurrentWidget(self.events_view)
+
+    def _update_buttons(self, view: TaskView | None) -> None:
+        has = view is not None
+        self.get_button.setEnabled(has)
+        self.resubscribe_button.setEnabled(has)
+        self.cancel_button.setEnabled(has and view is not None and not view.terminal)
+        self.stop_button.setEnabled(self.vm.subscribed)

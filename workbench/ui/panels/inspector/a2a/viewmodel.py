@@ -1,0 +1,329 @@
+"""A2AInspectorViewModel: the A2A inspector's state (card, tasks, selected task, live events) and commands."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Coroutine
+from typing import Any
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from workbench.core.errors import UnsupportedCapabilityError, WorkbenchError
+from workbench.core.events import ConnectionState
+from workbench.core.protocols.a2a.agent import A2AAgent
+from workbench.core.protocols.a2a.reducer import TaskView
+from workbench.core.protocols.base import Failed
+from workbench.ui.asyncutil import spawn
+from workbench.ui.context import PanelContext
+from workbench.ui.errors import describe_error
+from workbench.ui.panels.inspector.a2a.cardinfo import CardInfo, card_info
+from workbench.ui.panels.inspector.a2a.taskinfo import TaskRow, event_line, updated_at
+
+FLUSH_MS = 50
+"""Live events are shown in batches at most this often (a long stream must not repaint per event)."""
+
+LISTING_NOTE = "Tasks the agent listed, and the ones this workbench has seen."
+LOCAL_NOTE_0_3 = "This agent speaks A2A 0.3, which cannot list tasks: showing the tasks this workbench has seen."
+LOCAL_NOTE_REFUSED = "The agent does not list tasks: showing the tasks this workbench has seen."
+
+
+class A2AInspectorViewModel(QObject):
+    """State and async commands of the A2A inspector for one connection at a time.
+
+    Commands (``refresh``, ``fetch_task``, ``cancel_task``, ``resubscribe``) start background work and
+    return its task (or ``None`` when there is nothing to do). A typed failure is shown inline
+    (``error_shown``) and reported to the ErrorPresenter; results for a connection that is no longer
+    shown are dropped.
+
+    Signals:
+        card_changed(CardInfo | None): The card to show (``None``: nothing connected).
+        note_changed(str): Why nothing is shown ("" when an agent is shown).
+        tasks_changed(list[TaskRow]): The task table, newest first.
+        listing_changed(str): How the task list was obtained (agent listing or only local).
+        task_changed(TaskView | None): The selected task as currently known.
+        events_appended(list[str]): New lines for the live event view.
+        events_cleared(): A new subscription started.
+        subscription_changed(bool): Whether a resubscription is streaming.
+        busy_changed(str): What runs now ("" when idle).
+        error_shown(ErrorView | None): The last failure, for the banner (``None`` clears it).
+        refreshed(): A refresh (local tasks, then the agent's listing) finished.
+    """
+
+    card_changed = Signal(object)
+    note_changed = Signal(str)
+    tasks_changed = Signal(list)
+    listing_changed = Signal(str)
+    task_changed = Signal(object)
+    events_appended = Signal(list)
+    events_cleared = Signal()
+    subscription_changed = Signal(bool)
+    busy_changed = Signal(str)
+    error_shown = Signal(object)
+    refreshed = Signal()
+
+    def __init__(self, ctx: PanelContext, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._ctx = ctx
+        self._connection_id: str | None = None
+        self._agent: A2AAgent | None = None
+        self._card: CardInfo | None = None
+        self._selected: str | None = None
+        self._rows: list[TaskRow] = []
+        self._refresh_task: asyncio.Task[None] | None = None
+        self._refresh_again = False
+        self._subscription: asyncio.Task[None] | None = None
+        self._subscribed_id: str | None = None
+        self._pending_lines: list[str] = []
+        self._busy: list[str] = []
+        self._flush_timer = QTimer(self)
+        self._flush_timer.setSingleShot(True)
+        self._flush_timer.setInterval(FLUSH_MS)
+        self._flush_timer.timeout.connect(self._flush)
+
+    # ------------------------------------------------------------------ state
+
+    @property
+    def connection_id(self) -> str | None:
+        """The connection shown."""
+        return self._connection_id
+
+    @property
+    def agent(self) -> A2AAgent | None:
+        """The agent shown (``None`` when nothing connected is shown)."""
+        return self._agent
+
+    @property
+    def card(self) -> CardInfo | None:
+        """The card shown."""
+        return self._card
+
+    @property
+    def rows(self) -> list[TaskRow]:
+        """The task table."""
+        return list(self._rows)
+
+    @property
+    def selected_task_id(self) -> str | None:
+        """The selected task."""
+        return self._selected
+
+    @property
+    def subscribed(self) -> bool:
+        """Whether a resubscription is streaming."""
+        return self._subscription is not None and not self._subscription.done()
+
+    @property
+    def listing_supported(self) -> bool:
+        """Whether the agent can list its tasks (A2A 1.0)."""
+        return self._agent is not None and self._agent.capabilities.era != "0.3"
+
+    # ------------------------------------------------------------------ showing a connection
+
+    def show_connection(self, connection_id: str | None) -> None:
+        """Show the agent of ``connection_id`` if it is a connected A2A agent, else a note."""
+        self.stop_subscription()
+        if self._refresh_task is not None:
+            self._refresh_task.cancel()
+            self._refresh_task = None
+        self._connection_id = connection_id
+        self._agent, self._card, self._selected, self._rows = None, None, None, []
+        self.error_shown.emit(None)
+        self.events_cleared.emit()
+        conn = self._ctx.services.connections.get(connection_id) if connection_id else None
+        agent: object = conn.agent if conn is not None and conn.state is ConnectionState.CONNECTED else None
+        if connection_id is None:
+            note = "Select an A2A connection."
+        elif not isinstance(agent, A2AAgent):
+            note = "Not connected to an A2A agent."
+        else:
+            note = ""
+            self._agent = agent
+            try:
+                self._card = card_info(agent)
+            except WorkbenchError as exc:  # the card went away with the connection
+                self._agent = None
+                note = describe_error(exc).message
+        self.note_changed.emit(note)
+        self.card_changed.emit(self._card)
+        self.task_changed.emit(None)
+        self._emit_rows()
+        if self._agent is not None:
+            self.listing_changed.emit(LISTING_NOTE if self.listing_supported else LOCAL_NOTE_0_3)
+            self.refresh()
+        else:
+            self.listing_changed.emit("")
+
+    # ------------------------------------------------------------------ tasks
+
+    def refresh(self) -> asyncio.Task[None] | None:
+        """Re-read the tasks seen locally, then (A2A 1.0) ask the agent for its list.
+
+        Call it when a chat turn completes. A refresh already running runs once more afterwards.
+        """
+        if self._agent is None:
+            return None
+        self._emit_rows()
+        self._emit_selected()
+        if self._refresh_task is not None and not self._refresh_task.done():
+            self._refresh_again = True
+            return self._refresh_task
+        self._refresh_task = self._start(self._refresh(self._agent), "listing the agent's tasks")
+        return self._refresh_task
+
+    async def _refresh(self, agent: A2AAgent) -> None:
+        try:
+            while True:
+                self._refresh_again = False
+                if self.listing_supported:
+                    try:
+                        await agent.list_tasks(include_artifacts=True)
+                    except UnsupportedCapabilityError:
+                        if agent is self._agent:
+                            self.listing_changed.emit(LOCAL_NOTE_REFUSED)
+                    except WorkbenchError as exc:
+                        if agent is self._agent:
+                            self._show_error(exc, "listing the agent's tasks")
+                        return
+                if agent is not self._agent:
+                    return
+                self._emit_rows()
+                self._emit_selected()
+                if not self._refresh_again:
+                    return
+        finally:
+            if agent is self._agent:
+                self.refreshed.emit()
+
+    def select_task(self, task_id: str | None) -> asyncio.Task[None] | None:
+        """Select a task: show what is known at once, then fetch it from the agent."""
+        if task_id == self._selected:
+            return None
+        if task_id != self._subscribed_id:
+            self.stop_subscription()
+            self._subscribed_id = None
+            self.events_cleared.emit()  # the live view belongs to the task followed last
+        self._selected = task_id
+        self._emit_selected()
+        return self.fetch_task() if task_id else None
+
+    def fetch_task(self) -> asyncio.Task[None] | None:
+        """Get the selected task from the agent (its full history) and show it."""
+        agent, task_id = self._agent, self._selected
+        if agent is None or task_id is None:
+            return None
+        return self._start(self._fetch(agent, task_id), f"getting task {task_id}")
+
+    async def _fetch(self, agent: A2AAgent, task_id: str) -> None:
+        try:
+            await agent.get_task(task_id)
+        except WorkbenchError as exc:
+            if agent is self._agent:
+                self._show_error(exc, f"getting task {task_id}")
+            return
+        if agent is self._agent:
+            self.error_shown.emit(None)
+            self._emit_rows()
+            self._emit_selected()
+
+    def cancel_task(self) -> asyncio.Task[None] | None:
+        """Ask the agent to cancel the selected task."""
+        agent, task_id = self._agent, self._selected
+        if agent is None or task_id is None:
+            return None
+        return self._start(self._cancel(agent, task_id), f"cancelling task {task_id}")
+
+    async def _cancel(self, agent: A2AAgent, task_id: str) -> None:
+        try:
+            await agent.cancel_task(task_id)
+        except WorkbenchError as exc:
+            if agent is self._agent:
+                self._show_error(exc, f"cancelling task {task_id}")
+            return
+        if agent is self._agent:
+            self.error_shown.emit(None)
+            self._emit_rows()
+            self._emit_selected()
+
+    # ------------------------------------------------------------------ resubscribing
+
+    def resubscribe(self) -> asyncio.Task[None] | None:
+        """Follow the selected task live (``agent.subscribe``); its events go to ``events_appended``."""
+        agent, task_id = self._agent, self._selected
+        if agent is None or task_id is None:
+            return None
+        self.stop_subscription()
+        self._pending_lines.clear()
+        self.events_cleared.emit()
+        self._subscribed_id = task_id
+        task = spawn(self._follow(agent, task_id), doing=f"subscribing to task {task_id}")
+        self._subscription = task
+        self.subscription_changed.emit(True)
+        return task
+
+    def stop_subscription(self) -> None:
+        """Stop following the task (the remote task keeps running)."""
+        task, self._subscription = self._subscription, None
+        if task is not None and not task.done():
+            task.cancel()
+            self._flush()
+            self.subscription_changed.emit(False)
+
+    async def _follow(self, agent: A2AAgent, task_id: str) -> None:
+        try:
+            async with contextlib.aclosing(agent.subscribe(task_id)) as events:  # type: ignore[type-var]
+                async for event in events:
+                    if agent is not self._agent:
+                        return
+                    self._pending_lines.append(event_line(event))
+                    if isinstance(event, Failed) and isinstance(event.error, WorkbenchError):
+                        self._show_error(event.error, f"subscribing to task {task_id}")
+                    if not self._flush_timer.isActive():
+                        self._flush_timer.start()
+        finally:
+            if self._subscription is asyncio.current_task():
+                self._subscription = None
+                self._flush()
+                self.subscription_changed.emit(False)
+
+    def _flush(self) -> None:
+        self._flush_timer.stop()
+        if self._pending_lines:
+            lines, self._pending_lines = self._pending_lines, []
+            self.events_appended.emit(lines)
+        if self._agent is not None:
+            self._emit_rows()
+            self._emit_selected()
+
+    # ------------------------------------------------------------------ helpers
+
+    def _start(self, coro: Coroutine[Any, Any, None], doing: str) -> asyncio.Task[None]:
+        self._busy.append(doing)
+        self.busy_changed.emit(doing)
+        task = spawn(coro, doing=doing)
+
+        def done(_: asyncio.Task[None]) -> None:
+            with contextlib.suppress(ValueError):
+                self._busy.remove(doing)
+            self.busy_changed.emit(self._busy[-1] if self._busy else "")
+
+        task.add_done_callback(done)
+        return task
+
+    def _show_error(self, error: WorkbenchError, doing: str) -> None:
+        self.error_shown.emit(describe_error(error, doing))
+        self._ctx.errors.report(error, doing)
+
+    def _emit_rows(self) -> None:
+        views = list(self._agent.tasks.values()) if self._agent is not None else []
+        views.sort(key=lambda v: updated_at(v) or 0.0, reverse=True)
+        rows = [TaskRow.of(v) for v in views]
+        if rows != self._rows or not rows:
+            self._rows = rows
+            self.tasks_changed.emit(rows)
+
+    def _emit_selected(self) -> None:
+        view: TaskView | None = None
+        if self._agent is not None and self._selected is not None:
+            view = self._agent.tasks.get(self._selected)
+        self.task_changed.emit(view)

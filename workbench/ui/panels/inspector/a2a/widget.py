@@ -1,0 +1,71 @@
+"""A2AInspectorWidget: an A2A agent's card, skills, raw card JSON and tasks, in tabs."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QTabWidget, QVBoxLayout, QWidget
+
+from workbench.ui.context import PanelContext
+from workbench.ui.panels.inspector.a2a.card_widget import AgentCardWidget, RawCardWidget
+from workbench.ui.panels.inspector.a2a.cardinfo import CardInfo
+from workbench.ui.panels.inspector.a2a.skills_widget import SkillsWidget
+from workbench.ui.panels.inspector.a2a.taskinfo import TaskRow
+from workbench.ui.panels.inspector.a2a.tasks_widget import TasksWidget
+from workbench.ui.panels.inspector.a2a.viewmodel import A2AInspectorViewModel
+from workbench.ui.untrusted import plain_label
+
+
+class A2AInspectorWidget(QWidget):
+    """Inspects one A2A connection; the inspector container calls ``show_connection``.
+
+    Args:
+        ctx: The panel context.
+        parent: The parent widget.
+    """
+
+    def __init__(self, ctx: PanelContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.vm = A2AInspectorViewModel(ctx, self)
+        self.note_label = plain_label("", self, wrap=True)
+        self.card_widget = AgentCardWidget(self)
+        self.skills_widget = SkillsWidget(self)
+        self.raw_widget = RawCardWidget(self)
+        self.tasks_widget = TasksWidget(self.vm, self)
+        self.tabs = QTabWidget(self)
+        self.tabs.addTab(self.card_widget, "Agent card")
+        self.tabs.addTab(self.skills_widget, "Skills")
+        self.tabs.addTab(self.raw_widget, "Card JSON")
+        self.tabs.addTab(self.tasks_widget, "Tasks")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.note_label)
+        layout.addWidget(self.tabs, 1)
+        self.vm.note_changed.connect(self.on_vm_note_changed)
+        self.vm.card_changed.connect(self.on_vm_card_changed)
+        self.vm.tasks_changed.connect(self.on_vm_tasks_changed)
+        self.on_vm_note_changed("Select an A2A connection.")
+
+    def show_connection(self, connection_id: str | None) -> None:
+        """Inspect the A2A connection ``connection_id`` (``None`` or not connected: a note, nothing else)."""
+        self.vm.show_connection(connection_id)
+
+    def refresh(self) -> None:
+        """Re-read the tasks (call after a chat turn with this agent completed)."""
+        self.vm.refresh()
+
+    def on_vm_note_changed(self, note: str) -> None:
+        """Show why nothing is inspected, or hide the note."""
+        self.note_label.setText(note)
+        self.note_label.setVisible(bool(note))
+        self.tabs.setEnabled(not note)
+
+    def on_vm_card_changed(self, card: CardInfo | None) -> None:
+        """Fill the card tabs."""
+        self.card_widget.set_card(card)
+        self.skills_widget.set_skills(card.skills if card else ())
+        self.raw_widget.set_card(card)
+        self.tabs.setTabText(1, f"Skills ({len(card.skills)})" if card else "Skills")
+
+    def on_vm_tasks_changed(self, rows: list[TaskRow]) -> None:
+        """Count the tasks in the tab title."""
+        self.tabs.setTabText(3, f"Tasks ({len(rows)})" if rows else "Tasks")

@@ -1,0 +1,180 @@
+"""InspectorWidget: follows the selected connection and shows its protocol's inspector, or why it cannot."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QPushButton, QStackedWidget, QVBoxLayout, QWidget
+
+from workbench.core.errors import WorkbenchError
+from workbench.core.events import ConnectionState, ConnectionStateChanged
+from workbench.ui.context import PanelContext
+from workbench.ui.errors import describe_error
+from workbench.ui.panels.inspector.a2a.widget import A2AInspectorWidget
+from workbench.ui.panels.inspector.mcp.widget import MCPInspectorWidget
+from workbench.ui.untrusted import plain_label
+
+S = ConnectionState
+
+Inspector = A2AInspectorWidget | MCPInspectorWidget
+
+
+class PlaceholderWidget(QWidget):
+    """What the inspector shows instead of an inspector: a title, the reason, and a Connect button."""
+
+    connect_clicked = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.title_label = plain_label("", self, wrap=True)
+        font = self.title_label.font()
+        font.setBold(True)
+        self.title_label.setFont(font)
+        self.detail_label = plain_label("", self, wrap=True)
+        self.connect_button = QPushButton("Connect", self)
+        self.connect_button.clicked.connect(self.connect_clicked)
+        for label in (self.title_label, self.detail_label):
+            label.setAlignment(Qt.AlignmentFlag.AlignHCenter)
+        layout = QVBoxLayout(self)
+        layout.addStretch(1)
+        layout.addWidget(self.title_label)
+        layout.addWidget(self.detail_label)
+        layout.addWidget(self.connect_button, 0, Qt.AlignmentFlag.AlignHCenter)
+        layout.addStretch(2)
+
+    def show_text(self, title: str, detail: str = "", *, can_connect: bool = False) -> None:
+        """Show ``title`` and ``detail`` (untrusted text shown literally)."""
+        self.title_label.setText(title)
+        self.detail_label.setText(detail)
+        self.detail_label.setVisible(bool(detail))
+        self.connect_button.setVisible(can_connect)
+
+
+class InspectorWidget(QWidget):
+    """The capability inspector dock: the MCP or A2A inspector of the selected, connected connection.
+
+    Follows ``ctx.selection.changed`` and ``ctx.bridge.connection_state_changed``. When nothing is
+    selected, or the selection is not connected, it shows a placeholder saying so (with the failure
+    reason for a failed connection) and a Connect button that emits ``connect_requested(id)``.
+
+    Args:
+        ctx: The panel context.
+        parent: The parent widget.
+    """
+
+    connect_requested = Signal(str)
+
+    def __init__(self, ctx: PanelContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self._connection_id: str | None = None
+        self._inspectors: dict[str, Inspector] = {}
+        self._active: str | None = None
+        self.placeholder = PlaceholderWidget(self)
+        self.placeholder.connect_clicked.connect(self.on_placeholder_connect_clicked)
+        self.stack = QStackedWidget(self)
+        self.stack.addWidget(self.placeholder)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.stack)
+        ctx.selection.changed.connect(self.on_selection_changed)
+        ctx.bridge.connection_state_changed.connect(self.on_bridge_connection_state_changed)
+        self.show_connection(ctx.selection.current)
+
+    # ------------------------------------------------------------------ what is shown
+
+    @property
+    def connection_id(self) -> str | None:
+        """The connection followed (the selection)."""
+        return self._connection_id
+
+    @property
+    def current_inspector(self) -> QWidget | None:
+        """The protocol inspector on display (``None`` while the placeholder shows)."""
+        widget = self.stack.currentWidget()
+        return None if widget is self.placeholder else widget
+
+    def inspector(self, protocol: str) -> Inspector | None:
+        """The ``mcp`` or ``a2a`` inspector, if it was created."""
+        return self._inspectors.get(protocol)
+
+    def show_connection(self, connection_id: str | None) -> None:
+        """Show the inspector of ``connection_id`` (or a placeholder)."""
+        self._connection_id = connection_id
+        self._update()
+
+    def refresh(self) -> None:
+        """Ask the shown inspector to re-read what may have changed (e.g. after a chat turn)."""
+        widget = self.current_inspector
+        refresh = getattr(widget, "refresh", None)
+        if callable(refresh):
+            refresh()
+
+    # ------------------------------------------------------------------ slots
+
+    def on_selection_changed(self, connection_id: str | None) -> None:
+        """Follow the selection."""
+        self.show_connection(connection_id)
+
+    def on_bridge_connection_state_changed(self, event: ConnectionStateChanged) -> None:
+        """Re-evaluate when the followed connection changes state."""
+        if event.connection_id == self._connection_id:
+            self._update()
+
+    def on_placeholder_connect_clicked(self) -> None:
+        """Ask the window to connect the followed connection."""
+        if self._connection_id is not None:
+            self.connect_requested.emit(self._connection_id)
+
+    # ------------------------------------------------------------------ internals
+
+    def _update(self) -> None:
+        cid = self._connection_id
+        if cid is None:
+            self._show_placeholder("Select a connection", "Pick a server or agent in the sidebar to inspect it.")
+            return
+        conn = self.ctx.services.connections.get(cid)
+        name = conn.profile.name if conn is not None else self._profile_name(cid)
+        state = conn.state if conn is not None else S.DISCONNECTED
+        if conn is None or state is not S.CONNECTED or conn.agent is None:
+            if state is S.CONNECTING:
+                self._show_placeholder(f"{name}: connecting…", "The inspector opens once it is connected.")
+            elif state is S.FAILED:
+                reason = describe_error(conn.error).message if conn is not None and conn.error else ""
+                self._show_placeholder(f"{name}: connection failed", reason, can_connect=True)
+            else:
+                self._show_placeholder(f"{name}: not connected", "Connect to inspect.", can_connect=True)
+            return
+        protocol = "a2a" if conn.profile.kind == "a2a" else "mcp"
+        widget = self._inspector_for(protocol)
+        if self._active is not None and self._active != protocol:
+            self._release(self._active)
+        self._active = protocol
+        self.stack.setCurrentWidget(widget)
+        widget.show_connection(cid)
+
+    def _show_placeholder(self, title: str, detail: str, *, can_connect: bool = False) -> None:
+        if self._active is not None:
+            self._release(self._active)
+            self._active = None
+        self.placeholder.show_text(title, detail, can_connect=can_connect)
+        self.stack.setCurrentWidget(self.placeholder)
+
+    def _release(self, protocol: str) -> None:
+        """Let an inspector drop its connection (stop subscriptions, forget the agent)."""
+        widget = self._inspectors.get(protocol)
+        if widget is not None:
+            widget.show_connection(None)
+
+    def _profile_name(self, connection_id: str) -> str:
+        try:
+            return self.ctx.services.profiles.get(connection_id).name
+        except WorkbenchError:
+            return connection_id
+
+    def _inspector_for(self, protocol: str) -> Inspector:
+        widget = self._inspectors.get(protocol)
+        if widget is None:
+            widget = A2AInspectorWidget(self.ctx, self) if protocol == "a2a" else MCPInspectorWidget(self.ctx, self)
+            self._inspectors[protocol] = widget
+            self.stack.addWidget(widget)
+        return widget
