@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QPushButton, QStackedWidget, QVBoxLayout, QWidget
 
@@ -9,13 +11,15 @@ from workbench.core.errors import WorkbenchError
 from workbench.core.events import ConnectionState, ConnectionStateChanged
 from workbench.ui.context import PanelContext
 from workbench.ui.errors import describe_error
-from workbench.ui.panels.inspector.a2a.widget import A2AInspectorWidget
-from workbench.ui.panels.inspector.mcp.widget import MCPInspectorWidget
 from workbench.ui.untrusted import plain_label
 
-S = ConnectionState
+if TYPE_CHECKING:
+    from workbench.ui.panels.inspector.a2a.widget import A2AInspectorWidget
+    from workbench.ui.panels.inspector.mcp.widget import MCPInspectorWidget
 
-Inspector = A2AInspectorWidget | MCPInspectorWidget
+    Inspector = A2AInspectorWidget | MCPInspectorWidget
+
+S = ConnectionState
 
 
 class PlaceholderWidget(QWidget):
@@ -174,7 +178,16 @@ class InspectorWidget(QWidget):
     def _inspector_for(self, protocol: str) -> Inspector:
         widget = self._inspectors.get(protocol)
         if widget is None:
-            widget = A2AInspectorWidget(self.ctx, self) if protocol == "a2a" else MCPInspectorWidget(self.ctx, self)
+            # Imported on first use: each protocol's inspector loads its SDK (about a second of imports),
+            # which must not delay the window's first paint.
+            if protocol == "a2a":
+                from workbench.ui.panels.inspector.a2a.widget import A2AInspectorWidget
+
+                widget = A2AInspectorWidget(self.ctx, self)
+            else:
+                from workbench.ui.panels.inspector.mcp.widget import MCPInspectorWidget
+
+                widget = MCPInspectorWidget(self.ctx, self)
             self._inspectors[protocol] = widget
             self.stack.addWidget(widget)
         return widget
