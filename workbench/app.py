@@ -117,6 +117,14 @@ def _apply_look(app: QApplication) -> None:
     app.setWindowIcon(app_icon())
 
 
+async def _open_in_system_browser(url: str) -> None:
+    """Open an OAuth authorization URL in the user's browser (the login the user started)."""
+    from PySide6.QtCore import QUrl
+    from PySide6.QtGui import QDesktopServices
+
+    QDesktopServices.openUrl(QUrl(url))
+
+
 @dataclass
 class Workbench:
     """The window and what it was built from (what ``build_workbench`` returns)."""
@@ -152,7 +160,12 @@ def build_workbench(
     late = _LateHandlers()
     handlers = AgentHandlers(elicitation=late.elicit, sampling=late.sample, input=late.answer_input)
     credentials = credentials or KeyringCredentialStore()
-    factory = DefaultAgentFactory(handlers=handlers, resolve_secret=credentials.resolve)
+    factory = DefaultAgentFactory(
+        handlers=handlers,
+        resolve_secret=credentials.resolve,
+        credentials=credentials,  # OAuth tokens (MCP) and A2A security-scheme credentials
+        oauth_opener=_open_in_system_browser,
+    )
     manager = ConnectionManager(bus, wire=wire, factory=factory)
     store = ProfileStore(config_dir)
     services = Services(bus=bus, wire=wire, connections=manager, profiles=store, credentials=credentials)
@@ -237,6 +250,7 @@ def demo_profiles(agents: list[DemoAgent]) -> list[ConnectionProfile]:
 async def connect_demo(window: MainWindow, agents: list[DemoAgent]) -> None:
     """Add the running demo agents to the sidebar (not saved) and connect them all at once."""
     profiles = demo_profiles(agents)
-    await asyncio.gather(*(window.sidebar.add_transient(p, persist=False) for p in profiles), return_exceptions=True)
+    tasks = [t for t in (window.sidebar.add_transient(p, persist=False) for p in profiles) if t is not None]
     if window.ctx.selection.current is None and profiles:
-        window.sidebar.select_profile(profiles[0].id)
+        window.ctx.selection.select(profiles[0].id)
+    await asyncio.gather(*tasks, return_exceptions=True)  # failures show in the sidebar

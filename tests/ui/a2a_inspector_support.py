@@ -23,15 +23,5 @@ async def until(signal: SignalInstance, predicate: Callable[[], bool], timeout: 
 
 @contextlib.asynccontextmanager
 async def settled() -> AsyncIterator[None]:
-    """Wrap an async test body: at the end, stop sse-starlette's shutdown watcher (polls every 0.5 s forever).
-
-    ``AppEventLoop`` keeps the loop current during qasync's last event pass, so a late step no longer
-    fails; stopping the watcher keeps each test's tasks its own.
-    """
-    try:
-        yield
-    finally:
-        watchers = [t for t in asyncio.all_tasks() if getattr(t.get_coro(), "__qualname__", "") == "_shutdown_watcher"]
-        for task in watchers:
-            task.cancel()
-        await asyncio.gather(*watchers, return_exceptions=True)
+    """Wrap an async test body (kept for readability; loop hygiene now lives in AppEventLoop and serve_asgi)."""
+    yield

@@ -14,6 +14,7 @@ import contextlib
 import logging
 import signal
 import socket
+import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from typing import Any, Literal
 
@@ -112,6 +113,7 @@ async def serve_asgi(
             timeout_graceful_shutdown=graceful_timeout,
         )
         server = _EmbeddedServer(config)
+        _running_servers.add(server)
         task = asyncio.create_task(_serve(server, sock), name=f"uvicorn {base}")
         try:
             listening = asyncio.create_task(server.listening.wait())
@@ -138,8 +140,34 @@ async def serve_asgi(
                     await asyncio.wait({task})
             if not task.cancelled() and (exc := task.exception()) is not None:
                 log.warning("local server %s stopped with %r", base, exc)
+            _running_servers.discard(server)
+            if not _running_servers:
+                await _stop_sse_shutdown_watcher()
     finally:
         sock.close()
+
+
+_running_servers: set[uvicorn.Server] = set()
+
+
+async def _stop_sse_shutdown_watcher() -> None:
+    """End sse-starlette's per-loop shutdown poller once the last in-process server has stopped.
+
+    sse-starlette starts one task per loop on the first streamed response that polls every 0.5 s
+    forever (to drain streams when uvicorn exits). Left running, it outlives every server and steps
+    after its loop has stopped (e.g. a test's). Its state is reset so a later server restarts it.
+    """
+    sse = sys.modules.get("sse_starlette.sse")
+    if sse is None:
+        return
+    watchers = [t for t in asyncio.all_tasks() if getattr(t.get_coro(), "__qualname__", "") == "_shutdown_watcher"]
+    for watcher in watchers:
+        watcher.cancel()
+    if watchers:
+        await asyncio.wait(watchers)
+    state_of = getattr(sse, "_get_shutdown_state", None)
+    if state_of is not None:
+        state_of().watcher_started = False
 
 
 @contextlib.contextmanager

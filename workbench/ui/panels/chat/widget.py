@@ -1,0 +1,261 @@
+"""ChatWidget: the chat pane's layout — transcript, input box and buttons; it forwards intent only.
+
+Changes from the view-model are coalesced: ``items_changed`` arms a single-shot timer, and each
+flush (at most ~30 a second, ``FLUSH_INTERVAL_MS``) takes the changes and redraws only those items
+(qt-async §5.2).
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from PySide6.QtCore import Qt, QTimer, QUrl, Signal
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QHBoxLayout,
+    QPlainTextEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from workbench.ui.asyncutil import spawn
+from workbench.ui.context import PanelContext
+from workbench.ui.panels.chat.render import TranscriptRenderer
+from workbench.ui.panels.chat.viewmodel import ChatViewModel, InputState
+from workbench.ui.untrusted import SafeTextBrowser, plain_label
+
+FLUSH_INTERVAL_MS = 33
+"""Shortest time between two transcript redraws (about 30 per second)."""
+FLUSH_BUDGET_S = 0.005
+"""Time one redraw may spend drawing new items; a backlog is drawn in further slices, 1 ms apart."""
+
+
+class _InputBox(QPlainTextEdit):
+    """Multi-line input; Ctrl+Enter (or Ctrl+Return) asks to send."""
+
+    send_requested = Signal()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
+        """Ctrl+Enter sends; plain Enter makes a new line."""
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and (
+            event.modifiers() & Qt.KeyboardModifier.ControlModifier
+        ):
+            self.send_requested.emit()
+            return
+        super().keyPressEvent(event)
+
+
+class ChatWidget(QWidget):
+    """The chat pane for the selected connection (follows ``ctx.selection``).
+
+    Signals:
+        flushed(): The transcript was redrawn (tests and benchmarks wait on it).
+        artifact_saved(str): An artifact was written to the path.
+
+    The main window binds its shortcuts to ``focus_input()``, ``send()``, ``cancel()`` and
+    ``new_conversation()``.
+    """
+
+    flushed = Signal()
+    artifact_saved = Signal(str)
+
+    def __init__(self, ctx: PanelContext, parent: QWidget | None = None, *, viewmodel: ChatViewModel | None = None):
+        super().__init__(parent)
+        self._ctx = ctx
+        self.viewmodel = viewmodel or ChatViewModel(ctx, self)
+        self._shown: str | None = None
+        self._last_flush = 0.0
+
+        self.title = plain_label("", self)
+        self.banner = plain_label("", self, wrap=True)
+        self.banner.setStyleSheet("QLabel { background: #fff7ed; color: #7c2d12; padding: 6px; }")
+        self.transcript = SafeTextBrowser(self)
+        self.transcript.setUndoRedoEnabled(False)
+        self.renderer = TranscriptRenderer(self.transcript.document())
+        self.input = _InputBox(self)
+        self.input.setPlaceholderText("Message… (Ctrl+Enter sends)")
+        self.input.setMaximumHeight(110)
+        self.send_button = QPushButton("Send", self)
+        self.cancel_button = QPushButton("Cancel", self)
+        self.new_button = QPushButton("New conversation", self)
+
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.new_button)
+        buttons.addStretch(1)
+        buttons.addWidget(self.cancel_button)
+        buttons.addWidget(self.send_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.title)
+        layout.addWidget(self.banner)
+        layout.addWidget(self.transcript, 1)
+        layout.addWidget(self.input)
+        layout.addLayout(buttons)
+
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.timeout.connect(self.flush)
+
+        self.send_button.clicked.connect(self.send)
+        self.cancel_button.clicked.connect(self.cancel)
+        self.new_button.clicked.connect(self.new_conversation)
+        self.input.send_requested.connect(self.send)
+        self.transcript.link_clicked.connect(self.on_transcript_link_clicked)
+
+        vm = self.viewmodel
+        vm.current_changed.connect(self.on_viewmodel_current_changed)
+        vm.conversation_reset.connect(self.on_viewmodel_conversation_reset)
+        vm.items_changed.connect(self.on_viewmodel_items_changed)
+        vm.streaming_changed.connect(self.on_viewmodel_streaming_changed)
+        vm.input_state_changed.connect(self.on_viewmodel_input_state_changed)
+        self._show(vm.current, force=True)
+
+    # ------------------------------------------------------------------ intents (shortcut targets)
+
+    def focus_input(self) -> None:
+        """Put the keyboard focus in the input box."""
+        self.input.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+    def send(self) -> bool:
+        """Send the input box's text; it is cleared when the message went out."""
+        if self.viewmodel.send(self.input.toPlainText()):
+            self.input.clear()
+            return True
+        return False
+
+    def cancel(self) -> bool:
+        """Cancel the reply that is streaming."""
+        return self.viewmodel.cancel()
+
+    def new_conversation(self) -> None:
+        """Start a new conversation with the current connection."""
+        self.viewmodel.new_conversation()
+
+    def save_artifact(self, index: int) -> None:
+        """Ask for a file name (non-blocking dialog) and save the artifact at item ``index`` there."""
+        conv = self.viewmodel.conversation()
+        cid = self._shown
+        if conv is None or cid is None:
+            return
+        item = conv[index]
+        suggested = item.export()[1] if hasattr(item, "export") else "artifact.txt"
+        dialog = QFileDialog(self, "Save artifact", suggested)
+        dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.fileSelected.connect(lambda path: self.save_artifact_to(index, path))
+        dialog.open()
+
+    def save_artifact_to(self, index: int, path: str | Path) -> None:
+        """Write the artifact at item ``index`` to ``path`` (``artifact_saved`` when done)."""
+        cid = self._shown
+        if cid is None:
+            return
+        spawn(self._save(cid, index, path), doing="saving the artifact")
+
+    # ------------------------------------------------------------------ drawing
+
+    def flush(self) -> None:
+        """Draw what changed since the last flush."""
+        self._timer.stop()
+        cid = self._shown
+        if cid is None:
+            return
+        conv = self.viewmodel.conversation(cid)
+        updated = self.viewmodel.take_changes(cid)
+        if conv is None:
+            return
+        bar = self.transcript.verticalScrollBar()
+        at_bottom = bar.value() >= bar.maximum() - 4
+        caught_up = self.renderer.render(conv, updated, budget=FLUSH_BUDGET_S)
+        if at_bottom:
+            bar.setValue(bar.maximum())
+        self._last_flush = time.monotonic()
+        if not caught_up:
+            self._timer.start(1)  # let the loop breathe, then draw the rest of the backlog
+        self.flushed.emit()
+
+    @property
+    def flush_pending(self) -> bool:
+        """Whether a redraw is due (changes or a backlog not drawn yet)."""
+        return self._timer.isActive()
+
+    # ------------------------------------------------------------------ slots
+
+    def on_viewmodel_current_changed(self, connection_id: str | None) -> None:
+        """Another connection was selected: show its conversation."""
+        self._show(connection_id)
+
+    def on_viewmodel_conversation_reset(self, connection_id: str) -> None:
+        """The conversation was replaced (new conversation): redraw from scratch."""
+        if connection_id == self._shown:
+            self._show(connection_id, force=True)
+
+    def on_viewmodel_items_changed(self, connection_id: str) -> None:
+        """New events arrived: draw them at the next flush (at most ~30 flushes a second)."""
+        if connection_id != self._shown or self._timer.isActive():
+            return
+        since = (time.monotonic() - self._last_flush) * 1000
+        self._timer.start(int(max(0.0, FLUSH_INTERVAL_MS - since)))
+
+    def on_viewmodel_streaming_changed(self, connection_id: str, streaming: bool) -> None:
+        """Enable Send / Cancel for the shown connection."""
+        if connection_id == self._shown:
+            self._update_buttons()
+
+    def on_viewmodel_input_state_changed(self, state: InputState) -> None:
+        """Enable or disable the input, with the reason in the banner."""
+        self._apply_input_state(state)
+
+    def on_transcript_link_clicked(self, url: QUrl) -> None:
+        """Artifact actions are handled here; every other link goes to the window's link gate."""
+        action = self.renderer.parse_action(url)
+        if action is None:
+            self._ctx.links.offer(url)
+            return
+        name, index = action
+        conv = self.viewmodel.conversation()
+        if conv is None or index >= len(conv):
+            return
+        if name == "toggle":
+            self.renderer.toggle(conv, index)
+        elif name == "save":
+            self.save_artifact(index)
+
+    # ------------------------------------------------------------------ internals
+
+    def _show(self, connection_id: str | None, *, force: bool = False) -> None:
+        if connection_id == self._shown and not force:
+            return
+        self._shown = connection_id
+        self._timer.stop()
+        self.renderer.reset()
+        conn = self._ctx.services.connections.get(connection_id) if connection_id else None
+        self.title.setText(conn.profile.name if conn is not None else (connection_id or ""))
+        if connection_id is not None:
+            self.flush()
+        self._apply_input_state(self.viewmodel.input_state())
+
+    def _apply_input_state(self, state: InputState) -> None:
+        self.banner.setText(state.reason)
+        self.banner.setVisible(bool(state.reason))
+        self.input.setEnabled(state.enabled)
+        self.input.setPlaceholderText(
+            "Your answer… (JSON object for form fields; Ctrl+Enter sends)"
+            if state.waiting
+            else "Message… (Ctrl+Enter sends)"
+        )
+        self._update_buttons()
+
+    def _update_buttons(self) -> None:
+        streaming = self.viewmodel.is_streaming()
+        enabled = self.viewmodel.input_state().enabled
+        self.send_button.setEnabled(enabled and not streaming)
+        self.cancel_button.setEnabled(streaming)
+        self.new_button.setEnabled(self._shown is not None)
+
+    async def _save(self, cid: str, index: int, path: str | Path) -> None:
+        target = await self.viewmodel.save_artifact(cid, index, path)
+        self.artifact_saved.emit(str(target))
