@@ -54,7 +54,9 @@ class WireLogWidget(QWidget):
         self._build_filter_bar()
         self._build_table()
         self._build_detail()
-        splitter = QSplitter(Qt.Orientation.Vertical, self)
+        # side by side: the log is a wide, short dock, so the table keeps its height
+        splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        splitter.setObjectName("wireLogSplitter")
         splitter.addWidget(self.table)
         splitter.addWidget(self.detail)
         splitter.setStretchFactor(0, 3)

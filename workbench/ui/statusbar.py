@@ -1,0 +1,88 @@
+"""Status bar: the selected connection, its state and protocol version, and its latest round-trip time."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, Qt, QTimer
+from PySide6.QtWidgets import QLabel, QStatusBar
+
+from workbench.core.errors import WorkbenchError
+from workbench.core.events import ConnectionState, ConnectionStateChanged
+from workbench.core.models import WireKind, WireRecord
+from workbench.ui.context import PanelContext
+
+
+class StatusBarController(QObject):
+    """Keeps the status bar's labels current; remote names are shown as plain text.
+
+    Latency is the request→response time of the connection's latest JSON-RPC response, as the wire
+    recorder measured it (updated at most every 250 ms so a fast stream costs nothing here).
+    """
+
+    def __init__(self, ctx: PanelContext, bar: QStatusBar) -> None:
+        super().__init__(bar)
+        self._ctx = ctx
+        self._latency: dict[str, float] = {}
+        self.connection_label = QLabel(bar)
+        self.latency_label = QLabel(bar)
+        self.prompts_label = QLabel(bar)
+        for label in (self.connection_label, self.latency_label, self.prompts_label):
+            label.setTextFormat(Qt.TextFormat.PlainText)
+        bar.addPermanentWidget(self.prompts_label)
+        bar.addPermanentWidget(self.connection_label)
+        bar.addPermanentWidget(self.latency_label)
+        self._unsubscribe = ctx.services.wire.subscribe(self._on_record)
+        self._timer = QTimer(self)
+        self._timer.setInterval(250)
+        self._timer.timeout.connect(self._show_latency)
+        self._timer.start()
+        ctx.selection.changed.connect(self.refresh)
+        ctx.bridge.connection_state_changed.connect(self._on_state)
+        self.refresh()
+
+    def _on_record(self, record: WireRecord) -> None:
+        if record.latency_ms is not None and record.kind is WireKind.JSONRPC:
+            self._latency[record.connection_id] = record.latency_ms
+
+    def _on_state(self, event: ConnectionStateChanged) -> None:
+        if event.connection_id == self._ctx.selection.current:
+            self.refresh()
+
+    def set_pending_prompts(self, count: int) -> None:
+        """Show how many requests from peers wait for the user."""
+        self.prompts_label.setText(f"{count} waiting for you" if count else "")
+
+    def refresh(self) -> None:
+        """Re-read the selected connection's state and latency."""
+        cid = self._ctx.selection.current
+        if cid is None:
+            self.connection_label.setText("No connection selected")
+            self.latency_label.setText("")
+            return
+        conn = self._ctx.services.connections.get(cid)
+        name = conn.profile.name if conn is not None else self._saved_name(cid)
+        if conn is None:
+            self.connection_label.setText(f"{name} · disconnected")
+            self.latency_label.setText("")
+            return
+        state = conn.state
+        text = f"{name} · {state.value}"
+        if state is ConnectionState.CONNECTED and conn.protocol_version:
+            text += f" · {conn.profile.kind} {conn.protocol_version}"
+        self.connection_label.setText(text)
+        self._show_latency()
+
+    def _show_latency(self) -> None:
+        cid = self._ctx.selection.current
+        latency = self._latency.get(cid) if cid is not None else None
+        self.latency_label.setText(f"last round trip {latency:.0f} ms" if latency is not None else "")
+
+    def _saved_name(self, cid: str) -> str:
+        try:
+            return self._ctx.services.profiles.get(cid).name
+        except WorkbenchError:
+            return cid
+
+    def detach(self) -> None:
+        """Stop listening (window shutdown)."""
+        self._timer.stop()
+        self._unsubscribe()
