@@ -104,7 +104,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from workbench.cli.demo import run_demo
 
         return run_demo(args)
-    if args.command in ("profile", "secret"):
+    if args.command in ("profile", "secret", "login", "logout"):
         return run_profile_command(args, stdio_command)
     try:
         spec = None if args.profile else target_from_args(args, stdio_command)
@@ -196,6 +196,7 @@ async def _agent_for(
         bus=bus,
         handlers=AgentHandlers(elicitation=handlers.elicitation, sampling=handlers.sampling, input=handlers.input),
         resolve_secret=store.resolve if profile.secrets else None,
+        credentials=store,  # OAuth tokens (MCP) and A2A security-scheme credentials
     )
 
 

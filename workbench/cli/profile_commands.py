@@ -1,5 +1,6 @@
-"""``workbench profile …`` and ``workbench secret …``: saved profiles, and their secrets in the OS keyring.
+"""``workbench profile …``, ``workbench secret …``, ``workbench login`` and ``workbench logout``.
 
+Saved profiles, their secrets in the OS keyring, and OAuth logins for profiles saved with ``--oauth``.
 Secret values are read from standard input (never from argv, where ``ps`` and shell history see them).
 """
 
@@ -8,8 +9,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import sys
-from typing import Any
+import time
+from typing import TYPE_CHECKING, Any
 
 from pydantic import SecretStr, ValidationError
 
@@ -28,7 +31,14 @@ from workbench.core.profiles import (
 )
 from workbench.core.settings import ProfileStore
 
+if TYPE_CHECKING:
+    from workbench.core.auth_steps import AuthStep
+
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
+OAUTH_TEST_FOLLOW_ENV = "WORKBENCH_OAUTH_TEST_FOLLOW"
+"""TEST HOOK: ``1`` makes ``workbench login`` follow the authorization URL with an HTTP client instead of a
+browser (only works with authorization servers that approve without a person, like the test server)."""
 
 
 def add_profile_commands(sub: Any) -> None:
@@ -41,6 +51,8 @@ def add_profile_commands(sub: Any) -> None:
     add.add_argument("--mode", choices=("auto", "legacy", "2026-07-28"), default="auto", help="MCP protocol era")
     add.add_argument("--connect-timeout", type=float, default=None, metavar="S")
     add.add_argument("--timeout", type=float, default=None, metavar="S")
+    add.add_argument("--oauth", action="store_true", help="MCP over HTTP: log in with OAuth 2.1 (workbench login NAME)")
+    add.add_argument("--oauth-scope", action="append", default=[], metavar="SCOPE", help="with --oauth: extra scope")
     listing = psub.add_parser("list", help="list saved profiles")
     listing.add_argument("--json", action="store_true")
     remove = psub.add_parser("remove", help="delete a profile and forget its secrets")
@@ -55,10 +67,29 @@ def add_profile_commands(sub: Any) -> None:
     sclear.add_argument("name", metavar="NAME")
     sclear.add_argument("kind", metavar="KIND", nargs="?")
 
+    # main() hands only 'profile' and 'secret' to run_profile_command; these defaults send login and
+    # logout there too (argparse copies a subcommand's defaults over the namespace).
+    login = sub.add_parser("login", help="log in to the OAuth-protected MCP server of a saved profile")
+    login.add_argument("name", metavar="NAME")
+    login.add_argument("--no-browser", action="store_true", help="only print the authorization URL; open it yourself")
+    login.add_argument("--timeout", type=float, default=300.0, metavar="S", help="seconds to finish the login (300)")
+    login.add_argument("--json", action="store_true", help="one JSON object per auth step, then the result")
+    login.set_defaults(command="profile", oauth_command="login")
+    logout = sub.add_parser("logout", help="revoke and forget the OAuth tokens of a saved profile")
+    logout.add_argument("name", metavar="NAME")
+    logout.add_argument("--json", action="store_true", help="one JSON object per auth step, then the result")
+    logout.set_defaults(command="profile", oauth_command="logout")
+
 
 def run_profile_command(args: argparse.Namespace, stdio_command: list[str]) -> int:
     """Run ``profile …`` or ``secret …``; returns the exit code."""
     try:
+        if getattr(args, "oauth_command", None):
+            try:
+                return asyncio.run(_oauth(args))
+            except KeyboardInterrupt:
+                print(f"{args.oauth_command} cancelled", file=sys.stderr)
+                return 130
         if args.command == "profile":
             return asyncio.run(_profile(args, stdio_command))
         return asyncio.run(_secret(args))
@@ -79,12 +110,17 @@ async def _profile(args: argparse.Namespace, stdio_command: list[str]) -> int:
                 key = (
                     " [secrets: " + ", ".join(r.kind.value + (":" + r.name if r.name else "") for r in p.secrets) + "]"
                 )
-                print(f"{p.name:<24} {p.kind:<10} {_target(p)}{key if p.secrets else ''}  (id {p.id})")
+                oauth = " [oauth]" if _is_oauth(p) else ""
+                print(f"{p.name:<24} {p.kind:<10} {_target(p)}{key if p.secrets else ''}{oauth}  (id {p.id})")
         return EXIT_OK
     if args.profile_command == "remove":
         profile = find_profile(profiles, args.name)
         if profile.secrets:
             await clear_profile_secrets(KeyringCredentialStore(), profiles, profile)
+        if _is_oauth(profile):
+            from workbench.core.protocols.mcp.oauth_storage import CredentialTokenStorage
+
+            await CredentialTokenStorage(KeyringCredentialStore(), profile.id).forget()
         profiles.delete(profile.id)
         print(f"removed {profile.name}", file=sys.stderr)
         return EXIT_OK
@@ -115,7 +151,13 @@ def _new_profile(args: argparse.Namespace, stdio_command: list[str]) -> Connecti
             return MCPStdioProfile(
                 command=spec.command[0], args=spec.command[1:], env=spec.env, mode=spec.mode, **fields
             )
-        mcp_fields = {"mode": spec.mode, "agent_tool": spec.agent_tool}
+        mcp_fields: dict[str, Any] = {"mode": spec.mode, "agent_tool": spec.agent_tool}
+        if getattr(args, "oauth", False):
+            if spec.protocol not in ("mcp-http", "mcp-sse"):
+                raise ConfigError("--oauth is for MCP servers over HTTP (--mcp or --mcp-sse).")
+            mcp_fields.update(auth="oauth", oauth_scopes=list(args.oauth_scope))
+        elif getattr(args, "oauth_scope", None):
+            raise ConfigError("--oauth-scope needs --oauth.")
         if spec.protocol == "mcp-http":
             return MCPHTTPProfile(url=spec.url, headers=spec.headers, **mcp_fields, **fields)
         if spec.protocol == "mcp-sse":
@@ -156,4 +198,66 @@ async def _secret(args: argparse.Namespace) -> int:
     print(f"stored {args.kind} for {profile.name} in {backend.name}", file=sys.stderr)
     if backend.warning:
         print(f"warning: {backend.warning}", file=sys.stderr)
+    return EXIT_OK
+
+
+def _is_oauth(profile: ConnectionProfile) -> bool:
+    return isinstance(profile, MCPHTTPProfile | MCPSSEProfile) and profile.auth == "oauth"
+
+
+async def _oauth(args: argparse.Namespace) -> int:
+    """``workbench login NAME`` / ``workbench logout NAME``."""
+    from workbench.core.protocols.mcp.oauth import follow_redirects_opener, login, logout, system_browser_opener
+
+    profile = find_profile(ProfileStore(), args.name)
+    if not isinstance(profile, MCPHTTPProfile | MCPSSEProfile) or profile.auth != "oauth":
+        raise ConfigError(
+            f"The profile {profile.name!r} does not log in with OAuth.",
+            hint="save an MCP HTTP profile with --oauth: workbench profile add NAME --mcp URL --oauth",
+        )
+    store = KeyringCredentialStore()
+    store.backend()  # refuse before anything happens when no secure keyring exists
+
+    def on_step(step: AuthStep) -> None:
+        if args.json:
+            fields = {"step": step.stage.value, "status": step.status, "detail": step.detail}
+            print(json.dumps({**fields, "wire_seqs": list(step.wire_seqs)}), flush=True)
+            return
+        seqs = " ".join(f"#{seq}" for seq in step.wire_seqs)
+        line = f"[{step.stage.value}] {step.status}: {step.detail}" + (f" (wire {seqs})" if seqs else "")
+        print(line, file=sys.stderr, flush=True)
+
+    if args.oauth_command == "logout":
+        out = await logout(profile, store, on_step=on_step)
+        if args.json:
+            print(json.dumps({"revoked": out.revoked, "forgotten": out.forgotten}))
+        else:
+            revoked = "; the tokens were revoked" if out.revoked else ""
+            print(f"logged out of {profile.name}: forgot {out.forgotten} stored item(s){revoked}", file=sys.stderr)
+        return EXIT_OK
+
+    async def opener(url: str) -> None:
+        print(f"Open this URL to log in to {profile.name}:\n  {url}", file=sys.stderr, flush=True)
+        if os.environ.get(OAUTH_TEST_FOLLOW_ENV) == "1":  # TEST HOOK (see OAUTH_TEST_FOLLOW_ENV)
+            await follow_redirects_opener(url)
+            return
+        if not args.no_browser:
+            try:
+                await system_browser_opener(url)
+            except WorkbenchError as exc:
+                print(f"{exc.message} Open the URL yourself.", file=sys.stderr, flush=True)
+        print(f"Waiting up to {args.timeout:.0f} s for the browser to come back …", file=sys.stderr, flush=True)
+
+    result = await login(
+        profile, store, opener=opener, on_step=on_step, timeout=args.timeout, resolve_secret=store.resolve
+    )
+    if args.json:
+        print(json.dumps({"logged_in": profile.name, "expires_at": result.expires_at, "scope": result.scope}))
+        return EXIT_OK
+    facts = []
+    if result.expires_at is not None:
+        facts.append("token valid until " + time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(result.expires_at)))
+    if result.scope:
+        facts.append(f"scope {result.scope}")
+    print(f"logged in to {profile.name}" + (f" ({', '.join(facts)})" if facts else ""), file=sys.stderr)
     return EXIT_OK

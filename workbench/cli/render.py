@@ -93,6 +93,8 @@ def _describe_a2a(info: dict[str, Any], out: TextIO) -> None:
     schemes = info.get("security_schemes") or {}
     if schemes:
         w(f"security    {json.dumps(schemes)}\n")
+        if info.get("needs"):
+            w(f"needs       {info['needs']}\n")
     _section(out, "skills", info.get("skills", []), lambda s: f"{s.get('id')}  {_one_line(s.get('description') or '')}")
 
 

@@ -10,6 +10,10 @@ that secret is then left out and the peer's own error — usually "auth required
     api-key  header <name or X-API-Key>: <v>
     header   header <name>: <v>                           (the value is sent exactly as stored)
     env      environment variable <name>=<v>              (stdio servers only)
+
+An HTTP MCP profile with ``auth="oauth"`` gets the OAuth provider of
+``workbench.core.protocols.mcp.oauth`` instead: its tokens come from the credential store, and a
+login that is needed opens ``oauth_opener`` (without one it fails with ``AuthRequiredError``).
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, Protocol, cast
 
+from workbench.core.errors import ConfigError
 from workbench.core.events import EventBus
 from workbench.core.profiles import (
     A2AProfile,
@@ -32,12 +37,18 @@ from workbench.core.profiles import (
 from workbench.core.protocols.base import ElicitationHandler, InputHandler, RemoteAgent, SamplingHandler
 
 if TYPE_CHECKING:
+    from workbench.core.auth_steps import AuthStep
+    from workbench.core.credentials import CredentialStore
+    from workbench.core.protocols.mcp.oauth import WorkbenchOAuthProvider
     from workbench.core.wire import WireRecorder
 
 log = logging.getLogger(__name__)
 
 SecretResolver = Callable[[SecretRef], Awaitable[str | None]]
 """Looks a secret reference up (in the OS keyring) and returns its value, or ``None`` if unset."""
+
+OAuthOpener = Callable[[str], Awaitable[None]]
+"""Shows the user an OAuth authorization URL (opens a browser)."""
 
 
 class ConnectableAgent(RemoteAgent, Protocol):
@@ -151,6 +162,9 @@ async def build_agent(
     bus: EventBus | None = None,
     handlers: AgentHandlers | None = None,
     resolve_secret: SecretResolver | None = None,
+    credentials: CredentialStore | None = None,
+    oauth_opener: OAuthOpener | None = None,
+    on_auth_step: Callable[[AuthStep], None] | None = None,
 ) -> ConnectableAgent:
     """Build the agent ``profile`` describes (not connected yet).
 
@@ -161,11 +175,17 @@ async def build_agent(
         bus: Event bus for stderr lines and process exits (MCP).
         handlers: Elicitation, sampling and input handlers.
         resolve_secret: Looks up secret references; ``None`` sends none.
+        credentials: The credential store holding OAuth tokens (needed for ``auth="oauth"``); for
+            A2A profiles also the values the card's security schemes need (asked for on 401/403).
+        oauth_opener: Opens the authorization URL when an OAuth login is needed; ``None``: a needed
+            login fails with ``AuthRequiredError`` (``details["oauth"] == "login-required"``).
+        on_auth_step: Receives each OAuth ``AuthStep`` (they are also published on ``bus``).
 
     Returns:
         An ``MCPAgent`` or ``A2AAgent``.
 
     Raises:
+        ConfigError: An OAuth profile without a credential store.
         WorkbenchError: When a secret cannot be looked up.
     """
     handlers = handlers or AgentHandlers()
@@ -175,12 +195,52 @@ async def build_agent(
         # The wire log must never show a secret, wherever it turns up (an echoed env var, an error).
         for value in secrets.values():
             wire.redactor.add_secret(value)
-            scheme, _, credentials = value.partition(" ")  # "Bearer x", "Signature x": the x alone too
-            if scheme and credentials:
-                wire.redactor.add_secret(credentials)
+            scheme, _, credential = value.partition(" ")  # "Bearer x", "Signature x": the x alone too
+            if scheme and credential:
+                wire.redactor.add_secret(credential)
     if isinstance(profile, A2AProfile):
-        return _build_a2a(profile, cid, wire, handlers, secrets)
-    return _build_mcp(profile, cid, wire, bus, handlers, secrets)
+        return _build_a2a(profile, cid, wire, handlers, secrets, credentials, oauth_opener)
+    auth = None
+    if isinstance(profile, MCPHTTPProfile | MCPSSEProfile) and profile.auth == "oauth":
+        if credentials is None:
+            raise ConfigError(
+                f"The profile {profile.name!r} logs in with OAuth; no credential store was given for its tokens.",
+                hint="pass credentials= (the keyring store) when building the agent",
+            )
+        if wire is None:
+            from workbench.core.wire import WireRecorder
+
+            wire = WireRecorder()
+        auth = await _oauth_provider(profile, cid, wire, bus, credentials, oauth_opener, on_auth_step)
+    return _build_mcp(profile, cid, wire, bus, handlers, secrets, auth)
+
+
+async def _oauth_provider(
+    profile: MCPHTTPProfile | MCPSSEProfile,
+    connection_id: str,
+    wire: WireRecorder,
+    bus: EventBus | None,
+    credentials: CredentialStore,
+    opener: OAuthOpener | None,
+    on_auth_step: Callable[[AuthStep], None] | None,
+) -> WorkbenchOAuthProvider:
+    from workbench.core.protocols.mcp.oauth import build_oauth_provider  # lazy: keeps the SDK out
+
+    def emit(step: AuthStep) -> None:
+        if on_auth_step is not None:
+            on_auth_step(step)
+        if bus is not None:
+            bus.publish(step)
+
+    return await build_oauth_provider(
+        profile,
+        credentials,
+        wire=wire,
+        connection_id=connection_id,
+        opener=opener,
+        on_step=emit,
+        login_hint=f"log in again: workbench login {profile.name}",
+    )
 
 
 def _build_mcp(
@@ -190,6 +250,7 @@ def _build_mcp(
     bus: EventBus | None,
     handlers: AgentHandlers,
     secrets: ResolvedSecrets,
+    auth: WorkbenchOAuthProvider | None = None,
 ) -> ConnectableAgent:
     from workbench.core.protocols.mcp import MCPAgent  # lazy: keeps the SDK out until needed
 
@@ -222,6 +283,7 @@ def _build_mcp(
         bus=bus,
         connect_timeout=profile.connect_timeout,
         request_timeout=profile.request_timeout,
+        auth=auth,
     )
 
 
@@ -231,6 +293,8 @@ def _build_a2a(
     wire: WireRecorder | None,
     handlers: AgentHandlers,
     secrets: ResolvedSecrets,
+    credentials: CredentialStore | None = None,
+    oauth_opener: OAuthOpener | None = None,
 ) -> ConnectableAgent:
     from workbench.core.protocols.a2a import A2AAgent  # lazy: keeps the SDK out until needed
 
@@ -250,6 +314,10 @@ def _build_a2a(
         connect_timeout=profile.connect_timeout,
         request_timeout=profile.request_timeout,
         stream_idle_timeout=profile.stream_idle_timeout,
+        # The card's security schemes: values under "<profile id>/a2a:<scheme>:<field>" in the store.
+        credentials=credentials,
+        credential_id=profile.id,
+        oauth_opener=oauth_opener,
     )
     return cast(ConnectableAgent, agent)
 
@@ -260,11 +328,26 @@ class DefaultAgentFactory:
     Args:
         handlers: Elicitation, sampling and input handlers (from the UI or CLI).
         resolve_secret: Looks up secret references (the credential store).
+        credentials: The credential store, for profiles that log in with OAuth.
+        oauth_opener: Opens the authorization URL when a login is needed (``None``: never; the
+            connection then fails with ``AuthRequiredError`` and the user logs in explicitly).
+        on_auth_step: Receives each OAuth ``AuthStep`` (also published on the connection's bus).
     """
 
-    def __init__(self, *, handlers: AgentHandlers | None = None, resolve_secret: SecretResolver | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        handlers: AgentHandlers | None = None,
+        resolve_secret: SecretResolver | None = None,
+        credentials: CredentialStore | None = None,
+        oauth_opener: OAuthOpener | None = None,
+        on_auth_step: Callable[[AuthStep], None] | None = None,
+    ) -> None:
         self._handlers = handlers or AgentHandlers()
         self._resolve_secret = resolve_secret
+        self._credentials = credentials
+        self._oauth_opener = oauth_opener
+        self._on_auth_step = on_auth_step
 
     async def __call__(
         self,
@@ -282,4 +365,7 @@ class DefaultAgentFactory:
             bus=bus,
             handlers=self._handlers,
             resolve_secret=self._resolve_secret,
+            credentials=self._credentials,
+            oauth_opener=self._oauth_opener,
+            on_auth_step=self._on_auth_step,
         )

@@ -10,8 +10,9 @@ A profile is one of four pydantic classes, told apart by ``kind``:
 ``ConnectionProfile`` is their tagged union; ``parse_profile`` turns a dict into the right class.
 Profiles never hold a secret's value. A ``SecretRef`` names where a value goes (a header, the bearer
 token, an environment variable) and the keyring account that holds it; the credential store fills it
-in when connecting. Plain ``headers``, ``env`` and URLs that look like they carry a secret are refused
-with the pydantic error type ``plaintext_secret``.
+in when connecting. HTTP MCP profiles may instead log in with OAuth 2.1 (``auth="oauth"``; the tokens
+live in the credential store, see ``workbench.core.protocols.mcp.oauth``). Plain ``headers``, ``env``
+and URLs that look like they carry a secret are refused with the pydantic error type ``plaintext_secret``.
 """
 
 from __future__ import annotations
@@ -278,6 +279,29 @@ class _MCPMixin(BaseModel):
     roots: list[Root] = Field(default_factory=list)
 
 
+class _OAuthMixin(BaseModel):
+    """How an HTTP MCP server is authorised: fixed secrets only (``none``) or an OAuth 2.1 login.
+
+    Attributes:
+        auth: ``oauth`` logs in with the server's authorization server (discovery, dynamic client
+            registration, PKCE, loopback redirect); tokens live in the credential store.
+        oauth_scopes: Scopes to ask for on top of those the server challenges for.
+        oauth_client_name: The client name shown on the authorization server's consent page.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    auth: Literal["none", "oauth"] = "none"
+    oauth_scopes: list[str] = Field(default_factory=list)
+    oauth_client_name: Annotated[str, Field(min_length=1, max_length=200)] | None = None
+
+    @model_validator(mode="after")
+    def _one_authorization_source(self) -> Self:
+        if self.auth == "oauth" and any(r.target.lower() == "authorization" for r in getattr(self, "secrets", [])):
+            raise ValueError("an OAuth profile sets the Authorization header itself; remove its bearer secret")
+        return self
+
+
 class MCPStdioProfile(_MCPMixin, _ProfileBase):
     """An MCP server started as a child process and spoken to over stdin/stdout.
 
@@ -318,7 +342,7 @@ class MCPStdioProfile(_MCPMixin, _ProfileBase):
         return "stdio"
 
 
-class MCPHTTPProfile(_URLMixin, _HeadersMixin, _MCPMixin, _ProfileBase):
+class MCPHTTPProfile(_URLMixin, _HeadersMixin, _OAuthMixin, _MCPMixin, _ProfileBase):
     """An MCP server over Streamable HTTP."""
 
     kind: Literal["mcp-http"] = "mcp-http"
@@ -329,7 +353,7 @@ class MCPHTTPProfile(_URLMixin, _HeadersMixin, _MCPMixin, _ProfileBase):
         return "streamable-http"
 
 
-class MCPSSEProfile(_URLMixin, _HeadersMixin, _MCPMixin, _ProfileBase):
+class MCPSSEProfile(_URLMixin, _HeadersMixin, _OAuthMixin, _MCPMixin, _ProfileBase):
     """An MCP server over the legacy HTTP+SSE transport (protocol 2024-11-05)."""
 
     kind: Literal["mcp-sse"] = "mcp-sse"

@@ -16,14 +16,14 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator, Mapping
 from contextlib import aclosing
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import TracebackType
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import urlsplit
 
 import anyio
 import httpx
-from a2a.client import Client, ClientConfig, ClientFactory
+from a2a.client import Client, ClientCallContext, ClientConfig, ClientFactory
 from a2a.types import (
     AgentCard,
     AgentInterface,
@@ -59,6 +59,9 @@ from workbench.core.protocols.a2a.discovery import CardFetch, fetch_card, protoc
 from workbench.core.protocols.a2a.errors import map_error
 from workbench.core.protocols.a2a.push import PushNotification, PushReceiver
 from workbench.core.protocols.a2a.reducer import Change, TaskReducer, TaskView
+from workbench.core.protocols.a2a.security import CredentialNeed, required_credentials
+from workbench.core.protocols.a2a.security_auth import SKILL_HEADER, SecurityAuth
+from workbench.core.protocols.a2a.security_oauth import BrowserOpener
 from workbench.core.protocols.a2a.translate import (
     PROTOCOL,
     events_for,
@@ -84,6 +87,9 @@ from workbench.core.protocols.base import (
     ToolResult,
 )
 from workbench.core.redaction import is_secret_header
+
+if TYPE_CHECKING:
+    from workbench.core.credentials import CredentialStore
 
 log = logging.getLogger(__name__)
 
@@ -120,6 +126,14 @@ class _Outcome:
     failed: bool = False
 
 
+def _skill_of(message: Message) -> str | None:
+    """The skill id a message is meant for (``skill_id`` in its metadata), if any."""
+    if not message.HasField("metadata"):
+        return None
+    value = message.metadata.fields.get(SKILL_METADATA_KEY)
+    return value.string_value or None if value is not None else None
+
+
 class A2AAgent(AgentBase):
     """An A2A agent: discovery, streaming messages, task operations, push notifications.
 
@@ -143,6 +157,15 @@ class A2AAgent(AgentBase):
         request_timeout: Seconds to wait for a non-streaming response.
         stream_idle_timeout: Seconds of silence allowed inside an SSE stream (``None``: no limit —
             an agent may legitimately think for minutes).
+        credentials: Where the values for the card's security schemes live. When set, every request
+            carries what the card (or the skill) requires — API key, bearer, basic, OAuth 2.0 client
+            credentials / authorization code with PKCE, OpenID Connect — and a 401/403 or
+            auth-required asks ``input_handler`` with the ``CredentialNeed``s in
+            ``InputRequest.data["credential_needs"]``, stores the answer and retries once
+            (see ``security_auth``).
+        credential_id: Prefix of the credential-store keys (default: ``connection_id``); keys are
+            ``<credential_id>/a2a:<scheme>:<field>``.
+        oauth_opener: Opens an authorization URL for browser sign-in (default: the system browser).
     """
 
     protocol = "a2a"
@@ -163,6 +186,9 @@ class A2AAgent(AgentBase):
         connect_timeout: float = 10.0,
         request_timeout: float = 60.0,
         stream_idle_timeout: float | None = None,
+        credentials: CredentialStore | None = None,
+        credential_id: str | None = None,
+        oauth_opener: BrowserOpener | None = None,
     ) -> None:
         if binding not in ("auto", "JSONRPC", "HTTP+JSON"):
             raise UsageError(f"Unknown A2A binding {binding!r}.", hint="use auto, JSONRPC or HTTP+JSON")
@@ -191,6 +217,16 @@ class A2AAgent(AgentBase):
         self._context_id: str | None = None
         self._binding = LoopBinding(self.name)
         self._lock = asyncio.Lock()
+        self.security: SecurityAuth | None = None
+        """Applies the card's security schemes (``None`` without a credential store)."""
+        if credentials is not None:
+            self.security = SecurityAuth(
+                lambda: self._card,
+                credentials,
+                credential_id or self.connection_id,
+                opener=oauth_opener,
+                on_secret=self._add_secret,
+            )
         self._register_secrets()
 
     # ------------------------------------------------------------------ lifecycle
@@ -204,6 +240,10 @@ class A2AAgent(AgentBase):
         for key, value in self._headers.items():
             if is_secret_header(key):
                 redactor.add_secret(value)
+
+    def _add_secret(self, value: str) -> None:
+        if self.wire is not None:
+            self.wire.redactor.add_secret(value)
 
     def _auth_headers(self) -> dict[str, str]:
         headers = dict(self._headers)
@@ -248,7 +288,10 @@ class A2AAgent(AgentBase):
                 transport=transport,
                 headers=self._auth_headers(),
                 timeout=httpx.Timeout(self.request_timeout, connect=self.connect_timeout, pool=self.connect_timeout),
+                auth=self.security,
             )
+            if self.security is not None:
+                self.security.http = http
             try:
                 fetch = await fetch_card(http, self.url, card_url=self.card_url)
                 interface = select_interface(fetch.card, self.binding)
@@ -275,7 +318,7 @@ class A2AAgent(AgentBase):
         card, client = self._card, self._client
         if card is None or client is None or not card.capabilities.extended_agent_card:
             return
-        if not (self._bearer_token or self._headers):
+        if not (self._bearer_token or self._headers or (self.security is not None and await self.security.ready())):
             return  # the extended card is for authenticated callers; don't provoke a 401
         try:
             extended = await client.get_extended_agent_card(GetExtendedAgentCardRequest())
@@ -298,6 +341,8 @@ class A2AAgent(AgentBase):
                 await http.aclose()
             self._binding.release()
             self._lock = asyncio.Lock()  # a fresh lock for whichever loop connects next
+            if self.security is not None:
+                self.security.detach()
 
     async def __aenter__(self) -> A2AAgent:
         await self.connect()
@@ -466,15 +511,46 @@ class A2AAgent(AgentBase):
     def _common(self, task_id: str | None, context_id: str | None, raw: Any = None) -> dict[str, Any]:
         return {"agent": self.name, "protocol": PROTOCOL, "task_id": task_id, "context_id": context_id, "raw": raw}
 
-    def _paused_event(self, view: TaskView) -> InputRequired | AuthRequired:
+    def _paused_event(self, view: TaskView, skill: str | None = None) -> InputRequired | AuthRequired:
         """The event for a task waiting in ``input-required`` / ``auth-required``: the agent's question."""
         request = input_request(view, agent=self.name)
         common = self._common(view.task_id, view.context_id, view.status_message)
         if request.kind == "auth":
+            if self.security is not None and (needs := self._credential_needs(skill)):
+                # What the card says to supply, next to whatever the agent attached itself.
+                extra = {"reason": "auth-required", **self._needs_data(needs)}
+                data = {**request.data, **extra} if isinstance(request.data, dict) else extra
+                if request.data is not None and not isinstance(request.data, dict):
+                    data["agent_data"] = request.data
+                request = replace(request, data=data)
             return AuthRequired(request=request, **common)
         return InputRequired(request=request, **common)
 
+    def _credential_needs(self, skill: str | None, error: AuthRequiredError | None = None) -> list[CredentialNeed]:
+        """The needs to ask the user for (those the card requires; the refusing scheme first)."""
+        if self.security is None or self._card is None:
+            return []
+        alternatives = self.security.alternatives(skill)
+        scheme = error.details.get("scheme") if error is not None else None
+        if scheme:  # an authorization server refused this scheme's client credentials
+            for alt in alternatives:
+                if any(n.scheme == scheme for n in alt.needs):
+                    return sorted(alt.needs, key=lambda n: n.scheme != scheme)
+        return [n for n in required_credentials(self._card, skill) if n.supported]
+
+    @staticmethod
+    def _needs_data(needs: list[CredentialNeed]) -> dict[str, Any]:
+        return {"credential_needs": [n.to_dict() for n in needs], "need": needs[0].to_dict()}
+
     def _failed(self, error: WorkbenchError, task_id: str | None = None, context_id: str | None = None) -> Failed:
+        if (
+            isinstance(error, AuthRequiredError)
+            and "credential_needs" not in error.details
+            and (needs := self._credential_needs(None, error))
+        ):
+            # Say what the card asks for, so the user (or a later prompt) knows which fields to fill.
+            error.details["credential_needs"] = [n.to_dict() for n in needs]
+            error.hint = "store the credential the agent's card names: " + "; ".join(n.summary() for n in needs)
         return Failed(error=error, message=error.message, **self._common(task_id, context_id))
 
     def stream_async(  # type: ignore[override]
@@ -557,21 +633,45 @@ class A2AAgent(AgentBase):
                     raise
 
     async def _ask_credential(
-        self, error: AuthRequiredError, task_id: str | None, context_id: str | None, sink: list[AgentEvent]
+        self,
+        error: AuthRequiredError,
+        task_id: str | None,
+        context_id: str | None,
+        sink: list[AgentEvent],
+        skill: str | None = None,
     ) -> bool:
-        """Ask the input handler for a bearer token after an HTTP 401/403; True if one was given."""
+        """Ask the input handler for a credential after an HTTP 401/403; True if one was given.
+
+        With a credential store and a card that declares what it needs, the request's data carries
+        the ``CredentialNeed``s and the answer is stored for them; otherwise the answer's text is a
+        bearer token.
+        """
         assert self.input_handler is not None
+        needs = self._credential_needs(skill, error)
+        data: dict[str, Any] = {
+            "reason": "http",
+            "http_status": error.details.get("http_status"),
+            "url": error.details.get("url"),
+        }
+        if "oauth_error" in error.details:
+            data["oauth_error"] = error.details["oauth_error"]
+        if needs:
+            data.update(self._needs_data(needs))
         request = InputRequest(
             kind="auth",
             text=error.message,
             task_id=task_id or "",
             context_id=context_id or "",
-            data={"reason": "http", "http_status": error.details.get("http_status"), "url": error.details.get("url")},
+            data=data,
             agent=self.name,
         )
         sink.append(AuthRequired(request=request, **self._common(task_id, context_id)))
         answer = await self.input_handler(request)
-        if answer.cancel or not answer.text:
+        if answer.cancel:
+            return False
+        if needs and self.security is not None:
+            return await self.security.store_answer(needs, answer) > 0
+        if not answer.text:
             return False
         self.set_bearer_token(answer.text)
         return True
@@ -594,20 +694,24 @@ class A2AAgent(AgentBase):
         except WorkbenchError as exc:
             yield self._failed(exc, message.task_id or None, message.context_id or None)
             return
-        auth_prompts = 0
+        auth_prompts = in_band_prompts = 0
+        # With declared schemes a credential is asked for once and the request retried once
+        # (once after an HTTP 401/403, once after an auth-required task state).
+        max_prompts = 1 if self.security is not None else MAX_AUTH_PROMPTS
+        skill = _skill_of(message)
         while True:
             outcome = _Outcome()
             resuming = message.task_id or None
             self._reducer.record_outgoing(message)
             retry_auth: AuthRequiredError | None = None
             async for ev in self._read(
-                self._send(message), outcome, resuming=resuming, action="sending the message", run=run
+                self._send(message, skill), outcome, resuming=resuming, action="sending the message", run=run
             ):
                 if (
                     isinstance(ev, Failed)
                     and isinstance(ev.error, AuthRequiredError)
                     and self.input_handler is not None
-                    and auth_prompts < MAX_AUTH_PROMPTS
+                    and auth_prompts < max_prompts
                     and outcome.view is None
                 ):
                     retry_auth = ev.error
@@ -617,7 +721,7 @@ class A2AAgent(AgentBase):
                 auth_prompts += 1
                 sink: list[AgentEvent] = []
                 given = await self._ask_credential(
-                    retry_auth, message.task_id or None, message.context_id or None, sink
+                    retry_auth, message.task_id or None, message.context_id or None, sink, skill
                 )
                 for ev in sink:
                     yield ev
@@ -649,12 +753,22 @@ class A2AAgent(AgentBase):
                 if polled.failed:
                     return
             if view.state in INTERRUPTED_STATES:  # (re-read: polling changed it)
-                paused = self._paused_event(view)
+                paused = self._paused_event(view, skill)
                 request = paused.request
                 yield paused
                 if self.input_handler is None:
                     yield Completed(result=result_from_view(view), **self._common(view.task_id, view.context_id))
                     return
+                if request.kind == "auth" and self.security is not None:
+                    if in_band_prompts >= max_prompts:
+                        error = AuthRequiredError(
+                            f"{self.name} still asks for a credential after one was given.",
+                            hint="check the stored credential (it may be wrong or lack a scope)",
+                            details={"task_id": view.task_id, "reason": "auth-required"},
+                        )
+                        yield self._failed(error, view.task_id, view.context_id)
+                        return
+                    in_band_prompts += 1
                 try:
                     answer = await self.input_handler(request)
                 except WorkbenchError as exc:
@@ -668,25 +782,34 @@ class A2AAgent(AgentBase):
                     # An empty answer defers: the task stays waiting and the caller continues it later.
                     yield Completed(result=result_from_view(view), **self._common(view.task_id, view.context_id))
                     return
-                message = self._answer_message(request, answer)
+                message = await self._answer_message(request, answer, skill)
                 continue
             yield Completed(result=result_from_view(view), **self._common(view.task_id, view.context_id))
             return
 
-    def _answer_message(self, request: InputRequest, answer: InputResponse) -> Message:
+    async def _answer_message(self, request: InputRequest, answer: InputResponse, skill: str | None = None) -> Message:
         """The message continuing a waiting task with the user's answer (both ids set)."""
         if request.kind == "auth":
-            # The credential travels in the Authorization header, never in the message body.
-            if answer.text:
-                self.set_bearer_token(answer.text)
-            prompt = InputResponse(text=AUTH_RESUME_TEXT, data=answer.data)
+            # The credential travels in headers (as the card's schemes say), never in the message body.
+            needs = self._credential_needs(skill) if self.security is not None else []
+            if needs and self.security is not None:
+                await self.security.store_answer(needs, answer)
+                prompt = InputResponse(text=AUTH_RESUME_TEXT)
+            else:
+                if answer.text:
+                    self.set_bearer_token(answer.text)
+                prompt = InputResponse(text=AUTH_RESUME_TEXT, data=answer.data)
             return build_message(prompt, task_id=request.task_id, context_id=request.context_id)
         return build_message(answer, task_id=request.task_id, context_id=request.context_id)
 
-    def _send(self, message: Message) -> AsyncIterator[StreamResponse]:
+    def _send(self, message: Message, skill: str | None = None) -> AsyncIterator[StreamResponse]:
         client = self._require_client()
         request = SendMessageRequest(message=message, configuration=SendMessageConfiguration())
-        return client.send_message(request)
+        context = None
+        if skill and self.security is not None:
+            # Tells the security auth which skill's requirements apply (the header is not sent).
+            context = ClientCallContext(service_parameters={SKILL_HEADER: skill})
+        return client.send_message(request, context=context)
 
     async def _read(
         self,

@@ -7,6 +7,7 @@ from typing import Any
 from google.protobuf.json_format import MessageToDict
 
 from workbench.core.protocols.a2a.agent import A2AAgent
+from workbench.core.protocols.a2a.security import needs_summary, required_credentials
 
 CANCEL_WORDS = frozenset({"cancel", "/cancel"})
 
@@ -30,8 +31,9 @@ def describe_card(agent: A2AAgent) -> dict[str, Any]:
     Keys: ``name``, ``description``, ``version``, ``protocol_versions``, ``protocol_version`` (in
     use), ``era``, ``binding``, ``url`` (in use), ``card_url``, ``extended_card``, ``interfaces``,
     ``capabilities``, ``skills`` (with examples, tags, modes), ``security_schemes``,
-    ``security_requirements``, ``provider``, ``documentation_url``, ``notes`` and ``raw_card``
-    (the JSON as published).
+    ``security_requirements``, ``credential_needs`` (what the workbench would ask for, see
+    ``security.required_credentials``), ``needs`` (the same as one line), ``provider``,
+    ``documentation_url``, ``notes`` and ``raw_card`` (the JSON as published).
     """
     card = agent.card
     caps = card.capabilities
@@ -80,6 +82,8 @@ def describe_card(agent: A2AAgent) -> dict[str, Any]:
         "security_requirements": [
             {name: list(scopes.list) for name, scopes in req.schemes.items()} for req in card.security_requirements
         ],
+        "credential_needs": [n.to_dict() for n in required_credentials(card)],
+        "needs": needs_summary(card),
         "notes": agent.card_notes,
         "raw_card": agent.card_json,
     }

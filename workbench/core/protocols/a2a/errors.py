@@ -64,6 +64,7 @@ def http_status_error(status: int, *, action: str, url: str, body: str = "") -> 
     Returns:
         ``AuthRequiredError`` for 401/403, otherwise ``RemoteError`` with ``remote_code`` = the status.
     """
+    url = url.split("?", 1)[0].split("#", 1)[0]  # a query may carry an API key (security schemes)
     details: dict[str, Any] = {"url": url, "http_status": status}
     if body:
         details["body"] = body[:500]

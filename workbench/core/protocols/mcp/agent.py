@@ -15,6 +15,7 @@ from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any, Literal
 
 import anyio
+import httpx2
 import mcp.types as types
 from mcp import Client
 from mcp.client.context import ClientRequestContext
@@ -117,6 +118,8 @@ class MCPAgent(AgentBase):
         connect_timeout: Seconds allowed for spawn/handshake/discovery.
         request_timeout: Seconds per request (``None``: no limit; users answering forms take time).
         log_level: Server log level requested on connect (``None`` leaves the server's default).
+        auth: HTTP only: an ``httpx2.Auth`` for every request, e.g. the OAuth provider from
+            ``workbench.core.protocols.mcp.oauth``.
     """
 
     protocol = "mcp"
@@ -143,6 +146,7 @@ class MCPAgent(AgentBase):
         connect_timeout: float = 30.0,
         request_timeout: float | None = None,
         log_level: str | None = "info",
+        auth: httpx2.Auth | None = None,
     ) -> None:
         if mode not in MODES:
             raise ConfigError(f"Unknown MCP protocol mode {mode!r}.", hint=f"use one of {', '.join(MODES)}")
@@ -175,6 +179,7 @@ class MCPAgent(AgentBase):
         self.connect_timeout = connect_timeout
         self.request_timeout = request_timeout
         self.log_level = log_level
+        self.auth = auth
         self._explicit_name = name
         self.name = name or self.target_label
         for key, value in self.headers.items():
@@ -324,6 +329,7 @@ class MCPAgent(AgentBase):
             connect_timeout=self.connect_timeout,
             wire=self.wire,
             connection_id=self.connection_id,
+            auth=self.auth,
         )
         return transport
 

@@ -43,6 +43,7 @@ def http_transport(
     connect_timeout: float,
     wire: WireRecorder,
     connection_id: str,
+    auth: httpx2.Auth | None = None,
 ) -> tuple[JSONRPCTap, HTTPWireTransport]:
     """A Streamable HTTP (or legacy SSE) transport whose JSON-RPC and HTTP layers are both recorded.
 
@@ -60,11 +61,12 @@ def http_transport(
             headers=headers or None,
             timeout=connect_timeout,
             sse_read_timeout=SSE_READ_TIMEOUT,
+            auth=auth,
             httpx_client_factory=factory,
         )
     else:
         http = httpx2.AsyncClient(
-            headers=headers, timeout=httpx2.Timeout(connect_timeout, read=None), transport=http_tap
+            headers=headers, timeout=httpx2.Timeout(connect_timeout, read=None), transport=http_tap, auth=auth
         )
         inner = _ClosingTransport(
             streamable_http_client(url, http_client=http, max_sse_event_size=MAX_SSE_EVENT_BYTES), http

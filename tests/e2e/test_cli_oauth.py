@@ -1,0 +1,89 @@
+"""``workbench login`` / ``workbench logout`` against a real authorization server and protected MCP server.
+
+The CLI runs as a subprocess with a throwaway file keyring. ``WORKBENCH_OAUTH_TEST_FOLLOW=1`` is the
+CLI's test hook: instead of a browser, the login follows the authorization URL with an HTTP client
+(the test authorization server approves at once and redirects to the loopback receiver).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.test_cli_profiles import _env, workbench
+from tests.servers.oauth_as import serve_oauth_protected_mcp
+
+pytestmark = pytest.mark.asyncio
+
+
+def _oauth_env(tmp_path: Path) -> dict[str, str]:
+    env = _env(tmp_path)
+    env["WORKBENCH_OAUTH_TEST_FOLLOW"] = "1"
+    return env
+
+
+def _keyring(tmp_path: Path) -> dict[str, str]:
+    path = tmp_path / "keyring.json"
+    return json.loads(path.read_text()) if path.exists() else {}
+
+
+async def test_login_reports_each_step_stores_tokens_only_in_the_keyring_and_logout_revokes_them(
+    tmp_path: Path,
+) -> None:
+    env = _oauth_env(tmp_path)
+    async with serve_oauth_protected_mcp() as servers:
+        code, _, err = await workbench(env, "profile", "add", "secure", "--mcp", servers.url, "--oauth")
+        assert code == 0, err
+        code, _, err = await workbench(env, "login", "secure", "--no-browser")
+        assert code == 0, err
+        stages = re.findall(r"^\[(\w+)\] (\w+):", err, flags=re.MULTILINE)
+        assert stages == [
+            ("discovery", "ok"),
+            ("discovery", "ok"),
+            ("registration", "ok"),
+            ("authorize", "ok"),
+            ("token", "ok"),
+        ], err
+        assert "Open this URL to log in" in err and "logged in to secure" in err
+        live = servers.provider.live_tokens()
+        assert live and all(token in json.dumps(_keyring(tmp_path)) for token in live)
+        for path in (tmp_path / "config").rglob("*"):
+            if path.is_file():
+                assert not any(token in path.read_text(errors="replace") for token in live), path
+        assert not any(token in err for token in live)
+
+        code, _, err = await workbench(env, "logout", "secure")
+        assert code == 0, err
+        assert re.search(r"^\[revoke\] ok:", err, flags=re.MULTILINE), err
+        assert servers.provider.live_tokens() == []
+        assert not any("oauth:" in key for key in _keyring(tmp_path))
+
+
+async def test_login_json_prints_one_object_per_step_and_a_second_login_reuses_the_registration(
+    tmp_path: Path,
+) -> None:
+    env = _oauth_env(tmp_path)
+    async with serve_oauth_protected_mcp() as servers:
+        code, _, err = await workbench(env, "profile", "add", "secure", "--mcp", servers.url, "--oauth")
+        assert code == 0, err
+        for _ in range(2):
+            code, out, err = await workbench(env, "login", "secure", "--json")
+            assert code == 0, err
+        lines = [json.loads(line) for line in out.splitlines()]
+        assert [line.get("step") for line in lines[:-1]] == ["discovery", "discovery", "authorize", "token"]
+        assert all(line["wire_seqs"] for line in lines[:2])
+        assert lines[-1]["logged_in"] == "secure" and lines[-1]["scope"] == "mcp:tools"
+        assert servers.provider.counters.registrations == 1
+        assert len(set(servers.provider.counters.redirect_uris)) == 1
+
+
+async def test_login_to_a_profile_without_oauth_is_a_usage_error(tmp_path: Path) -> None:
+    env = _oauth_env(tmp_path)
+    code, _, err = await workbench(env, "profile", "add", "plain", "--mcp", "http://127.0.0.1:9/mcp")
+    assert code == 0, err
+    code, _, err = await workbench(env, "login", "plain")
+    assert code == 2
+    assert "--oauth" in err

@@ -1,0 +1,617 @@
+"""OAuth 2.1 for MCP servers over HTTP: login, token reuse and refresh, logout, each step on record.
+
+Built on the SDK's ``OAuthClientProvider`` (an ``httpx2.Auth`` attached to the agent's HTTP
+client, so every OAuth request goes through the wire tap). On a 401 it discovers the protected
+resource metadata (RFC 9728) and the authorization server's metadata (RFC 8414), registers a client
+(RFC 7591), sends the user's browser to the authorization endpoint with PKCE (S256) and receives the
+redirect on a loopback port, exchanges the code, and retries. This module adds what a desktop
+workbench needs on top:
+
+- tokens and registration in the ``CredentialStore`` with an absolute expiry
+  (``CredentialTokenStorage``), refreshed shortly *before* they expire, also after a restart;
+- one loopback redirect port per profile, kept with the registration (the registered
+  ``redirect_uris`` name it);
+- a pluggable opener (``BrowserOpener``): the system browser, a GUI's, or an HTTP client that
+  follows the redirects for authorization servers that approve without a person
+  (``follow_redirects_opener``); without one, a login that is needed fails with
+  ``AuthRequiredError`` (``details["oauth"] == "login-required"``) instead of opening anything;
+- ``AuthStep`` events (discovery, registration, authorize, token, refresh, revoke) naming the wire
+  records of each step;
+- ``login`` (forget the tokens, connect, log in) and ``logout`` (RFC 7009 revocation when the
+  authorization server offers it, then forget tokens and registration).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import json
+import logging
+import time
+import uuid
+import webbrowser
+from collections.abc import AsyncGenerator, Awaitable, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+from urllib.parse import parse_qs
+
+import httpx2
+from mcp.client.auth import OAuthClientProvider, OAuthFlowError
+from mcp.client.auth.oauth2 import OAuthContext
+from mcp.client.auth.utils import union_scopes
+from mcp.shared.auth import AuthorizationCodeResult, OAuthClientMetadata, OAuthToken
+from pydantic import AnyUrl, PrivateAttr
+
+from workbench.core.auth_steps import AuthStage, AuthStep, StepCallback, StepLog, StepStatus
+from workbench.core.credentials import CredentialStore
+from workbench.core.errors import AuthRequiredError, UnreachableError, WorkbenchError
+from workbench.core.protocols.mcp.oauth_loopback import CALLBACK_PATH, LoopbackReceiver, free_port, redirect_uri
+from workbench.core.protocols.mcp.oauth_storage import CredentialTokenStorage
+from workbench.core.protocols.mcp.tap import HTTPWireTransport
+from workbench.core.wire import WireRecorder
+
+if TYPE_CHECKING:
+    from workbench.core.profiles import MCPHTTPProfile, MCPSSEProfile
+
+__all__ = [
+    "AuthStage",
+    "AuthStep",
+    "BrowserOpener",
+    "LoginResult",
+    "LogoutResult",
+    "WorkbenchOAuthProvider",
+    "build_oauth_provider",
+    "follow_redirects_opener",
+    "login",
+    "logout",
+    "system_browser_opener",
+]
+
+log = logging.getLogger(__name__)
+
+BrowserOpener = Callable[[str], Awaitable[None]]
+"""Shows the user the authorization URL (opens a browser); returns once it is on its way."""
+
+CLIENT_NAME = "Agent Workbench"
+LOGIN_TIMEOUT = 300.0
+"""Seconds a person gets to finish a login in the browser."""
+REFRESH_MARGIN_MAX = 60.0
+"""Refresh this many seconds before expiry at most (10 % of the token's lifetime when that is less)."""
+
+
+class _DropOwnLoginSignals(logging.Filter):
+    """Drop the SDK's "OAuth flow error" traceback when the error is our own typed signal.
+
+    ``AuthRequiredError("login required")`` from the redirect handler is how a connection without an
+    opener says "log in first"; the user sees it as a typed error, not as an ERROR log.
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        return not isinstance(exc, WorkbenchError)
+
+
+logging.getLogger("mcp.client.auth.oauth2").addFilter(_DropOwnLoginSignals())
+
+
+# --------------------------------------------------------------------------- openers
+
+
+async def system_browser_opener(url: str) -> None:
+    """Open ``url`` in the system browser (``webbrowser``; in a worker thread, it may block).
+
+    Raises:
+        AuthRequiredError: No browser could be started (use ``--no-browser`` and open it by hand).
+    """
+    opened = await asyncio.to_thread(webbrowser.open, url)
+    if not opened:
+        raise AuthRequiredError(
+            "No web browser could be opened for the OAuth login.",
+            hint="open the printed URL yourself (workbench login --no-browser)",
+            details={"oauth": "no-browser"},
+        )
+
+
+async def follow_redirects_opener(url: str) -> None:
+    """Follow the authorization URL with an HTTP client instead of a browser, up to the loopback redirect.
+
+    Only useful with authorization servers that approve without a person (test servers, some
+    development setups); a real login page stops it with an ``AuthRequiredError``.
+    """
+    async with httpx2.AsyncClient(follow_redirects=True, timeout=30) as http:
+        try:
+            response = await http.get(url)
+        except httpx2.HTTPError as exc:
+            raise UnreachableError(f"Following the authorization URL failed: {type(exc).__name__}.") from None
+    if response.url.path == CALLBACK_PATH and response.url.host == "127.0.0.1":
+        return  # the loopback receiver has the outcome (a code, or the server's error)
+    raise AuthRequiredError(
+        "The authorization server did not redirect back without a person "
+        f"(it answered HTTP {response.status_code} at {response.url.copy_with(query=None)}).",
+        hint="log in with a browser",
+        details={"oauth": "needs-a-person", "status": response.status_code},
+    )
+
+
+# --------------------------------------------------------------------------- provider
+
+
+@dataclass
+class _Context(OAuthContext):
+    """The SDK's context with a clock and an early refresh (it uses ``time.time`` and refreshes late)."""
+
+    clock: Callable[[], float] = time.time
+
+    def update_token_expiry(self, token: OAuthToken) -> None:
+        self.token_expiry_time = self.clock() + token.expires_in if token.expires_in is not None else None
+
+    def is_token_valid(self) -> bool:
+        tokens = self.current_tokens
+        if tokens is None or not tokens.access_token:
+            return False
+        if self.token_expiry_time is None:
+            return True
+        lifetime = tokens.expires_in or 0
+        margin = min(REFRESH_MARGIN_MAX, 0.1 * lifetime) if lifetime > 0 else 0.0
+        return self.clock() < self.token_expiry_time - margin
+
+
+class _ScopedClientMetadata(OAuthClientMetadata):
+    """Client metadata whose scope always includes the profile's extra scopes.
+
+    The SDK replaces the requested scope with what the server challenges for (or advertises) on
+    every 401, before registering and authorizing; the profile's scopes are added to it there.
+    """
+
+    _extra_scopes: str | None = PrivateAttr(default=None)
+
+    def with_extra_scopes(self, scopes: str | None) -> _ScopedClientMetadata:
+        """Set the scopes always asked for (and add them to the current scope); returns self."""
+        self._extra_scopes = scopes
+        self.scope = self.scope
+        return self
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name == "scope":
+            value = union_scopes(value, self._extra_scopes)
+        super().__setattr__(name, value)
+
+
+class WorkbenchOAuthProvider(OAuthClientProvider):
+    """The SDK's OAuth provider with stored expiry, early refresh, a loopback receiver and auth steps.
+
+    Build it with ``build_oauth_provider``; attach it with ``MCPAgent(..., auth=provider)``.
+
+    Args:
+        server_url: The MCP endpoint.
+        storage: Tokens and registration in the credential store (already ``load()``-ed).
+        redirect_port: The loopback port of the redirect URI.
+        steps: Where auth steps are collected and emitted.
+        opener: Shows the authorization URL; ``None`` means no interactive login (a needed login
+            raises ``AuthRequiredError`` with ``details["oauth"] == "login-required"``).
+        client_name: Name registered with the authorization server.
+        scopes: Extra scopes to ask for.
+        login_timeout: Seconds to wait for the redirect after opening the URL.
+        login_hint: How the user logs in, for error hints (``workbench login NAME``).
+        clock: Seconds since the epoch.
+    """
+
+    def __init__(
+        self,
+        server_url: str,
+        storage: CredentialTokenStorage,
+        *,
+        redirect_port: int,
+        steps: StepLog,
+        opener: BrowserOpener | None,
+        client_name: str = CLIENT_NAME,
+        scopes: list[str] | None = None,
+        login_timeout: float = LOGIN_TIMEOUT,
+        login_hint: str | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        metadata = _ScopedClientMetadata(
+            client_name=client_name,
+            redirect_uris=[AnyUrl(redirect_uri(redirect_port))],
+            grant_types=["authorization_code", "refresh_token"],
+            response_types=["code"],
+        ).with_extra_scopes(" ".join(scopes) if scopes else None)
+        super().__init__(
+            server_url, metadata, storage, redirect_handler=self._open, callback_handler=self._wait_for_redirect
+        )
+        base = self.context
+        self.context = _Context(**{f.name: getattr(base, f.name) for f in dataclasses.fields(base)}, clock=clock)
+        self.storage = storage
+        storage.metadata_source = lambda: (self.context.oauth_metadata, self.context.protected_resource_metadata)
+        self.redirect_port = redirect_port
+        self.steps = steps
+        self.opener = opener
+        self.login_timeout = login_timeout
+        self.login_hint = login_hint
+        self._receiver: LoopbackReceiver | None = None
+        self._authorize_endpoint = ""
+        self._challenge: list[int] = []
+
+    async def _initialize(self) -> None:
+        """Load tokens, registration, absolute expiry and discovered metadata from the store."""
+        state = await self.storage.load()
+        ctx = self.context
+        ctx.current_tokens = state.tokens
+        ctx.client_info = state.client
+        ctx.token_expiry_time = state.expires_at if state.tokens is not None else None
+        if ctx.oauth_metadata is None and state.authorization_server is not None:
+            ctx.oauth_metadata = state.authorization_server
+        if ctx.protected_resource_metadata is None and state.protected_resource is not None:
+            prm = state.protected_resource
+            ctx.protected_resource_metadata = prm
+            ctx.auth_server_url = str(prm.authorization_servers[0])
+        self._initialized = True
+
+    # ---- the browser leg ----------------------------------------------------------------------
+
+    async def _open(self, authorization_url: str) -> None:
+        self.steps.flush()
+        self._authorize_endpoint = str(httpx2.URL(authorization_url).copy_with(query=None))
+        if self.opener is None:
+            target = self.context.server_url
+            self.steps.step(
+                AuthStage.AUTHORIZE, "failed", "a login is needed, and this connection may not open a browser"
+            )
+            raise AuthRequiredError(
+                f"{target} needs an OAuth login" + (" (the saved login was refused)." if self._had_tokens() else "."),
+                hint=self.login_hint or "log in to this server, then connect again",
+                details={"oauth": "login-required"},
+            )
+        receiver = LoopbackReceiver(self.redirect_port)
+        await receiver.start()
+        self._receiver = receiver
+        try:
+            await self.opener(authorization_url)
+        except BaseException:
+            await receiver.close()
+            self._receiver = None
+            raise
+
+    async def _wait_for_redirect(self) -> AuthorizationCodeResult:
+        receiver = self._receiver
+        assert receiver is not None
+        scope = self.context.client_metadata.scope
+        try:
+            response = await receiver.wait(self.login_timeout)
+        except WorkbenchError as exc:
+            self.steps.step(AuthStage.AUTHORIZE, "failed", f"{self._authorize_endpoint}: {exc.message}")
+            raise
+        finally:
+            await receiver.close()
+            self._receiver = None
+        detail = f"{self._authorize_endpoint} redirected to {receiver.uri} (PKCE S256" + (
+            f", scope {scope})" if scope else ")"
+        )
+        self.steps.step(AuthStage.AUTHORIZE, "ok", detail)
+        return AuthorizationCodeResult(code=response.code, state=response.state, iss=response.iss)
+
+    def _had_tokens(self) -> bool:
+        return self.storage.state.tokens is not None
+
+    # ---- the flow, with steps -----------------------------------------------------------------
+
+    async def _auth_flow(self, request: httpx2.Request) -> AsyncGenerator[httpx2.Request, httpx2.Response]:
+        """The SDK's flow, watched: each exchange becomes (part of) an auth step."""
+        flow = super()._auth_flow(request)
+        try:
+            outgoing = await flow.__anext__()
+            while True:
+                with self.steps.capture() as seqs:
+                    response = yield outgoing
+                await self._note(outgoing, request, response, seqs)
+                outgoing = await flow.asend(response)
+        except StopAsyncIteration:
+            return
+        except OAuthFlowError as exc:
+            self.steps.flush()
+            raise AuthRequiredError(
+                f"The OAuth login with {self.context.server_url} failed: {exc}",
+                hint="see the auth steps and the wire log; logging out and in again starts afresh",
+                details={"oauth": "flow-failed", "error": type(exc).__name__},
+            ) from exc
+        finally:
+            self.steps.flush()
+            await flow.aclose()
+
+    async def _note(
+        self, sent: httpx2.Request, original: httpx2.Request, response: httpx2.Response, seqs: list[int]
+    ) -> None:
+        if sent is original:
+            # The request being authorised: a 401/403 is the challenge that starts discovery.
+            self._challenge = list(seqs) if response.status_code in (401, 403) else []
+            return
+        await response.aread()  # the SDK reads it too (once read, it stays)
+        stage, subject = _classify(sent)
+        status: StepStatus = "ok" if response.status_code < 400 else "failed"
+        if stage is AuthStage.DISCOVERY and response.status_code == 404:
+            status = "skipped"  # a fallback URL; the next one may answer
+        if self._challenge and stage is AuthStage.DISCOVERY:
+            seqs, self._challenge = [*self._challenge, *seqs], []
+        self.steps.exchange(stage, subject, status, _describe(stage, subject, sent, response), seqs)
+        if stage is AuthStage.REFRESH and response.status_code in (400, 401):
+            # The refresh token was refused (revoked, expired): keeping it would only repeat the
+            # refusal on every request until the user logs in again.
+            await self.storage.forget_tokens()
+
+
+def _classify(request: httpx2.Request) -> tuple[AuthStage, str]:
+    path = request.url.path
+    if "/.well-known/oauth-protected-resource" in path:
+        return AuthStage.DISCOVERY, "protected-resource"
+    if "/.well-known/oauth-authorization-server" in path or "/.well-known/openid-configuration" in path:
+        return AuthStage.DISCOVERY, "authorization-server"
+    if request.method == "POST" and "x-www-form-urlencoded" in request.headers.get("content-type", ""):
+        form = parse_qs(request.content.decode("utf-8", "replace"))
+        grant = (form.get("grant_type") or [""])[0]
+        if grant == "refresh_token":
+            return AuthStage.REFRESH, grant
+        return AuthStage.TOKEN, grant
+    if request.method == "POST":
+        return AuthStage.REGISTRATION, "client"
+    return AuthStage.DISCOVERY, "other"
+
+
+def _json(response: httpx2.Response) -> dict[str, Any]:
+    try:
+        data = json.loads(response.content)
+    except (ValueError, httpx2.ResponseNotRead):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _describe(stage: AuthStage, subject: str, request: httpx2.Request, response: httpx2.Response) -> str:
+    """One line about an exchange, from fields that are never secret."""
+    where = str(request.url.copy_with(query=None))
+    body = _json(response)
+    if response.status_code >= 400:
+        error = body.get("error")
+        return f"{request.method} {where} → HTTP {response.status_code}" + (f" ({error})" if error else "")
+    if subject == "protected-resource":
+        servers = ", ".join(map(str, body.get("authorization_servers") or []))
+        scopes = " ".join(map(str, body.get("scopes_supported") or []))
+        return f"protected resource {body.get('resource')} → authorization server {servers}" + (
+            f" (scopes {scopes})" if scopes else ""
+        )
+    if subject == "authorization-server":
+        parts = [f"issuer {body.get('issuer')}"]
+        for name in ("registration_endpoint", "token_endpoint", "revocation_endpoint"):
+            if body.get(name):
+                parts.append(f"{name.removesuffix('_endpoint')} {body[name]}")
+        return "; ".join(parts)
+    if stage is AuthStage.REGISTRATION:
+        return (
+            f"registered client {body.get('client_id')} at {where} "
+            f"(token endpoint auth: {body.get('token_endpoint_auth_method') or 'unspecified'})"
+        )
+    if stage in (AuthStage.TOKEN, AuthStage.REFRESH):
+        what = "tokens issued" if stage is AuthStage.TOKEN else "tokens refreshed"
+        expires = body.get("expires_in")
+        extras = [f"expires in {expires} s" if expires is not None else "no expiry given"]
+        if body.get("scope"):
+            extras.append(f"scope {body['scope']}")
+        extras.append("refresh token" if body.get("refresh_token") else "no refresh token")
+        return f"{what} by {where} ({', '.join(extras)})"
+    return f"{request.method} {where} → HTTP {response.status_code}"
+
+
+async def build_oauth_provider(
+    profile: MCPHTTPProfile | MCPSSEProfile,
+    store: CredentialStore,
+    *,
+    wire: WireRecorder,
+    connection_id: str,
+    opener: BrowserOpener | None = None,
+    on_step: StepCallback | None = None,
+    login_timeout: float = LOGIN_TIMEOUT,
+    login_hint: str | None = None,
+    clock: Callable[[], float] = time.time,
+) -> WorkbenchOAuthProvider:
+    """The OAuth provider for an ``auth="oauth"`` profile, with its stored tokens loaded.
+
+    The redirect port is the one kept with the registration; a profile without one gets a free
+    port now (kept once the registration succeeds).
+
+    Args:
+        profile: The HTTP/SSE MCP profile.
+        store: The credential store (tokens under ``<profile id>/oauth:tokens``, registration under
+            ``<profile id>/oauth:client``).
+        wire: The recorder the agent's HTTP client records into (steps name its seqs; tokens are
+            registered with its redactor).
+        connection_id: The agent's connection id.
+        opener: Shows the authorization URL; ``None``: no interactive login.
+        on_step: Receives each ``AuthStep``.
+        login_timeout: Seconds to wait for the browser to come back.
+        login_hint: How to log in, for the "login required" error's hint.
+        clock: Seconds since the epoch.
+
+    Raises:
+        SecureStorageUnavailableError: The credential store cannot be read.
+    """
+    storage = CredentialTokenStorage(store, profile.id, clock=clock, redactor=wire.redactor)
+    state = await storage.load()
+    port = state.redirect_port
+    if port is None and state.client is not None and state.client.redirect_uris:
+        port = state.client.redirect_uris[0].port
+    state.redirect_port = port or free_port()
+    return WorkbenchOAuthProvider(
+        profile.url,
+        storage,
+        redirect_port=state.redirect_port,
+        steps=StepLog(connection_id, wire, on_step),
+        opener=opener,
+        client_name=profile.oauth_client_name or CLIENT_NAME,
+        scopes=list(profile.oauth_scopes),
+        login_timeout=login_timeout,
+        login_hint=login_hint,
+        clock=clock,
+    )
+
+
+# --------------------------------------------------------------------------- login / logout
+
+
+@dataclass(frozen=True, slots=True)
+class LoginResult:
+    """What a login did.
+
+    Attributes:
+        steps: The auth steps, in order.
+        expires_at: When the access token expires (seconds since the epoch), if known.
+        scope: The granted scope, if the server said.
+        redirect_port: The loopback port used (and registered).
+    """
+
+    steps: tuple[AuthStep, ...]
+    expires_at: float | None
+    scope: str | None
+    redirect_port: int
+
+
+async def login(
+    profile: MCPHTTPProfile | MCPSSEProfile,
+    store: CredentialStore,
+    *,
+    opener: BrowserOpener,
+    wire: WireRecorder | None = None,
+    on_step: StepCallback | None = None,
+    timeout: float = LOGIN_TIMEOUT,
+    resolve_secret: Callable[[Any], Awaitable[str | None]] | None = None,
+) -> LoginResult:
+    """Log in now: forget the saved tokens (the registration stays), connect, and let the flow run.
+
+    Args:
+        profile: An ``auth="oauth"`` HTTP/SSE profile.
+        store: The credential store.
+        opener: Shows the authorization URL (``system_browser_opener``, a GUI's, or a printer).
+        wire: Records the exchanges (a fresh recorder if omitted).
+        on_step: Receives each ``AuthStep`` as it finishes.
+        timeout: Seconds for the whole login, the person in the browser included.
+        resolve_secret: Looks up the profile's other secrets (e.g. an API key header).
+
+    Raises:
+        AuthRequiredError: The login failed or was refused.
+        RequestTimeoutError: Nobody came back from the browser in time.
+        ConnectError: The server could not be reached.
+    """
+    from workbench.core.agent_factory import build_agent  # the factory imports this package lazily
+
+    wire = wire if wire is not None else WireRecorder()
+    await CredentialTokenStorage(store, profile.id).forget_tokens()
+    steps: list[AuthStep] = []
+
+    def collect(step: AuthStep) -> None:
+        steps.append(step)
+        if on_step is not None:
+            on_step(step)
+
+    connection_id = f"oauth-login-{uuid.uuid4().hex[:8]}"
+    agent = await build_agent(
+        profile,
+        connection_id=connection_id,
+        wire=wire,
+        resolve_secret=resolve_secret,
+        credentials=store,
+        oauth_opener=opener,
+        on_auth_step=collect,
+    )
+    provider = agent.auth  # type: ignore[attr-defined]  # an MCPAgent with the OAuth provider
+    assert isinstance(provider, WorkbenchOAuthProvider)
+    provider.login_timeout = timeout
+    agent.connect_timeout += timeout  # type: ignore[attr-defined]  # the person in the browser needs time
+    try:
+        await agent.connect()
+    finally:
+        await agent.aclose()
+    state = provider.storage.state
+    if state.tokens is None:
+        raise AuthRequiredError(
+            f"{profile.url} let the workbench in without a login; nothing was stored.",
+            hint="this server may not need OAuth: set the profile's auth to 'none'",
+            details={"oauth": "not-required"},
+        )
+    return LoginResult(tuple(steps), state.expires_at, state.tokens.scope, provider.redirect_port)
+
+
+@dataclass(frozen=True, slots=True)
+class LogoutResult:
+    """What a logout did.
+
+    Attributes:
+        revoked: Whether the authorization server confirmed the revocation of every token sent.
+        forgotten: How many stored entries (tokens, registration) were deleted.
+        steps: The auth steps (the ``revoke`` step, when there was something to revoke).
+    """
+
+    revoked: bool
+    forgotten: int
+    steps: tuple[AuthStep, ...]
+
+
+async def logout(
+    profile: MCPHTTPProfile | MCPSSEProfile,
+    store: CredentialStore,
+    *,
+    wire: WireRecorder | None = None,
+    on_step: StepCallback | None = None,
+    timeout: float = 30.0,
+) -> LogoutResult:
+    """Revoke the profile's tokens (RFC 7009, when the server has a revocation endpoint) and forget them.
+
+    The tokens and the registration are forgotten even when revocation fails (the step says so).
+
+    Raises:
+        SecureStorageUnavailableError: The credential store cannot be used.
+    """
+    wire = wire if wire is not None else WireRecorder()
+    connection_id = f"oauth-logout-{uuid.uuid4().hex[:8]}"
+    storage = CredentialTokenStorage(store, profile.id, redactor=wire.redactor)
+    state = await storage.load()
+    steps = StepLog(connection_id, wire, on_step)
+    revoked = False
+    tokens, client, asm = state.tokens, state.client, state.authorization_server
+    if tokens is not None and client is not None and asm is not None and asm.revocation_endpoint is not None:
+        revoked = await _revoke(str(asm.revocation_endpoint), tokens, client, wire, steps, timeout)
+    elif tokens is not None:
+        why = "no revocation endpoint is known" if asm is None or client is None else "the server offers no revocation"
+        steps.step(AuthStage.REVOKE, "skipped", f"{why}; the tokens are only forgotten here")
+    forgotten = await storage.forget()
+    return LogoutResult(revoked, forgotten, tuple(steps.steps))
+
+
+async def _revoke(
+    endpoint: str, tokens: OAuthToken, client: Any, wire: WireRecorder, steps: StepLog, timeout: float
+) -> bool:
+    headers = {"Content-Type": "application/x-www-form-urlencoded"}
+    ok = True
+    statuses: list[str] = []
+    to_revoke = [(tokens.refresh_token, "refresh_token"), (tokens.access_token, "access_token")]
+    transport = HTTPWireTransport(wire, steps.connection_id)
+    async with httpx2.AsyncClient(transport=transport, timeout=timeout) as http:
+        with steps.capture() as seqs:
+            for token, hint in to_revoke:
+                if not token:
+                    continue
+                data = {"token": token, "token_type_hint": hint, "client_id": client.client_id}
+                auth: tuple[str, str] | None = None
+                if client.token_endpoint_auth_method == "client_secret_basic" and client.client_secret:
+                    auth = (client.client_id, client.client_secret)
+                elif client.client_secret:
+                    data["client_secret"] = client.client_secret
+                try:
+                    response = await http.post(
+                        endpoint, data=data, headers=headers, auth=auth or httpx2.USE_CLIENT_DEFAULT
+                    )
+                except httpx2.HTTPError as exc:
+                    ok = False
+                    statuses.append(f"{hint}: {type(exc).__name__}")
+                    continue
+                ok = ok and response.status_code == 200
+                statuses.append(f"{hint}: HTTP {response.status_code}")
+    status: StepStatus = "ok" if ok else "failed"
+    steps.step(AuthStage.REVOKE, status, f"{endpoint} ({', '.join(statuses)})", tuple(seqs))
+    return ok
