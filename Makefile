@@ -1,5 +1,5 @@
 # Agent Workbench: the two set-up commands of the README are `make demo` and `make test`.
-# Each creates what it needs (a Python >= 3.12 virtual environment in .venv; for the tests also the
+# `make demo` opens the window on the bundled demo agents. Each creates what it needs (a Python >= 3.12 virtual environment in .venv; for the tests also the
 # reference MCP server from npm in .cache/npm) and then runs.
 
 SHELL := /bin/bash
@@ -23,7 +23,7 @@ $(STAMP): pyproject.toml tools/find_python.sh
 	@touch $(STAMP)
 
 demo: $(STAMP)
-	$(VENV)/bin/workbench demo --headless
+	$(VENV)/bin/workbench demo
 
 $(EVERYTHING_STAMP):
 	@if command -v npm >/dev/null 2>&1; then \

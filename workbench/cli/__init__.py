@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
@@ -130,6 +131,18 @@ def open_window(args: argparse.Namespace, *, demo: bool = False) -> int:
         print(
             f"error: the window needs Python 3.12 or newer (this is {sys.version.split()[0]}). "
             "Run 'make demo' (it builds .venv with Python >= 3.12) or install Python 3.12.",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+    if (
+        sys.platform.startswith("linux")
+        and not os.environ.get("QT_QPA_PLATFORM")
+        and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+    ):
+        hint = "'workbench demo --headless' serves the demo agents without a window" if demo else "use the CLI"
+        print(
+            "error: no display (neither DISPLAY nor WAYLAND_DISPLAY is set), so the window cannot open; "
+            f"{hint}, or run under a virtual display: xvfb-run -a workbench{' demo' if demo else ''}",
             file=sys.stderr,
         )
         return EXIT_USAGE

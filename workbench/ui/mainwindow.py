@@ -76,6 +76,7 @@ class MainWindow(QMainWindow):
         self.splitter.addWidget(self.chat)
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 2)
+        self.splitter.setSizes([640, 420])  # first run; later runs restore the user's split
         centre = QWidget()
         column = QVBoxLayout(centre)
         column.setContentsMargins(0, 0, 0, 0)
@@ -94,7 +95,7 @@ class MainWindow(QMainWindow):
         self.tabifyDockWidget(self.wire_dock, self.stderr_dock)
         self.wire_dock.raise_()
         self.resizeDocks([self.sidebar_dock], [280], Qt.Orientation.Horizontal)
-        self.resizeDocks([self.wire_dock], [300], Qt.Orientation.Vertical)
+        self.resizeDocks([self.wire_dock], [260], Qt.Orientation.Vertical)
 
         self.status = StatusBarController(ctx, self.statusBar())
         self._build_menus()

@@ -175,6 +175,7 @@ class PromptsWidget(QWidget):
         splitter.addWidget(self.list)
         splitter.addWidget(self.detail)
         splitter.setStretchFactor(1, 3)
+        splitter.setSizes([220, 660])  # the list readable, the detail roomy (scaled to the real width)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(splitter)

@@ -293,6 +293,7 @@ class ResourcesWidget(QWidget):
         splitter.addWidget(lists)
         splitter.addWidget(self.pages)
         splitter.setStretchFactor(1, 3)
+        splitter.setSizes([220, 660])  # the list readable, the detail roomy (scaled to the real width)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(splitter)
