@@ -27,6 +27,8 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("connection.connect", "&Connect", "Ctrl+Shift+C", "Connect the selected profile"),
     ActionSpec("connection.disconnect", "&Disconnect", "Ctrl+Shift+D"),
     ActionSpec("connection.reconnect", "Re&connect", "Ctrl+R"),
+    ActionSpec("connection.login", "Log &in (OAuth)…", None, "Log in to an OAuth-protected MCP server"),
+    ActionSpec("connection.logout", "Log &out (OAuth)", None, "Revoke and forget the OAuth tokens"),
     ActionSpec("chat.focus", "Focus &chat input", "Ctrl+L"),
     ActionSpec("chat.send", "&Send message", "Ctrl+Return"),
     ActionSpec("chat.cancel", "Ca&ncel running request", "Ctrl+."),

@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QObject, Signal
 
+from workbench.core.auth_steps import AuthStep
 from workbench.core.events import (
     ConnectionStateChanged,
     ElicitationCompleted,
@@ -19,6 +20,7 @@ from workbench.core.events import (
     ServerProcessExited,
     ServerStderrLine,
 )
+from workbench.core.handoff.events import HandoffEvent
 
 
 class CoreBridge(QObject):
@@ -30,6 +32,8 @@ class CoreBridge(QObject):
     list_changed = Signal(object)  # ListChanged
     resource_updated = Signal(object)  # ResourceUpdated
     elicitation_completed = Signal(object)  # ElicitationCompleted
+    handoff_event = Signal(object)  # HandoffEvent
+    auth_step = Signal(object)  # AuthStep (OAuth discovery, registration, authorize, token, refresh, revoke)
 
     def __init__(self, bus: EventBus, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -40,6 +44,8 @@ class CoreBridge(QObject):
             bus.subscribe(ListChanged, self.list_changed.emit),
             bus.subscribe(ResourceUpdated, self.resource_updated.emit),
             bus.subscribe(ElicitationCompleted, self.elicitation_completed.emit),
+            bus.subscribe(HandoffEvent, self.handoff_event.emit),
+            bus.subscribe(AuthStep, self.auth_step.emit),
         ]
 
     def detach(self) -> None:

@@ -15,6 +15,7 @@ from workbench.ui.asyncutil import set_error_sink
 from workbench.ui.banner import ErrorBanner
 from workbench.ui.context import PanelContext
 from workbench.ui.errors import ErrorView
+from workbench.ui.panels.authsteps.widget import AuthStepsWidget
 from workbench.ui.panels.chat.widget import ChatWidget
 from workbench.ui.panels.inspector.widget import InspectorWidget
 from workbench.ui.panels.sidebar.widget import SidebarWidget
@@ -68,6 +69,7 @@ class MainWindow(QMainWindow):
         self.chat = ChatWidget(ctx)
         self.wire_log = WireLogWidget(ctx)
         self.stderr = StderrWidget(ctx)
+        self.auth_steps = AuthStepsWidget(ctx)
         self.banner = ErrorBanner()
 
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
@@ -92,7 +94,11 @@ class MainWindow(QMainWindow):
         self.stderr_dock = self._dock(
             "Server stderr", "stderrDock", self.stderr, Qt.DockWidgetArea.BottomDockWidgetArea
         )
+        self.auth_dock = self._dock(
+            "Auth steps", "authStepsDock", self.auth_steps, Qt.DockWidgetArea.BottomDockWidgetArea
+        )
         self.tabifyDockWidget(self.wire_dock, self.stderr_dock)
+        self.tabifyDockWidget(self.stderr_dock, self.auth_dock)
         self.wire_dock.raise_()
         self.resizeDocks([self.sidebar_dock], [280], Qt.Orientation.Horizontal)
         self.resizeDocks([self.wire_dock], [260], Qt.Orientation.Vertical)
@@ -125,6 +131,9 @@ class MainWindow(QMainWindow):
             "connection.disconnect",
             "connection.reconnect",
             None,
+            "connection.login",
+            "connection.logout",
+            None,
             "connection.edit",
             "connection.duplicate",
             "connection.remove",
@@ -140,7 +149,7 @@ class MainWindow(QMainWindow):
         for action_id in ("view.inspector", "view.chat", "view.wire", "wire.focus_filter", "wire.pause"):
             view_menu.addAction(a(action_id))
         view_menu.addSeparator()
-        for dock in (self.sidebar_dock, self.wire_dock, self.stderr_dock):
+        for dock in (self.sidebar_dock, self.wire_dock, self.stderr_dock, self.auth_dock):
             view_menu.addAction(dock.toggleViewAction())
         help_menu = bar.addMenu("&Help")
         help_menu.addAction(a("app.about"))
@@ -165,6 +174,10 @@ class MainWindow(QMainWindow):
         bind("connection.connect", self.sidebar.connect_selected)
         bind("connection.disconnect", self.sidebar.disconnect_selected)
         bind("connection.reconnect", self.sidebar.reconnect_selected)
+        bind("connection.login", self.sidebar.login_selected)
+        bind("connection.logout", self.sidebar.logout_selected)
+        # auth steps: a step's exchanges are selected in the wire log
+        self.auth_steps.wire_records_requested.connect(self.show_wire_records)
         # chat
         bind("chat.focus", self.focus_chat)
         bind("chat.send", self.chat.send)
@@ -210,6 +223,13 @@ class MainWindow(QMainWindow):
 
         box.finished.connect(finished)
         box.open()
+
+    def show_wire_records(self, connection_id: str | None, first: int, last: int) -> None:
+        """Show the wire log with the records ``first``..``last`` of a connection selected."""
+        self.wire_dock.show()
+        self.wire_dock.raise_()
+        if not self.wire_log.select_seqs(connection_id, first, last):
+            self.statusBar().showMessage("Those wire records are not in the wire log's view (filtered out?)", 8000)
 
     def on_links_link_refused(self, url: QUrl) -> None:
         """Say why a link with an unsafe scheme (file:, javascript: …) was not opened."""

@@ -2,7 +2,9 @@
 
 Secrets are typed into masked fields of the dialog's "Credentials" section. The dialog never touches
 the credential store: ``profile()`` holds only ``SecretRef``s, and ``secret_changes()`` says which values
-the caller must store (and which references it must forget) before it saves the profile.
+the caller must store (and which references it must forget) before it saves the profile. MCP HTTP/SSE
+profiles choose their "Authentication": fixed credentials only, or an OAuth 2.1 login (extra scopes and
+the client name shown on the consent page); the login itself happens later (the sidebar's "Log in").
 """
 
 from __future__ import annotations
@@ -80,11 +82,22 @@ FORGOTTEN_PLACEHOLDER = "forgotten when you save — type a value to replace it 
 # Which fields each kind shows (the rest are hidden).
 _FIELDS_BY_KIND: dict[str, frozenset[str]] = {
     "mcp-stdio": frozenset({"command", "args", "env", "cwd", "mode", "agent_tool"}),
-    "mcp-http": frozenset({"url", "mode", "agent_tool", "headers"}),
-    "mcp-sse": frozenset({"url", "mode", "agent_tool", "headers"}),
+    "mcp-http": frozenset({"url", "mode", "agent_tool", "headers", "auth"}),
+    "mcp-sse": frozenset({"url", "mode", "agent_tool", "headers", "auth"}),
     "a2a": frozenset({"url", "card_url", "binding", "streaming", "headers"}),
 }
 _COMMON_FIELDS = ("name", "connect_timeout", "request_timeout", "secrets")
+_OAUTH_KINDS = frozenset({"mcp-http", "mcp-sse"})
+"""Kinds that may log in with OAuth 2.1."""
+
+AUTH_CHOICES: list[tuple[str, str]] = [
+    ("none", "None (fixed credentials below, if any)"),
+    ("oauth", "OAuth 2.1 login"),
+]
+"""The authentication selector's entries: the profile's ``auth`` value and label."""
+
+OAUTH_BEARER_PLACEHOLDER = "set by the OAuth login"
+OAUTH_BEARER_FORGOTTEN = "set by the OAuth login — the stored token is forgotten when you save"
 
 
 class InputError(ValueError):
@@ -94,6 +107,12 @@ class InputError(ValueError):
         super().__init__(message)
         self.field = field
         self.message = message
+
+
+def parse_scopes(text: str) -> list[str]:
+    """OAuth scopes from the scopes box: separated by spaces or commas, duplicates dropped, order kept."""
+    words = text.replace(",", " ").split()
+    return list(dict.fromkeys(words))
 
 
 def parse_args(text: str) -> list[str]:
@@ -377,9 +396,7 @@ class CredentialsSection(QWidget):
         self.status.hide()
 
         self.bearer = SecretField(stored=self.bearer_ref is not None, what="bearer token")
-        if getattr(original, "auth", "none") == "oauth":
-            self.bearer.setEnabled(False)
-            self.bearer.edit.setPlaceholderText("set by the OAuth login")
+        self._oauth = False
         self.api_key = SecretField(stored=self.api_key_ref is not None, what="API key")
         self.api_key_header = QLineEdit(self.api_key_ref.name if self.api_key_ref is not None else "")
         self.api_key_header.setPlaceholderText(DEFAULT_API_KEY_HEADER)
@@ -412,6 +429,7 @@ class CredentialsSection(QWidget):
         layout.addWidget(self.stdio_part)
         self._family = "http"
         self.set_kind("mcp-stdio" if isinstance(original, MCPStdioProfile) else "mcp-http")
+        self.set_oauth(getattr(original, "auth", "none") == "oauth")
 
         for signal in (
             self.bearer.changed,
@@ -428,6 +446,24 @@ class CredentialsSection(QWidget):
         self.http_part.setVisible(self._family == "http")
         self.stdio_part.setVisible(self._family == "stdio")
 
+    def set_oauth(self, oauth: bool) -> None:
+        """An OAuth login sets the Authorization header: the bearer token field is off (a stored one is dropped)."""
+        self._oauth = oauth
+        self.bearer.setEnabled(not oauth)
+        if oauth:
+            self.bearer.edit.clear()
+            self.bearer.edit.setPlaceholderText(
+                OAUTH_BEARER_FORGOTTEN if self.bearer.is_stored() else OAUTH_BEARER_PLACEHOLDER
+            )
+            self.bearer.edit.setToolTip(self.bearer.edit.placeholderText())
+        else:
+            self.bearer._update_placeholder()
+        self.changed.emit()
+
+    def is_oauth(self) -> bool:
+        """Whether the profile logs in with OAuth (the bearer token is then not used)."""
+        return self._oauth
+
     def set_status(self, text: str, *, error: bool = False) -> None:
         """Show a note about where secrets go (an insecure backend's warning, a missing keyring)."""
         self.status.setText(text)
@@ -442,8 +478,9 @@ class CredentialsSection(QWidget):
         """
         entries: list[tuple[SecretKind, str, SecretField, SecretRef | None]] = []
         if self._family == "http":
-            bearer_name = self.bearer_ref.name if self.bearer_ref is not None else ""
-            entries.append((SecretKind.BEARER, bearer_name, self.bearer, self.bearer_ref))
+            if not self._oauth:
+                bearer_name = self.bearer_ref.name if self.bearer_ref is not None else ""
+                entries.append((SecretKind.BEARER, bearer_name, self.bearer, self.bearer_ref))
             header = self.api_key_header.text().strip()
             entries.append((SecretKind.API_KEY, header, self.api_key, self.api_key_ref))
             rows = self.headers.rows
@@ -479,6 +516,80 @@ class CredentialsSection(QWidget):
             kept.append(SecretRef.model_construct(kind=kind, name=name, key=key))
             store[key] = value
         return kept, store
+
+
+class OAuthSection(QWidget):
+    """The dialog's Authentication for MCP over HTTP: none, or an OAuth 2.1 login with its scopes and client name.
+
+    Args:
+        original: The profile being edited (its ``auth`` settings are shown), or ``None``.
+        parent: Qt parent.
+    """
+
+    changed = Signal()
+
+    def __init__(self, original: ConnectionProfile | None = None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.auth_combo = QComboBox()
+        for value, label in AUTH_CHOICES:
+            self.auth_combo.addItem(label, value)
+        self.auth_combo.setAccessibleName("authentication")
+        self.scopes_edit = QLineEdit()
+        self.scopes_edit.setPlaceholderText("(optional) extra scopes, e.g. mcp:tools files:read")
+        self.scopes_edit.setAccessibleName("OAuth scopes")
+        self.scopes_edit.setToolTip("Asked for on top of the scopes the server requires; separate with spaces")
+        self.client_name_edit = QLineEdit()
+        self.client_name_edit.setPlaceholderText("Agent Workbench")
+        self.client_name_edit.setAccessibleName("OAuth client name")
+        self.client_name_edit.setToolTip("The name the authorization server shows on its consent page")
+        self.note = plain_label(
+            "Log in with “Log in (OAuth)” on the connection (or by connecting); the browser opens, and the "
+            "tokens go to the system keyring.",
+            wrap=True,
+        )
+        self._details = QWidget()
+        form = QFormLayout(self._details)
+        form.setContentsMargins(0, 0, 0, 0)
+        form.addRow("Scopes", self.scopes_edit)
+        form.addRow("Client name", self.client_name_edit)
+        form.addRow(self.note)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
+        layout.addWidget(self.auth_combo)
+        layout.addWidget(self._details)
+        if isinstance(original, MCPHTTPProfile | MCPSSEProfile):
+            self.set_auth(original.auth)
+            self.scopes_edit.setText(" ".join(original.oauth_scopes))
+            self.client_name_edit.setText(original.oauth_client_name or "")
+        self._details.setVisible(self.auth() == "oauth")
+        self.auth_combo.currentIndexChanged.connect(self.on_auth_combo_changed)
+        self.scopes_edit.textChanged.connect(self.changed)
+        self.client_name_edit.textChanged.connect(self.changed)
+
+    def auth(self) -> str:
+        """``none`` or ``oauth``."""
+        return str(self.auth_combo.currentData())
+
+    def set_auth(self, auth: str) -> None:
+        """Select ``none`` or ``oauth``."""
+        index = self.auth_combo.findData(auth)
+        if index < 0:
+            raise ValueError(f"unknown authentication {auth!r}")
+        self.auth_combo.setCurrentIndex(index)
+
+    def scopes(self) -> list[str]:
+        """The extra scopes typed."""
+        return parse_scopes(self.scopes_edit.text())
+
+    def client_name(self) -> str | None:
+        """The client name typed, or ``None`` for the default."""
+        return self.client_name_edit.text().strip() or None
+
+    def on_auth_combo_changed(self) -> None:
+        """Show the OAuth settings only for an OAuth login."""
+        self._details.setVisible(self.auth() == "oauth")
+        self.changed.emit()
 
 
 class ConnectionDialog(QDialog):
@@ -553,6 +664,7 @@ class ConnectionDialog(QDialog):
         self.request_timeout_spin.setSuffix(" s")
         self.request_timeout_spin.setSpecialValueText("no limit")
         self.credentials = CredentialsSection(profile)
+        self.oauth = OAuthSection(profile)
 
         editors: dict[str, tuple[str, QWidget]] = {
             "name": ("Name", self.name_edit),
@@ -568,6 +680,7 @@ class ConnectionDialog(QDialog):
             "mode": ("MCP mode", self.mode_combo),
             "agent_tool": ("Agent tool", self.agent_tool_edit),
             "headers": ("Headers", self.headers_edit),
+            "auth": ("Authentication", self.oauth),
             "connect_timeout": ("Connect timeout", self.connect_timeout_spin),
             "request_timeout": ("Request timeout", self.request_timeout_spin),
             "secrets": ("Credentials", self.credentials),
@@ -728,10 +841,12 @@ class ConnectionDialog(QDialog):
             "connect_timeout": self.connect_timeout_spin.valueChanged,
             "request_timeout": self.request_timeout_spin.valueChanged,
             "secrets": self.credentials.changed,
+            "auth": self.oauth.changed,
         }
         for key, signal in signals.items():
             signal.connect(lambda *_args, key=key: self._on_edited(key))
         self.kind_combo.currentIndexChanged.connect(self.on_kind_changed)
+        self.oauth.auth_combo.currentIndexChanged.connect(self._follow_oauth)
         self.cwd_browse.clicked.connect(self.on_cwd_browse_clicked)
 
     # ------------------------------------------------------------------ slots
@@ -752,6 +867,7 @@ class ConnectionDialog(QDialog):
                 self._set_timeouts(kind)
             self._last_kind = kind
         self.credentials.set_kind(kind)
+        self._follow_oauth()
         carries = self._original is not None and _family(self._original.kind) == _family(kind)
         dropped = self._original is not None and not carries and bool(self._original.secrets)
         self.note.setText(
@@ -759,6 +875,12 @@ class ConnectionDialog(QDialog):
         )
         self.note.setVisible(dropped)
         self.validate()
+
+    def _follow_oauth(self) -> None:
+        """The bearer token field is off while the (shown) authentication is an OAuth login."""
+        oauth = self.kind() in _OAUTH_KINDS and self.oauth.auth() == "oauth"
+        if oauth != self.credentials.is_oauth():
+            self.credentials.set_oauth(oauth)
 
     def on_cwd_browse_clicked(self) -> None:
         """Pick the working directory with a non-blocking directory chooser."""
@@ -816,13 +938,8 @@ class ConnectionDialog(QDialog):
         data["secrets"] = [ref.model_dump() for ref in refs]
         original = self._original
         if original is not None:
-            if original.kind == kind:
-                if isinstance(original, A2AProfile):
-                    data["stream_idle_timeout"] = original.stream_idle_timeout
-                if isinstance(original, (MCPHTTPProfile, MCPSSEProfile)):  # the OAuth login is set elsewhere
-                    data["auth"] = original.auth
-                    data["oauth_scopes"] = list(original.oauth_scopes)
-                    data["oauth_client_name"] = original.oauth_client_name
+            if original.kind == kind and isinstance(original, A2AProfile):
+                data["stream_idle_timeout"] = original.stream_idle_timeout
             roots = getattr(original, "roots", None)
             if roots and kind != "a2a":
                 data["roots"] = [r.model_dump() for r in roots]
@@ -837,6 +954,11 @@ class ConnectionDialog(QDialog):
         else:
             data["url"] = self.url_edit.text().strip()
             data["headers"] = parse_pairs(self.headers_edit.toPlainText(), ":", "headers", "Name: value")
+        if kind in _OAUTH_KINDS:
+            data["auth"] = self.oauth.auth()
+            if data["auth"] == "oauth":
+                data["oauth_scopes"] = self.oauth.scopes()
+                data["oauth_client_name"] = self.oauth.client_name()
         if kind != "a2a":
             data["mode"] = self.mode_combo.currentText()
             data["agent_tool"] = self.agent_tool_edit.text().strip() or None

@@ -481,6 +481,7 @@ async def login(
     on_step: StepCallback | None = None,
     timeout: float = LOGIN_TIMEOUT,
     resolve_secret: Callable[[Any], Awaitable[str | None]] | None = None,
+    connection_id: str | None = None,
 ) -> LoginResult:
     """Log in now: forget the saved tokens (the registration stays), connect, and let the flow run.
 
@@ -492,6 +493,8 @@ async def login(
         on_step: Receives each ``AuthStep`` as it finishes.
         timeout: Seconds for the whole login, the person in the browser included.
         resolve_secret: Looks up the profile's other secrets (e.g. an API key header).
+        connection_id: Wire records and steps carry this id (the window passes the profile's, so the
+            login's exchanges sit with the connection); a fresh ``oauth-login-…`` id by default.
 
     Raises:
         AuthRequiredError: The login failed or was refused.
@@ -509,7 +512,7 @@ async def login(
         if on_step is not None:
             on_step(step)
 
-    connection_id = f"oauth-login-{uuid.uuid4().hex[:8]}"
+    connection_id = connection_id or f"oauth-login-{uuid.uuid4().hex[:8]}"
     agent = await build_agent(
         profile,
         connection_id=connection_id,
@@ -559,16 +562,18 @@ async def logout(
     wire: WireRecorder | None = None,
     on_step: StepCallback | None = None,
     timeout: float = 30.0,
+    connection_id: str | None = None,
 ) -> LogoutResult:
     """Revoke the profile's tokens (RFC 7009, when the server has a revocation endpoint) and forget them.
 
     The tokens and the registration are forgotten even when revocation fails (the step says so).
+    ``connection_id`` names the wire records and steps (a fresh ``oauth-logout-…`` id by default).
 
     Raises:
         SecureStorageUnavailableError: The credential store cannot be used.
     """
     wire = wire if wire is not None else WireRecorder()
-    connection_id = f"oauth-logout-{uuid.uuid4().hex[:8]}"
+    connection_id = connection_id or f"oauth-logout-{uuid.uuid4().hex[:8]}"
     storage = CredentialTokenStorage(store, profile.id, redactor=wire.redactor)
     state = await storage.load()
     steps = StepLog(connection_id, wire, on_step)

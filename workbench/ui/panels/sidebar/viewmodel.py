@@ -2,25 +2,33 @@
 
 Secrets a profile refers to live in ``ctx.services.credentials``: saving stores new values *before*
 the profile (so a saved profile never refers to a value the store refused), removing forgets them.
+MCP HTTP/SSE profiles with ``auth="oauth"`` also log in and out here (the core's ``login()`` /
+``logout()``); their rows say whether a login is stored and until when its access token is valid.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import dataclasses
 import shlex
-from collections.abc import Coroutine
+import time
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QUrl, Signal
+from PySide6.QtGui import QDesktopServices
 
+from workbench.core.auth_steps import AuthStep
 from workbench.core.credentials import BackendInfo
-from workbench.core.errors import ConnectError, NotFoundError, WorkbenchError
+from workbench.core.errors import AuthRequiredError, ConnectError, NotFoundError, WorkbenchError
 from workbench.core.events import ConnectionState, ConnectionStateChanged
-from workbench.core.profiles import ConnectionProfile, MCPStdioProfile, new_profile_id
+from workbench.core.profiles import ConnectionProfile, MCPHTTPProfile, MCPSSEProfile, MCPStdioProfile, new_profile_id
 from workbench.ui.asyncutil import spawn
 from workbench.ui.context import PanelContext
 from workbench.ui.dialogs.connection import SecretChanges
+from workbench.ui.panels.authsteps.events import SessionAuthStep
 
 S = ConnectionState
 
@@ -34,6 +42,70 @@ KIND_LABELS: dict[str, str] = {
 
 LIVE_STATES = frozenset({S.CONNECTING, S.CONNECTED})
 """States in which a connection holds (or is acquiring) a process or socket."""
+
+
+BrowserOpener = Callable[[str], Awaitable[None]]
+"""Shows the user an OAuth authorization URL (the core's ``BrowserOpener``)."""
+
+
+async def desktop_browser_opener(url: str) -> None:
+    """Open an OAuth authorization URL in the user's browser (``QDesktopServices``).
+
+    Raises:
+        AuthRequiredError: No browser could be started.
+    """
+    if not QDesktopServices.openUrl(QUrl(url)):
+        raise AuthRequiredError(
+            "No web browser could be opened for the OAuth login.",
+            hint="log in from a terminal instead: workbench login NAME --no-browser",
+            details={"oauth": "no-browser"},
+        )
+
+
+def is_oauth(profile: ConnectionProfile) -> bool:
+    """Whether ``profile`` logs in with OAuth 2.1 (an MCP HTTP/SSE profile with ``auth="oauth"``)."""
+    return isinstance(profile, MCPHTTPProfile | MCPSSEProfile) and profile.auth == "oauth"
+
+
+def clock_text(at: float) -> str:
+    """Wall-clock seconds as local ``HH:MM``."""
+    return time.strftime("%H:%M", time.localtime(at))
+
+
+@dataclass(frozen=True, slots=True)
+class OAuthStatus:
+    """What the credential store holds for an OAuth profile (never a secret value).
+
+    Attributes:
+        known: Whether the store could be read (``False``: not read yet, or unreadable).
+        logged_in: Tokens are stored.
+        expires_at: When the stored access token expires (seconds since the epoch), if the server said.
+        refreshable: A refresh token is stored too.
+        registered: A client registration is stored (logout also forgets it).
+        busy: ``logging in…`` / ``logging out…`` while that runs.
+    """
+
+    known: bool = False
+    logged_in: bool = False
+    expires_at: float | None = None
+    refreshable: bool = False
+    registered: bool = False
+    busy: str = ""
+
+    def text(self, now: float | None = None) -> str:
+        """``logged in until 14:05``, ``login expired 13:00``, ``not logged in``, ``logging in…`` or ``""``."""
+        if self.busy:
+            return self.busy
+        if not self.known:
+            return ""
+        if not self.logged_in:
+            return "not logged in"
+        if self.expires_at is None:
+            return "logged in"
+        now = time.time() if now is None else now
+        if self.expires_at <= now:
+            return f"login expired {clock_text(self.expires_at)}" + (", refreshed on use" if self.refreshable else "")
+        return f"logged in until {clock_text(self.expires_at)}"
 
 
 def kind_label(kind: str) -> str:
@@ -58,6 +130,7 @@ class SidebarItem:
         detail: The protocol version when connected; the reason when failed.
         hint: What the user can do about a failure (may be empty).
         persisted: Whether the profile is saved in the profile store.
+        oauth: The stored login of an OAuth profile (``None`` for other profiles).
     """
 
     profile: ConnectionProfile
@@ -65,6 +138,7 @@ class SidebarItem:
     detail: str | None = None
     hint: str = ""
     persisted: bool = True
+    oauth: OAuthStatus | None = None
 
     @property
     def id(self) -> str:
@@ -92,15 +166,31 @@ class SidebarItem:
         return bool(self.profile.secrets)
 
     @property
+    def is_oauth(self) -> bool:
+        """Whether the profile logs in with OAuth (the Log in / Log out actions apply)."""
+        return is_oauth(self.profile)
+
+    @property
+    def auth_text(self) -> str:
+        """The OAuth login in words (``logged in until 14:05``); empty for other profiles."""
+        return self.oauth.text() if self.oauth is not None else ""
+
+    @property
     def state_text(self) -> str:
-        """The state in words: ``connecting…``, ``connected · <version>``, ``failed: <reason>`` ..."""
+        """The state in words: ``connecting…``, ``connected · <version>``, ``failed: <reason>`` ...
+
+        An OAuth profile's login follows (``disconnected · logged in until 14:05``).
+        """
+        auth = self.auth_text
         if self.state is S.CONNECTING:
-            return "connecting…"
-        if self.state is S.CONNECTED:
-            return f"connected · {self.detail}" if self.detail else "connected"
-        if self.state is S.FAILED:
-            return f"failed: {self.detail}" if self.detail else "failed"
-        return self.state.value
+            text = "connecting…"
+        elif self.state is S.CONNECTED:
+            text = f"connected · {self.detail}" if self.detail else "connected"
+        elif self.state is S.FAILED:
+            text = f"failed: {self.detail}" if self.detail else "failed"
+        else:
+            text = self.state.value
+        return f"{text} · {auth}" if auth else text
 
     @property
     def tooltip(self) -> str:
@@ -108,6 +198,8 @@ class SidebarItem:
         lines = [self.name, f"{self.kind}: {self.target}", self.state_text]
         if self.has_secrets:
             lines.append("Secrets in the keyring for: " + ", ".join(ref.target for ref in self.profile.secrets))
+        if self.is_oauth:
+            lines.append("OAuth 2.1: " + (self.auth_text or "login state unknown"))
         if self.hint:
             lines.append(f"Hint: {self.hint}")
         if not self.persisted:
@@ -128,21 +220,37 @@ class SidebarViewModel(QObject):
     background (``asyncutil.spawn``); failures are shown inline (the row's state) and reported to
     ``ctx.errors``.
 
+    OAuth profiles: ``login_profile`` runs the core's ``login()`` with ``oauth_opener`` (recording into
+    ``ctx.services.wire``; each step is published on ``ctx.services.bus`` as a ``SessionAuthStep``) and
+    then connects; ``logout_profile`` disconnects, then revokes and forgets (``logout()``).
+
     Signals:
         items_reset: The list of profiles changed (added, removed, reordered, edited).
         item_changed(str): The row of this profile id changed (its state or detail).
         status_message(str): A passing note for the status bar (e.g. secrets went to an insecure keyring).
+        busy_changed(str): A background command of this profile id started or ended (``task(id)``).
+
+    Args:
+        ctx: The panel context.
+        parent: Qt parent.
+        oauth_opener: Shows an OAuth authorization URL (default: the desktop's browser); tests pass the
+            core's ``follow_redirects_opener``.
     """
 
     items_reset = Signal()
     item_changed = Signal(str)
     status_message = Signal(str)
+    busy_changed = Signal(str)
 
-    def __init__(self, ctx: PanelContext, parent: QObject | None = None) -> None:
+    def __init__(
+        self, ctx: PanelContext, parent: QObject | None = None, *, oauth_opener: BrowserOpener | None = None
+    ) -> None:
         super().__init__(parent)
         self._ctx = ctx
         self._items: list[SidebarItem] = []
         self._tasks: dict[str, asyncio.Task[None]] = {}
+        self._oauth_reads: dict[str, asyncio.Task[None]] = {}
+        self.oauth_opener: BrowserOpener = oauth_opener or desktop_browser_opener
         ctx.bridge.connection_state_changed.connect(self.on_bridge_connection_state_changed)
         self.reload()
 
@@ -179,8 +287,14 @@ class SidebarViewModel(QObject):
             self._ctx.errors.report(exc, "loading saved connections")
             saved = []
         transient = [i for i in self._items if not i.persisted and all(p.id != i.id for p in saved)]
-        self._items = [self._with_live_state(SidebarItem(p)) for p in saved] + transient
+        old = {i.id: i.oauth for i in self._items}
+        self._items = [
+            self._with_live_state(SidebarItem(p, oauth=old.get(p.id) if is_oauth(p) else None)) for p in saved
+        ] + transient
         self.items_reset.emit()
+        for item in self._items:
+            if item.is_oauth:
+                self.read_oauth_status(item.id)
 
     def add(self, profile: ConnectionProfile, *, persist: bool = True) -> bool:
         """Add ``profile`` (or replace the one with the same id) and save it unless ``persist`` is False.
@@ -199,12 +313,14 @@ class SidebarViewModel(QObject):
         index = self.index_of(profile.id)
         if index >= 0:
             old = self._items[index]
-            self._items[index] = SidebarItem(
-                profile, old.state, old.detail, old.hint, persisted=persist or old.persisted
+            self._items[index] = dataclasses.replace(
+                old, profile=profile, persisted=persist or old.persisted, oauth=old.oauth if is_oauth(profile) else None
             )
         else:
             self._items.append(item)
         self.items_reset.emit()
+        if is_oauth(profile):
+            self.read_oauth_status(profile.id)
 
     def update(self, profile: ConnectionProfile) -> bool:
         """Replace the profile with the same id (an edit); a live connection keeps the old one until reconnected.
@@ -345,6 +461,13 @@ class SidebarViewModel(QObject):
             self._ctx.selection.select(None)
         keys = [ref.key for ref in item.profile.secrets]
         await self._forget(keys, item.id, f"forgetting the secrets of {item.name!r}")
+        if item.is_oauth:  # its tokens and registration go too (as ``workbench profile remove`` does)
+            from workbench.core.protocols.mcp.oauth_storage import CredentialTokenStorage  # lazy: the MCP SDK
+
+            try:
+                await CredentialTokenStorage(self._ctx.services.credentials, item.id).forget()
+            except WorkbenchError as exc:
+                self._ctx.errors.report(exc, f"forgetting the OAuth login of {item.name!r}")
 
     # ------------------------------------------------------------------ connection commands
 
@@ -418,13 +541,174 @@ class SidebarViewModel(QObject):
     def _run(self, profile_id: str, coro: Coroutine[Any, Any, None], doing: str) -> asyncio.Task[None]:
         task = spawn(coro, doing=doing, name=f"sidebar:{profile_id}")
         self._tasks[profile_id] = task
+        self.busy_changed.emit(profile_id)
 
         def forget(done: asyncio.Task[None]) -> None:
             if self._tasks.get(profile_id) is done:
                 del self._tasks[profile_id]
+                with contextlib.suppress(RuntimeError):  # the view-model was deleted (window closed)
+                    self.busy_changed.emit(profile_id)
 
         task.add_done_callback(forget)
         return task
+
+    # ------------------------------------------------------------------ OAuth commands
+
+    def login_profile(self, profile_id: str) -> asyncio.Task[None] | None:
+        """Log in to an OAuth profile's server (``login()``: a fresh browser login), then connect it.
+
+        A live connection is closed first (it holds the old tokens). Progress shows in the row
+        (``logging in…``), on the status bar and as auth steps; a failure goes to ``ctx.errors``.
+
+        Returns:
+            The background task, or ``None`` when the profile does not log in with OAuth or is busy.
+        """
+        item = self.item(profile_id)
+        if item is None or not item.is_oauth or self.task(profile_id) is not None:
+            return None
+        return self._run(profile_id, self._login(item.profile), f"logging in to {item.name!r}")
+
+    def logout_profile(self, profile_id: str) -> asyncio.Task[None] | None:
+        """Disconnect an OAuth profile, revoke its tokens at the authorization server and forget them.
+
+        Returns:
+            The background task, or ``None`` when the profile does not log in with OAuth or is busy.
+        """
+        item = self.item(profile_id)
+        if item is None or not item.is_oauth or self.task(profile_id) is not None:
+            return None
+        return self._run(profile_id, self._logout(item.profile), f"logging out of {item.name!r}")
+
+    def read_oauth_status(self, profile_id: str) -> asyncio.Task[None] | None:
+        """Read (again) what the credential store holds for an OAuth profile, in the background.
+
+        Returns:
+            The task, or ``None`` when no event loop runs or the profile does not use OAuth.
+        """
+        item = self.item(profile_id)
+        if item is None or not item.is_oauth:
+            return None
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return None  # built outside the loop (a plain sync test): the row just says nothing yet
+        previous = self._oauth_reads.get(profile_id)
+        if previous is not None and not previous.done():
+            previous.cancel()
+        task = spawn(self._read_oauth_status(profile_id), doing=f"reading the login of {item.name!r}")
+        self._oauth_reads[profile_id] = task
+        return task
+
+    async def _read_oauth_status(self, profile_id: str) -> None:
+        from workbench.core.protocols.mcp.oauth_storage import CredentialTokenStorage  # lazy: the MCP SDK
+
+        try:
+            state = await CredentialTokenStorage(self._ctx.services.credentials, profile_id).load()
+        except WorkbenchError:
+            status = OAuthStatus()  # no usable keyring: connecting says why; the row stays quiet
+        else:
+            tokens = state.tokens
+            status = OAuthStatus(
+                known=True,
+                logged_in=tokens is not None,
+                expires_at=state.expires_at if tokens is not None else None,
+                refreshable=bool(tokens is not None and tokens.refresh_token),
+                registered=state.client is not None,
+            )
+        self._set_oauth(profile_id, status)
+
+    def _set_oauth(self, profile_id: str, status: OAuthStatus) -> None:
+        index = self.index_of(profile_id)
+        if index < 0 or not self._items[index].is_oauth:
+            return
+        self._items[index] = dataclasses.replace(self._items[index], oauth=status)
+        self.item_changed.emit(profile_id)
+
+    def _set_busy(self, profile_id: str, busy: str) -> None:
+        item = self.item(profile_id)
+        if item is not None:
+            self._set_oauth(profile_id, dataclasses.replace(item.oauth or OAuthStatus(), busy=busy))
+
+    def _step_publisher(self, profile: ConnectionProfile, doing: str) -> Callable[[AuthStep], None]:
+        bus = self._ctx.services.bus
+
+        def publish(step: AuthStep) -> None:
+            bus.publish(SessionAuthStep.of(step, profile.id))
+            mark = {"ok": "✓", "failed": "✗"}.get(step.status, "–")
+            self.status_message.emit(f"{doing} {profile.name}: {step.stage.value} {mark}")
+
+        return publish
+
+    async def _close_live(self, profile_id: str) -> None:
+        connections = self._ctx.services.connections
+        conn = connections.get(profile_id)
+        if conn is not None and conn.state in LIVE_STATES:
+            await connections.disconnect(profile_id)
+
+    async def _login(self, profile: ConnectionProfile) -> None:
+        from workbench.core.protocols.mcp.oauth import login  # lazy: the MCP SDK
+
+        assert isinstance(profile, MCPHTTPProfile | MCPSSEProfile)
+        doing = f"logging in to {profile.name!r}"
+        store = self._ctx.services.credentials
+        self._set_busy(profile.id, "logging in…")
+        self.status_message.emit(f"Logging in to {profile.name}: finish the login in your browser…")
+        try:
+            await self._close_live(profile.id)
+            result = await login(
+                profile,
+                store,
+                opener=self.oauth_opener,
+                wire=self._ctx.services.wire,
+                on_step=self._step_publisher(profile, "Logging in to"),
+                resolve_secret=store.resolve,
+                connection_id=profile.id,  # the login's wire records sit with the connection
+            )
+        except WorkbenchError as exc:
+            self._set_busy(profile.id, "")
+            self.read_oauth_status(profile.id)
+            self.status_message.emit(f"Login to {profile.name} failed.")
+            self._ctx.errors.report(exc, doing)
+            return
+        except BaseException:  # cancelled: the row must not stay "logging in…"
+            with contextlib.suppress(RuntimeError):  # the view-model was deleted (window closed)
+                self._set_busy(profile.id, "")
+            raise
+        self._set_busy(profile.id, "")
+        await self._read_oauth_status(profile.id)
+        until = f" (token valid until {clock_text(result.expires_at)})" if result.expires_at is not None else ""
+        self.status_message.emit(f"Logged in to {profile.name}{until}.")
+        current = self.item(profile.id)
+        await self._connect(current.profile if current is not None else profile)
+
+    async def _logout(self, profile: ConnectionProfile) -> None:
+        from workbench.core.protocols.mcp.oauth import logout  # lazy: the MCP SDK
+
+        assert isinstance(profile, MCPHTTPProfile | MCPSSEProfile)
+        doing = f"logging out of {profile.name!r}"
+        self._set_busy(profile.id, "logging out…")
+        try:
+            await self._close_live(profile.id)
+            result = await logout(
+                profile,
+                self._ctx.services.credentials,
+                wire=self._ctx.services.wire,
+                on_step=self._step_publisher(profile, "Logging out of"),
+                connection_id=profile.id,
+            )
+        except WorkbenchError as exc:
+            self._set_busy(profile.id, "")
+            self.read_oauth_status(profile.id)
+            self._ctx.errors.report(exc, doing)
+            return
+        except BaseException:  # cancelled: the row must not stay "logging in…"
+            with contextlib.suppress(RuntimeError):  # the view-model was deleted (window closed)
+                self._set_busy(profile.id, "")
+            raise
+        self._set_busy(profile.id, "")
+        await self._read_oauth_status(profile.id)
+        revoked = "; the tokens were revoked" if result.revoked else ""
+        self.status_message.emit(f"Logged out of {profile.name}: forgot {result.forgotten} stored item(s){revoked}.")
 
     # ------------------------------------------------------------------ state
 
@@ -435,8 +719,11 @@ class SidebarViewModel(QObject):
             return
         old = self._items[index]
         detail, hint = _detail_and_hint(event.new, event.detail, event.error)
-        self._items[index] = SidebarItem(old.profile, event.new, detail, hint, old.persisted)
+        self._items[index] = dataclasses.replace(old, state=event.new, detail=detail, hint=hint)
         self.item_changed.emit(event.connection_id)
+        if old.is_oauth and event.new in (S.CONNECTED, S.FAILED, S.CLOSED):
+            # The connection may have logged in (browser), refreshed or dropped a refused token.
+            self.read_oauth_status(event.connection_id)
 
     def _with_live_state(self, item: SidebarItem) -> SidebarItem:
         conn = self._ctx.services.connections.get(item.id)
@@ -446,7 +733,7 @@ class SidebarViewModel(QObject):
         if conn.state is S.FAILED and conn.error is not None:
             detail = str(conn.error)
         detail, hint = _detail_and_hint(conn.state, detail, conn.error)
-        return SidebarItem(item.profile, conn.state, detail, hint, item.persisted)
+        return dataclasses.replace(item, state=conn.state, detail=detail, hint=hint)
 
     def _save(self, profile: ConnectionProfile, doing: str) -> WorkbenchError | None:
         try:

@@ -15,11 +15,11 @@ from workbench.ui.context import PanelContext
 from workbench.ui.dialogs.connection import ConnectionDialog
 from workbench.ui.panels.sidebar.delegate import SidebarDelegate
 from workbench.ui.panels.sidebar.itemmodel import SidebarItemModel
-from workbench.ui.panels.sidebar.viewmodel import SidebarItem, SidebarViewModel
+from workbench.ui.panels.sidebar.viewmodel import BrowserOpener, SidebarItem, SidebarViewModel
 
 type QDialogLike = ConnectionDialog | QMessageBox
 
-ACTION_IDS = ("add", "edit", "duplicate", "remove", "connect", "disconnect", "reconnect")
+ACTION_IDS = ("add", "edit", "duplicate", "remove", "connect", "disconnect", "reconnect", "login", "logout")
 """The ids of the sidebar's actions, in toolbar order (``SidebarWidget.actions_by_id``)."""
 
 
@@ -27,7 +27,8 @@ class SidebarWidget(QWidget):
     """Saved connections, each with a state dot and text; commands go to ``SidebarViewModel``.
 
     The window binds shortcuts to ``actions_by_id`` (by id: ``add``, ``edit``, ``duplicate``, ``remove``,
-    ``connect``, ``disconnect``, ``reconnect``) or calls the public methods of the same names.
+    ``connect``, ``disconnect``, ``reconnect``, ``login``, ``logout``) or calls the public methods of the
+    same names (``login_selected`` / ``logout_selected`` for the OAuth ones, enabled on OAuth profiles).
     Double-clicking a row connects it; selecting a row selects its connection in ``ctx.selection``.
     ``dialog_opened`` fires as the profile dialog (or the removal confirmation) is about to open (again
     when a save failed and the dialog reopens with the input kept); ``dialog`` holds it while it is open.
@@ -36,15 +37,18 @@ class SidebarWidget(QWidget):
     Args:
         ctx: The panel context.
         parent: Qt parent.
+        oauth_opener: Shows an OAuth authorization URL when logging in (default: the desktop's browser).
     """
 
     dialog_opened = Signal(object)  # the ConnectionDialog or confirmation box just opened
     status_message = Signal(str)  # a passing note for the status bar
 
-    def __init__(self, ctx: PanelContext, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, ctx: PanelContext, parent: QWidget | None = None, *, oauth_opener: BrowserOpener | None = None
+    ) -> None:
         super().__init__(parent)
         self._ctx = ctx
-        self.viewmodel = SidebarViewModel(ctx, self)
+        self.viewmodel = SidebarViewModel(ctx, self, oauth_opener=oauth_opener)
         self.viewmodel.status_message.connect(self.status_message)
         self.model = SidebarItemModel(self.viewmodel, self)
         self.dialog: QDialogLike | None = None
@@ -67,6 +71,12 @@ class SidebarWidget(QWidget):
             "connect": ("Connect", "Connect the selected profile", self.connect_selected),
             "disconnect": ("Disconnect", "Disconnect the selected connection", self.disconnect_selected),
             "reconnect": ("Reconnect", "Close and open the selected connection again", self.reconnect_selected),
+            "login": ("Log in (OAuth)", "Log in to the selected server with OAuth, then connect", self.login_selected),
+            "logout": (
+                "Log out",
+                "Disconnect, revoke and forget the selected server's OAuth login",
+                self.logout_selected,
+            ),
         }
         self.toolbar = QToolBar(self)
         self.toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
@@ -80,7 +90,7 @@ class SidebarWidget(QWidget):
             self.actions_by_id[action_id] = action
             self.addAction(action)  # so the widget's actions() list has them too
             self.toolbar.addAction(action)
-            if action_id == "remove":
+            if action_id in ("remove", "reconnect"):
                 self.toolbar.addSeparator()
 
         layout = QVBoxLayout(self)
@@ -95,6 +105,7 @@ class SidebarWidget(QWidget):
         self.view.customContextMenuRequested.connect(self.on_view_context_menu_requested)
         self.model.modelReset.connect(self.on_model_reset)
         self.model.dataChanged.connect(self.update_actions)
+        self.viewmodel.busy_changed.connect(self.update_actions)
         ctx.selection.changed.connect(self.on_selection_changed)
         self.on_model_reset()
 
@@ -197,6 +208,24 @@ class SidebarWidget(QWidget):
         profile_id = self.selected_id()
         return self.viewmodel.reconnect_profile(profile_id) if profile_id else None
 
+    def login_selected(self) -> asyncio.Task[None] | None:
+        """Log in to the selected OAuth profile's server (in the browser), then connect it.
+
+        Returns:
+            The task, or ``None`` when the selected profile does not use OAuth (or is busy).
+        """
+        profile_id = self.selected_id()
+        return self.viewmodel.login_profile(profile_id) if profile_id else None
+
+    def logout_selected(self) -> asyncio.Task[None] | None:
+        """Disconnect the selected OAuth profile, revoke its tokens and forget them.
+
+        Returns:
+            The task, or ``None`` when the selected profile does not use OAuth (or is busy).
+        """
+        profile_id = self.selected_id()
+        return self.viewmodel.logout_profile(profile_id) if profile_id else None
+
     def add_transient(self, profile: ConnectionProfile, *, persist: bool = True) -> asyncio.Task[None] | None:
         """Add ``profile`` and connect it (``workbench demo`` adds the bundled demo agents this way).
 
@@ -230,7 +259,9 @@ class SidebarWidget(QWidget):
             self.view.setCurrentIndex(index)
         menu = QMenu(self)
         menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        for action_id in ("connect", "disconnect", "reconnect", None, "edit", "duplicate", "remove", None, "add"):
+        order = ("connect", "disconnect", "reconnect", None, "login", "logout", None, "edit", "duplicate", "remove")
+        order += (None, "add")
+        for action_id in order:
             if action_id is None:
                 menu.addSeparator()
             else:
@@ -259,6 +290,12 @@ class SidebarWidget(QWidget):
             self.actions_by_id[action_id].setEnabled(has)
         self.actions_by_id["connect"].setEnabled(has and not live)
         self.actions_by_id["disconnect"].setEnabled(live or failed)
+        oauth = item is not None and item.is_oauth
+        busy = oauth and item is not None and self.viewmodel.task(item.id) is not None
+        status = item.oauth if item is not None else None
+        stored = status is None or not status.known or status.logged_in or status.registered
+        self.actions_by_id["login"].setEnabled(oauth and not busy)
+        self.actions_by_id["logout"].setEnabled(oauth and not busy and stored)
 
     # ------------------------------------------------------------------ internals
 

@@ -204,6 +204,31 @@ class WireLogViewModel(QObject):
         self.row_requested.emit(row)
         return True
 
+    def select_seqs(self, connection_id: str | None, first: int, last: int) -> bool:
+        """Select and reveal the first shown record with ``first <= seq <= last`` (a handoff hop's records).
+
+        Only records of ``connection_id`` count (None: any connection). Records still waiting for the
+        next coalesced flush are taken in first. Returns False (and a status note) when none is shown.
+        """
+        if first > last:
+            first, last = last, first
+        if not self.model.paused:
+            self.model.flush()
+        get, row_of = self._recorder.get, self.model.row_of
+        for seq in range(max(first, self._recorder.first_seq), min(last, self._recorder.last_seq) + 1):
+            record = get(seq)
+            if record is None or (connection_id is not None and record.connection_id != connection_id):
+                continue
+            row = row_of(record)
+            if row is not None:
+                self.select_row(row)
+                self.row_requested.emit(row)
+                where = f" of {self.connection_name(connection_id)}" if connection_id is not None else ""
+                self.status.emit(f"Records #{first}–#{last}{where}.")
+                return True
+        self.status.emit(f"#{first}–#{last} are not in the view (filtered out, cleared, paused or evicted).")
+        return False
+
     # ---- curl, export, clear -----------------------------------------------------------------
 
     def can_copy_curl(self) -> bool:

@@ -246,6 +246,10 @@ class WireLogWidget(QWidget):
         """Ask where to save the shown HTTP exchanges as HAR."""
         self.ask_export("har", filtered=True)
 
+    def select_seqs(self, connection_id: str | None, first: int, last: int) -> bool:
+        """Select and reveal the first shown record of a seq range (e.g. a handoff hop's records)."""
+        return self.vm.select_seqs(connection_id, first, last)
+
     def on_debounce_timeout(self) -> None:
         """Apply the typed filter text (150 ms after the last keystroke)."""
         self.vm.set_text_filter(self.text_filter.text())

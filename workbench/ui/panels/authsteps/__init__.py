@@ -1,0 +1,1 @@
+"""The auth steps panel: OAuth steps (discovery, registration, authorize, token, refresh, revoke) of a connection."""
