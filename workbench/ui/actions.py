@@ -40,6 +40,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("view.inspector", "&Inspector", "Ctrl+1"),
     ActionSpec("view.chat", "C&hat", "Ctrl+2"),
     ActionSpec("view.wire", "&Wire log", "Ctrl+3"),
+    ActionSpec("view.handoffs", "&Handoffs", "Ctrl+4"),
     ActionSpec("app.quit", "&Quit", QKeySequence.StandardKey.Quit),
     ActionSpec("app.about", "&About Agent Workbench"),
 )

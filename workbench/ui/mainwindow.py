@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QByteArray, QSettings, Qt, QUrl, Signal
 from PySide6.QtGui import QCloseEvent, QDesktopServices
-from PySide6.QtWidgets import QDockWidget, QMainWindow, QMessageBox, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QMessageBox, QSplitter, QTabWidget, QVBoxLayout, QWidget
 
 from workbench.ui.actions import ActionRegistry
 from workbench.ui.asyncutil import set_error_sink
@@ -17,6 +17,7 @@ from workbench.ui.context import PanelContext
 from workbench.ui.errors import ErrorView
 from workbench.ui.panels.authsteps.widget import AuthStepsWidget
 from workbench.ui.panels.chat.widget import ChatWidget
+from workbench.ui.panels.handoffs.widget import HandoffWidget
 from workbench.ui.panels.inspector.widget import InspectorWidget
 from workbench.ui.panels.sidebar.widget import SidebarWidget
 from workbench.ui.panels.stderr.widget import StderrWidget
@@ -59,6 +60,7 @@ class MainWindow(QMainWindow):
         self._url_opener = url_opener
         self._may_close = False
         self._shutdown_task: asyncio.Task[None] | None = None
+        self._chains_seen: set[str] = set()
         self.setObjectName("mainWindow")
         self.setWindowTitle("Agent Workbench")
         self.resize(1400, 900)
@@ -67,6 +69,7 @@ class MainWindow(QMainWindow):
         self.sidebar = SidebarWidget(ctx)
         self.inspector = InspectorWidget(ctx)
         self.chat = ChatWidget(ctx)
+        self.handoffs = HandoffWidget(ctx)
         self.wire_log = WireLogWidget(ctx)
         self.stderr = StderrWidget(ctx)
         self.auth_steps = AuthStepsWidget(ctx)
@@ -74,8 +77,12 @@ class MainWindow(QMainWindow):
 
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.setObjectName("centreSplitter")
+        self.right_tabs = QTabWidget()
+        self.right_tabs.setObjectName("rightTabs")
+        self.right_tabs.addTab(self.chat, "Chat")
+        self.right_tabs.addTab(self.handoffs, "Handoffs")
         self.splitter.addWidget(self.inspector)
-        self.splitter.addWidget(self.chat)
+        self.splitter.addWidget(self.right_tabs)
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 2)
         self.splitter.setSizes([640, 420])  # first run; later runs restore the user's split
@@ -146,7 +153,14 @@ class MainWindow(QMainWindow):
         for action_id in ("chat.focus", "chat.send", "chat.cancel", "chat.new"):
             chat_menu.addAction(a(action_id))
         view_menu = bar.addMenu("&View")
-        for action_id in ("view.inspector", "view.chat", "view.wire", "wire.focus_filter", "wire.pause"):
+        for action_id in (
+            "view.inspector",
+            "view.chat",
+            "view.handoffs",
+            "view.wire",
+            "wire.focus_filter",
+            "wire.pause",
+        ):
             view_menu.addAction(a(action_id))
         view_menu.addSeparator()
         for dock in (self.sidebar_dock, self.wire_dock, self.stderr_dock, self.auth_dock):
@@ -176,8 +190,11 @@ class MainWindow(QMainWindow):
         bind("connection.reconnect", self.sidebar.reconnect_selected)
         bind("connection.login", self.sidebar.login_selected)
         bind("connection.logout", self.sidebar.logout_selected)
-        # auth steps: a step's exchanges are selected in the wire log
+        # auth steps and handoff hops: their exchanges are selected in the wire log
         self.auth_steps.wire_records_requested.connect(self.show_wire_records)
+        self.handoffs.wire_records_requested.connect(self.show_wire_records)
+        ctx.bridge.handoff_event.connect(self.on_bridge_handoff_event)
+        bind("view.handoffs", self.show_handoffs)
         # chat
         bind("chat.focus", self.focus_chat)
         bind("chat.send", self.chat.send)
@@ -237,7 +254,19 @@ class MainWindow(QMainWindow):
 
     def focus_chat(self) -> None:
         """Move the keyboard focus to the chat input."""
+        self.right_tabs.setCurrentWidget(self.chat)
         self.chat.focus_input()
+
+    def show_handoffs(self) -> None:
+        """Bring the handoff sequence view to the front."""
+        self.right_tabs.setCurrentWidget(self.handoffs)
+
+    def on_bridge_handoff_event(self, event: object) -> None:
+        """A chain's first hop brings the handoff view to the front (once per chain)."""
+        chain = getattr(event, "chain_id", None)
+        if chain is not None and chain not in self._chains_seen:
+            self._chains_seen.add(chain)
+            self.show_handoffs()
 
     def focus_wire_filter(self) -> None:
         """Show the wire log and focus its filter field."""

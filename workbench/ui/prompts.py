@@ -22,6 +22,7 @@ from PySide6.QtWidgets import QDialog, QWidget
 from workbench.core.agent_factory import AgentHandlers
 from workbench.core.errors import SamplingRejectedError
 from workbench.core.events import ElicitationCompleted
+from workbench.core.handoff.policy import ApprovalDecision
 from workbench.core.protocols.base import (
     ElicitationRequest,
     ElicitationResponse,
@@ -34,6 +35,7 @@ from workbench.ui.asyncutil import open_dialog
 from workbench.ui.context import PanelContext
 from workbench.ui.dialogs.auth_required import AuthRequiredDialog
 from workbench.ui.dialogs.elicitation_url import UrlElicitationDialog, UrlOpener
+from workbench.ui.dialogs.handoff_approval import HandoffApprovalDialog, HandoffApprovalRequest
 from workbench.ui.dialogs.sampling import SamplingDialog, SamplingRouter
 
 T = TypeVar("T")
@@ -45,6 +47,8 @@ class UserPrompts(QObject):
     Signals:
         prompt_shown(QDialog): A dialog for a request just opened (tests fill it; the window may raise it).
         pending_changed(int): The number of requests waiting for the user changed.
+        route_always_allowed(str, str): The user ticked "always allow" for this handoff route
+            (source, target); later requests on it are approved without asking.
 
     Args:
         ctx: The window's context (``bridge.elicitation_completed`` closes URL dialogs; routing errors
@@ -56,6 +60,7 @@ class UserPrompts(QObject):
 
     prompt_shown = Signal(object)  # QDialog
     pending_changed = Signal(int)
+    route_always_allowed = Signal(str, str)
 
     def __init__(
         self,
@@ -73,6 +78,7 @@ class UserPrompts(QObject):
         self._pending = 0
         self._router: SamplingRouter | None = None
         self._waiting_url: set[UrlElicitationDialog] = set()
+        self._allowed_routes: set[tuple[str, str]] = set()
 
     # ------------------------------------------------------------------ public API
 
@@ -134,6 +140,41 @@ class UserPrompts(QObject):
                     question = InputRequiredDialog(request, self._parent_widget())
                     answer = await self._answer_of(question, question.response)
         return answer if answer is not None else InputResponse()
+
+    async def approve_handoff(self, request: HandoffApprovalRequest) -> bool:
+        """Ask the user whether a handoff may go ahead (a route marked "always allow" is not asked again).
+
+        ``request`` needs ``source``, ``target``, ``protocol``, ``kind``, ``summary`` and ``arguments`` or
+        ``detail`` (the router's ``ApprovalRequest`` fits).
+        """
+        return (await self.decide_handoff(request)).approved
+
+    async def decide_handoff(self, request: HandoffApprovalRequest) -> ApprovalDecision:
+        """``approve_handoff`` answering the router's way: ``remember`` is set when "always allow" was ticked.
+
+        Pass this as the router's approval handler so it turns "always" into the route's ``auto`` policy.
+        """
+        route = (str(request.source), str(request.target))
+        if route in self._allowed_routes:
+            return ApprovalDecision(True, remember=True)
+        with self._queued():
+            async with self._lock:
+                if route in self._allowed_routes:  # allowed while this request waited its turn
+                    return ApprovalDecision(True, remember=True)
+                dialog = HandoffApprovalDialog(request, self._parent_widget())
+                decision = await self._answer_of(dialog, dialog.decision)
+        if decision.approved and decision.remember and route not in self._allowed_routes:
+            self._allowed_routes.add(route)
+            self.route_always_allowed.emit(*route)
+        return decision
+
+    def allowed_routes(self) -> frozenset[tuple[str, str]]:
+        """Handoff routes (source, target) the user chose to always allow."""
+        return frozenset(self._allowed_routes)
+
+    def forget_allowed_routes(self) -> None:
+        """Ask again for every handoff route."""
+        self._allowed_routes.clear()
 
     # ------------------------------------------------------------------ internals
 

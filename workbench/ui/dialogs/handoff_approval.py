@@ -1,0 +1,127 @@
+"""The dialog asking the user to approve a handoff: who asks whom for what, Approve or Deny."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any, Protocol
+
+from PySide6.QtGui import QFont, QFontDatabase
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QPlainTextEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from workbench.core.handoff.events import USER
+from workbench.core.handoff.policy import ApprovalDecision
+from workbench.ui.dialogs.elicitation_form import message_view
+from workbench.ui.untrusted import plain_label
+
+
+class HandoffApprovalRequest(Protocol):
+    """What the dialog needs of an approval request (``workbench.core.handoff.policy.ApprovalRequest`` fits).
+
+    The arguments shown are the request's ``arguments`` (the router's name) or ``detail``, whichever it has.
+    """
+
+    source: str
+    target: str
+    protocol: str
+    kind: Any  # a HopKind or its string value
+    summary: str
+
+
+def _who(name: str) -> str:
+    return "You" if name == USER else name
+
+
+def _text(value: Any) -> str:
+    return str(getattr(value, "value", value) or "")
+
+
+class HandoffApprovalDialog(QDialog):
+    """Asks whether ``request.source`` may hand off to ``request.target``.
+
+    Shows the route, protocol and kind, the message and the arguments (all as plain text: they come
+    from agents). Approve accepts; Deny, Esc and closing the window deny. "Always allow this route"
+    makes the answer stick for this source → target pair (``ApprovalDecision.remember``). Deny is the
+    default button, so a stray Enter never approves. Open with ``open()`` and await
+    ``asyncutil.open_dialog``; then read ``decision()``.
+    """
+
+    def __init__(self, request: HandoffApprovalRequest, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.request = request
+        source, target = _text(getattr(request, "source", "")), _text(getattr(request, "target", ""))
+        protocol, kind = _text(getattr(request, "protocol", "")), _text(getattr(request, "kind", ""))
+        summary = _text(getattr(request, "summary", ""))
+        detail = getattr(request, "arguments", None) or getattr(request, "detail", None) or {}
+        if not isinstance(detail, Mapping):
+            detail = {"arguments": detail}
+        self.setWindowTitle("Approve handoff?")
+        self.setModal(True)
+
+        self.who_label = plain_label(f"{_who(source)} wants to hand off to {_who(target)}", wrap=True)
+        bold = QFont(self.who_label.font())
+        bold.setBold(True)
+        self.who_label.setFont(bold)
+        facts = QFormLayout()
+        self.route_label = plain_label(f"{_who(source)} → {_who(target)}", wrap=True)
+        self.protocol_label = plain_label(protocol or "—")
+        self.kind_label = plain_label(kind or "—")
+        facts.addRow(plain_label("Route", selectable=False), self.route_label)
+        facts.addRow(plain_label("Protocol", selectable=False), self.protocol_label)
+        facts.addRow(plain_label("Kind", selectable=False), self.kind_label)
+        message_area, self.message_label = message_view(summary or "(no message)")
+        self.detail_view = QPlainTextEdit()
+        self.detail_view.setObjectName("handoffDetail")
+        self.detail_view.setReadOnly(True)
+        self.detail_view.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.detail_view.setPlainText(json.dumps(dict(detail), indent=2, ensure_ascii=False, default=str))
+        self.detail_view.setVisible(bool(detail))
+        self.always_check = QCheckBox(f"Always allow this route ({_who(source)} → {_who(target)})")
+
+        self.buttons = QDialogButtonBox()
+        self.approve_button = QPushButton("Approve")
+        self.deny_button = QPushButton("Deny")
+        self.buttons.addButton(self.approve_button, QDialogButtonBox.ButtonRole.AcceptRole)
+        self.buttons.addButton(self.deny_button, QDialogButtonBox.ButtonRole.RejectRole)
+        self.approve_button.setAutoDefault(False)
+        self.deny_button.setDefault(True)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.who_label)
+        layout.addLayout(facts)
+        layout.addWidget(plain_label("Message", selectable=False))
+        layout.addWidget(message_area)
+        if detail:
+            layout.addWidget(plain_label("Arguments", selectable=False))
+            layout.addWidget(self.detail_view, 1)
+        layout.addWidget(self.always_check)
+        layout.addWidget(self.buttons)
+
+    def approve(self, *, always: bool = False) -> None:
+        """Answer Approve (as the button does), optionally ticking "always"."""
+        self.always_check.setChecked(always)
+        self.approve_button.click()
+
+    def deny(self) -> None:
+        """Answer Deny (as the button does)."""
+        self.deny_button.click()
+
+    def decision(self) -> ApprovalDecision:
+        """The answer once closed: approved only when accepted; ``remember`` ("always") only with approval."""
+        approved = self.result() == QDialog.DialogCode.Accepted
+        return ApprovalDecision(
+            approved,
+            remember=approved and self.always_check.isChecked(),
+            reason=None if approved else "denied in the approval dialog",
+        )

@@ -1,0 +1,449 @@
+"""HandoffWidget: the chain picker, the swimlane diagram, replay controls and the hop detail pane."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+
+from PySide6.QtCore import QPoint, QRectF, Qt, Signal
+from PySide6.QtGui import QFontDatabase, QMouseEvent, QPainter, QWheelEvent
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFileDialog,
+    QFormLayout,
+    QGraphicsView,
+    QHBoxLayout,
+    QLabel,
+    QMenu,
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QToolBar,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from workbench.core.errors import WorkbenchError
+from workbench.ui.asyncutil import spawn
+from workbench.ui.context import PanelContext
+from workbench.ui.panels.handoffs.diagram import DiagramChange, Hop
+from workbench.ui.panels.handoffs.items import ArrowItem, lane_title
+from workbench.ui.panels.handoffs.scene import HEADER_Z, HandoffScene
+from workbench.ui.panels.handoffs.viewmodel import HandoffViewModel
+from workbench.ui.untrusted import plain_label
+
+ZOOM_STEP = 1.25
+ZOOM_MIN, ZOOM_MAX = 0.1, 8.0
+
+
+def clock(at: float) -> str:
+    """Wall-clock seconds as local ``HH:MM:SS.mmm``."""
+    return time.strftime("%H:%M:%S", time.localtime(at)) + f".{int((at % 1) * 1000):03d}"
+
+
+def hop_facts(hop: Hop) -> list[tuple[str, str]]:
+    """The detail pane's rows for a hop (plain text)."""
+    duration = hop.duration
+    timing = f"started {clock(hop.started_at)}"
+    timing += f", took {duration:.3f} s" if duration is not None else f", last update {clock(hop.updated_at)}"
+    wire = "none"
+    if hop.connection_id and hop.wire_seqs:
+        wire = f"{hop.connection_id} #{hop.wire_seqs[0]}–#{hop.wire_seqs[1]}"
+    return [
+        ("Kind", hop.kind.value),
+        ("State", hop.state.value),
+        ("Route", f"{lane_title(hop.source)} → {lane_title(hop.target)}"),
+        ("Protocol", hop.protocol or "—"),
+        ("Timing", timing),
+        ("Wire", wire),
+        ("Hop", hop.handoff_id + (f" (from {hop.parent_id})" if hop.parent_id else "")),
+    ]
+
+
+class HandoffGraphicsView(QGraphicsView):
+    """The diagram's view: Ctrl+wheel zooms, a click on an arrow emits ``arrow_clicked(row)``."""
+
+    arrow_clicked = Signal(int)
+    scrolled = Signal()
+
+    def __init__(self, scene: HandoffScene, parent: QWidget | None = None) -> None:
+        super().__init__(scene, parent)
+        self.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        self.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
+        self.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        self.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
+        self._pressed_arrow = False
+
+    def scrollContentsBy(self, dx: int, dy: int) -> None:  # noqa: N802
+        """Scroll, then say so (the lane headers follow)."""
+        super().scrollContentsBy(dx, dy)
+        self.scrolled.emit()
+
+    def zoom_level(self) -> float:
+        """The current scale (1.0: actual size)."""
+        return self.transform().m11()
+
+    def zoom_by(self, factor: float) -> None:
+        """Scale by ``factor``, kept within ``ZOOM_MIN``…``ZOOM_MAX``."""
+        level = self.zoom_level()
+        target = min(ZOOM_MAX, max(ZOOM_MIN, level * factor))
+        if target != level:
+            self.scale(target / level, target / level)
+            self.scrolled.emit()
+
+    def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802
+        """Ctrl+wheel zooms; the plain wheel scrolls."""
+        if event.modifiers() & Qt.KeyboardModifier.ControlModifier:
+            steps = event.angleDelta().y() / 120
+            if steps:
+                self.zoom_by(ZOOM_STEP**steps)
+            event.accept()
+            return
+        super().wheelEvent(event)
+
+    def arrow_at(self, pos: QPoint) -> ArrowItem | None:
+        """The arrow item under a viewport position."""
+        for item in self.items(pos):  # topmost first: the pinned headers hide the arrows under them
+            if isinstance(item, ArrowItem):
+                return item
+            if item.topLevelItem().zValue() >= HEADER_Z:
+                return None
+        return None
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+        """A left click on an arrow selects it (a drag elsewhere pans)."""
+        item = self.arrow_at(event.position().toPoint()) if event.button() == Qt.MouseButton.LeftButton else None
+        self._pressed_arrow = item is not None
+        if item is not None:
+            self.arrow_clicked.emit(item.arrow.index)
+            event.accept()
+            return
+        super().mousePressEvent(event)
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+        """End a click on an arrow here (hand-drag mode would clear the selection on release)."""
+        if self._pressed_arrow:
+            self._pressed_arrow = False
+            event.accept()
+            return
+        super().mouseReleaseEvent(event)
+
+
+class HandoffWidget(QWidget):
+    """The Handoff view: a live swimlane sequence diagram of multi-agent chains, with replay.
+
+    Args:
+        ctx: The panel context.
+        parent: Qt parent.
+
+    Signals:
+        wire_records_requested(str, int, int): The user clicked a hop that has wire records:
+            ``(connection id, first seq, last seq)``; the window selects them in the wire log.
+    """
+
+    wire_records_requested = Signal(str, int, int)
+
+    def __init__(self, ctx: PanelContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._ctx = ctx
+        self.vm = HandoffViewModel(ctx, self)
+        self.scene = HandoffScene(self)
+        self.view = HandoffGraphicsView(self.scene, self)
+        self.view.setObjectName("handoffView")
+        self._build_toolbar()
+        self._build_detail()
+        splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        splitter.setObjectName("handoffSplitter")
+        splitter.addWidget(self.view)
+        splitter.addWidget(self.detail)
+        splitter.setStretchFactor(0, 3)
+        splitter.setStretchFactor(1, 1)
+        self.status_label = plain_label("", self, selectable=False)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
+        layout.addWidget(self.toolbar)
+        layout.addWidget(splitter, 1)
+        layout.addWidget(self.status_label)
+        self._connect()
+        self.on_vm_chains_changed()
+        self.on_vm_replay_changed(0, 0)
+        self.on_vm_hop_selected(None)
+
+    # ---- building ----------------------------------------------------------------------------
+
+    def _build_toolbar(self) -> None:
+        bar = QToolBar(self)
+        bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        self.chain_combo = QComboBox(bar)
+        self.chain_combo.setObjectName("chainCombo")
+        self.chain_combo.setMinimumContentsLength(24)
+        self.chain_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        bar.addWidget(self.chain_combo)
+        self.follow_action = bar.addAction("Follow")
+        self.follow_action.setCheckable(True)
+        self.follow_action.setChecked(True)
+        self.follow_action.setToolTip("Show each new chain as it starts and scroll to its newest hop")
+        bar.addSeparator()
+        self.zoom_in_action = bar.addAction("Zoom in")
+        self.zoom_out_action = bar.addAction("Zoom out")
+        self.zoom_fit_action = bar.addAction("Fit")
+        self.zoom_reset_action = bar.addAction("100%")
+        bar.addSeparator()
+        self.export_button = QToolButton(bar)
+        self.export_button.setText("Export")
+        self.export_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        menu = QMenu(self.export_button)
+        self.copy_mermaid_action = menu.addAction("Copy as Mermaid")
+        self.export_mermaid_action = menu.addAction("Save as Mermaid (.mmd)…")
+        self.export_png_action = menu.addAction("Save as PNG…")
+        self.export_svg_action = menu.addAction("Save as SVG…")
+        menu.addSeparator()
+        self.save_chain_action = menu.addAction("Save chain for replay (.jsonl)…")
+        self.export_button.setMenu(menu)
+        bar.addWidget(self.export_button)
+        bar.addSeparator()
+        self.open_replay_action = bar.addAction("Replay…")
+        self.open_replay_action.setToolTip("Load a recorded chain (JSON Lines) and step through it")
+        self.step_action = bar.addAction("Step ▶")
+        self.play_action = bar.addAction("Play")
+        self.play_action.setCheckable(True)
+        self.reset_action = bar.addAction("Reset")
+        self.replay_label = QLabel(bar)
+        self.replay_label.setTextFormat(Qt.TextFormat.PlainText)
+        bar.addWidget(self.replay_label)
+        self.toolbar = bar
+
+    def _build_detail(self) -> None:
+        detail = QWidget(self)
+        self.detail_title = plain_label("", detail, wrap=True)
+        self.fact_labels: dict[str, QLabel] = {}
+        form = QFormLayout()
+        form.setContentsMargins(0, 0, 0, 0)
+        for name in ("Kind", "State", "Route", "Protocol", "Timing", "Wire", "Hop"):
+            label = plain_label("", detail, wrap=True)
+            self.fact_labels[name] = label
+            form.addRow(plain_label(name, detail, selectable=False), label)
+        self.wire_button = QPushButton("Show wire records", detail)
+        self.summary_view = QPlainTextEdit(detail)
+        self.summary_view.setReadOnly(True)
+        self.summary_view.setMaximumHeight(80)
+        self.detail_view = QPlainTextEdit(detail)
+        self.detail_view.setReadOnly(True)
+        self.detail_view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.detail_view.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        layout = QVBoxLayout(detail)
+        layout.setContentsMargins(4, 2, 4, 2)
+        layout.addWidget(self.detail_title)
+        layout.addLayout(form)
+        row = QHBoxLayout()
+        row.addStretch(1)
+        row.addWidget(self.wire_button)
+        layout.addLayout(row)
+        layout.addWidget(plain_label("Summary", detail, selectable=False))
+        layout.addWidget(self.summary_view)
+        layout.addWidget(plain_label("Detail", detail, selectable=False))
+        layout.addWidget(self.detail_view, 1)
+        self.detail = detail
+
+    def _connect(self) -> None:
+        vm = self.vm
+        self.chain_combo.currentIndexChanged.connect(self.on_chain_combo_changed)
+        self.follow_action.toggled.connect(vm.set_follow)
+        self.zoom_in_action.triggered.connect(self.zoom_in)
+        self.zoom_out_action.triggered.connect(self.zoom_out)
+        self.zoom_fit_action.triggered.connect(self.zoom_fit)
+        self.zoom_reset_action.triggered.connect(self.zoom_reset)
+        self.copy_mermaid_action.triggered.connect(vm.copy_mermaid)
+        self.export_mermaid_action.triggered.connect(lambda: self.ask_save("mmd"))
+        self.export_png_action.triggered.connect(lambda: self.ask_save("png"))
+        self.export_svg_action.triggered.connect(lambda: self.ask_save("svg"))
+        self.save_chain_action.triggered.connect(lambda: self.ask_save("jsonl"))
+        self.open_replay_action.triggered.connect(self.ask_open_replay)
+        self.step_action.triggered.connect(vm.step)
+        self.play_action.triggered.connect(self.on_play_action_triggered)
+        self.reset_action.triggered.connect(vm.reset)
+        self.wire_button.clicked.connect(self.on_wire_button_clicked)
+        self.view.arrow_clicked.connect(self.on_view_arrow_clicked)
+        self.view.scrolled.connect(self.on_view_scrolled)
+        vm.chains_changed.connect(self.on_vm_chains_changed)
+        vm.current_chain_changed.connect(self.on_vm_current_chain_changed)
+        vm.diagram_changed.connect(self.on_vm_diagram_changed)
+        vm.hop_selected.connect(self.on_vm_hop_selected)
+        vm.wire_records_requested.connect(self.wire_records_requested)
+        vm.follow_changed.connect(self.follow_action.setChecked)
+        vm.replay_changed.connect(self.on_vm_replay_changed)
+        vm.playing_changed.connect(self.play_action.setChecked)
+        vm.status.connect(self.status_label.setText)
+
+    # ---- commands the window may bind --------------------------------------------------------
+
+    def zoom_in(self) -> None:
+        """Zoom in one step."""
+        self.view.zoom_by(ZOOM_STEP)
+
+    def zoom_out(self) -> None:
+        """Zoom out one step."""
+        self.view.zoom_by(1 / ZOOM_STEP)
+
+    def zoom_fit(self) -> None:
+        """Fit the whole chain into the view."""
+        self.view.fitInView(self.scene.sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
+        level = self.view.zoom_level()
+        if level > ZOOM_MAX or level < ZOOM_MIN:
+            self.view.zoom_by(1.0)
+        self.on_view_scrolled()
+
+    def zoom_reset(self) -> None:
+        """Back to actual size."""
+        self.view.resetTransform()
+        self.on_view_scrolled()
+
+    def export_png(self, path: str, *, scale: float = 1.0) -> None:
+        """Save the chain shown as PNG (a failure is reported and shown in the status line)."""
+        self._guarded(lambda: self.scene.export_png(path, scale=scale), f"Saved the diagram to {path}.", "PNG")
+
+    def export_svg(self, path: str) -> None:
+        """Save the chain shown as SVG (a failure is reported and shown in the status line)."""
+        self._guarded(lambda: self.scene.export_svg(path), f"Saved the diagram to {path}.", "SVG")
+
+    def _guarded(self, action: Callable[[], object], done: str, what: str) -> None:
+        try:
+            action()
+        except WorkbenchError as err:
+            self.status_label.setText(err.message)
+            self._ctx.errors.report(err, f"exporting the handoff diagram as {what}")
+            return
+        self.status_label.setText(done)
+
+    def ask_save(self, fmt: str) -> None:
+        """Ask where to save (non-modal ``open()``): ``png``, ``svg``, ``mmd`` or ``jsonl``."""
+        titles = {"png": "PNG image", "svg": "SVG image", "mmd": "Mermaid", "jsonl": "Recorded chain"}
+        dialog = QFileDialog(self, f"Save the chain as {titles[fmt]}", f"handoff-chain.{fmt}")
+        dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
+        dialog.setNameFilters([f"{titles[fmt]} (*.{fmt})", "All files (*)"])
+        dialog.fileSelected.connect(lambda path: self.save_as(fmt, path))
+        dialog.open()
+
+    def save_as(self, fmt: str, path: str) -> None:
+        """Save the chain shown in ``fmt`` to ``path`` (files are written in the background)."""
+        if fmt == "png":
+            self.export_png(path)
+        elif fmt == "svg":
+            self.export_svg(path)
+        elif fmt == "mmd":
+            spawn(self.vm.save_mermaid(path), doing="saving the handoff chain as Mermaid")
+        elif fmt == "jsonl":
+            spawn(self.vm.save_chain(path), doing="saving the handoff chain for replay")
+
+    def ask_open_replay(self) -> None:
+        """Ask for a recorded chain and load it for replay."""
+        dialog = QFileDialog(self, "Replay a recorded chain")
+        dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
+        dialog.setNameFilters(["Recorded chains (*.jsonl *.json)", "All files (*)"])
+        dialog.fileSelected.connect(self.open_replay)
+        dialog.open()
+
+    def open_replay(self, path: str) -> None:
+        """Load ``path`` for replay in the background (a bad file is reported)."""
+        spawn(self.vm.open_replay(path), doing="loading a recorded handoff chain")
+
+    # ---- forwarding --------------------------------------------------------------------------
+
+    def on_chain_combo_changed(self, index: int) -> None:
+        """Show the chosen chain."""
+        if index >= 0:
+            self.vm.set_current(self.chain_combo.itemData(index))
+
+    def on_play_action_triggered(self, checked: bool) -> None:
+        """Play or pause the replay."""
+        if checked:
+            self.vm.play()
+        else:
+            self.vm.pause()
+        self.play_action.setChecked(self.vm.playing)
+
+    def on_wire_button_clicked(self) -> None:
+        """Ask again for the selected hop's wire records."""
+        self.vm.request_wire_records()
+
+    def on_view_arrow_clicked(self, index: int) -> None:
+        """Select the clicked arrow's hop."""
+        self.scene.select_arrow(index)
+        self.vm.select_arrow(index)
+
+    def on_vm_chains_changed(self) -> None:
+        """Refill the chain picker, keeping the chain shown selected."""
+        combo = self.chain_combo
+        combo.blockSignals(True)
+        try:
+            combo.clear()
+            for key, title in self.vm.chain_choices():
+                combo.addItem(title, key)  # combos show text literally
+                combo.setItemData(combo.count() - 1, title, Qt.ItemDataRole.ToolTipRole)
+            combo.setCurrentIndex(combo.findData(self.vm.current_key) if self.vm.current_key is not None else -1)
+        finally:
+            combo.blockSignals(False)
+
+    def on_vm_current_chain_changed(self, key: str | None) -> None:
+        """Draw the chain now shown (the one full build; later events only add items)."""
+        self.scene.show_diagram(self.vm.chain(key))
+        index = self.chain_combo.findData(key) if key is not None else -1
+        if index != self.chain_combo.currentIndex():
+            self.chain_combo.blockSignals(True)
+            self.chain_combo.setCurrentIndex(index)
+            self.chain_combo.blockSignals(False)
+        self._scroll_to_newest()
+
+    def on_vm_diagram_changed(self, key: str, change: DiagramChange) -> None:
+        """Add what an event drew to the scene when its chain is shown."""
+        if key != self.vm.current_key:
+            return
+        added = self.scene.apply(change)
+        if added and (self.vm.follow or self.vm.replay is not None):
+            self._scroll_to_newest()
+
+    def _scroll_to_newest(self) -> None:
+        """Scroll down to the newest arrow (vertically only: the user's horizontal place stays)."""
+        if not self.scene.arrow_items:
+            return
+        shown = self.view.mapToScene(self.view.viewport().rect()).boundingRect()
+        row = self.scene.arrow_items[-1].sceneBoundingRect()
+        self.view.ensureVisible(QRectF(shown.left() + 1, row.top(), 1, row.height()), 0, 40)
+
+    def on_view_scrolled(self) -> None:
+        """Keep the lane headers at the top of the view while the arrows scroll."""
+        self.scene.pin_headers(self.view.mapToScene(QPoint(0, 0)).y())
+
+    def on_vm_hop_selected(self, hop: Hop | None) -> None:
+        """Show the hop's facts (every text plain)."""
+        self.wire_button.setEnabled(bool(hop and hop.connection_id and hop.wire_seqs))
+        if hop is None:
+            self.scene.select_arrow(None)
+            self.detail_title.setText("Click an arrow to see its hop here.")
+            for label in self.fact_labels.values():
+                label.setText("")
+            self.summary_view.setPlainText("")
+            self.detail_view.setPlainText("")
+            return
+        self.detail_title.setText(f"{hop.kind.value}: {lane_title(hop.source)} → {lane_title(hop.target)}")
+        for name, value in hop_facts(hop):
+            self.fact_labels[name].setText(value)
+        self.summary_view.setPlainText(hop.summary)
+        self.detail_view.setPlainText(json.dumps(hop.detail, indent=2, ensure_ascii=False, default=str))
+
+    def on_vm_replay_changed(self, position: int, total: int) -> None:
+        """Enable the replay controls while a replay is loaded; show where it is."""
+        loaded = self.vm.replay is not None
+        self.step_action.setEnabled(loaded and position < total)
+        self.play_action.setEnabled(loaded)
+        self.reset_action.setEnabled(loaded and position > 0)
+        self.replay_label.setText(f" {position}/{total} " if loaded else "")
+
+    def closeEvent(self, event: object) -> None:  # noqa: N802
+        """Stop listening to the bus."""
+        self.vm.close()
+        super().closeEvent(event)  # type: ignore[arg-type]
