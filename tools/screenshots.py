@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QApplication
 
 from workbench.app import GuiOptions, run_gui
 from workbench.ui.asyncutil import wait_signal
@@ -35,7 +36,6 @@ def shot(name: str) -> None:
 
 
 async def tour(window: Any) -> None:
-    OUT.mkdir(parents=True, exist_ok=True)
     ctx = window.ctx
     # 1. MCP over stdio: a tool called through its form, the result, the wire log
     ctx.selection.select("demo-mcp-stdio")
@@ -92,9 +92,60 @@ async def tour(window: Any) -> None:
     shot("window-a2a-chat.png")
 
 
+async def handoff_tour(window: Any) -> None:
+    """The handoff scenario: approve each hop, fill the booking form, shoot the finished chain."""
+    from workbench.demo.scenarios.handoff import SCRIPTED_TRAVELLER
+    from workbench.ui.dialogs.handoff_approval import HandoffApprovalDialog
+    from workbench.ui.dialogs.input_required import InputRequiredDialog
+
+    shot_approval = shot_form = False
+    task = window.scenario_task
+    while not task.done():
+        shown = asyncio.ensure_future(wait_signal(window.prompts.prompt_shown, WAIT))
+        done, _ = await asyncio.wait({shown, task}, return_when=asyncio.FIRST_COMPLETED)
+        if shown not in done:
+            shown.cancel()
+            break
+        (dialog,) = shown.result()
+        await settle()
+        if isinstance(dialog, HandoffApprovalDialog):
+            if not shot_approval:
+                shot("dialog-handoff-approval.png")
+                shot_approval = True
+            dialog.approve_button.click()
+        elif isinstance(dialog, InputRequiredDialog):
+            if dialog.form is not None:
+                dialog.form.set_value(SCRIPTED_TRAVELLER)
+                await settle()
+            if not shot_form:
+                shot("handoff-waiting-for-user.png")
+                shot_form = True
+            dialog.send_button.click()
+    await task
+    await settle()
+    boxes = [w for w in QApplication.topLevelWidgets() if w.objectName() == "scenarioResultBox"]
+    for box in boxes:
+        box.close()
+    window.handoffs.zoom_fit()
+    await settle()
+    shot("window-handoff.png")
+
+
 def main() -> int:
+    OUT.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as config:
-        return run_gui(GuiOptions(demo=True, config_dir=config, ready_hook=_run_and_close))
+        code = run_gui(GuiOptions(demo=True, config_dir=config, ready_hook=_run_and_close))
+    with tempfile.TemporaryDirectory() as config:
+        return code or run_gui(
+            GuiOptions(demo=True, scenario="handoff", config_dir=config, ready_hook=_handoff_and_close)
+        )
+
+
+async def _handoff_and_close(window: Any) -> None:
+    try:
+        await handoff_tour(window)
+    finally:
+        window.close()
 
 
 async def _run_and_close(window: Any) -> None:

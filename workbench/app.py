@@ -16,11 +16,12 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from workbench.core.agent_factory import AgentHandlers, DefaultAgentFactory
 from workbench.core.connections import ConnectionManager
 from workbench.core.credentials import CredentialStore, KeyringCredentialStore
+from workbench.core.errors import WorkbenchError
 from workbench.core.events import EventBus
 from workbench.core.profiles import A2AProfile, ConnectionProfile, MCPHTTPProfile, MCPSSEProfile, MCPStdioProfile
 from workbench.core.protocols.base import (
@@ -54,6 +55,7 @@ class GuiOptions:
 
     Attributes:
         demo: Start the bundled demo agents and connect to them.
+        scenario: Run a bundled scenario in the window (``handoff``) instead of the plain demo.
         smoke_test: Exit as soon as the window is shown, printing how long that took.
         screenshot: Save a PNG of the window once it is ready (and the demo connected), then exit.
         config_dir: Where profiles and window settings live (default: the platform config dir).
@@ -61,6 +63,7 @@ class GuiOptions:
     """
 
     demo: bool = False
+    scenario: str | None = None
     smoke_test: bool = False
     screenshot: str | None = None
     config_dir: str | None = None
@@ -191,7 +194,8 @@ async def run_window(app: QApplication, opts: GuiOptions) -> int:
     loop = asyncio.get_running_loop()
     done: asyncio.Future[None] = loop.create_future()
     async with contextlib.AsyncExitStack() as stack:
-        demo_agents = await stack.enter_async_context(_demo_agents()) if opts.demo else []
+        scenario = await stack.enter_async_context(_scenario_agents()) if opts.scenario == "handoff" else None
+        demo_agents = await stack.enter_async_context(_demo_agents()) if opts.demo and scenario is None else []
         window = build_workbench(opts.config_dir).window
         window.shutdown_finished.connect(lambda: done.done() or done.set_result(None))
         for sig in (signal.SIGTERM, signal.SIGINT):
@@ -205,6 +209,10 @@ async def run_window(app: QApplication, opts: GuiOptions) -> int:
         else:
             if demo_agents:
                 await connect_demo(window, demo_agents)
+            if scenario is not None:
+                scenario_run = asyncio.ensure_future(run_handoff_in_window(window, scenario))
+                window.scenario_task = scenario_run  # a ready_hook (screenshot tour, test) may await it
+                stack.push_async_callback(_cancel_and_wait, scenario_run)
             if opts.ready_hook is not None:
                 await opts.ready_hook(window)
             if opts.screenshot:
@@ -216,6 +224,51 @@ async def run_window(app: QApplication, opts: GuiOptions) -> int:
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.remove_signal_handler(sig)
     return 0
+
+
+async def _cancel_and_wait(task: asyncio.Task[None]) -> None:
+    task.cancel()
+    with contextlib.suppress(BaseException):
+        await task
+
+
+@contextlib.asynccontextmanager
+async def _scenario_agents() -> AsyncIterator[Any]:
+    from workbench.demo.scenarios.handoff import serve_handoff_agents
+
+    async with serve_handoff_agents() as scenario:
+        yield scenario
+
+
+async def run_handoff_in_window(window: MainWindow, scenario: Any) -> None:
+    """Run the handoff scenario live in the window: approvals and the traveller form are the user's.
+
+    The chain is drawn in the handoff view as it happens; the scenario's agents are listed in the
+    sidebar (not saved; connect one to inspect its card or tools); the final answer ends up in the
+    status bar and in a note beside the diagram.
+    """
+    from workbench.demo.scenarios.handoff import build_router, run_scenario
+
+    ctx = window.ctx
+    for name, protocol, url in scenario.agents():
+        kind = A2AProfile(id=f"scenario-{name}", name=f"{name} (scenario)", url=url) if protocol == "a2a" else None
+        profile = kind or MCPHTTPProfile(id=f"scenario-{name}", name=f"{name} (scenario)", url=url)
+        window.sidebar.viewmodel.add(profile, persist=False)
+    window.show_handoffs()
+    router = build_router(
+        scenario,
+        bus=ctx.services.bus,
+        wire=ctx.services.wire,
+        approval=window.prompts.decide_handoff,
+        user_input=window.prompts.answer_input,
+    )
+    try:
+        result = await run_scenario(router, scenario.question)
+        window.show_scenario_result(result.text, failed=result.state != "completed")
+    except WorkbenchError as exc:
+        ctx.errors.report(exc, "running the handoff scenario")
+    finally:
+        await router.aclose()
 
 
 @contextlib.asynccontextmanager

@@ -125,7 +125,7 @@ def _split_double_dash(argv: list[str]) -> tuple[list[str], list[str]]:
     return argv, []
 
 
-def open_window(args: argparse.Namespace, *, demo: bool = False) -> int:
+def open_window(args: argparse.Namespace, *, demo: bool = False, scenario: str | None = None) -> int:
     """Open the window (connected to the bundled demo agents when ``demo``); returns the exit code."""
     if sys.version_info < (3, 12):  # noqa: UP036 - run from a source checkout; PySide6 6.12 on 3.11 corrupts None's refcount and aborts
         print(
@@ -149,7 +149,13 @@ def open_window(args: argparse.Namespace, *, demo: bool = False) -> int:
     from workbench.app import GuiOptions, run_gui
 
     return run_gui(
-        GuiOptions(demo=demo, smoke_test=args.smoke_test, screenshot=args.screenshot, config_dir=args.config_dir)
+        GuiOptions(
+            demo=demo,
+            scenario=scenario,
+            smoke_test=args.smoke_test,
+            screenshot=args.screenshot,
+            config_dir=args.config_dir,
+        )
     )
 
 

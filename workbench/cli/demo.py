@@ -11,10 +11,7 @@ import sys
 def run_demo(args: argparse.Namespace) -> int:
     """Run the demo; returns the exit code."""
     if args.scenario:
-        print(
-            f"error: unknown scenario {args.scenario!r} (scenarios arrive with multi-agent handoffs)", file=sys.stderr
-        )
-        return 2
+        return _run_scenario(args)
     if not args.headless:
         from workbench.cli import open_window
 
@@ -40,3 +37,66 @@ async def _serve_headless(*, as_json: bool) -> int:
             await stop.wait()
     print("stopped", file=sys.stderr, flush=True)
     return 0
+
+
+def _run_scenario(args: argparse.Namespace) -> int:
+    """``workbench demo --scenario NAME``: run a bundled scenario in the window, or headless with scripted answers."""
+    from workbench.demo.scenarios import SCENARIOS
+
+    if args.scenario not in SCENARIOS:
+        known = ", ".join(SCENARIOS)
+        print(f"error: unknown scenario {args.scenario!r} (known: {known})", file=sys.stderr)
+        return 2
+    if not args.headless:
+        from workbench.cli import open_window
+
+        return open_window(args, demo=True, scenario=args.scenario)
+    return asyncio.run(_run_handoff_headless(as_json=args.json))
+
+
+async def _run_handoff_headless(*, as_json: bool) -> int:
+    """Run the handoff scenario with scripted answers (approvals auto); print each hop, then the answer."""
+    from workbench.core.errors import WorkbenchError
+    from workbench.core.handoff.events import HandoffEvent
+    from workbench.core.handoff.recording import final_line
+    from workbench.demo.scenarios.handoff import build_router, run_scenario, serve_handoff_agents
+
+    def show(event: HandoffEvent) -> None:
+        print(json.dumps(event.to_dict(), ensure_ascii=False) if as_json else chain_line(event), flush=True)
+
+    async with serve_handoff_agents() as scenario:
+        router = build_router(scenario, on_event=show)
+        try:
+            result = await run_scenario(router, scenario.question)
+        except WorkbenchError as exc:
+            if as_json:
+                print(json.dumps({"type": "error", "error": exc.to_dict()}), flush=True)
+            print(f"error: {exc}", file=sys.stderr)
+            return 1
+        finally:
+            await router.aclose()
+    final = final_line(result.text, chain_id=router.last_chain_id, state=result.state, data=result.structured)
+    if as_json:
+        print(json.dumps(final, ensure_ascii=False), flush=True)
+    else:
+        print(f"\nAnswer ({result.state}):\n{result.text}", flush=True)
+    return 0 if result.state == "completed" and not result.is_error else 1
+
+
+def chain_line(event: object) -> str:
+    """One readable line for a handoff event, indented by its depth in the chain."""
+    from workbench.core.handoff.events import HandoffEvent, HopState
+
+    assert isinstance(event, HandoffEvent)
+    indent = "  " * (int(event.detail.get("depth", 1)) - 1)
+    kind = event.kind.value
+    summary = event.summary
+    if event.state is HopState.PENDING:
+        text = f"{event.source} ? {event.target}  [{kind}] awaiting approval: {summary}"
+    elif event.state is HopState.WORKING:
+        text = f"{event.source} → {event.target}  [{kind}] {summary}"
+    elif event.state is HopState.WAITING_FOR_USER:
+        text = f"{event.source} → user  [{kind}] waiting: {summary}"
+    else:
+        text = f"{event.target} ⇢ {event.source}  [{kind}] {event.state.value}: {summary}"
+    return indent + text

@@ -17,7 +17,11 @@ The tree (codes in brackets; tests assert codes, never message text)::
     ├── RemoteError                     [remote]            the peer answered with an error object
     ├── RequestTimeoutError             [timeout]           no answer within the configured time
     ├── SamplingRejectedError           [sampling-rejected] the user rejected a peer's sampling request
-    └── SecureStorageUnavailableError   [no-secure-storage] no secure keyring backend
+    ├── SecureStorageUnavailableError   [no-secure-storage] no secure keyring backend
+    └── HandoffError                    [handoff]           a multi-agent handoff was refused
+        ├── HandoffDeniedError          [handoff-denied]    a policy or the user refused the hop
+        ├── HandoffLoopError            [handoff-loop]      the target is already on the chain (A→B→A)
+        └── HandoffDepthError           [handoff-depth]     the chain would be deeper than allowed
 
 ``except Exception`` belongs only in top-level handlers; everything else catches these.
 """
@@ -169,3 +173,27 @@ class SecureStorageUnavailableError(WorkbenchError):
     """No secure credential store is available; secrets are never written in plain text."""
 
     code = "no-secure-storage"
+
+
+class HandoffError(WorkbenchError):
+    """A hop of a multi-agent chain was refused before it reached its target."""
+
+    code = "handoff"
+
+
+class HandoffDeniedError(HandoffError):
+    """The route's policy, or the user asked to approve, refused the hop."""
+
+    code = "handoff-denied"
+
+
+class HandoffLoopError(HandoffError):
+    """The hop's target already takes part in the chain above it (A → B → A)."""
+
+    code = "handoff-loop"
+
+
+class HandoffDepthError(HandoffError):
+    """The hop would nest the chain deeper than the router's depth limit."""
+
+    code = "handoff-depth"

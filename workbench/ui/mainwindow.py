@@ -61,6 +61,8 @@ class MainWindow(QMainWindow):
         self._may_close = False
         self._shutdown_task: asyncio.Task[None] | None = None
         self._chains_seen: set[str] = set()
+        self.scenario_result: str | None = None
+        self.scenario_task: asyncio.Task[None] | None = None
         self.setObjectName("mainWindow")
         self.setWindowTitle("Agent Workbench")
         self.resize(1400, 900)
@@ -77,12 +79,14 @@ class MainWindow(QMainWindow):
 
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.setObjectName("centreSplitter")
-        self.right_tabs = QTabWidget()
-        self.right_tabs.setObjectName("rightTabs")
-        self.right_tabs.addTab(self.chat, "Chat")
-        self.right_tabs.addTab(self.handoffs, "Handoffs")
         self.splitter.addWidget(self.inspector)
-        self.splitter.addWidget(self.right_tabs)
+        self.splitter.addWidget(self.chat)
+        # the handoff sequence diagram needs the whole width: a second page of the centre
+        self.centre_tabs = QTabWidget()
+        self.centre_tabs.setObjectName("centreTabs")
+        self.centre_tabs.setDocumentMode(True)
+        self.centre_tabs.addTab(self.splitter, "Inspector && chat")
+        self.centre_tabs.addTab(self.handoffs, "Handoffs")
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 2)
         self.splitter.setSizes([640, 420])  # first run; later runs restore the user's split
@@ -91,7 +95,7 @@ class MainWindow(QMainWindow):
         column.setContentsMargins(0, 0, 0, 0)
         column.setSpacing(0)
         column.addWidget(self.banner)
-        column.addWidget(self.splitter, 1)
+        column.addWidget(self.centre_tabs, 1)
         self.setCentralWidget(centre)
 
         self.sidebar_dock = self._dock(
@@ -206,7 +210,7 @@ class MainWindow(QMainWindow):
         bind("wire.export_har", self.wire_log.export_har)
         bind("wire.pause", self.wire_log.toggle_pause)
         # view
-        bind("view.inspector", self.inspector.setFocus)
+        bind("view.inspector", self.show_inspector)
         bind("view.chat", self.focus_chat)
         bind("view.wire", self.focus_wire_filter)
         bind("app.quit", self.close)
@@ -254,12 +258,33 @@ class MainWindow(QMainWindow):
 
     def focus_chat(self) -> None:
         """Move the keyboard focus to the chat input."""
-        self.right_tabs.setCurrentWidget(self.chat)
+        self.centre_tabs.setCurrentWidget(self.splitter)
         self.chat.focus_input()
+
+    def show_inspector(self) -> None:
+        """Bring the inspector (and chat) page to the front."""
+        self.centre_tabs.setCurrentWidget(self.splitter)
+        self.inspector.setFocus()
 
     def show_handoffs(self) -> None:
         """Bring the handoff sequence view to the front."""
-        self.right_tabs.setCurrentWidget(self.handoffs)
+        self.centre_tabs.setCurrentWidget(self.handoffs)
+
+    def show_scenario_result(self, text: str, *, failed: bool = False) -> None:
+        """Say how a scenario ended: the status bar and a non-modal note (the agent's text, plain)."""
+        self.statusBar().showMessage("Scenario failed" if failed else "Scenario finished", 15000)
+        box = QMessageBox(
+            QMessageBox.Icon.Warning if failed else QMessageBox.Icon.Information,
+            "Scenario finished",
+            text,
+            parent=self,
+        )
+        box.setTextFormat(Qt.TextFormat.PlainText)
+        box.setObjectName("scenarioResultBox")
+        box.setWindowModality(Qt.WindowModality.NonModal)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.show()
+        self.scenario_result = text
 
     def on_bridge_handoff_event(self, event: object) -> None:
         """A chain's first hop brings the handoff view to the front (once per chain)."""

@@ -43,6 +43,12 @@ def test_tool_calls_are_normalised() -> None:
     assert tool_calls([ContentPart("data", data={"x": 1})]) == []
 
 
+def test_openai_style_tool_calls_with_a_nested_function_are_read() -> None:
+    call = {"id": "c1", "function": {"name": "weather", "arguments": '{"city": "Lisbon"}'}}
+    parts = [ContentPart("data", data={"tool_calls": [call]})]
+    assert tool_calls(parts) == [{"name": "weather", "arguments": {"city": "Lisbon"}, "call_id": "c1"}]
+
+
 def test_working_status_with_a_message_yields_a_status_change_then_text() -> None:
     r = TaskReducer()
     events = events_for(r.apply(status(TaskState.TASK_STATE_WORKING, Part(text="hi"))), agent="A")

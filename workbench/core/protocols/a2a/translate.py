@@ -15,6 +15,7 @@ Input-required convention (what ``InputRequest.schema`` is taken from), in order
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from a2a.types import Message
@@ -61,15 +62,26 @@ def find_schema(parts: list[ContentPart]) -> dict[str, Any] | None:
 
 
 def tool_calls(parts: list[ContentPart]) -> list[dict[str, Any]]:
-    """The ``tool_calls`` entries of the first data part holding them (normalised keys)."""
+    """The ``tool_calls`` entries of the first data part holding them (normalised keys).
+
+    Both shapes are read: flat ``{"name", "arguments"}`` and OpenAI-style
+    ``{"id", "function": {"name", "arguments"}}`` (arguments possibly a JSON string).
+    """
     for p in parts:
         if p.type == "data" and isinstance(p.data, dict) and isinstance(p.data.get("tool_calls"), list):
             out: list[dict[str, Any]] = []
             for call in p.data["tool_calls"]:
                 if not isinstance(call, dict):
                     continue
-                name = call.get("name") or call.get("tool_name") or ""
-                args = call.get("arguments", call.get("args", {}))
+                raw_function = call.get("function")
+                function: dict[str, Any] = raw_function if isinstance(raw_function, dict) else {}
+                name = call.get("name") or call.get("tool_name") or function.get("name") or ""
+                args = call.get("arguments", call.get("args", function.get("arguments", {})))
+                if isinstance(args, str):
+                    try:
+                        args = json.loads(args)
+                    except json.JSONDecodeError:
+                        args = {"value": args}
                 out.append(
                     {
                         "name": str(name),
