@@ -62,7 +62,7 @@ def add_profile_commands(sub: Any) -> None:
     ssub = secret.add_subparsers(dest="secret_command", required=True)
     sset = ssub.add_parser("set", help="store a secret (value read from standard input)")
     sset.add_argument("name", metavar="NAME")
-    sset.add_argument("kind", metavar="KIND", help="bearer | api-key[:HEADER] | header:NAME | env:NAME")
+    sset.add_argument("kind", metavar="KIND", help="bearer | api-key[:HEADER] | header:NAME | env:NAME | query:PARAM")
     sclear = ssub.add_parser("clear", help="forget a profile's secrets (all, or one kind)")
     sclear.add_argument("name", metavar="NAME")
     sclear.add_argument("kind", metavar="KIND", nargs="?")

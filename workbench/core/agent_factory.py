@@ -10,6 +10,7 @@ that secret is then left out and the peer's own error — usually "auth required
     api-key  header <name or X-API-Key>: <v>
     header   header <name>: <v>                           (the value is sent exactly as stored)
     env      environment variable <name>=<v>              (stdio servers only)
+    query    query parameter <name>=<v> on the URL        (MCP HTTP/SSE servers only)
 
 An HTTP MCP profile with ``auth="oauth"`` gets the OAuth provider of
 ``workbench.core.protocols.mcp.oauth`` instead: its tokens come from the credential store, and a
@@ -22,9 +23,11 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, Protocol, cast
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from workbench.core.errors import ConfigError
 from workbench.core.events import EventBus
+from workbench.core.log_redaction import protect_logs
 from workbench.core.profiles import (
     A2AProfile,
     ConnectionProfile,
@@ -35,6 +38,7 @@ from workbench.core.profiles import (
     SecretRef,
 )
 from workbench.core.protocols.base import ElicitationHandler, InputHandler, RemoteAgent, SamplingHandler
+from workbench.core.redaction import Redactor
 
 if TYPE_CHECKING:
     from workbench.core.auth_steps import AuthStep
@@ -107,12 +111,13 @@ class ResolvedSecrets:
 
     headers: dict[str, str] = field(default_factory=dict)
     env: dict[str, str] = field(default_factory=dict)
+    query: dict[str, str] = field(default_factory=dict)
     bearer_token: str | None = None
     missing: list[SecretRef] = field(default_factory=list)
 
     def values(self) -> list[str]:
         """Every resolved value (for registering with a redactor)."""
-        out = [*self.headers.values(), *self.env.values()]
+        out = [*self.headers.values(), *self.env.values(), *self.query.values()]
         if self.bearer_token is not None:
             out.append(self.bearer_token)
         return out
@@ -120,9 +125,18 @@ class ResolvedSecrets:
     def __repr__(self) -> str:
         # Values stay out of reprs, tracebacks and logs.
         return (
-            f"ResolvedSecrets(headers={sorted(self.headers)}, env={sorted(self.env)}, "
+            f"ResolvedSecrets(headers={sorted(self.headers)}, env={sorted(self.env)}, query={sorted(self.query)}, "
             f"bearer_token={'set' if self.bearer_token else None}, missing={[r.key for r in self.missing]})"
         )
+
+
+def with_query(url: str, params: dict[str, str]) -> str:
+    """``url`` with ``params`` added to (or replacing) its query string."""
+    if not params:
+        return url
+    parts = urlsplit(url)
+    query = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k not in params]
+    return urlunsplit(parts._replace(query=urlencode([*query, *params.items()])))
 
 
 async def resolve_secrets(profile: ConnectionProfile, resolve_secret: SecretResolver | None) -> ResolvedSecrets:
@@ -144,6 +158,8 @@ async def resolve_secrets(profile: ConnectionProfile, resolve_secret: SecretReso
             continue
         if ref.kind is SecretKind.ENV:
             out.env[ref.target] = value
+        elif ref.kind is SecretKind.QUERY:
+            out.query[ref.name] = value
         elif ref.kind is SecretKind.BEARER:
             if isinstance(profile, A2AProfile):
                 out.bearer_token = value
@@ -191,13 +207,16 @@ async def build_agent(
     handlers = handlers or AgentHandlers()
     cid = connection_id or profile.id
     secrets = await resolve_secrets(profile, resolve_secret)
-    if wire is not None:
-        # The wire log must never show a secret, wherever it turns up (an echoed env var, an error).
+    if secrets.values():
+        # Neither the wire log nor any log record may show a secret, wherever it turns up (an echoed
+        # env var, an error, an SDK logging the URL that carries an API key).
+        redactor = wire.redactor if wire is not None else Redactor()
         for value in secrets.values():
-            wire.redactor.add_secret(value)
+            redactor.add_secret(value)
             scheme, _, credential = value.partition(" ")  # "Bearer x", "Signature x": the x alone too
             if scheme and credential:
-                wire.redactor.add_secret(credential)
+                redactor.add_secret(credential)
+        protect_logs(redactor)
     if isinstance(profile, A2AProfile):
         return _build_a2a(profile, cid, wire, handlers, secrets, credentials, oauth_opener)
     auth = None
@@ -260,7 +279,7 @@ def _build_mcp(
         transport: Literal["streamable-http", "sse", "stdio"] = "stdio"
         headers = None
     else:
-        target = profile.url
+        target = with_query(profile.url, secrets.query)
         transport = "streamable-http" if isinstance(profile, MCPHTTPProfile) else "sse"
         headers = {**profile.headers, **secrets.headers} or None
     stdio = profile if isinstance(profile, MCPStdioProfile) else None

@@ -20,7 +20,7 @@ def secret_key(profile_id: str, kind: SecretKind, name: str = "") -> str:
 
 
 def parse_secret_spec(spec: str) -> tuple[SecretKind, str]:
-    """Parse ``bearer`` | ``api-key`` | ``api-key:HEADER`` | ``header:K`` | ``env:K`` into kind and name.
+    """Parse ``bearer`` | ``api-key`` | ``api-key:HEADER`` | ``header:K`` | ``env:K`` | ``query:P`` into kind and name.
 
     Raises:
         ConfigError: An unknown kind, or a missing name for ``header``/``env``.
@@ -30,9 +30,10 @@ def parse_secret_spec(spec: str) -> tuple[SecretKind, str]:
         kind = SecretKind(kind_text)
     except ValueError:
         raise ConfigError(
-            f"Unknown secret kind {kind_text!r}.", hint="use bearer, api-key[:HEADER], header:NAME or env:NAME"
+            f"Unknown secret kind {kind_text!r}.",
+            hint="use bearer, api-key[:HEADER], header:NAME, env:NAME or query:PARAM",
         ) from None
-    if kind in (SecretKind.HEADER, SecretKind.ENV) and not name:
+    if kind in (SecretKind.HEADER, SecretKind.ENV, SecretKind.QUERY) and not name:
         raise ConfigError(f"A {kind.value} secret needs a name: {kind.value}:NAME.")
     return kind, name
 

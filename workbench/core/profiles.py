@@ -38,6 +38,7 @@ A2ABinding = Literal["auto", "JSONRPC", "HTTP+JSON"]
 _ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 _HEADER_NAME_RE = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")  # RFC 9110 token
 _ENV_NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_QUERY_NAME_RE = re.compile(r"^[A-Za-z0-9._~-]{1,100}$")
 _WORD_SPLIT_RE = re.compile(r"[^a-z0-9]+")
 
 # Words that make a header, variable or query parameter name look like it carries a secret.
@@ -92,7 +93,8 @@ def _check_url(url: str, field: str) -> str:
         if looks_like_secret_name(key):
             raise _plaintext_error(
                 f"The query parameter {key!r} in {field}",
-                "Remove it from the URL and add a secret reference (kind 'api-key' or 'header') instead.",
+                "Remove it from the URL and add a secret reference instead "
+                "(kind 'query' keeps it in the URL; 'api-key' or 'header' send it as a header).",
             )
     return url
 
@@ -107,12 +109,15 @@ class SecretKind(StrEnum):
     - ``api-key``: a header named ``name`` (default ``X-API-Key``) carrying the value.
     - ``header``: a header named ``name`` carrying the value exactly (``Basic …``, custom schemes).
     - ``env``: an environment variable named ``name`` for a stdio server.
+    - ``query``: a query parameter named ``name`` added to an MCP server's URL (an API key sent
+      in the URL; the wire log and exports show it as ``***``).
     """
 
     BEARER = "bearer"
     API_KEY = "api-key"
     HEADER = "header"
     ENV = "env"
+    QUERY = "query"
 
 
 DEFAULT_API_KEY_HEADER = "X-API-Key"
@@ -145,6 +150,9 @@ class SecretRef(BaseModel):
         elif self.kind is SecretKind.HEADER:
             if not _HEADER_NAME_RE.match(self.name):
                 raise ValueError("a header secret needs 'name', a valid HTTP header name")
+        elif self.kind is SecretKind.QUERY:
+            if not _QUERY_NAME_RE.match(self.name):
+                raise ValueError("a query secret needs 'name', the query parameter's name")
         elif self.name and not _HEADER_NAME_RE.match(self.name):
             raise ValueError("an api-key secret's 'name' must be a valid HTTP header name")
         return self
@@ -156,6 +164,8 @@ class SecretRef(BaseModel):
             return "Authorization"
         if self.kind is SecretKind.API_KEY:
             return self.name or DEFAULT_API_KEY_HEADER
+        if self.kind is SecretKind.QUERY:
+            return f"?{self.name}"  # its own namespace: a query parameter never clashes with a header
         return self.name
 
 
@@ -342,10 +352,15 @@ class MCPStdioProfile(_MCPMixin, _ProfileBase):
         return "stdio"
 
 
+_HTTP_MCP_SECRET_KINDS = frozenset({SecretKind.BEARER, SecretKind.API_KEY, SecretKind.HEADER, SecretKind.QUERY})
+
+
 class MCPHTTPProfile(_URLMixin, _HeadersMixin, _OAuthMixin, _MCPMixin, _ProfileBase):
     """An MCP server over Streamable HTTP."""
 
     kind: Literal["mcp-http"] = "mcp-http"
+
+    _secret_kinds: ClassVar[frozenset[SecretKind]] = _HTTP_MCP_SECRET_KINDS
 
     @property
     def transport(self) -> Literal["streamable-http"]:
@@ -357,6 +372,8 @@ class MCPSSEProfile(_URLMixin, _HeadersMixin, _OAuthMixin, _MCPMixin, _ProfileBa
     """An MCP server over the legacy HTTP+SSE transport (protocol 2024-11-05)."""
 
     kind: Literal["mcp-sse"] = "mcp-sse"
+
+    _secret_kinds: ClassVar[frozenset[SecretKind]] = _HTTP_MCP_SECRET_KINDS
 
     @property
     def transport(self) -> Literal["sse"]:

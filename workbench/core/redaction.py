@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Mapping
-from urllib.parse import quote, quote_plus, unquote_plus, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, quote, quote_plus, unquote_plus, urlsplit, urlunsplit
 
 MASK = "***"
 MIN_SECRET_LEN = 4  # shorter values would redact ordinary text everywhere
@@ -182,3 +182,12 @@ class Redactor:
 
             text = _OAUTH_FIELDS.sub(mask, text)
         return self.text(text)
+
+
+def mask_query_values(url: str) -> str:
+    """``url`` with every query parameter's value shown as ``***`` (for messages and labels)."""
+    parts = urlsplit(url)
+    if not parts.query:
+        return url
+    masked = "&".join(f"{name}={MASK}" for name, _ in parse_qsl(parts.query, keep_blank_values=True))
+    return urlunsplit(parts._replace(query=masked))

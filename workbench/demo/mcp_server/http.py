@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import AsyncIterator
 from typing import Literal
+from urllib.parse import parse_qs
 
 import anyio
 from mcp.server.mcpserver import MCPServer
@@ -101,15 +102,26 @@ class _StoppableApp:
 
 
 class RequireBearer:
-    """ASGI wrapper answering 401 (with ``WWW-Authenticate: Bearer``) unless the request carries the token."""
+    """ASGI wrapper answering 401 (with ``WWW-Authenticate: Bearer``) unless the request carries the token.
 
-    def __init__(self, app: ASGIApp, token: str) -> None:
+    With ``query_param`` set, the token is expected as that URL query parameter instead (an API key).
+    """
+
+    def __init__(self, app: ASGIApp, token: str, *, query_param: str | None = None) -> None:
         self._app = app
+        self._token = token
         self._expected = f"Bearer {token}".encode()
+        self._query_param = query_param
+
+    def _authorised(self, scope: Scope) -> bool:
+        if self._query_param is not None:
+            values = parse_qs(scope.get("query_string", b"").decode("latin-1")).get(self._query_param, [])
+            return values == [self._token]
+        return bool(dict(scope.get("headers", [])).get(b"authorization") == self._expected)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Pass authorised HTTP requests on; refuse the others."""
-        if scope["type"] == "http" and dict(scope.get("headers", [])).get(b"authorization") != self._expected:
+        if scope["type"] == "http" and not self._authorised(scope):
             body = b'{"error": "invalid_token"}'
             await send(
                 {
@@ -135,6 +147,7 @@ async def serve_http(
     transport: HttpTransport = "streamable-http",
     server: MCPServer | None = None,
     require_bearer: str | None = None,
+    require_query_key: tuple[str, str] | None = None,
 ) -> AsyncIterator[str]:
     """Serve the demo server over HTTP on the running asyncio loop while the context is open.
 
@@ -144,6 +157,7 @@ async def serve_http(
         transport: "streamable-http" (endpoint `/mcp`) or "sse" (legacy HTTP+SSE, endpoint `/sse`).
         server: The MCPServer to serve; a fresh `build_server()` when omitted.
         require_bearer: If given, every request must carry `Authorization: Bearer <this>` (else 401).
+        require_query_key: `(param, value)`: every request must carry `?param=value` (else 401).
 
     Yields:
         The endpoint URL, e.g. `http://127.0.0.1:54321/mcp`.
@@ -156,7 +170,11 @@ async def serve_http(
     app = _StoppableApp(
         mcp.streamable_http_app(host=host) if transport == "streamable-http" else mcp.sse_app(host=host)
     )
-    served: ASGIApp = RequireBearer(app, require_bearer) if require_bearer else app
+    served: ASGIApp = app
+    if require_bearer:
+        served = RequireBearer(app, require_bearer)
+    elif require_query_key:
+        served = RequireBearer(app, require_query_key[1], query_param=require_query_key[0])
     async with serve_asgi(
         lambda _base: served,
         host,

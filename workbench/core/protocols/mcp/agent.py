@@ -81,7 +81,7 @@ from workbench.core.protocols.mcp.stdio import StdioProcessInfo, StdioTransport
 from workbench.core.protocols.mcp.tap import HTTPWireTransport, JSONRPCTap
 from workbench.core.protocols.mcp.tasks import MCPTasks
 from workbench.core.protocols.mcp.transports import http_transport
-from workbench.core.redaction import is_secret_header
+from workbench.core.redaction import is_secret_header, mask_query_values
 from workbench.core.wire import WireRecorder
 
 log = logging.getLogger(__name__)
@@ -221,10 +221,10 @@ class MCPAgent(AgentBase):
 
     @property
     def target_label(self) -> str:
-        """Where the server is, for messages: the URL, or ``stdio: command args``."""
+        """Where the server is, for messages: the URL with query values masked, or ``stdio: command args``."""
         if self.transport == "stdio":
             return f"stdio: {' '.join([self.command or '', *self.args])}".strip()
-        return f"{self.url}" + (" (SSE)" if self.transport == "sse" else "")
+        return mask_query_values(f"{self.url}") + (" (SSE)" if self.transport == "sse" else "")
 
     # ------------------------------------------------------------------ lifecycle
 
