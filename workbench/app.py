@@ -112,10 +112,8 @@ def run_gui(options: GuiOptions | None = None) -> int:
 
 
 def _apply_look(app: QApplication) -> None:
-    try:
-        from workbench.ui.theme import app_icon, apply_theme
-    except ImportError:  # pragma: no cover - theme module missing in a partial checkout
-        return
+    from workbench.ui.theme import app_icon, apply_theme
+
     apply_theme(app)
     app.setWindowIcon(app_icon())
 
@@ -194,8 +192,6 @@ async def run_window(app: QApplication, opts: GuiOptions) -> int:
     loop = asyncio.get_running_loop()
     done: asyncio.Future[None] = loop.create_future()
     async with contextlib.AsyncExitStack() as stack:
-        scenario = await stack.enter_async_context(_scenario_agents()) if opts.scenario == "handoff" else None
-        demo_agents = await stack.enter_async_context(_demo_agents()) if opts.demo and scenario is None else []
         window = build_workbench(opts.config_dir).window
         window.shutdown_finished.connect(lambda: done.done() or done.set_result(None))
         for sig in (signal.SIGTERM, signal.SIGINT):
@@ -203,6 +199,13 @@ async def run_window(app: QApplication, opts: GuiOptions) -> int:
         window.show()
         window.restore_selection()
         shown_ms = (time.perf_counter() - opts.started_at) * 1000
+        # the demo agents start after the first paint (and stop after the window has shut down)
+        scenario = None
+        demo_agents: list[DemoAgent] = []
+        if not opts.smoke_test and opts.scenario == "handoff":
+            scenario = await stack.enter_async_context(_scenario_agents())
+        elif not opts.smoke_test and opts.demo:
+            demo_agents = await stack.enter_async_context(_demo_agents())
         if opts.smoke_test:
             print(f"window shown in {shown_ms:.0f} ms", flush=True)
             window.close()
