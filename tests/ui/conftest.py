@@ -19,8 +19,10 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 import pytest
 from PySide6.QtWidgets import QApplication
 
-from tests.integration.conftest import child_pids
+from tests.support.processes import no_leaked_children
 from workbench.ui.asyncutil import AppEventLoop
+
+__all__ = ["no_leaked_children"]  # an autouse fixture: no child process may outlive a test
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -61,15 +63,3 @@ def qloop(qapp: QApplication, qtbot: Any) -> Iterator[asyncio.AbstractEventLoop]
         loop.close()
         asyncio.set_event_loop(None)
         assert not stuck, f"tasks ignored cancellation: {stuck}"
-
-
-@pytest.fixture(autouse=True)
-def no_leaked_children() -> Iterator[None]:
-    """Fail a test that leaves a child process running (bounded wait for it to go)."""
-    before = child_pids()
-    yield
-    deadline = time.monotonic() + 5
-    while (child_pids() - before) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    leaked = child_pids() - before
-    assert not leaked, f"test leaked child processes: {sorted(leaked)}"

@@ -4,11 +4,12 @@ the chain drawn live in the handoff view, clicking a hop selects its wire record
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from workbench.app import build_workbench, run_handoff_in_window
+from workbench.app import Workbench, build_workbench, run_handoff_in_window
 from workbench.core.credentials import MemoryCredentialStore
 from workbench.core.handoff.events import USER, HandoffEvent, HopKind, HopState
 from workbench.demo.scenarios.handoff import SCRIPTED_TRAVELLER, serve_handoff_agents
@@ -40,9 +41,15 @@ async def _answer_prompts(window: Any, task: asyncio.Task[None], *, deny_first: 
     return seen
 
 
-@pytest.mark.asyncio
-async def test_the_handoff_scenario_runs_live_in_the_window_with_the_user_answering(qtbot, tmp_path):
-    bench = build_workbench(tmp_path / "config", credentials=MemoryCredentialStore())
+async def _run_in_window(
+    qtbot: Any, config_dir: Path, *, deny_first: bool = False
+) -> tuple[Workbench, list[HandoffEvent], list[str]]:
+    """Run the scenario in a real window with the user answering, then close it.
+
+    Returns:
+        The workbench (its window closed), every handoff event published, and what the user was asked.
+    """
+    bench = build_workbench(config_dir, credentials=MemoryCredentialStore())
     window = bench.window
     qtbot.addWidget(window)
     window.show()
@@ -51,11 +58,18 @@ async def test_the_handoff_scenario_runs_live_in_the_window_with_the_user_answer
     try:
         async with serve_handoff_agents() as scenario:
             task = asyncio.ensure_future(run_handoff_in_window(window, scenario))
-            seen = await asyncio.wait_for(_answer_prompts(window, task), WAIT * 2)
+            seen = await asyncio.wait_for(_answer_prompts(window, task, deny_first=deny_first), WAIT * 2)
     finally:
         done = asyncio.ensure_future(wait_signal(window.shutdown_finished, WAIT))
         window.close()
         await done
+    return bench, events, seen
+
+
+@pytest.mark.asyncio
+async def test_the_handoff_scenario_runs_live_in_the_window_with_the_user_answering(qtbot, tmp_path):
+    bench, events, seen = await _run_in_window(qtbot, tmp_path / "config")
+    window = bench.window
     assert "form" in seen and seen.count("approval") >= 3  # who asks whom for what, each time
     assert window.scenario_result and "Lisbon" in window.scenario_result
     assert window.centre_tabs.currentWidget() is window.handoffs
@@ -83,20 +97,8 @@ async def test_the_handoff_scenario_runs_live_in_the_window_with_the_user_answer
 
 @pytest.mark.asyncio
 async def test_denying_a_handoff_in_the_window_marks_the_hop_and_the_orchestrator_reports_it(qtbot, tmp_path):
-    bench = build_workbench(tmp_path / "config", credentials=MemoryCredentialStore())
+    bench, events, _ = await _run_in_window(qtbot, tmp_path / "config", deny_first=True)
     window = bench.window
-    qtbot.addWidget(window)
-    window.show()
-    events: list[HandoffEvent] = []
-    bench.ctx.services.bus.subscribe(HandoffEvent, events.append)
-    try:
-        async with serve_handoff_agents() as scenario:
-            task = asyncio.ensure_future(run_handoff_in_window(window, scenario))
-            await asyncio.wait_for(_answer_prompts(window, task, deny_first=True), WAIT * 2)
-    finally:
-        done = asyncio.ensure_future(wait_signal(window.shutdown_finished, WAIT))
-        window.close()
-        await done
     assert any(e.state is HopState.DENIED for e in events)
     assert window.scenario_result is not None
     assert "denied" in window.scenario_result.lower() or "refused" in window.scenario_result.lower()

@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import sys
-import time
-from collections.abc import Callable
 
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMenu
 
-from tests.ui.support import make_context
+from tests.ui.support import make_context, wait_until
 from workbench.core.events import ConnectionState
 from workbench.core.profiles import A2AProfile, MCPHTTPProfile, MCPStdioProfile
 from workbench.demo.a2a_agents import run_demo_agents
@@ -37,16 +35,6 @@ async def wait_state(vm: SidebarViewModel, profile_id: str, state: ConnectionSta
     await wait_until(
         lambda: (item := vm.item(profile_id)) is not None and item.state is state, vm.item_changed, timeout
     )
-
-
-async def wait_until(predicate: Callable[[], bool], signal, timeout: float = BOUND) -> None:
-    """Re-check ``predicate`` each time ``signal`` fires, until it holds or ``timeout`` passes."""
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            raise TimeoutError("condition not reached")
-        await wait_signal(signal, remaining)
 
 
 class StateLog:

@@ -4,31 +4,18 @@ from __future__ import annotations
 
 import asyncio
 import sys
-import time
-from collections.abc import Callable
 
 import pytest
 
-from tests.ui.support import make_context
+from tests.ui.support import make_context, wait_until
 from workbench.core.errors import WorkbenchError
 from workbench.core.events import ServerProcessExited, ServerStderrLine
 from workbench.core.profiles import MCPStdioProfile
-from workbench.ui.asyncutil import wait_signal
 from workbench.ui.panels.stderr.viewmodel import StderrViewModel
 from workbench.ui.panels.stderr.widget import StderrWidget
 
 BOUND = 30.0
 HTML = "<b style='color:red'>URGENT</b> <img src='file:///etc/passwd'>"
-
-
-async def wait_until(predicate: Callable[[], bool], signal, timeout: float = BOUND) -> None:
-    """Re-check ``predicate`` each time ``signal`` fires, until it holds or ``timeout`` passes."""
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            raise TimeoutError("condition not reached")
-        await wait_signal(signal, remaining)
 
 
 @pytest.fixture

@@ -181,20 +181,15 @@ def build_router(
         bus=bus,
         connection_id=f"handoff:{MCP_SERVER}",
     )
-    orchestrator = A2AAgent(
-        scenario.orchestrator_url,
-        name=ORCHESTRATOR,
-        input_handler=router.input_handler(ORCHESTRATOR),
-        wire=wire,
-        connection_id=f"handoff:{ORCHESTRATOR}",
-    )
-    booking = A2AAgent(
-        scenario.booking_url,
-        name=BOOKING,
-        input_handler=router.input_handler(BOOKING),
-        wire=wire,
-        connection_id=f"handoff:{BOOKING}",
-    )
+
+    def asking_agent(url: str, name: str) -> A2AAgent:
+        # an A2A agent whose input-required questions the router answers (tool calls, the user's form)
+        return A2AAgent(
+            url, name=name, input_handler=router.input_handler(name), wire=wire, connection_id=f"handoff:{name}"
+        )
+
+    orchestrator = asking_agent(scenario.orchestrator_url, ORCHESTRATOR)
+    booking = asking_agent(scenario.booking_url, BOOKING)
     proxy = A2AAgent(scenario.proxy_url, name=PROXY, wire=wire, connection_id=f"handoff:{PROXY}")
     # cast: A2AAgent.stream_async names its keywords where RemoteAgent has **kwargs (see agent_factory).
     router.register(MCP_SERVER, mcp, uri=scenario.mcp_url, as_tool=False, owned=True)

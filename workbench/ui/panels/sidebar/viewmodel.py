@@ -563,10 +563,7 @@ class SidebarViewModel(QObject):
         Returns:
             The background task, or ``None`` when the profile does not log in with OAuth or is busy.
         """
-        item = self.item(profile_id)
-        if item is None or not item.is_oauth or self.task(profile_id) is not None:
-            return None
-        return self._run(profile_id, self._login(item.profile), f"logging in to {item.name!r}")
+        return self._run_oauth(profile_id, self._login, "logging in to")
 
     def logout_profile(self, profile_id: str) -> asyncio.Task[None] | None:
         """Disconnect an OAuth profile, revoke its tokens at the authorization server and forget them.
@@ -574,10 +571,16 @@ class SidebarViewModel(QObject):
         Returns:
             The background task, or ``None`` when the profile does not log in with OAuth or is busy.
         """
+        return self._run_oauth(profile_id, self._logout, "logging out of")
+
+    def _run_oauth(
+        self, profile_id: str, command: Callable[[ConnectionProfile], Coroutine[Any, Any, None]], doing: str
+    ) -> asyncio.Task[None] | None:
+        """Run ``command`` on an OAuth profile in the background (``None`` when it is not OAuth or is busy)."""
         item = self.item(profile_id)
         if item is None or not item.is_oauth or self.task(profile_id) is not None:
             return None
-        return self._run(profile_id, self._logout(item.profile), f"logging out of {item.name!r}")
+        return self._run(profile_id, command(item.profile), f"{doing} {item.name!r}")
 
     def read_oauth_status(self, profile_id: str) -> asyncio.Task[None] | None:
         """Read (again) what the credential store holds for an OAuth profile, in the background.
@@ -645,17 +648,61 @@ class SidebarViewModel(QObject):
         if conn is not None and conn.state in LIVE_STATES:
             await connections.disconnect(profile_id)
 
+    async def _oauth_exchange[R](
+        self,
+        profile: ConnectionProfile,
+        busy: str,
+        doing: str,
+        exchange: Callable[[], Awaitable[R]],
+        *,
+        started: str = "",
+        failed: str = "",
+    ) -> R | None:
+        """Close the live connection and run ``exchange`` (a login or logout) while the row says ``busy``.
+
+        Args:
+            profile: The OAuth profile.
+            busy: The row's text meanwhile (``logging in…``).
+            doing: What failed, for ``ctx.errors``.
+            exchange: Starts the login or logout.
+            started: A status-bar note once the row is busy (none when empty).
+            failed: A status-bar note before a failure is reported (none when empty).
+
+        Returns:
+            What ``exchange`` returned, once the row shows the stored login again; ``None`` when it
+            failed (the failure is reported to ``ctx.errors``).
+        """
+        self._set_busy(profile.id, busy)
+        if started:
+            self.status_message.emit(started)
+        try:
+            await self._close_live(profile.id)
+            result = await exchange()
+        except WorkbenchError as exc:
+            self._set_busy(profile.id, "")
+            self.read_oauth_status(profile.id)
+            if failed:
+                self.status_message.emit(failed)
+            self._ctx.errors.report(exc, doing)
+            return None
+        except BaseException:  # cancelled: the row must not stay "logging in…"
+            with contextlib.suppress(RuntimeError):  # the view-model was deleted (window closed)
+                self._set_busy(profile.id, "")
+            raise
+        self._set_busy(profile.id, "")
+        await self._read_oauth_status(profile.id)
+        return result
+
     async def _login(self, profile: ConnectionProfile) -> None:
         from workbench.core.protocols.mcp.oauth import login  # lazy: the MCP SDK
 
         assert isinstance(profile, MCPHTTPProfile | MCPSSEProfile)
-        doing = f"logging in to {profile.name!r}"
         store = self._ctx.services.credentials
-        self._set_busy(profile.id, "logging in…")
-        self.status_message.emit(f"Logging in to {profile.name}: finish the login in your browser…")
-        try:
-            await self._close_live(profile.id)
-            result = await login(
+        result = await self._oauth_exchange(
+            profile,
+            "logging in…",
+            f"logging in to {profile.name!r}",
+            lambda: login(
                 profile,
                 store,
                 opener=self.oauth_opener,
@@ -663,19 +710,12 @@ class SidebarViewModel(QObject):
                 on_step=self._step_publisher(profile, "Logging in to"),
                 resolve_secret=store.resolve,
                 connection_id=profile.id,  # the login's wire records sit with the connection
-            )
-        except WorkbenchError as exc:
-            self._set_busy(profile.id, "")
-            self.read_oauth_status(profile.id)
-            self.status_message.emit(f"Login to {profile.name} failed.")
-            self._ctx.errors.report(exc, doing)
+            ),
+            started=f"Logging in to {profile.name}: finish the login in your browser…",
+            failed=f"Login to {profile.name} failed.",
+        )
+        if result is None:
             return
-        except BaseException:  # cancelled: the row must not stay "logging in…"
-            with contextlib.suppress(RuntimeError):  # the view-model was deleted (window closed)
-                self._set_busy(profile.id, "")
-            raise
-        self._set_busy(profile.id, "")
-        await self._read_oauth_status(profile.id)
         until = f" (token valid until {clock_text(result.expires_at)})" if result.expires_at is not None else ""
         self.status_message.emit(f"Logged in to {profile.name}{until}.")
         current = self.item(profile.id)
@@ -685,28 +725,20 @@ class SidebarViewModel(QObject):
         from workbench.core.protocols.mcp.oauth import logout  # lazy: the MCP SDK
 
         assert isinstance(profile, MCPHTTPProfile | MCPSSEProfile)
-        doing = f"logging out of {profile.name!r}"
-        self._set_busy(profile.id, "logging out…")
-        try:
-            await self._close_live(profile.id)
-            result = await logout(
+        result = await self._oauth_exchange(
+            profile,
+            "logging out…",
+            f"logging out of {profile.name!r}",
+            lambda: logout(
                 profile,
                 self._ctx.services.credentials,
                 wire=self._ctx.services.wire,
                 on_step=self._step_publisher(profile, "Logging out of"),
                 connection_id=profile.id,
-            )
-        except WorkbenchError as exc:
-            self._set_busy(profile.id, "")
-            self.read_oauth_status(profile.id)
-            self._ctx.errors.report(exc, doing)
+            ),
+        )
+        if result is None:
             return
-        except BaseException:  # cancelled: the row must not stay "logging in…"
-            with contextlib.suppress(RuntimeError):  # the view-model was deleted (window closed)
-                self._set_busy(profile.id, "")
-            raise
-        self._set_busy(profile.id, "")
-        await self._read_oauth_status(profile.id)
         revoked = "; the tokens were revoked" if result.revoked else ""
         self.status_message.emit(f"Logged out of {profile.name}: forgot {result.forgotten} stored item(s){revoked}.")
 

@@ -301,6 +301,10 @@ class WireLogModel(QAbstractTableModel):
         self._upto = pending[-1].seq
         if pending[0].seq < first:  # evicted before they were ever shown
             pending = pending[bisect_left(pending, first, key=_seq) :]
+        self._append(pending)
+
+    def _append(self, pending: list[WireRecord]) -> None:
+        """Add the records the filter accepts at the bottom (one insert), then say how many came."""
         self._note_connections(pending)
         added = self._filter.apply(pending) if self._filter.active else pending
         if added:
@@ -357,14 +361,7 @@ class WireLogModel(QAbstractTableModel):
         self._upto = rec.last_seq
         self._new = 0
         self.new_count_changed.emit(0)
-        self._note_connections(pending)
-        added = self._filter.apply(pending) if self._filter.active else pending
-        if added:
-            n = len(self._rows)
-            self.beginInsertRows(QModelIndex(), n, n + len(added) - 1)
-            self._rows.extend(added)
-            self.endInsertRows()
-        self.flushed.emit(len(added))
+        self._append(pending)
 
     def clear_view(self) -> None:
         """Hide every record recorded so far (the recorder keeps them; exports of "all" still see them)."""

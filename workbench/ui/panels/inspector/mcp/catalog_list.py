@@ -1,9 +1,9 @@
-"""A filter box over a list of what a server offers; tells its owner which entry is selected."""
+"""Catalog lists: a filter box over what a server offers, and the list | detail split of a sub-tab."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QItemSelection, Signal
-from PySide6.QtWidgets import QAbstractItemView, QLineEdit, QListView, QVBoxLayout, QWidget
+from PySide6.QtCore import QItemSelection, Qt, Signal
+from PySide6.QtWidgets import QAbstractItemView, QLineEdit, QListView, QSplitter, QVBoxLayout, QWidget
 
 from workbench.ui.panels.inspector.mcp.itemmodel import KEY_ROLE, CatalogListModel, ListRow
 
@@ -76,3 +76,25 @@ class CatalogListWidget(QWidget):
         if key != self._current:
             self._current = key
             self.selected.emit(key)
+
+
+def lay_out_list_and_detail(owner: QWidget, lists: QWidget, detail: QWidget) -> QSplitter:
+    """Fill ``owner`` edge to edge with ``lists`` on the left and ``detail`` on the right.
+
+    Args:
+        owner: The sub-tab that gets the layout.
+        lists: The catalog list (or a column of them).
+        detail: What shows the selected entry.
+
+    Returns:
+        The horizontal splitter between the two.
+    """
+    splitter = QSplitter(Qt.Orientation.Horizontal, owner)
+    splitter.addWidget(lists)
+    splitter.addWidget(detail)
+    splitter.setStretchFactor(1, 3)
+    splitter.setSizes([220, 660])  # the list readable, the detail roomy (scaled to the real width)
+    layout = QVBoxLayout(owner)
+    layout.setContentsMargins(0, 0, 0, 0)
+    layout.addWidget(splitter)
+    return splitter

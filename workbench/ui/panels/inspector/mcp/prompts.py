@@ -8,7 +8,6 @@ from PySide6.QtWidgets import (
     QFrame,
     QPushButton,
     QScrollArea,
-    QSplitter,
     QVBoxLayout,
     QWidget,
 )
@@ -16,7 +15,7 @@ from PySide6.QtWidgets import (
 from workbench.core.protocols.catalog import PromptResult, PromptSpec, ResourceContents
 from workbench.ui.errors import ErrorView
 from workbench.ui.panels.inspector.mcp.banner import ErrorBanner
-from workbench.ui.panels.inspector.mcp.catalog_list import CatalogListWidget
+from workbench.ui.panels.inspector.mcp.catalog_list import CatalogListWidget, lay_out_list_and_detail
 from workbench.ui.panels.inspector.mcp.completing import CompletingLineEdit
 from workbench.ui.panels.inspector.mcp.itemmodel import ListRow
 from workbench.ui.panels.inspector.mcp.viewmodel import CompletionKey, MCPInspectorViewModel
@@ -171,14 +170,7 @@ class PromptsWidget(QWidget):
         self.vm = vm
         self.list = CatalogListWidget("Filter prompts", self)
         self.detail = PromptDetailWidget(vm, self)
-        splitter = QSplitter(Qt.Orientation.Horizontal, self)
-        splitter.addWidget(self.list)
-        splitter.addWidget(self.detail)
-        splitter.setStretchFactor(1, 3)
-        splitter.setSizes([220, 660])  # the list readable, the detail roomy (scaled to the real width)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(splitter)
+        lay_out_list_and_detail(self, self.list, self.detail)
         self.list.selected.connect(self.on_list_selected)
         vm.resource_read.connect(self.on_vm_resource_read)
 

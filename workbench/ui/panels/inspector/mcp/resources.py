@@ -21,7 +21,7 @@ from workbench.core.protocols.catalog import ResourceContents, ResourceSpec, Res
 from workbench.ui.errors import ErrorView
 from workbench.ui.panels.inspector.mcp import uri_template
 from workbench.ui.panels.inspector.mcp.banner import ErrorBanner
-from workbench.ui.panels.inspector.mcp.catalog_list import CatalogListWidget
+from workbench.ui.panels.inspector.mcp.catalog_list import CatalogListWidget, lay_out_list_and_detail
 from workbench.ui.panels.inspector.mcp.completing import CompletingLineEdit
 from workbench.ui.panels.inspector.mcp.itemmodel import ListRow
 from workbench.ui.panels.inspector.mcp.viewmodel import CompletionKey, MCPInspectorViewModel
@@ -289,14 +289,7 @@ class ResourcesWidget(QWidget):
         self.pages = QStackedWidget(self)
         for page in (self.empty_page, self.resource_page, self.template_page):
             self.pages.addWidget(page)
-        splitter = QSplitter(Qt.Orientation.Horizontal, self)
-        splitter.addWidget(lists)
-        splitter.addWidget(self.pages)
-        splitter.setStretchFactor(1, 3)
-        splitter.setSizes([220, 660])  # the list readable, the detail roomy (scaled to the real width)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(splitter)
+        lay_out_list_and_detail(self, lists, self.pages)
         self.resource_list.selected.connect(self.on_resource_list_selected)
         self.template_list.selected.connect(self.on_template_list_selected)
         vm.resource_read.connect(self.on_vm_resource_read)

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import json
 
-from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont, QFontDatabase
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPlainTextEdit, QSplitter, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPlainTextEdit, QTabWidget, QVBoxLayout, QWidget
 
 from workbench.core.models import ToolSpec
-from workbench.ui.panels.inspector.mcp.catalog_list import CatalogListWidget
+from workbench.ui.panels.inspector.mcp.catalog_list import CatalogListWidget, lay_out_list_and_detail
 from workbench.ui.panels.inspector.mcp.itemmodel import ListRow
 from workbench.ui.panels.inspector.mcp.tool_call import ToolCallWidget
 from workbench.ui.panels.inspector.mcp.viewmodel import MCPInspectorViewModel
@@ -106,14 +105,7 @@ class ToolsWidget(QWidget):
         self.vm = vm
         self.list = CatalogListWidget("Filter tools", self)
         self.detail = ToolDetailWidget(vm, self)
-        splitter = QSplitter(Qt.Orientation.Horizontal, self)
-        splitter.addWidget(self.list)
-        splitter.addWidget(self.detail)
-        splitter.setStretchFactor(1, 3)
-        splitter.setSizes([220, 660])  # the list readable, the detail roomy (scaled to the real width)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(splitter)
+        lay_out_list_and_detail(self, self.list, self.detail)
         self.list.selected.connect(self.on_list_selected)
 
     def refresh(self) -> None:
