@@ -291,8 +291,9 @@ class TranscriptRenderer:
         turn = self._conv.turns[item.turn] if self._conv is not None and item.turn < len(self._conv.turns) else None
         done = ", streaming" if not item.last_chunk and turn is not None and turn.running else ""
         cursor.insertText(f"Artifact: {item.title}", _fmt(bold=True))
+        amount = f"{size:,} chars" if size else f"{len(item.parts)} part{'s' if len(item.parts) != 1 else ''}"
         cursor.insertText(
-            f"  ({item.chunks:,} chunk{'s' if item.chunks != 1 else ''}, {size:,} chars{done})  ",
+            f"  ({item.chunks:,} chunk{'s' if item.chunks != 1 else ''}, {amount}{done})  ",
             _fmt(small=True, colour="#6b7280"),
         )
         expanded = index in self._expanded
