@@ -507,3 +507,13 @@ def test_a_deleted_model_is_no_longer_called_by_the_recorder(qapp: QApplication,
     QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete.value)
     wire.jsonrpc("c1", OUT, rpc(1))  # must not raise into the recorder's log (errors fail the test)
     assert len(wire) == 1
+
+
+def test_a_response_row_shows_its_requests_method(qtbot: Any) -> None:
+    wire = WireRecorder()
+    wire.jsonrpc("c", Direction.OUT, {"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {}})
+    wire.jsonrpc("c", Direction.IN, {"jsonrpc": "2.0", "id": 7, "result": {}})
+    wire.jsonrpc("c", Direction.IN, {"jsonrpc": "2.0", "id": 99, "result": {}})  # no request recorded
+    model = WireLogModel(wire)
+    method_column = 4
+    assert [model.data(model.index(row, method_column)) for row in range(3)] == ["tools/call", "tools/call", ""]

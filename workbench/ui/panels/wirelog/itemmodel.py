@@ -105,8 +105,6 @@ def _cell_kind(r: WireRecord) -> str:
     return r.kind.value
 
 
-def _cell_method(r: WireRecord) -> str:
-    return r.method or ""
 
 
 def _cell_id(r: WireRecord) -> str:
@@ -160,7 +158,7 @@ class WireLogModel(QAbstractTableModel):
         self._rows: list[WireRecord] = held
         self._connections: dict[str, None] = dict.fromkeys(r.connection_id for r in held)
         self._cells: tuple[Callable[[WireRecord], str], ...] = (
-            _cell_time, self._cell_connection, _cell_dir, _cell_kind, _cell_method, _cell_id,
+            _cell_time, self._cell_connection, _cell_dir, _cell_kind, self._cell_method, _cell_id,
             _cell_latency, _cell_size, _cell_summary,
         )  # fmt: skip
         self._timer = QTimer(self)
@@ -169,6 +167,16 @@ class WireLogModel(QAbstractTableModel):
         self._timer.timeout.connect(self.flush)
         self._unsubscribe: Callable[[], None] | None = recorder.subscribe(self._on_record)
         self.destroyed.connect(self._unsubscribe)  # a deleted model must not be called by the recorder
+
+    def _cell_method(self, r: WireRecord) -> str:
+        """A response shows its request's method (JSON-RPC responses carry none of their own)."""
+        if r.method:
+            return r.method
+        if r.kind is WireKind.JSONRPC and r.latency_ms is not None:
+            request = self._recorder.find_response(r)
+            if request is not None and request.method:
+                return request.method
+        return ""
 
     # ---- Qt model interface ------------------------------------------------------------------
 
