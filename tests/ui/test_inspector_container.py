@@ -42,10 +42,17 @@ def free_port() -> int:
 
 
 def test_with_nothing_selected_the_inspector_asks_for_a_selection(ctx: PanelContext, qtbot: Any) -> None:
+    ctx.services.profiles.upsert(A2AProfile(id="saved", name="agent", url="http://127.0.0.1:9"))
     widget = make_inspector(ctx, qtbot)
     assert widget.current_inspector is None
     assert widget.placeholder.title_label.text() == "Select a connection"
     assert widget.placeholder.connect_button.isHidden()
+
+
+def test_on_a_first_run_the_inspector_says_how_to_add_a_connection(ctx: PanelContext, qtbot: Any) -> None:
+    widget = make_inspector(ctx, qtbot)
+    assert widget.placeholder.title_label.text() == "No connections yet"
+    assert "workbench demo" in widget.placeholder.detail_label.text()
 
 
 def test_a_saved_profile_that_is_not_connected_says_so_and_connect_asks_the_window(

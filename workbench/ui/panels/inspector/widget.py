@@ -134,7 +134,14 @@ class InspectorWidget(QWidget):
     def _update(self) -> None:
         cid = self._connection_id
         if cid is None:
-            self._show_placeholder("Select a connection", "Pick a server or agent in the sidebar to inspect it.")
+            if self._has_connections():
+                self._show_placeholder("Select a connection", "Pick a server or agent in the sidebar to inspect it.")
+            else:
+                self._show_placeholder(
+                    "No connections yet",
+                    "Add an MCP server (stdio, Streamable HTTP or SSE) or an A2A agent with Add (Ctrl+N), "
+                    "or run 'workbench demo' to try the bundled demo agents.",
+                )
             return
         conn = self.ctx.services.connections.get(cid)
         name = conn.profile.name if conn is not None else self._profile_name(cid)
@@ -168,6 +175,14 @@ class InspectorWidget(QWidget):
         widget = self._inspectors.get(protocol)
         if widget is not None:
             widget.show_connection(None)
+
+    def _has_connections(self) -> bool:
+        if self.ctx.services.connections.connections():
+            return True
+        try:
+            return bool(self.ctx.services.profiles.load())
+        except WorkbenchError:  # an unreadable profile file: the sidebar reports it
+            return True
 
     def _profile_name(self, connection_id: str) -> str:
         try:
