@@ -28,7 +28,8 @@ from workbench.core.profiles import MCPHTTPProfile, MCPSSEProfile, SecretKind, S
 from workbench.core.protocols.mcp.oauth import follow_redirects_opener
 from workbench.core.protocols.mcp.oauth_storage import CredentialTokenStorage, client_key, tokens_key
 from workbench.ui.context import PanelContext
-from workbench.ui.dialogs.connection import OAUTH_BEARER_FORGOTTEN, ConnectionDialog
+from workbench.ui.dialogs.connection import ConnectionDialog
+from workbench.ui.dialogs.credential_fields import OAUTH_BEARER_FORGOTTEN
 from workbench.ui.errors import ErrorView
 from workbench.ui.panels.authsteps.events import SessionAuthStep
 from workbench.ui.panels.authsteps.widget import AuthStepsWidget

@@ -9,14 +9,11 @@ the client name shown on the consent page); the login itself happens later (the 
 
 from __future__ import annotations
 
-import dataclasses
 import shlex
-from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel, SecretStr, ValidationError
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -29,26 +26,28 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPlainTextEdit,
     QPushButton,
-    QSizePolicy,
-    QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
 from workbench.core.credentials import BackendInfo
 from workbench.core.errors import SecureStorageUnavailableError, WorkbenchError
-from workbench.core.profile_secrets import secret_key
 from workbench.core.profiles import (
-    DEFAULT_API_KEY_HEADER,
     PLAINTEXT_SECRET,
     A2AProfile,
     ConnectionProfile,
     MCPHTTPProfile,
     MCPSSEProfile,
     MCPStdioProfile,
-    SecretKind,
-    SecretRef,
     new_profile_id,
+)
+from workbench.ui.dialogs.credential_fields import (
+    CredentialsSection,
+    FieldRow,
+    InputError,
+    OAuthSection,
+    SecretChanges,
+    credential_family,
 )
 from workbench.ui.untrusted import plain_label
 
@@ -76,8 +75,6 @@ SECRETS_LATER = (
 )
 """Added to a "plaintext secret" refusal so the user knows where secrets go."""
 
-STORED_PLACEHOLDER = "stored in keyring — leave empty to keep, or type to replace"
-FORGOTTEN_PLACEHOLDER = "forgotten when you save — type a value to replace it instead"
 
 # Which fields each kind shows (the rest are hidden).
 _FIELDS_BY_KIND: dict[str, frozenset[str]] = {
@@ -89,30 +86,6 @@ _FIELDS_BY_KIND: dict[str, frozenset[str]] = {
 _COMMON_FIELDS = ("name", "connect_timeout", "request_timeout", "secrets")
 _OAUTH_KINDS = frozenset({"mcp-http", "mcp-sse"})
 """Kinds that may log in with OAuth 2.1."""
-
-AUTH_CHOICES: list[tuple[str, str]] = [
-    ("none", "None (fixed credentials below, if any)"),
-    ("oauth", "OAuth 2.1 login"),
-]
-"""The authentication selector's entries: the profile's ``auth`` value and label."""
-
-OAUTH_BEARER_PLACEHOLDER = "set by the OAuth login"
-OAUTH_BEARER_FORGOTTEN = "set by the OAuth login — the stored token is forgotten when you save"
-
-
-class InputError(ValueError):
-    """A field's text could not be turned into a value (before pydantic sees it)."""
-
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(message)
-        self.field = field
-        self.message = message
-
-
-def parse_scopes(text: str) -> list[str]:
-    """OAuth scopes from the scopes box: separated by spaces or commas, duplicates dropped, order kept."""
-    words = text.replace(",", " ").split()
-    return list(dict.fromkeys(words))
 
 
 def parse_args(text: str) -> list[str]:
@@ -155,441 +128,6 @@ def parse_pairs(text: str, separator: str, field: str, what: str) -> dict[str, s
             raise InputError(field, f"line {number}: expected {what}")
         out[key.strip()] = value.strip() if separator == ":" else value
     return out
-
-
-class _Field(QWidget):
-    """A form field with its error line under it."""
-
-    def __init__(self, editor: QWidget, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.editor = editor
-        self.error = plain_label("", self, wrap=True)
-        self.error.setObjectName("fieldError")
-        self.error.setStyleSheet("color: #c62828;")
-        self.error.hide()
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.setSpacing(2)
-        layout.addWidget(editor)
-        layout.addWidget(self.error)
-        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
-
-    def set_error(self, message: str) -> None:
-        self.error.setText(message)
-        self.error.setVisible(bool(message))
-
-
-@dataclass(frozen=True, slots=True)
-class SecretChanges:
-    """What the credential store must do before the dialog's profile is saved.
-
-    Attributes:
-        store: Values to store, by credential-store key (``SecretStr``: their repr is ``**********``).
-        forget: Keys the profile referred to before and no longer does.
-    """
-
-    store: Mapping[str, SecretStr] = dataclasses.field(default_factory=dict)
-    forget: tuple[str, ...] = ()
-
-    def __bool__(self) -> bool:
-        return bool(self.store or self.forget)
-
-
-def _family(kind: str) -> str:
-    """``stdio`` (secrets are environment variables) or ``http`` (secrets are headers)."""
-    return "stdio" if kind == "mcp-stdio" else "http"
-
-
-class SecretField(QWidget):
-    """A masked secret entry with a Show toggle and, for a secret already stored, a Forget button.
-
-    The typed value is never put in a tooltip, label or log; ``value()`` hands it out as ``SecretStr``.
-
-    Args:
-        stored: Whether the profile already refers to a stored value (the field then starts empty and
-            says so; leaving it empty keeps the stored value).
-        what: What the value is ("bearer token"), for the placeholder and accessible name.
-        parent: Qt parent.
-    """
-
-    changed = Signal()
-
-    def __init__(
-        self, *, stored: bool = False, what: str = "secret", optional: bool = True, parent: QWidget | None = None
-    ) -> None:
-        super().__init__(parent)
-        self._stored = stored
-        self._what = what
-        self._optional = optional
-        self.edit = QLineEdit()
-        self.edit.setEchoMode(QLineEdit.EchoMode.Password)
-        self.edit.setAccessibleName(what)
-        self.show_button = QToolButton()
-        self.show_button.setText("Show")
-        self.show_button.setCheckable(True)
-        self.show_button.setToolTip(f"Show or hide the {what} as you type it")
-        self.forget_button = QToolButton()
-        self.forget_button.setText("Forget")
-        self.forget_button.setCheckable(True)
-        self.forget_button.setToolTip(f"Remove the stored {what} from the keyring when you save")
-        self.forget_button.setVisible(stored)
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.edit, 1)
-        layout.addWidget(self.show_button)
-        layout.addWidget(self.forget_button)
-        self.edit.textChanged.connect(self.changed)
-        self.show_button.toggled.connect(self.on_show_button_toggled)
-        self.forget_button.toggled.connect(self.on_forget_button_toggled)
-        self._update_placeholder()
-
-    def value(self) -> SecretStr | None:
-        """The typed value, or ``None`` when the field is empty."""
-        text = self.edit.text()
-        return SecretStr(text) if text else None
-
-    def is_stored(self) -> bool:
-        """Whether a value was already stored when the dialog opened."""
-        return self._stored
-
-    def is_forgotten(self) -> bool:
-        """Whether the stored value is to be forgotten (Forget pressed and nothing typed instead)."""
-        return self._stored and self.forget_button.isChecked() and not self.edit.text()
-
-    def keeps_stored(self) -> bool:
-        """Whether the stored value stays as it is (nothing typed, not forgotten)."""
-        return self._stored and not self.forget_button.isChecked() and not self.edit.text()
-
-    def on_show_button_toggled(self, shown: bool) -> None:
-        """Unmask or mask the typed value."""
-        self.edit.setEchoMode(QLineEdit.EchoMode.Normal if shown else QLineEdit.EchoMode.Password)
-        self.show_button.setText("Hide" if shown else "Show")
-
-    def on_forget_button_toggled(self, forget: bool) -> None:
-        """Mark the stored value to be forgotten (or kept again)."""
-        self.forget_button.setText("Keep" if forget else "Forget")
-        self._update_placeholder()
-        self.changed.emit()
-
-    def _update_placeholder(self) -> None:
-        if not self._stored:
-            text = f"(optional) {self._what}" if self._optional else self._what
-        elif self.forget_button.isChecked():
-            text = FORGOTTEN_PLACEHOLDER
-        else:
-            text = STORED_PLACEHOLDER
-        self.edit.setPlaceholderText(text)
-        self.edit.setToolTip(text)  # the placeholder may be cut off; never the value
-
-
-class SecretRow(QWidget):
-    """One named secret (a header or an environment variable): name, masked value, Remove.
-
-    Args:
-        kind: The secret kind for a new row (an existing reference keeps its own kind).
-        original: The reference this row shows, or ``None`` for a new row.
-        parent: Qt parent.
-    """
-
-    changed = Signal()
-    remove_requested = Signal(object)  # this row
-
-    def __init__(self, kind: SecretKind, original: SecretRef | None = None, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.original = original
-        self.kind = original.kind if original is not None else kind
-        noun = "variable" if self.kind is SecretKind.ENV else "header"
-        self.name_edit = QLineEdit(original.target if original is not None else "")
-        self.name_edit.setPlaceholderText("VARIABLE_NAME" if self.kind is SecretKind.ENV else "Header-Name")
-        self.name_edit.setAccessibleName(f"secret {noun} name")
-        self.secret = SecretField(stored=original is not None, what="value", optional=False)
-        self.remove_button = QToolButton()
-        self.remove_button.setText("Remove")
-        self.remove_button.setToolTip(f"Remove this secret {noun} (a stored value is forgotten when you save)")
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.name_edit, 2)
-        layout.addWidget(self.secret, 3)
-        layout.addWidget(self.remove_button)
-        self.name_edit.textChanged.connect(self.changed)
-        self.secret.changed.connect(self.changed)
-        self.remove_button.clicked.connect(lambda: self.remove_requested.emit(self))
-
-    def name(self) -> str:
-        """The header or variable name as typed (stripped)."""
-        return self.name_edit.text().strip()
-
-    def is_blank(self) -> bool:
-        """A new row with nothing typed in it (ignored)."""
-        return self.original is None and not self.name() and self.secret.value() is None
-
-
-class _SecretRows(QWidget):
-    """A list of ``SecretRow``s with an Add button."""
-
-    changed = Signal()
-
-    def __init__(self, kind: SecretKind, add_text: str, refs: list[SecretRef], parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self._kind = kind
-        self.rows: list[SecretRow] = []
-        self._rows_layout = QVBoxLayout()
-        self._rows_layout.setContentsMargins(0, 0, 0, 0)
-        self._rows_layout.setSpacing(2)
-        self.add_button = QPushButton(add_text)
-        self.add_button.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Fixed)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.setSpacing(2)
-        layout.addLayout(self._rows_layout)
-        layout.addWidget(self.add_button)
-        for ref in refs:
-            self._append(SecretRow(kind, ref))
-        self.add_button.clicked.connect(self.add_row)
-
-    def add_row(self) -> SecretRow:
-        """Add an empty row and focus its name."""
-        row = self._append(SecretRow(self._kind))
-        row.name_edit.setFocus()
-        self.changed.emit()
-        return row
-
-    def remove_row(self, row: SecretRow) -> None:
-        """Remove ``row`` (its stored value, if any, is forgotten when the profile is saved)."""
-        if row in self.rows:
-            self.rows.remove(row)
-            self._rows_layout.removeWidget(row)
-            row.hide()
-            row.deleteLater()
-            self.changed.emit()
-
-    def _append(self, row: SecretRow) -> SecretRow:
-        self.rows.append(row)
-        self._rows_layout.addWidget(row)
-        row.changed.connect(self.changed)
-        row.remove_requested.connect(self.remove_row)
-        return row
-
-
-class CredentialsSection(QWidget):
-    """The dialog's Credentials: bearer token, API key and secret headers (HTTP), or secret variables (stdio).
-
-    Args:
-        original: The profile being edited (its references are shown as stored), or ``None``.
-        parent: Qt parent.
-    """
-
-    changed = Signal()
-
-    def __init__(self, original: ConnectionProfile | None = None, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        refs = list(original.secrets) if original is not None else []
-        self.bearer_ref = next((r for r in refs if r.kind is SecretKind.BEARER), None)
-        self.api_key_ref = next((r for r in refs if r.kind is SecretKind.API_KEY), None)
-        header_refs = [
-            r for r in refs if r.kind is not SecretKind.ENV and r is not self.bearer_ref and r is not self.api_key_ref
-        ]
-        env_refs = [r for r in refs if r.kind is SecretKind.ENV]
-
-        self.status = plain_label("", wrap=True)
-        self.status.setObjectName("credentialsStatus")
-        self.status.hide()
-
-        self.bearer = SecretField(stored=self.bearer_ref is not None, what="bearer token")
-        self._oauth = False
-        self.api_key = SecretField(stored=self.api_key_ref is not None, what="API key")
-        self.api_key_header = QLineEdit(self.api_key_ref.name if self.api_key_ref is not None else "")
-        self.api_key_header.setPlaceholderText(DEFAULT_API_KEY_HEADER)
-        self.api_key_header.setAccessibleName("API key header name")
-        self.api_key_header.setMaximumWidth(160)
-        api_row = QWidget()
-        api_layout = QHBoxLayout(api_row)
-        api_layout.setContentsMargins(0, 0, 0, 0)
-        api_layout.addWidget(self.api_key, 3)
-        api_layout.addWidget(plain_label("in header", selectable=False))
-        api_layout.addWidget(self.api_key_header, 1)
-        self.headers = _SecretRows(SecretKind.HEADER, "Add secret header", header_refs)
-        self.http_part = QWidget()
-        http_form = QFormLayout(self.http_part)
-        http_form.setContentsMargins(0, 0, 0, 0)
-        http_form.addRow("Bearer token", self.bearer)
-        http_form.addRow("API key", api_row)
-        http_form.addRow("Secret headers", self.headers)
-
-        self.env = _SecretRows(SecretKind.ENV, "Add secret variable", env_refs)
-        self.stdio_part = QWidget()
-        stdio_form = QFormLayout(self.stdio_part)
-        stdio_form.setContentsMargins(0, 0, 0, 0)
-        stdio_form.addRow("Secret environment", self.env)
-
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.status)
-        layout.addWidget(self.http_part)
-        layout.addWidget(self.stdio_part)
-        self._family = "http"
-        self.set_kind("mcp-stdio" if isinstance(original, MCPStdioProfile) else "mcp-http")
-        self.set_oauth(getattr(original, "auth", "none") == "oauth")
-
-        for signal in (
-            self.bearer.changed,
-            self.api_key.changed,
-            self.api_key_header.textChanged,
-            self.headers.changed,
-            self.env.changed,
-        ):
-            signal.connect(self.changed)
-
-    def set_kind(self, kind: str) -> None:
-        """Show the secrets that fit ``kind`` (headers for HTTP kinds, environment variables for stdio)."""
-        self._family = _family(kind)
-        self.http_part.setVisible(self._family == "http")
-        self.stdio_part.setVisible(self._family == "stdio")
-
-    def set_oauth(self, oauth: bool) -> None:
-        """An OAuth login sets the Authorization header: the bearer token field is off (a stored one is dropped)."""
-        self._oauth = oauth
-        self.bearer.setEnabled(not oauth)
-        if oauth:
-            self.bearer.edit.clear()
-            self.bearer.edit.setPlaceholderText(
-                OAUTH_BEARER_FORGOTTEN if self.bearer.is_stored() else OAUTH_BEARER_PLACEHOLDER
-            )
-            self.bearer.edit.setToolTip(self.bearer.edit.placeholderText())
-        else:
-            self.bearer._update_placeholder()
-        self.changed.emit()
-
-    def is_oauth(self) -> bool:
-        """Whether the profile logs in with OAuth (the bearer token is then not used)."""
-        return self._oauth
-
-    def set_status(self, text: str, *, error: bool = False) -> None:
-        """Show a note about where secrets go (an insecure backend's warning, a missing keyring)."""
-        self.status.setText(text)
-        self.status.setStyleSheet("color: #c62828;" if error else "color: #b26a00;")
-        self.status.setVisible(bool(text))
-
-    def refs(self, profile_id: str) -> tuple[list[SecretRef], dict[str, SecretStr]]:
-        """The references the profile keeps or gets, and the values to store for the new ones.
-
-        Raises:
-            InputError: A named secret without a value, or a value without a name (field ``secrets``).
-        """
-        entries: list[tuple[SecretKind, str, SecretField, SecretRef | None]] = []
-        if self._family == "http":
-            if not self._oauth:
-                bearer_name = self.bearer_ref.name if self.bearer_ref is not None else ""
-                entries.append((SecretKind.BEARER, bearer_name, self.bearer, self.bearer_ref))
-            header = self.api_key_header.text().strip()
-            entries.append((SecretKind.API_KEY, header, self.api_key, self.api_key_ref))
-            rows = self.headers.rows
-        else:
-            rows = self.env.rows
-        for row in rows:
-            if row.is_blank():
-                continue
-            noun = "variable" if row.kind is SecretKind.ENV else "header"
-            if not row.name():
-                raise InputError("secrets", f"a secret {noun} needs a name")
-            if row.original is None and row.secret.value() is None:
-                raise InputError("secrets", f"enter the value of the secret {noun} {row.name()!r}, or remove it")
-            entries.append((row.kind, row.name(), row.secret, row.original))
-
-        kept: list[SecretRef] = []
-        fresh: list[tuple[SecretKind, str, SecretStr]] = []
-        for kind, name, secret, original in entries:
-            value = secret.value()
-            if value is not None:
-                fresh.append((kind, name, value))
-            elif original is not None and secret.keeps_stored():
-                kept.append(SecretRef.model_construct(kind=kind, name=name, key=original.key))
-        used = {ref.key for ref in kept}
-        store: dict[str, SecretStr] = {}
-        for kind, name, value in fresh:
-            key = base = secret_key(profile_id, kind, name)
-            n = 2
-            while key in used:  # a kept reference (renamed) already uses this key
-                key = f"{base}#{n}"
-                n += 1
-            used.add(key)
-            kept.append(SecretRef.model_construct(kind=kind, name=name, key=key))
-            store[key] = value
-        return kept, store
-
-
-class OAuthSection(QWidget):
-    """The dialog's Authentication for MCP over HTTP: none, or an OAuth 2.1 login with its scopes and client name.
-
-    Args:
-        original: The profile being edited (its ``auth`` settings are shown), or ``None``.
-        parent: Qt parent.
-    """
-
-    changed = Signal()
-
-    def __init__(self, original: ConnectionProfile | None = None, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.auth_combo = QComboBox()
-        for value, label in AUTH_CHOICES:
-            self.auth_combo.addItem(label, value)
-        self.auth_combo.setAccessibleName("authentication")
-        self.scopes_edit = QLineEdit()
-        self.scopes_edit.setPlaceholderText("(optional) extra scopes, e.g. mcp:tools files:read")
-        self.scopes_edit.setAccessibleName("OAuth scopes")
-        self.scopes_edit.setToolTip("Asked for on top of the scopes the server requires; separate with spaces")
-        self.client_name_edit = QLineEdit()
-        self.client_name_edit.setPlaceholderText("Agent Workbench")
-        self.client_name_edit.setAccessibleName("OAuth client name")
-        self.client_name_edit.setToolTip("The name the authorization server shows on its consent page")
-        self.note = plain_label(
-            "Log in with “Log in (OAuth)” on the connection (or by connecting); the browser opens, and the "
-            "tokens go to the system keyring.",
-            wrap=True,
-        )
-        self._details = QWidget()
-        form = QFormLayout(self._details)
-        form.setContentsMargins(0, 0, 0, 0)
-        form.addRow("Scopes", self.scopes_edit)
-        form.addRow("Client name", self.client_name_edit)
-        form.addRow(self.note)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.setSpacing(2)
-        layout.addWidget(self.auth_combo)
-        layout.addWidget(self._details)
-        if isinstance(original, MCPHTTPProfile | MCPSSEProfile):
-            self.set_auth(original.auth)
-            self.scopes_edit.setText(" ".join(original.oauth_scopes))
-            self.client_name_edit.setText(original.oauth_client_name or "")
-        self._details.setVisible(self.auth() == "oauth")
-        self.auth_combo.currentIndexChanged.connect(self.on_auth_combo_changed)
-        self.scopes_edit.textChanged.connect(self.changed)
-        self.client_name_edit.textChanged.connect(self.changed)
-
-    def auth(self) -> str:
-        """``none`` or ``oauth``."""
-        return str(self.auth_combo.currentData())
-
-    def set_auth(self, auth: str) -> None:
-        """Select ``none`` or ``oauth``."""
-        index = self.auth_combo.findData(auth)
-        if index < 0:
-            raise ValueError(f"unknown authentication {auth!r}")
-        self.auth_combo.setCurrentIndex(index)
-
-    def scopes(self) -> list[str]:
-        """The extra scopes typed."""
-        return parse_scopes(self.scopes_edit.text())
-
-    def client_name(self) -> str | None:
-        """The client name typed, or ``None`` for the default."""
-        return self.client_name_edit.text().strip() or None
-
-    def on_auth_combo_changed(self) -> None:
-        """Show the OAuth settings only for an OAuth login."""
-        self._details.setVisible(self.auth() == "oauth")
-        self.changed.emit()
 
 
 class ConnectionDialog(QDialog):
@@ -685,11 +223,11 @@ class ConnectionDialog(QDialog):
             "request_timeout": ("Request timeout", self.request_timeout_spin),
             "secrets": ("Credentials", self.credentials),
         }
-        self._fields: dict[str, _Field] = {}
+        self._fields: dict[str, FieldRow] = {}
         self._form = QFormLayout()
         self._form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         for key, (label, editor) in editors.items():
-            field = _Field(editor)
+            field = FieldRow(editor)
             self._fields[key] = field
             self._form.addRow(label, field)
 
@@ -868,7 +406,7 @@ class ConnectionDialog(QDialog):
             self._last_kind = kind
         self.credentials.set_kind(kind)
         self._follow_oauth()
-        carries = self._original is not None and _family(self._original.kind) == _family(kind)
+        carries = self._original is not None and credential_family(self._original.kind) == credential_family(kind)
         dropped = self._original is not None and not carries and bool(self._original.secrets)
         self.note.setText(
             "This profile's stored secrets do not fit this kind; they are forgotten when you save." if dropped else ""

@@ -27,7 +27,7 @@ from workbench.core.events import ConnectionState, ConnectionStateChanged
 from workbench.core.profiles import ConnectionProfile, MCPHTTPProfile, MCPSSEProfile, MCPStdioProfile, new_profile_id
 from workbench.ui.asyncutil import spawn
 from workbench.ui.context import PanelContext
-from workbench.ui.dialogs.connection import SecretChanges
+from workbench.ui.dialogs.credential_fields import SecretChanges
 from workbench.ui.panels.authsteps.events import SessionAuthStep
 
 S = ConnectionState
