@@ -105,8 +105,6 @@ def _cell_kind(r: WireRecord) -> str:
     return r.kind.value
 
 
-
-
 def _cell_id(r: WireRecord) -> str:
     return r.rpc_id or ""
 
