@@ -9,7 +9,8 @@ from PySide6.QtCore import QAbstractListModel, QModelIndex, QObject, QPersistent
 from PySide6.QtGui import QColor, QIcon, QPainter, QPixmap
 
 from workbench.core.events import ConnectionState
-from workbench.ui.panels.sidebar.viewmodel import SidebarItem, SidebarViewModel
+from workbench.ui.panels.sidebar.items import SidebarItem
+from workbench.ui.panels.sidebar.viewmodel import SidebarViewModel
 from workbench.ui.untrusted import plain_tooltip
 
 S = ConnectionState

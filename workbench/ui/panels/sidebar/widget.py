@@ -15,7 +15,8 @@ from workbench.ui.context import PanelContext
 from workbench.ui.dialogs.connection import ConnectionDialog
 from workbench.ui.panels.sidebar.delegate import SidebarDelegate
 from workbench.ui.panels.sidebar.itemmodel import SidebarItemModel
-from workbench.ui.panels.sidebar.viewmodel import BrowserOpener, SidebarItem, SidebarViewModel
+from workbench.ui.panels.sidebar.items import SidebarItem
+from workbench.ui.panels.sidebar.viewmodel import BrowserOpener, SidebarViewModel
 
 type QDialogLike = ConnectionDialog | QMessageBox
 
