@@ -166,6 +166,9 @@ class A2AAgent(AgentBase):
         credential_id: Prefix of the credential-store keys (default: ``connection_id``); keys are
             ``<credential_id>/a2a:<scheme>:<field>``.
         oauth_opener: Opens an authorization URL for browser sign-in (default: the system browser).
+        http_transport: The httpx transport that really talks HTTP (default: a new
+            ``httpx.AsyncHTTPTransport``). A seam: pass ``httpx.ASGITransport(app)`` to reach an
+            in-process agent. It is wrapped by the wire tap either way.
     """
 
     protocol = "a2a"
@@ -189,6 +192,7 @@ class A2AAgent(AgentBase):
         credentials: CredentialStore | None = None,
         credential_id: str | None = None,
         oauth_opener: BrowserOpener | None = None,
+        http_transport: httpx.AsyncBaseTransport | None = None,
     ) -> None:
         if binding not in ("auto", "JSONRPC", "HTTP+JSON"):
             raise UsageError(f"Unknown A2A binding {binding!r}.", hint="use auto, JSONRPC or HTTP+JSON")
@@ -206,6 +210,7 @@ class A2AAgent(AgentBase):
         self.connect_timeout = connect_timeout
         self.request_timeout = request_timeout
         self.stream_idle_timeout = stream_idle_timeout
+        self._http_transport = http_transport
         self._http: httpx.AsyncClient | None = None
         self._client: Client | None = None
         self._fetch: CardFetch | None = None
@@ -280,6 +285,7 @@ class A2AAgent(AgentBase):
             if self.connected:  # another task connected while this one waited for the lock
                 return
             transport = A2ATransport(
+                inner=self._http_transport,
                 stream_idle_timeout=self.stream_idle_timeout,
                 recorder=self.wire,
                 connection_id=self.connection_id,

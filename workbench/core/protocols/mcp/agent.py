@@ -80,13 +80,13 @@ from workbench.core.protocols.mcp.stdio import SUPPORTED as OWN_STDIO
 from workbench.core.protocols.mcp.stdio import StdioProcessInfo, StdioTransport
 from workbench.core.protocols.mcp.tap import HTTPWireTransport, JSONRPCTap
 from workbench.core.protocols.mcp.tasks import MCPTasks
-from workbench.core.protocols.mcp.transports import http_transport
+from workbench.core.protocols.mcp.transports import http_transport, in_memory_transport
 from workbench.core.redaction import is_secret_header, mask_query_values
 from workbench.core.wire import WireRecorder
 
 log = logging.getLogger(__name__)
 
-Transport = Literal["streamable-http", "sse", "stdio"]
+Transport = Literal["streamable-http", "sse", "stdio", "in-process"]
 Mode = Literal["auto", "legacy", "2026-07-28"]
 MODES: tuple[str, ...] = ("auto", "legacy", "2026-07-28")
 CLIENT_INFO = types.Implementation(name="agent-workbench", version="0.1.0")
@@ -120,6 +120,10 @@ class MCPAgent(AgentBase):
         log_level: Server log level requested on connect (``None`` leaves the server's default).
         auth: HTTP only: an ``httpx2.Auth`` for every request, e.g. the OAuth provider from
             ``workbench.core.protocols.mcp.oauth``.
+        server: ``in-process`` only: an MCP SDK ``Server`` / ``MCPServer`` object, reached over
+            in-memory JSON-RPC streams (wire-tapped like stdio) — a seam for tests and embedding.
+        sdk_transport: ``in-process`` only, instead of ``server``: any MCP SDK ``Transport``
+            (an async context manager yielding the read and write streams); it is wire-tapped.
     """
 
     protocol = "mcp"
@@ -147,12 +151,20 @@ class MCPAgent(AgentBase):
         request_timeout: float | None = None,
         log_level: str | None = "info",
         auth: httpx2.Auth | None = None,
+        server: Any = None,
+        sdk_transport: Any = None,
     ) -> None:
         if mode not in MODES:
             raise ConfigError(f"Unknown MCP protocol mode {mode!r}.", hint=f"use one of {', '.join(MODES)}")
         if transport == "stdio":
             if not command:
                 raise ConfigError("A stdio MCP server needs a command.", hint="MCPAgent.stdio('python', ['server.py'])")
+        elif transport == "in-process":
+            if (server is None) == (sdk_transport is None):
+                raise ConfigError(
+                    "An in-process MCP server needs exactly one of server= or sdk_transport=.",
+                    hint="MCPAgent.in_process(server) with an mcp Server or MCPServer object",
+                )
         elif transport in ("streamable-http", "sse"):
             if not target or not target.startswith(("http://", "https://")):
                 raise ConfigError(
@@ -160,7 +172,7 @@ class MCPAgent(AgentBase):
                     hint="for a local command use MCPAgent.stdio(command, args)",
                 )
         else:
-            raise ConfigError(f"Unknown MCP transport {transport!r}.", hint="streamable-http, sse or stdio")
+            raise ConfigError(f"Unknown MCP transport {transport!r}.", hint="streamable-http, sse, stdio or in-process")
         self.transport: Transport = transport
         self.url = target
         self.command = command
@@ -180,6 +192,8 @@ class MCPAgent(AgentBase):
         self.request_timeout = request_timeout
         self.log_level = log_level
         self.auth = auth
+        self._server = server
+        self._sdk_transport = sdk_transport
         self._explicit_name = name
         self.name = name or self.target_label
         for key, value in self.headers.items():
@@ -215,6 +229,11 @@ class MCPAgent(AgentBase):
         return cls(None, transport="stdio", command=command, args=args, **kwargs)
 
     @classmethod
+    def in_process(cls, server: Any, **kwargs: Any) -> MCPAgent:
+        """An MCP SDK server object in this process, over in-memory JSON-RPC streams (wire-tapped)."""
+        return cls(None, transport="in-process", server=server, **kwargs)
+
+    @classmethod
     def sse(cls, url: str, **kwargs: Any) -> MCPAgent:
         """An MCP server over the legacy HTTP+SSE transport."""
         return cls(url, transport="sse", **kwargs)
@@ -224,6 +243,9 @@ class MCPAgent(AgentBase):
         """Where the server is, for messages: the URL with query values masked, or ``stdio: command args``."""
         if self.transport == "stdio":
             return f"stdio: {' '.join([self.command or '', *self.args])}".strip()
+        if self.transport == "in-process":
+            return "in-process server"
+
         return mask_query_values(f"{self.url}") + (" (SSE)" if self.transport == "sse" else "")
 
     # ------------------------------------------------------------------ lifecycle
@@ -302,6 +324,9 @@ class MCPAgent(AgentBase):
         self._owner = None
 
     def _build_transport(self) -> Any:
+        if self.transport == "in-process":
+            inner = self._sdk_transport if self._sdk_transport is not None else in_memory_transport(self._server)
+            return JSONRPCTap(inner, self.wire, self.connection_id)
         if self.transport == "stdio":
             assert self.command is not None
             if not OWN_STDIO:  # pragma: no cover - Windows

@@ -89,3 +89,14 @@ class _ClosingTransport:
             return await self._inner.__aexit__(*exc)  # type: ignore[no-any-return]
         finally:
             await self._http.aclose()
+
+
+def in_memory_transport(server: Any) -> Any:
+    """The SDK's in-memory JSON-RPC transport to an ``mcp`` ``Server`` / ``MCPServer`` in this process.
+
+    ``Client(server)`` would dispatch directly (no JSON-RPC, nothing to tap); the stream-based
+    transport keeps the wire log and both protocol eras working as over stdio.
+    """
+    from mcp.client._memory import InMemoryTransport  # private module of mcp 2.3 (see _sdk_compat)
+
+    return InMemoryTransport(server)
