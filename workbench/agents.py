@@ -39,7 +39,6 @@ from workbench.core.protocols.base import (
     InputResponse,
     LogMessage,
     ProgressReported,
-    RemoteAgent,
     SamplingRequest,
     SamplingRequested,
     SamplingResponse,
@@ -48,7 +47,9 @@ from workbench.core.protocols.base import (
     ToolCallRequested,
     ToolResult,
 )
+from workbench.core.protocols.contract import AgentFeatures, RemoteAgent, ServerFeatures, TaskOperations
 from workbench.core.protocols.mcp import MCPAgent
+from workbench.core.protocols.snapshot import AgentSnapshot, TaskSnapshot, TaskSummary
 from workbench.core.wire import WireRecorder
 
 __all__ = [
@@ -57,7 +58,9 @@ __all__ = [
     "AgentCardError",
     "AgentEvent",
     "AgentEventKind",
+    "AgentFeatures",
     "AgentResult",
+    "AgentSnapshot",
     "ArtifactUpdated",
     "AuthRequired",
     "AuthRequiredError",
@@ -84,8 +87,12 @@ __all__ = [
     "SamplingRequest",
     "SamplingRequested",
     "SamplingResponse",
+    "ServerFeatures",
     "StatusChanged",
     "SyncCallInLoopError",
+    "TaskOperations",
+    "TaskSnapshot",
+    "TaskSummary",
     "TextDelta",
     "ToolCallRequested",
     "ToolResult",

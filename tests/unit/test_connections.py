@@ -55,6 +55,9 @@ class ScriptedAgent:
         self.close_tasks: list[asyncio.Task[Any] | None] = []
         self.is_open = False
 
+    def set_loss_handler(self, handler: Callable[[BaseException], None] | None) -> None:
+        self.on_lost = handler
+
     async def connect(self) -> None:
         self.connect_task = asyncio.current_task()
         self.is_open = True  # resources are held from here on, even if the handshake then fails

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from tests.support.agent_double import ContractDefaults
 from workbench.core.errors import (
     ConfigError,
     HandoffDeniedError,
@@ -54,7 +55,7 @@ def call(name: str, arguments: dict[str, Any], call_id: str) -> dict[str, Any]:
     return {"id": call_id, "function": {"name": name, "arguments": json.dumps(arguments)}}
 
 
-class PlannerAgent:
+class PlannerAgent(ContractDefaults):
     """An A2A-style agent: pauses once with ``tool_calls``, then answers with the results it got.
 
     Without calls it answers ``"<name> says: <prompt>"``. ``wire`` gets one record per turn on
@@ -123,7 +124,7 @@ class PlannerAgent:
         return None
 
 
-class ToolServer:
+class ToolServer(ContractDefaults):
     """An MCP-style server with one ``echo`` tool (and ``oops``, a tool error)."""
 
     protocol = "mcp"
@@ -133,7 +134,8 @@ class ToolServer:
     def __init__(self) -> None:
         self.calls: list[tuple[str, dict[str, Any]]] = []
 
-    async def call_tool(self, name: str, arguments: Mapping[str, Any]) -> ToolResult:
+    async def call_tool(self, name: str, arguments: Mapping[str, Any] | None = None, **_: Any) -> ToolResult:
+        arguments = arguments or {}
         self.calls.append((name, dict(arguments)))
         text = json.dumps(dict(arguments))
         return ToolResult(content=[ContentPart(type="text", text=text)], is_error=name == "oops")

@@ -22,6 +22,7 @@ from workbench.cli.targets import Handlers, TargetSpec, add_target_options, buil
 from workbench.core.errors import ConfigError, NotFoundError, WorkbenchError
 from workbench.core.events import EventBus, ServerStderrLine
 from workbench.core.protocols.base import Completed, Failed, TextDelta
+from workbench.core.protocols.contract import RemoteAgent
 from workbench.core.wire import WireRecorder
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -178,7 +179,7 @@ async def _run(args: argparse.Namespace, spec: TargetSpec | None) -> int:
         print_error(exc, as_json=args.json)
         return EXIT_USAGE if isinstance(exc, ConfigError | NotFoundError) else EXIT_FAILED
     try:
-        await agent.connect()  # type: ignore[attr-defined]
+        await agent.connect()
         if args.command == "inspect":
             return _inspect(agent, args)
         if args.command == "call":
@@ -219,8 +220,8 @@ async def _agent_for(
     )
 
 
-def _inspect(agent: Any, args: argparse.Namespace) -> int:
-    info = agent.describe()
+def _inspect(agent: RemoteAgent, args: argparse.Namespace) -> int:
+    info = agent.describe().to_dict()
     if args.json:
         print_json(info)
     else:
@@ -235,16 +236,14 @@ def _json_value(text: str, option: str) -> Any:
         raise ConfigError(f"{option} is not valid JSON: {exc.msg} at column {exc.colno}.") from None
 
 
-async def _call(agent: Any, args: argparse.Namespace) -> int:
+async def _call(agent: RemoteAgent, args: argparse.Namespace) -> int:
     arguments = _json_value(args.args, "--args")
     if not isinstance(arguments, dict):
         raise ConfigError("--args must be a JSON object.")
-    if hasattr(agent, "call_tool_stream"):
-        stream = agent.call_tool_stream(args.tool, arguments)
-    else:  # an A2A skill: its 'message' is sent with the skill id; other arguments go as a data part
-        agent.tools[args.tool]  # NotFoundError listing the skills
-        message = arguments.pop("message", None) or None
-        stream = agent.stream_async(message, skill=args.tool, data=arguments or None)
+    agent.tools[args.tool]  # NotFoundError listing the tools (skills) there are
+    # An A2A skill gets its 'message' as text and the other arguments as a data part.
+    stream = agent.call_tool_stream(args.tool, arguments)
+    full_results = agent.features.tool_results
     status = EXIT_OK
     human = HumanPrinter()
     async for event in stream:
@@ -252,21 +251,21 @@ async def _call(agent: Any, args: argparse.Namespace) -> int:
             print_json(event.to_dict())
         elif isinstance(event, Completed) and event.result.tool_result is not None:
             tool_result_human(event.result.tool_result)
-        elif not (isinstance(event, TextDelta) and hasattr(agent, "call_tool_stream")):
+        elif not (isinstance(event, TextDelta) and full_results):
             human.event(event)  # an MCP tool's text is printed once, with the rest of its result
         if isinstance(event, Failed) or (isinstance(event, Completed) and event.result.is_error):
             status = EXIT_FAILED
     return status
 
 
-async def _send(agent: Any, args: argparse.Namespace) -> int:
+async def _send(agent: RemoteAgent, args: argparse.Namespace) -> int:
     kwargs: dict[str, Any] = {}
     if args.task_id:
         kwargs["task_id"] = args.task_id
     if args.context_id:
         kwargs["context_id"] = args.context_id
     if args.data:
-        if getattr(agent, "protocol", None) != "a2a":
+        if not agent.features.message_data:
             raise ConfigError("--data is for A2A agents (MCP agents take --args with 'call').")
         kwargs["data"] = _json_value(args.data, "--data")
     status = EXIT_OK

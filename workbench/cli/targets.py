@@ -8,7 +8,8 @@ from typing import Any
 
 from workbench.core.errors import ConfigError
 from workbench.core.events import EventBus
-from workbench.core.protocols.base import ElicitationHandler, InputHandler, RemoteAgent, SamplingHandler
+from workbench.core.protocols.base import ElicitationHandler, InputHandler, SamplingHandler
+from workbench.core.protocols.contract import RemoteAgent
 from workbench.core.wire import WireRecorder
 
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal, Protocol, cast
+from typing import TYPE_CHECKING, Literal, Protocol
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from workbench.core.errors import ConfigError
@@ -37,7 +37,8 @@ from workbench.core.profiles import (
     SecretKind,
     SecretRef,
 )
-from workbench.core.protocols.base import ElicitationHandler, InputHandler, RemoteAgent, SamplingHandler
+from workbench.core.protocols.base import ElicitationHandler, InputHandler, SamplingHandler
+from workbench.core.protocols.contract import RemoteAgent
 from workbench.core.redaction import Redactor
 
 if TYPE_CHECKING:
@@ -53,19 +54,6 @@ SecretResolver = Callable[[SecretRef], Awaitable[str | None]]
 
 OAuthOpener = Callable[[str], Awaitable[None]]
 """Shows the user an OAuth authorization URL (opens a browser)."""
-
-
-class ConnectableAgent(RemoteAgent, Protocol):
-    """A ``RemoteAgent`` the connection manager can open and close explicitly.
-
-    ``connect`` and ``aclose`` are called by the same task (the connection's owner task). An agent
-    may also have a writable ``on_lost`` attribute; the manager sets it to a callable taking the
-    error, which the agent calls when it notices the peer has gone (process exit, stream closed).
-    """
-
-    async def connect(self) -> None:
-        """Open the session (spawn / handshake / fetch the card); ``capabilities`` is valid after it."""
-        ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +81,7 @@ class AgentFactory(Protocol):
         connection_id: str,
         wire: WireRecorder | None,
         bus: EventBus | None,
-    ) -> ConnectableAgent:
+    ) -> RemoteAgent:
         """Return a new agent for ``profile`` (``connect`` not yet called)."""
         ...
 
@@ -181,7 +169,7 @@ async def build_agent(
     credentials: CredentialStore | None = None,
     oauth_opener: OAuthOpener | None = None,
     on_auth_step: Callable[[AuthStep], None] | None = None,
-) -> ConnectableAgent:
+) -> RemoteAgent:
     """Build the agent ``profile`` describes (not connected yet).
 
     Args:
@@ -270,7 +258,7 @@ def _build_mcp(
     handlers: AgentHandlers,
     secrets: ResolvedSecrets,
     auth: WorkbenchOAuthProvider | None = None,
-) -> ConnectableAgent:
+) -> RemoteAgent:
     from workbench.core.protocols.mcp import MCPAgent  # lazy: keeps the SDK out until needed
 
     roots = [(r.uri, r.name) for r in profile.roots] or None
@@ -314,11 +302,9 @@ def _build_a2a(
     secrets: ResolvedSecrets,
     credentials: CredentialStore | None = None,
     oauth_opener: OAuthOpener | None = None,
-) -> ConnectableAgent:
+) -> RemoteAgent:
     from workbench.core.protocols.a2a import A2AAgent  # lazy: keeps the SDK out until needed
 
-    # cast: A2AAgent.stream_async takes named keywords rather than RemoteAgent's **kwargs, which
-    # mypy counts as a mismatch although every call the protocol allows by name works.
     agent = A2AAgent(
         profile.url,
         name=profile.name,
@@ -338,7 +324,7 @@ def _build_a2a(
         credential_id=profile.id,
         oauth_opener=oauth_opener,
     )
-    return cast(ConnectableAgent, agent)
+    return agent
 
 
 class DefaultAgentFactory:
@@ -375,7 +361,7 @@ class DefaultAgentFactory:
         connection_id: str,
         wire: WireRecorder | None,
         bus: EventBus | None,
-    ) -> ConnectableAgent:
+    ) -> RemoteAgent:
         """Build the agent for ``profile``."""
         return await build_agent(
             profile,

@@ -55,7 +55,7 @@ from collections.abc import Callable, Iterator, Mapping
 from types import TracebackType
 from typing import TYPE_CHECKING, Self
 
-from workbench.core.agent_factory import AgentFactory, ConnectableAgent, DefaultAgentFactory
+from workbench.core.agent_factory import AgentFactory, DefaultAgentFactory
 from workbench.core.errors import (
     ConnectError,
     ConnectionLostError,
@@ -67,6 +67,7 @@ from workbench.core.errors import (
 from workbench.core.events import ConnectionState, ConnectionStateChanged, EventBus, ServerProcessExited
 from workbench.core.profiles import ConnectionProfile
 from workbench.core.protocols.base import AgentCapabilities
+from workbench.core.protocols.contract import RemoteAgent
 
 if TYPE_CHECKING:
     from workbench.core.wire import WireRecorder
@@ -137,7 +138,7 @@ class Connection:
         self._profile: ConnectionProfile = profile
         self._bus = bus
         self._state = ConnectionState.DISCONNECTED
-        self._agent: ConnectableAgent | None = None
+        self._agent: RemoteAgent | None = None
         self._error: WorkbenchError | None = None
         self._capabilities: AgentCapabilities | None = None
         self._connected_at: float | None = None
@@ -162,7 +163,7 @@ class Connection:
         return self._state
 
     @property
-    def agent(self) -> ConnectableAgent | None:
+    def agent(self) -> RemoteAgent | None:
         """The connected agent while CONNECTED; ``None`` otherwise."""
         return self._agent
 
@@ -186,7 +187,7 @@ class Connection:
         """Wall-clock time (``time.time()``) of the last successful handshake."""
         return self._connected_at
 
-    def connected_agent(self) -> ConnectableAgent:
+    def connected_agent(self) -> RemoteAgent:
         """The agent, or a typed error saying why there is none.
 
         Raises:
@@ -459,13 +460,12 @@ class ConnectionManager:
 
     async def _own(self, conn: Connection, attempt: _Attempt) -> None:
         """The owner task: the only task that connects and closes this attempt's agent."""
-        agent: ConnectableAgent | None = None
+        agent: RemoteAgent | None = None
         profile = conn.profile
         try:
             attempt.phase = "handshake"
             agent = await self._factory(profile, connection_id=conn.id, wire=self._wire, bus=self._bus)
-            if hasattr(agent, "on_lost"):  # optional hook, not part of the RemoteAgent protocol
-                setattr(agent, "on_lost", conn.report_lost)  # noqa: B010
+            agent.set_loss_handler(conn.report_lost)
             async with asyncio.timeout(profile.connect_timeout + CONNECT_GRACE):
                 await agent.connect()
             if attempt.lost is not None:
@@ -515,7 +515,7 @@ class ConnectionManager:
         conn._error = error
         conn._transition(S.FAILED, detail=str(error), error=error)
 
-    async def _close_agent(self, conn: Connection, agent: ConnectableAgent | None) -> None:
+    async def _close_agent(self, conn: Connection, agent: RemoteAgent | None) -> None:
         """Close ``agent`` from the owner task; a failure to close is logged, never raised."""
         conn._agent = None
         if agent is None:

@@ -82,7 +82,7 @@ async def test_input_required_is_continued_with_both_ids_and_completes(binding: 
         assert done.task_id == first.task_id and done.context_id == first.context_id
         assert done.structured == {"destination": "Kyoto", **TRIP}
         assert "".join(p.text or "" for p in done.artifacts["itinerary"]).startswith("Day 1 (2026-05-01)")
-        view = agent.tasks[first.task_id]
+        view = agent.task_views[first.task_id]
         # A blocking (non-streaming) request only sees snapshots: the working state in between is not seen.
         expected = ["working", "completed"] if streaming else ["input_required", "completed"]
         assert [s.state for s in view.status_history][-2:] == expected

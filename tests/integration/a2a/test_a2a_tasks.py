@@ -104,12 +104,12 @@ async def test_resubscribe_after_the_client_dropped_gets_what_was_missed_and_sto
                     task_id = ev.task_id
                     break  # the client drops its stream; the task keeps running on the agent
         assert task_id is not None
-        assert not agent.tasks[task_id].artifacts["destination-brief"].complete
+        assert not agent.task_views[task_id].artifacts["destination-brief"].complete
         events = await collect(agent.subscribe(task_id))
     assert isinstance(events[-2], InputRequired)
     final = events[-1]
     assert isinstance(final, Completed) and final.result.state == "input_required"
-    view = agent.tasks[task_id]
+    view = agent.task_views[task_id]
     brief = view.artifacts["destination-brief"]
     assert brief.complete
     assert len(brief.artifact.parts) == 6  # nothing lost, nothing doubled

@@ -17,10 +17,10 @@ from workbench.core.protocols.base import (
     ElicitationResponse,
     LogMessage,
     ProgressReported,
-    RemoteAgent,
     SamplingRequest,
     SamplingResponse,
 )
+from workbench.core.protocols.contract import RemoteAgent
 from workbench.core.protocols.mcp import MCPAgent
 
 pytestmark = pytest.mark.asyncio
@@ -41,7 +41,7 @@ async def test_connect_discovers_capabilities_tools_resources_prompts(
         assert any(r.uri == "demo://readme" for r in agent.resources)
         assert [t.uri_template for t in agent.resource_templates] == ["demo://items/{item_id}"]
         assert {p.name for p in agent.prompts} >= {"greet", "summarize"}
-        described = json.loads(json.dumps(agent.describe()))
+        described = json.loads(json.dumps(agent.describe().to_dict()))
         assert described["protocol_version"] == caps.protocol_version
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from workbench.core.errors import WorkbenchError
 from workbench.core.models import ToolSpec
-from workbench.core.protocols.base import RemoteAgent
+from workbench.core.protocols.contract import RemoteAgent
 
 MESSAGE_SCHEMA: dict[str, Any] = {
     "type": "object",

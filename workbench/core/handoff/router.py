@@ -72,7 +72,6 @@ from workbench.core.protocols.base import (
     InputRequest,
     InputRequired,
     InputResponse,
-    RemoteAgent,
     SamplingHandler,
     SamplingRequest,
     SamplingResponse,
@@ -80,6 +79,7 @@ from workbench.core.protocols.base import (
     ToolResult,
     parts_text,
 )
+from workbench.core.protocols.contract import RemoteAgent
 from workbench.core.wire import WireRecorder
 
 log = logging.getLogger(__name__)
@@ -158,7 +158,7 @@ class HandoffRouter:
         """
         if name in self._agents or name == USER:
             raise ConfigError(f"An agent named {name!r} is already registered.", details={"name": name})
-        url = uri if uri is not None else getattr(agent, "url", None)
+        url = uri if uri is not None else agent.url
         entry = RegisteredAgent(
             name=name,
             agent=agent,
@@ -230,7 +230,7 @@ class HandoffRouter:
         results = await asyncio.gather(*(a.aclose() for a in owned), return_exceptions=True)
         for agent, result in zip(owned, results, strict=True):
             if isinstance(result, Exception):
-                log.info("closing %s failed: %s", getattr(agent, "name", agent), result)
+                log.info("closing %s failed: %s", agent.name, result)
             elif isinstance(result, BaseException):
                 raise result
 
@@ -242,9 +242,8 @@ class HandoffRouter:
 
     @staticmethod
     async def _connected(entry: RegisteredAgent) -> None:
-        connect = getattr(entry.agent, "connect", None)
-        if connect is not None and not getattr(entry.agent, "connected", False):
-            await connect()
+        if not entry.agent.connected:
+            await entry.agent.connect()
 
     # ------------------------------------------------------------------ tools offered to agents
 
@@ -645,9 +644,8 @@ class HandoffRouter:
                 if result.state in PAUSED_STATES and paused is not None:
                     answer = await self._answer_input(entry.name, paused, hop, None)
                     if answer.cancel:
-                        cancel = getattr(agent, "cancel_task", None)
-                        if cancel is not None and result.task_id:
-                            await cancel(result.task_id)
+                        if agent.features.cancel and result.task_id:
+                            await agent.cancel(result.task_id)
                         result = replace(result, state="canceled", is_error=True)
                     elif answer.text is not None or answer.data is not None:
                         sent = answer
@@ -778,12 +776,7 @@ def _last_user_text(request: SamplingRequest) -> str:
 
 
 def _specs_of(agent: RemoteAgent) -> list[ToolSpec]:
-    tools = agent.tools
-    specs = getattr(tools, "specs", None)
-    if callable(specs):
-        found = specs()
-        return [s for s in found if isinstance(s, ToolSpec)]
-    return [t.spec for t in tools.values() if isinstance(getattr(t, "spec", None), ToolSpec)]
+    return agent.tool_specs()
 
 
 def _tool_names(agent: RemoteAgent) -> set[str]:
@@ -794,11 +787,4 @@ def _tool_names(agent: RemoteAgent) -> set[str]:
 
 
 async def _call(agent: RemoteAgent, name: str, arguments: dict[str, Any]) -> ToolResult:
-    call_tool = getattr(agent, "call_tool", None)
-    if call_tool is not None:
-        result = await call_tool(name, arguments)
-    else:
-        result = await agent.tools[name].call_async(**arguments)
-    if not isinstance(result, ToolResult):
-        raise ProtocolError(f"The tool {name!r} returned {type(result).__name__}, not a tool result.")
-    return result
+    return await agent.call_tool(name, arguments)

@@ -13,7 +13,7 @@ import atexit
 import contextlib
 import threading
 import weakref
-from collections.abc import AsyncIterator, Coroutine, Iterator, Mapping
+from collections.abc import AsyncGenerator, AsyncIterator, Coroutine, Iterator, Mapping
 from concurrent.futures import Future
 from typing import Any, TypeVar
 
@@ -101,11 +101,6 @@ def run_sync[T](coro: Coroutine[Any, Any, T]) -> T:
 def register_for_exit(agent: Any) -> None:
     """Make sure ``agent.aclose()`` runs at interpreter exit (no stdio child survives)."""
     _background.closers.add(agent)
-
-
-def background_loop() -> asyncio.AbstractEventLoop:
-    """The loop the synchronous API runs on (started on first use)."""
-    return _background.loop()
 
 
 class LoopBinding:
@@ -206,7 +201,16 @@ class AgentBase:
 
     name: str
 
-    def stream_async(self, prompt: Any = None, **kwargs: Any) -> AsyncIterator[AgentEvent]:
+    def stream_async(
+        self,
+        prompt: Any = None,
+        *,
+        task_id: str | None = None,
+        context_id: str | None = None,
+        data: Any = None,
+        new_conversation: bool = False,
+        cancel_on_exit: bool = False,
+    ) -> AsyncGenerator[AgentEvent, None]:
         """Implemented by the protocol adapter."""
         raise NotImplementedError
 

@@ -1,6 +1,6 @@
-"""The protocol-neutral agent contract: ``RemoteAgent``, capabilities, events, results, handlers.
+"""The protocol-neutral data of the agent contract: content, capabilities, events, results, handlers.
 
-``MCPAgent`` and ``A2AAgent`` both satisfy ``RemoteAgent``. Everything here is plain data; nothing
+The contract itself (``RemoteAgent`` and its facets) is in ``contract.py``. Everything here is plain data; nothing
 imports a protocol SDK. Every event and result keeps the raw protocol payload in ``raw`` so an
 inspector can show what really arrived.
 """
@@ -8,10 +8,10 @@ inspector can show what really arrived.
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, ClassVar, Literal, Protocol, runtime_checkable
+from typing import Any, ClassVar, Literal
 
 from workbench.core.models import ToolSpec
 
@@ -554,44 +554,3 @@ SamplingHandler = Callable[[SamplingRequest], Awaitable[SamplingResponse]]
 
 InputHandler = Callable[[InputRequest], Awaitable[InputResponse]]
 """Answers A2A ``input-required`` / ``auth-required`` pauses within one ``stream_async`` call."""
-
-
-# --------------------------------------------------------------------------- the protocol
-
-
-@runtime_checkable
-class RemoteAgent(Protocol):
-    """The one agent contract: an MCP server and an A2A agent behave alike behind it.
-
-    ``stream_async`` is the core; ``invoke_async`` drains it; ``__call__`` is the synchronous form
-    (it raises ``SyncCallInLoopError`` inside a running event loop). ``capabilities`` and ``tools``
-    are discovered lazily on first use and cached.
-    """
-
-    name: str
-
-    def stream_async(self, prompt: Any = None, **kwargs: Any) -> AsyncIterator[AgentEvent]:
-        """Send ``prompt`` and yield events as they arrive; the last is ``Completed`` or ``Failed``."""
-        ...
-
-    async def invoke_async(self, prompt: Any = None, **kwargs: Any) -> AgentResult:
-        """Send ``prompt`` and return the final result."""
-        ...
-
-    def __call__(self, prompt: Any = None, **kwargs: Any) -> AgentResult:
-        """Synchronous ``invoke_async``."""
-        ...
-
-    @property
-    def capabilities(self) -> AgentCapabilities:
-        """The discovered capabilities."""
-        ...
-
-    @property
-    def tools(self) -> Mapping[str, Any]:
-        """The agent's tools (MCP tools, A2A skills) by name; each is callable."""
-        ...
-
-    async def aclose(self) -> None:
-        """Close the connection; safe to call twice."""
-        ...

@@ -26,7 +26,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any
 
 from workbench.core.events import EventBus
 from workbench.core.handoff.hops import EventCallback
@@ -38,7 +38,6 @@ from workbench.core.protocols.base import (
     InputHandler,
     InputRequest,
     InputResponse,
-    RemoteAgent,
     SamplingHandler,
 )
 from workbench.core.protocols.mcp.agent import MCPAgent
@@ -191,15 +190,10 @@ def build_router(
     orchestrator = asking_agent(scenario.orchestrator_url, ORCHESTRATOR)
     booking = asking_agent(scenario.booking_url, BOOKING)
     proxy = A2AAgent(scenario.proxy_url, name=PROXY, wire=wire, connection_id=f"handoff:{PROXY}")
-    # cast: A2AAgent.stream_async names its keywords where RemoteAgent has **kwargs (see agent_factory).
     router.register(MCP_SERVER, mcp, uri=scenario.mcp_url, as_tool=False, owned=True)
-    router.register(
-        ORCHESTRATOR, cast(RemoteAgent, orchestrator), uri=scenario.orchestrator_url, as_tool=False, owned=True
-    )
-    router.register(BOOKING, cast(RemoteAgent, booking), uri=scenario.booking_url, owned=True)
-    router.register(
-        PROXY, cast(RemoteAgent, proxy), uri=scenario.proxy_url, proxy_targets={PROXY_SERVER_ID: MCP_SERVER}, owned=True
-    )
+    router.register(ORCHESTRATOR, orchestrator, uri=scenario.orchestrator_url, as_tool=False, owned=True)
+    router.register(BOOKING, booking, uri=scenario.booking_url, owned=True)
+    router.register(PROXY, proxy, uri=scenario.proxy_url, proxy_targets={PROXY_SERVER_ID: MCP_SERVER}, owned=True)
     router.offer_tools(ORCHESTRATOR, OFFERED_TO_ORCHESTRATOR)
     return router
 

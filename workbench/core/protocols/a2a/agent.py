@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncGenerator, AsyncIterator, Mapping
 from contextlib import aclosing
 from dataclasses import dataclass, replace
 from types import TracebackType
@@ -62,6 +62,8 @@ from workbench.core.protocols.a2a.reducer import Change, TaskReducer, TaskView
 from workbench.core.protocols.a2a.security import CredentialNeed, required_credentials
 from workbench.core.protocols.a2a.security_auth import SKILL_HEADER, SecurityAuth
 from workbench.core.protocols.a2a.security_oauth import BrowserOpener
+from workbench.core.protocols.a2a.task_info import task_snapshot
+from workbench.core.protocols.a2a.task_operations import A2ATaskOperations
 from workbench.core.protocols.a2a.translate import (
     PROTOCOL,
     events_for,
@@ -86,7 +88,9 @@ from workbench.core.protocols.base import (
     StatusChanged,
     ToolResult,
 )
-from workbench.core.redaction import is_secret_header
+from workbench.core.protocols.contract import AgentFeatures, LossHandler, ProgressCallback
+from workbench.core.protocols.snapshot import AgentSnapshot
+from workbench.core.redaction import is_secret_header, mask_query_values
 
 if TYPE_CHECKING:
     from workbench.core.credentials import CredentialStore
@@ -171,7 +175,7 @@ class A2AAgent(AgentBase):
             in-process agent. It is wrapped by the wire tap either way.
     """
 
-    protocol = "a2a"
+    protocol: Literal["a2a"] = "a2a"
 
     def __init__(
         self,
@@ -220,6 +224,7 @@ class A2AAgent(AgentBase):
         self.extended_card_error: WorkbenchError | None = None
         self._reducer = TaskReducer()
         self._context_id: str | None = None
+        self._loss_handler: LossHandler | None = None
         self._binding = LoopBinding(self.name)
         self._lock = asyncio.Lock()
         self.security: SecurityAuth | None = None
@@ -477,9 +482,41 @@ class A2AAgent(AgentBase):
         return ToolRegistry(self, specs)
 
     @property
-    def tasks(self) -> dict[str, TaskView]:
+    def task_views(self) -> dict[str, TaskView]:
         """Every task this client has seen, by id, as merged locally."""
         return dict(self._reducer.views)
+
+    @property
+    def task_operations(self) -> A2ATaskOperations:
+        """The agent's tasks as neutral snapshots: list, get, cancel, follow."""
+        return A2ATaskOperations(self)
+
+    @property
+    def server_features(self) -> None:
+        """A2A agents have no MCP server features."""
+        return None
+
+    @property
+    def features(self) -> AgentFeatures:
+        """Chat, data parts, conversations, tasks and cancel: everything but MCP server features."""
+        return AgentFeatures(chat=True, message_data=True, conversations=True, tasks=True, cancel=True)
+
+    @property
+    def target_label(self) -> str:
+        """The agent's URL with query values masked."""
+        return mask_query_values(self.url)
+
+    def set_loss_handler(self, handler: LossHandler | None) -> None:
+        """Kept for the contract: an HTTP agent has no session to lose, so it is never called."""
+        self._loss_handler = handler
+
+    def tool_specs(self) -> list[ToolSpec]:
+        """The card's skills as tool specs."""
+        return self.tools.specs()
+
+    async def cancel(self, task_id: str) -> None:
+        """Cancel a task on the agent (also one waiting for input)."""
+        await self.cancel_task(task_id)
 
     @property
     def context_id(self) -> str | None:
@@ -490,8 +527,18 @@ class A2AAgent(AgentBase):
         """Forget the current context: the next message starts a new conversation."""
         self._context_id = None
 
-    async def call_tool(self, name: str, arguments: Mapping[str, Any]) -> ToolResult:
+    async def call_tool(
+        self,
+        name: str,
+        arguments: Mapping[str, Any] | None = None,
+        *,
+        timeout: float | None = None,
+        on_progress: ProgressCallback | None = None,
+    ) -> ToolResult:
         """Invoke skill ``name`` with ``arguments["message"]``; the task's outcome as a ``ToolResult``.
+
+        ``timeout`` bounds the whole task (``None``: no limit); ``on_progress`` is not called (A2A
+        reports progress as status messages, which ``call_tool_stream`` yields).
 
         Raises:
             NotFoundError: The agent has no such skill.
@@ -500,10 +547,12 @@ class A2AAgent(AgentBase):
         """
         await self.connect()
         self.tools[name]  # raises NotFoundError listing the available skills
+        arguments = dict(arguments or {})
         message = arguments.get("message")
         if not isinstance(message, str):
-            raise UsageError(f"Skill {name!r} takes a 'message' string.", details={"arguments": dict(arguments)})
-        result = await self.invoke_async(message, skill=name)
+            raise UsageError(f"Skill {name!r} takes a 'message' string.", details={"arguments": arguments})
+        with anyio.fail_after(timeout):
+            result = await self.invoke_async(message, skill=name)
         return ToolResult(
             content=list(result.parts),
             structured_content=result.structured,
@@ -511,6 +560,27 @@ class A2AAgent(AgentBase):
             meta={"a2a_state": result.state, "task_id": result.task_id, "context_id": result.context_id},
             raw=result.raw,
         )
+
+    def call_tool_stream(
+        self, name: str, arguments: Mapping[str, Any] | None = None, *, timeout: float | None = None
+    ) -> AsyncGenerator[AgentEvent, None]:
+        """Send skill ``name`` its ``message``; other arguments go as a data part. Events as they arrive.
+
+        Raises:
+            NotFoundError: The agent has no such skill (on the first ``__anext__``).
+        """
+        return self._skill_stream(name, dict(arguments or {}), timeout)
+
+    async def _skill_stream(
+        self, name: str, arguments: dict[str, Any], timeout: float | None
+    ) -> AsyncGenerator[AgentEvent, None]:
+        await self.connect()
+        self.tools[name]  # raises NotFoundError listing the available skills
+        message = arguments.pop("message", None) or None
+        with anyio.fail_after(timeout):
+            async with aclosing(self.stream_async(message, skill=name, data=arguments or None)) as events:
+                async for event in events:
+                    yield event
 
     # ------------------------------------------------------------------ messaging
 
@@ -559,7 +629,7 @@ class A2AAgent(AgentBase):
             error.hint = "store the credential the agent's card names: " + "; ".join(n.summary() for n in needs)
         return Failed(error=error, message=error.message, **self._common(task_id, context_id))
 
-    def stream_async(  # type: ignore[override]
+    def stream_async(
         self,
         prompt: str | InputResponse | list[ContentPart] | None = None,
         *,
@@ -570,7 +640,7 @@ class A2AAgent(AgentBase):
         new_conversation: bool = False,
         skill: str | None = None,
         cancel_on_exit: bool = False,
-    ) -> AsyncIterator[AgentEvent]:
+    ) -> AsyncGenerator[AgentEvent, None]:
         """Send a message and yield events as they arrive; the last is ``Completed`` or ``Failed``.
 
         Args:
@@ -609,7 +679,7 @@ class A2AAgent(AgentBase):
         return self._conversation(message, cancel_on_exit=cancel_on_exit)
 
     @staticmethod
-    async def _single(event: AgentEvent) -> AsyncIterator[AgentEvent]:
+    async def _single(event: AgentEvent) -> AsyncGenerator[AgentEvent, None]:
         yield event
 
     async def _cancel_quietly(self, task_id: str) -> None:
@@ -622,7 +692,7 @@ class A2AAgent(AgentBase):
             except WorkbenchError as exc:
                 log.info("cancelling %s after the caller stopped reading failed: %s", task_id, exc)
 
-    async def _connect_with_auth(self) -> AsyncIterator[AgentEvent]:
+    async def _connect_with_auth(self) -> AsyncGenerator[AgentEvent, None]:
         """Connect, asking the input handler for a credential on 401/403 (yields ``AuthRequired``)."""
         for attempt in range(MAX_AUTH_PROMPTS + 1):
             try:
@@ -682,7 +752,7 @@ class A2AAgent(AgentBase):
         self.set_bearer_token(answer.text)
         return True
 
-    async def _conversation(self, message: Message, *, cancel_on_exit: bool) -> AsyncIterator[AgentEvent]:
+    async def _conversation(self, message: Message, *, cancel_on_exit: bool) -> AsyncGenerator[AgentEvent, None]:
         run = _Run(task_id=message.task_id or None)
         try:
             async for event in self._turns(message, run):
@@ -693,7 +763,7 @@ class A2AAgent(AgentBase):
             if not run.finished and cancel_on_exit and run.task_id:
                 await self._cancel_quietly(run.task_id)
 
-    async def _turns(self, message: Message, run: _Run) -> AsyncIterator[AgentEvent]:
+    async def _turns(self, message: Message, run: _Run) -> AsyncGenerator[AgentEvent, None]:
         try:
             async for ev in self._connect_with_auth():
                 yield ev
@@ -825,7 +895,7 @@ class A2AAgent(AgentBase):
         resuming: str | None = None,
         action: str,
         run: _Run | None = None,
-    ) -> AsyncIterator[AgentEvent]:
+    ) -> AsyncGenerator[AgentEvent, None]:
         """Merge and translate a stream of ``StreamResponse``s; stop at a terminal or waiting state."""
         run = run if run is not None else _Run()
         first = True
@@ -891,7 +961,7 @@ class A2AAgent(AgentBase):
         # just answered; that is not the agent asking again.
         return not (first and resuming == view.task_id and event.WhichOneof("payload") == "task" and view.interrupted)
 
-    async def _poll(self, view: TaskView, outcome: _Outcome) -> AsyncIterator[AgentEvent]:
+    async def _poll(self, view: TaskView, outcome: _Outcome) -> AsyncGenerator[AgentEvent, None]:
         client = self._require_client()
         step = 0
         while not (view.terminal or view.interrupted):
@@ -907,7 +977,7 @@ class A2AAgent(AgentBase):
             for ev in events_for(change, agent=self.name, raw=task):
                 yield ev
 
-    async def _cancel_events(self, task_id: str) -> AsyncIterator[AgentEvent]:
+    async def _cancel_events(self, task_id: str) -> AsyncGenerator[AgentEvent, None]:
         view = self._reducer.get(task_id)
         old = view.state if view is not None else None
         try:
@@ -1000,7 +1070,7 @@ class A2AAgent(AgentBase):
         assert change.view is not None
         return change.view
 
-    async def subscribe(self, task_id: str) -> AsyncIterator[AgentEvent]:
+    async def subscribe(self, task_id: str) -> AsyncGenerator[AgentEvent, None]:
         """Follow a running task (e.g. after the client dropped its stream).
 
         The agent first sends the task as it is now (what was missed shows up as new events), then
@@ -1113,7 +1183,7 @@ class A2AAgent(AgentBase):
         except Exception as exc:
             raise self._map(exc, f"deleting push config {config_id}") from exc
 
-    async def push_events(self, receiver: PushReceiver, task_id: str) -> AsyncIterator[AgentEvent]:
+    async def push_events(self, receiver: PushReceiver, task_id: str) -> AsyncGenerator[AgentEvent, None]:
         """Translate the push notifications ``receiver`` gets for ``task_id`` into events.
 
         Ends like ``subscribe``: ``Completed`` at a terminal state, ``InputRequired``/``AuthRequired``
@@ -1134,11 +1204,21 @@ class A2AAgent(AgentBase):
                     yield Completed(result=result_from_view(view), **self._common(view.task_id, view.context_id))
                     return
 
-    def describe(self) -> dict[str, Any]:
-        """Everything known about the agent from its card, JSON-ready (``workbench inspect --json``)."""
+    def describe(self) -> AgentSnapshot:
+        """Everything known about the agent: card, skills, tasks seen (``workbench inspect --json``)."""
+        from workbench.core.protocols.a2a.card_info import card_info
         from workbench.core.protocols.a2a.cli_support import describe_card
 
-        return {"protocol": "a2a", **describe_card(self)}
+        return AgentSnapshot(
+            protocol="a2a",
+            name=self.name,
+            target=self.target_label,
+            capabilities=self.capabilities,
+            tools=tuple(self.tool_specs()),
+            card=card_info(self),
+            tasks=tuple(task_snapshot(v) for v in self._reducer.views.values()),
+            details={"protocol": "a2a", **describe_card(self)},
+        )
 
     def __repr__(self) -> str:
         return f"<A2AAgent {self.name!r} {self.url}>"

@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 import logging
 import uuid
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncGenerator, Callable, Mapping
 from typing import Any, Literal
 
 import anyio
@@ -65,6 +65,7 @@ from workbench.core.protocols.catalog import (
     ResourceSpec,
     ResourceTemplateSpec,
 )
+from workbench.core.protocols.contract import AgentFeatures, LossHandler, Prompt
 from workbench.core.protocols.mcp import convert
 from workbench.core.protocols.mcp.discovery import (
     ServerCatalog,
@@ -81,6 +82,7 @@ from workbench.core.protocols.mcp.stdio import StdioProcessInfo, StdioTransport
 from workbench.core.protocols.mcp.tap import HTTPWireTransport, JSONRPCTap
 from workbench.core.protocols.mcp.tasks import MCPTasks
 from workbench.core.protocols.mcp.transports import http_transport, in_memory_transport
+from workbench.core.protocols.snapshot import AgentSnapshot
 from workbench.core.redaction import is_secret_header, mask_query_values
 from workbench.core.wire import WireRecorder
 
@@ -126,7 +128,7 @@ class MCPAgent(AgentBase):
             (an async context manager yielding the read and write streams); it is wire-tapped.
     """
 
-    protocol = "mcp"
+    protocol: Literal["mcp"] = "mcp"
 
     def __init__(
         self,
@@ -218,8 +220,7 @@ class MCPAgent(AgentBase):
         self._subscriptions: set[str] = set()
         self._listen: ListenStream | None = None
         self._protocol_faults = 0
-        self.on_lost: Callable[[ConnectionLostError], None] | None = None
-        """Called once with a ``ConnectionLostError`` when the peer goes away (process exit, session ended)."""
+        self._loss_handler: LossHandler | None = None
 
     # ------------------------------------------------------------------ construction helpers
 
@@ -496,18 +497,61 @@ class MCPAgent(AgentBase):
         return self._stdio.info if self._stdio is not None else None
 
     @property
-    def http_session_id(self) -> str | None:
-        """The Streamable HTTP ``Mcp-Session-Id`` (handshake era), if any."""
-        return self._http_tap.last_session_id if self._http_tap is not None else None
+    def features(self) -> AgentFeatures:
+        """Tools with full results and server features; chat when a tool is the agent entry point."""
+        chat = self._capabilities is not None and self._catalog.entry_point(self.agent_tool) is not None
+        return AgentFeatures(chat=chat, server_features=True, tool_results=True)
+
+    @property
+    def server_features(self) -> MCPAgent:
+        """Resources, prompts, completions, logging and ping: this agent itself."""
+        return self
+
+    @property
+    def task_operations(self) -> None:
+        """Not yet: MCP tasks are reached through ``tasks`` (SEP-1686) until the 2026 Tasks extension."""
+        return None
+
+    def set_loss_handler(self, handler: LossHandler | None) -> None:
+        """Be told once, with a ``ConnectionLostError``, when the server goes away (exit, session ended)."""
+        self._loss_handler = handler
+
+    def tool_specs(self) -> list[ToolSpec]:
+        """The server's tools, in the order it listed them."""
+        return self.tools.specs()
+
+    def new_conversation(self) -> None:
+        """MCP has no conversations: every call stands alone."""
+
+    async def cancel(self, task_id: str) -> None:
+        """Cancel an MCP task (SEP-1686) the server runs.
+
+        Raises:
+            UnsupportedCapabilityError: The server does not run tasks.
+        """
+        await self.tasks.cancel(task_id)
 
     def add_listener(self, listener: _ListenerFn) -> Callable[[], None]:
         """Receive events not tied to one call (logs); returns a function that removes the listener."""
         self._listeners.append(listener)
         return lambda: self._listeners.remove(listener) if listener in self._listeners else None
 
-    def describe(self) -> dict[str, Any]:
-        """Everything discovered, JSON-ready (what ``workbench inspect --json`` prints)."""
+    def describe(self) -> AgentSnapshot:
+        """Everything discovered, as a snapshot (``to_dict()`` is what ``workbench inspect --json`` prints)."""
         caps = self.capabilities
+        return AgentSnapshot(
+            protocol="mcp",
+            name=self.name,
+            target=self.target_label,
+            capabilities=caps,
+            tools=tuple(self._catalog.tools),
+            resources=tuple(self._catalog.resources),
+            resource_templates=tuple(self._catalog.templates),
+            prompts=tuple(self._catalog.prompts),
+            details=self._details(caps),
+        )
+
+    def _details(self, caps: AgentCapabilities) -> dict[str, Any]:
         return {
             "protocol": "mcp",
             "protocol_version": caps.protocol_version,
@@ -617,7 +661,7 @@ class MCPAgent(AgentBase):
 
     def call_tool_stream(
         self, name: str, arguments: Mapping[str, Any] | None = None, *, timeout: float | None = None
-    ) -> AsyncIterator[AgentEvent]:
+    ) -> AsyncGenerator[AgentEvent, None]:
         """Call a tool, yielding progress, logs, elicitation/sampling requests, then ``Completed``.
 
         Closing the iterator early (or cancelling its consumer) cancels the call on the server.
@@ -626,7 +670,7 @@ class MCPAgent(AgentBase):
 
     async def _stream_call(
         self, name: str, arguments: dict[str, Any], *, timeout: float | None, as_agent: bool
-    ) -> AsyncIterator[AgentEvent]:
+    ) -> AsyncGenerator[AgentEvent, None]:
         queue: asyncio.Queue[AgentEvent | None] = asyncio.Queue()
         common: dict[str, Any] = {"agent": self.name, "protocol": "mcp"}
 
@@ -675,24 +719,50 @@ class MCPAgent(AgentBase):
                 with contextlib.suppress(asyncio.CancelledError, WorkbenchError):
                     await task
 
-    def stream_async(self, prompt: Any = None, **kwargs: Any) -> AsyncIterator[AgentEvent]:
+    def stream_async(
+        self,
+        prompt: Prompt = None,
+        *,
+        task_id: str | None = None,
+        context_id: str | None = None,
+        data: Any = None,
+        new_conversation: bool = False,
+        cancel_on_exit: bool = False,
+        arguments: Mapping[str, Any] | None = None,
+        timeout: float | None = None,
+    ) -> AsyncGenerator[AgentEvent, None]:
         """Ask the server as an agent, through its agent entry point tool.
+
+        Args:
+            prompt: The text for the entry point's string argument.
+            task_id: Not used (MCP has no tasks to continue).
+            context_id: Not used (MCP has no conversations).
+            data: A JSON object merged into the tool's arguments.
+            new_conversation: Not used (every call stands alone).
+            cancel_on_exit: Not used (closing the stream always cancels the call on the server).
+            arguments: More arguments for the entry point tool.
+            timeout: Seconds for the call (``None``: the agent's request timeout).
 
         Raises:
             UnsupportedCapabilityError: The server has no agent entry point (use ``.tools[...]``).
         """
-        return self._stream_as_agent(prompt, **kwargs)
+        extra = dict(arguments or {})
+        if isinstance(data, Mapping):
+            extra.update(data)
+        text = prompt if isinstance(prompt, str) else (None if prompt is None else str(prompt))
+        return self._stream_as_agent(text, extra, timeout)
 
-    async def _stream_as_agent(self, prompt: Any = None, **kwargs: Any) -> AsyncIterator[AgentEvent]:
+    async def _stream_as_agent(
+        self, prompt: str | None, extra: dict[str, Any], timeout: float | None
+    ) -> AsyncGenerator[AgentEvent, None]:
         await self._session()
         entry = self._catalog.entry_point(self.agent_tool)
         if entry is None:
             raise self._catalog.no_entry_point_error(self.name, self.target_label, self.agent_tool)
         spec = next(t for t in self._catalog.tools if t.name == entry)
         arg = single_string_argument(spec) or "message"
-        arguments = {arg: "" if prompt is None else str(prompt)}
-        arguments.update(kwargs.pop("arguments", None) or {})
-        async for event in self._stream_call(entry, arguments, timeout=kwargs.get("timeout"), as_agent=True):
+        arguments = {arg: prompt or "", **extra}
+        async for event in self._stream_call(entry, arguments, timeout=timeout, as_agent=True):
             yield event
 
     async def read_resource(self, uri: str) -> ResourceContents:
@@ -870,15 +940,15 @@ class MCPAgent(AgentBase):
         self._publish(ServerStderrLine(connection_id=self.connection_id, line=line))
 
     def _mark_lost(self, reason: str, details: dict[str, Any] | None = None) -> None:
-        """Remember that the peer is gone and tell ``on_lost`` (once)."""
+        """Remember that the peer is gone and tell the loss handler (once)."""
         if self._lost is not None:
             return
         self._lost = reason
-        if self.on_lost is not None:
+        if self._loss_handler is not None:
             try:
-                self.on_lost(ConnectionLostError(reason, hint="reconnect to continue", details=details))
+                self._loss_handler(ConnectionLostError(reason, hint="reconnect to continue", details=details))
             except Exception:
-                log.exception("on_lost hook failed")
+                log.exception("the loss handler failed")
 
     def _on_exit(self, info: StdioProcessInfo) -> None:
         if not info.closing:

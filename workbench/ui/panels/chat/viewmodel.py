@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from contextlib import aclosing
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,6 +24,7 @@ from workbench.core.conversation import Artifact, Conversation, ItemChange
 from workbench.core.errors import UsageError, WorkbenchError
 from workbench.core.events import ConnectionState, ConnectionStateChanged
 from workbench.core.protocols.base import AgentEvent, Failed, InputResponse
+from workbench.core.protocols.contract import RemoteAgent
 from workbench.ui.asyncutil import spawn
 from workbench.ui.context import PanelContext
 
@@ -153,23 +154,20 @@ class ChatViewModel(QObject):
         session = self._session(cid)
         conv = session.conversation
         task_id = conv.waiting_task_id
-        stream: AsyncIterator[AgentEvent]
-        if conn.profile.kind == "a2a" and task_id is not None:
+        stream: AsyncGenerator[AgentEvent, None]
+        if agent.features.tasks and task_id is not None:
             request = conv.waiting_request
             data = _json_object(text) if request is not None and request.schema is not None else None
             self._record(cid, session, conv.add_answer(text, data=data))
             answer = InputResponse(data=data) if data is not None else InputResponse(text=text)
             stream = agent.stream_async(answer, task_id=task_id, cancel_on_exit=True)
-        elif conn.profile.kind == "a2a":
-            self._record(cid, session, conv.add_user_message(text))
-            stream = agent.stream_async(text, cancel_on_exit=True)
         else:
             self._record(cid, session, conv.add_user_message(text))
-            stream = agent.stream_async(text)
+            stream = agent.stream_async(text, cancel_on_exit=True)
         self._start(cid, session, stream, doing=f"chatting with {conn.profile.name}")
         return True
 
-    def play(self, connection_id: str, prompt: str, events: AsyncIterator[AgentEvent]) -> asyncio.Task[None]:
+    def play(self, connection_id: str, prompt: str, events: AsyncGenerator[AgentEvent, None]) -> asyncio.Task[None]:
         """Feed an event stream into ``connection_id``'s conversation as the answer to ``prompt``.
 
         ``send`` uses the same path with the agent's stream; this entry point replays recorded or
@@ -206,9 +204,8 @@ class ChatViewModel(QObject):
         old = self._sessions.get(cid)
         conn = self._ctx.services.connections.get(cid)
         agent = conn.agent if conn is not None else None
-        new_context = getattr(agent, "new_conversation", None)
-        if callable(new_context):
-            new_context()
+        if agent is not None:
+            agent.new_conversation()
         title = conn.profile.name if conn is not None else cid
         self._sessions[cid] = _Session(Conversation(title), generation=(old.generation + 1) if old else 0)
         self.conversation_reset.emit(cid)
@@ -260,7 +257,7 @@ class ChatViewModel(QObject):
             self.items_changed.emit(cid)
 
     def _start(
-        self, cid: str, session: _Session, stream: AsyncIterator[AgentEvent], *, doing: str
+        self, cid: str, session: _Session, stream: AsyncGenerator[AgentEvent, None], *, doing: str
     ) -> asyncio.Task[None]:
         task = spawn(self._consume(cid, session, stream, doing), doing=doing, name=f"chat-{cid}")
         session.task = task
@@ -269,11 +266,11 @@ class ChatViewModel(QObject):
             self._refresh_input_state()
         return task
 
-    async def _consume(self, cid: str, session: _Session, stream: AsyncIterator[AgentEvent], doing: str) -> None:
+    async def _consume(self, cid: str, session: _Session, stream: AsyncGenerator[AgentEvent, None], doing: str) -> None:
         conv = session.conversation
         record = self._record
         try:
-            async with aclosing(stream) as events:  # type: ignore[type-var]  # closing runs the agent's cancel
+            async with aclosing(stream) as events:  # closing runs the agent's cancel
                 async for event in events:
                     record(cid, session, conv.apply(event))
                     if isinstance(event, Failed) and isinstance(event.error, WorkbenchError):
@@ -321,14 +318,13 @@ class ChatViewModel(QObject):
                 return InputState(False, f"Connecting to {name}…")
             why = f" ({conn.error.message})" if conn.state is ConnectionState.FAILED and conn.error else ""
             return InputState(False, f"{name} is {conn.state.value}{why}. Connect it to chat.")
-        caps = conn.capabilities
-        if conn.profile.kind != "a2a" and (caps is None or caps.agent_entry_point is None):
+        if not conn.agent.features.chat:
             return InputState(False, NO_ENTRY_POINT.format(tools=", ".join(_tool_names(conn.agent)) or "none"))
         waiting = self._session(cid).conversation.waiting_task_id is not None
         return InputState(True, "", waiting=waiting and not self.is_streaming(cid))
 
 
-def _tool_names(agent: Any) -> list[str]:
+def _tool_names(agent: RemoteAgent) -> list[str]:
     try:
         return list(agent.tools)
     except WorkbenchError:

@@ -6,7 +6,7 @@ from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 
-from workbench.ui.panels.inspector.a2a.taskinfo import TaskRow
+from workbench.core.protocols.snapshot import TaskSummary
 
 COLUMNS = ("ID", "Context", "State", "Updated", "Artifacts")
 TASK_ID_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -16,11 +16,11 @@ _Index = QModelIndex | QPersistentModelIndex
 
 
 class TaskTableModel(QAbstractTableModel):
-    """A table over ``TaskRow``s; ``set_rows`` updates in place when only values changed."""
+    """A table over ``TaskSummary``s; ``set_rows`` updates in place when only values changed."""
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
-        self._rows: list[TaskRow] = []
+        self._rows: list[TaskSummary] = []
 
     def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: N802, B008
         """Number of tasks."""
@@ -57,7 +57,7 @@ class TaskTableModel(QAbstractTableModel):
             return row.task_id
         return None
 
-    def rows(self) -> list[TaskRow]:
+    def rows(self) -> list[TaskSummary]:
         """The rows shown."""
         return list(self._rows)
 
@@ -68,7 +68,7 @@ class TaskTableModel(QAbstractTableModel):
                 return i
         return -1
 
-    def set_rows(self, rows: list[TaskRow]) -> None:
+    def set_rows(self, rows: list[TaskSummary]) -> None:
         """Show ``rows``: a value update when the same tasks are listed in the same order, else a reset."""
         if [r.task_id for r in rows] == [r.task_id for r in self._rows]:
             if rows != self._rows:

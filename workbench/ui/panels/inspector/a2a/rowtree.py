@@ -6,7 +6,7 @@ from collections.abc import Iterable
 
 from PySide6.QtWidgets import QHeaderView, QTreeWidget, QTreeWidgetItem, QWidget
 
-from workbench.ui.panels.inspector.a2a.cardinfo import Row, Section
+from workbench.core.protocols.snapshot import Row, Section
 from workbench.ui.untrusted import plain_tooltip
 
 TOOLTIP_FROM = 60

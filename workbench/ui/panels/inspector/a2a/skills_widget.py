@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QSplitter, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
-from workbench.ui.panels.inspector.a2a.cardinfo import SkillInfo
+from workbench.core.protocols.snapshot import SkillInfo
 from workbench.ui.untrusted import SafeTextBrowser, plain_tooltip
 
 

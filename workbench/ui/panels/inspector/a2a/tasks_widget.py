@@ -17,11 +17,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from workbench.core.protocols.a2a.reducer import TaskView
+from workbench.core.protocols.snapshot import TaskSnapshot, TaskSummary
 from workbench.ui.errors import ErrorView
 from workbench.ui.panels.inspector.a2a.itemmodel import TASK_ID_ROLE, TaskTableModel
 from workbench.ui.panels.inspector.a2a.rowtree import RowTree
-from workbench.ui.panels.inspector.a2a.taskinfo import TaskRow, task_json, task_sections
 from workbench.ui.panels.inspector.a2a.viewmodel import A2AInspectorViewModel
 from workbench.ui.payload import PayloadView
 from workbench.ui.untrusted import plain_label
@@ -118,7 +117,7 @@ class TasksWidget(QWidget):
 
     # ------------------------------------------------------------------ from the view-model
 
-    def on_vm_tasks_changed(self, rows: list[TaskRow]) -> None:
+    def on_vm_tasks_changed(self, rows: list[TaskSummary]) -> None:
         """Show the rows and keep the selected task selected."""
         self.model.set_rows(rows)
         row = self.model.row_of(self.vm.selected_task_id)
@@ -127,14 +126,14 @@ class TasksWidget(QWidget):
         if row >= 0 and not (current and current[0].row() == row):
             self.table.selectRow(row)
 
-    def on_vm_task_changed(self, view: TaskView | None) -> None:
+    def on_vm_task_changed(self, view: TaskSnapshot | None) -> None:
         """Show the selected task's details and JSON."""
         if view is None:
             self.detail_tree.set_sections(())
             self.json_view.set_text("")
         else:
-            self.detail_tree.set_sections(task_sections(view))
-            self.json_view.set_text(task_json(view), suggested_name=f"task-{view.task_id}.json")
+            self.detail_tree.set_sections(view.sections)
+            self.json_view.set_text(view.json, suggested_name=f"task-{view.task_id}.json")
         self._update_buttons(view)
 
     def on_vm_busy_changed(self, doing: str) -> None:
@@ -177,9 +176,9 @@ class TasksWidget(QWidget):
         if self.vm.resubscribe() is not None:
             self.detail_tabs.setCurrentWidget(self.events_view)
 
-    def _update_buttons(self, view: TaskView | None) -> None:
+    def _update_buttons(self, view: TaskSnapshot | None) -> None:
         has = view is not None
         self.get_button.setEnabled(has)
         self.resubscribe_button.setEnabled(has)
-        self.cancel_button.setEnabled(has and view is not None and not view.terminal)
+        self.cancel_button.setEnabled(has and view is not None and not view.summary.terminal)
         self.stop_button.setEnabled(self.vm.subscribed)

@@ -11,14 +11,13 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from workbench.core.errors import UnsupportedCapabilityError, WorkbenchError
 from workbench.core.events import ConnectionState
-from workbench.core.protocols.a2a.agent import A2AAgent
-from workbench.core.protocols.a2a.reducer import TaskView
 from workbench.core.protocols.base import Failed
+from workbench.core.protocols.contract import RemoteAgent, TaskOperations
+from workbench.core.protocols.snapshot import CardInfo, TaskSnapshot, TaskSummary
 from workbench.ui.asyncutil import spawn
 from workbench.ui.context import PanelContext
 from workbench.ui.errors import describe_error
-from workbench.ui.panels.inspector.a2a.cardinfo import CardInfo, card_info
-from workbench.ui.panels.inspector.a2a.taskinfo import TaskRow, event_line, updated_at
+from workbench.ui.panels.inspector.a2a.taskinfo import event_line
 
 FLUSH_MS = 50
 """Live events are shown in batches at most this often (a long stream must not repaint per event)."""
@@ -39,9 +38,9 @@ class A2AInspectorViewModel(QObject):
     Signals:
         card_changed(CardInfo | None): The card to show (``None``: nothing connected).
         note_changed(str): Why nothing is shown ("" when an agent is shown).
-        tasks_changed(list[TaskRow]): The task table, newest first.
+        tasks_changed(list[TaskSummary]): The task table, newest first.
         listing_changed(str): How the task list was obtained (agent listing or only local).
-        task_changed(TaskView | None): The selected task as currently known.
+        task_changed(TaskSnapshot | None): The selected task as currently known.
         events_appended(list[str]): New lines for the live event view.
         events_cleared(): A new subscription started.
         subscription_changed(bool): Whether a resubscription is streaming.
@@ -66,10 +65,11 @@ class A2AInspectorViewModel(QObject):
         super().__init__(parent)
         self._ctx = ctx
         self._connection_id: str | None = None
-        self._agent: A2AAgent | None = None
+        self._agent: RemoteAgent | None = None
+        self._tasks: TaskOperations | None = None
         self._card: CardInfo | None = None
         self._selected: str | None = None
-        self._rows: list[TaskRow] = []
+        self._rows: list[TaskSummary] = []
         self._refresh_task: asyncio.Task[None] | None = None
         self._refresh_again = False
         self._subscription: asyncio.Task[None] | None = None
@@ -89,7 +89,7 @@ class A2AInspectorViewModel(QObject):
         return self._connection_id
 
     @property
-    def agent(self) -> A2AAgent | None:
+    def agent(self) -> RemoteAgent | None:
         """The agent shown (``None`` when nothing connected is shown)."""
         return self._agent
 
@@ -99,7 +99,7 @@ class A2AInspectorViewModel(QObject):
         return self._card
 
     @property
-    def rows(self) -> list[TaskRow]:
+    def rows(self) -> list[TaskSummary]:
         """The task table."""
         return list(self._rows)
 
@@ -116,7 +116,7 @@ class A2AInspectorViewModel(QObject):
     @property
     def listing_supported(self) -> bool:
         """Whether the agent can list its tasks (A2A 1.0)."""
-        return self._agent is not None and self._agent.capabilities.era != "0.3"
+        return self._tasks is not None and self._tasks.listing_supported
 
     # ------------------------------------------------------------------ showing a connection
 
@@ -127,23 +127,23 @@ class A2AInspectorViewModel(QObject):
             self._refresh_task.cancel()
             self._refresh_task = None
         self._connection_id = connection_id
-        self._agent, self._card, self._selected, self._rows = None, None, None, []
+        self._agent, self._tasks, self._card, self._selected, self._rows = None, None, None, None, []
         self.error_shown.emit(None)
         self.events_cleared.emit()
         conn = self._ctx.services.connections.get(connection_id) if connection_id else None
-        agent: object = conn.agent if conn is not None and conn.state is ConnectionState.CONNECTED else None
+        agent = conn.agent if conn is not None and conn.state is ConnectionState.CONNECTED else None
         if connection_id is None:
             note = "Select an A2A connection."
-        elif not isinstance(agent, A2AAgent):
+        elif agent is None or agent.task_operations is None:
             note = "Not connected to an A2A agent."
         else:
             note = ""
-            self._agent = agent
             try:
-                self._card = card_info(agent)
+                self._card = agent.describe().card
             except WorkbenchError as exc:  # the card went away with the connection
-                self._agent = None
                 note = describe_error(exc).message
+            else:
+                self._agent, self._tasks = agent, agent.task_operations
         self.note_changed.emit(note)
         self.card_changed.emit(self._card)
         self.task_changed.emit(None)
@@ -168,16 +168,16 @@ class A2AInspectorViewModel(QObject):
         if self._refresh_task is not None and not self._refresh_task.done():
             self._refresh_again = True
             return self._refresh_task
-        self._refresh_task = self._start(self._refresh(self._agent), "listing the agent's tasks")
+        self._refresh_task = self._start(self._refresh(self._agent, self._tasks), "listing the agent's tasks")
         return self._refresh_task
 
-    async def _refresh(self, agent: A2AAgent) -> None:
+    async def _refresh(self, agent: RemoteAgent, tasks: TaskOperations | None) -> None:
         try:
             while True:
                 self._refresh_again = False
-                if self.listing_supported:
+                if tasks is not None and tasks.listing_supported:
                     try:
-                        await agent.list_tasks(include_artifacts=True)
+                        await tasks.list_tasks()
                     except UnsupportedCapabilityError:
                         if agent is self._agent:
                             self.listing_changed.emit(LOCAL_NOTE_REFUSED)
@@ -209,14 +209,14 @@ class A2AInspectorViewModel(QObject):
 
     def fetch_task(self) -> asyncio.Task[None] | None:
         """Get the selected task from the agent (its full history) and show it."""
-        agent, task_id = self._agent, self._selected
-        if agent is None or task_id is None:
+        agent, tasks, task_id = self._agent, self._tasks, self._selected
+        if agent is None or tasks is None or task_id is None:
             return None
-        return self._start(self._fetch(agent, task_id), f"getting task {task_id}")
+        return self._start(self._fetch(agent, tasks, task_id), f"getting task {task_id}")
 
-    async def _fetch(self, agent: A2AAgent, task_id: str) -> None:
+    async def _fetch(self, agent: RemoteAgent, tasks: TaskOperations, task_id: str) -> None:
         try:
-            await agent.get_task(task_id)
+            await tasks.get_task(task_id)
         except WorkbenchError as exc:
             if agent is self._agent:
                 self._show_error(exc, f"getting task {task_id}")
@@ -228,14 +228,14 @@ class A2AInspectorViewModel(QObject):
 
     def cancel_task(self) -> asyncio.Task[None] | None:
         """Ask the agent to cancel the selected task."""
-        agent, task_id = self._agent, self._selected
-        if agent is None or task_id is None:
+        agent, tasks, task_id = self._agent, self._tasks, self._selected
+        if agent is None or tasks is None or task_id is None:
             return None
-        return self._start(self._cancel(agent, task_id), f"cancelling task {task_id}")
+        return self._start(self._cancel(agent, tasks, task_id), f"cancelling task {task_id}")
 
-    async def _cancel(self, agent: A2AAgent, task_id: str) -> None:
+    async def _cancel(self, agent: RemoteAgent, tasks: TaskOperations, task_id: str) -> None:
         try:
-            await agent.cancel_task(task_id)
+            await tasks.cancel_task(task_id)
         except WorkbenchError as exc:
             if agent is self._agent:
                 self._show_error(exc, f"cancelling task {task_id}")
@@ -249,14 +249,14 @@ class A2AInspectorViewModel(QObject):
 
     def resubscribe(self) -> asyncio.Task[None] | None:
         """Follow the selected task live (``agent.subscribe``); its events go to ``events_appended``."""
-        agent, task_id = self._agent, self._selected
-        if agent is None or task_id is None:
+        agent, tasks, task_id = self._agent, self._tasks, self._selected
+        if agent is None or tasks is None or task_id is None:
             return None
         self.stop_subscription()
         self._pending_lines.clear()
         self.events_cleared.emit()
         self._subscribed_id = task_id
-        task = spawn(self._follow(agent, task_id), doing=f"subscribing to task {task_id}")
+        task = spawn(self._follow(agent, tasks, task_id), doing=f"subscribing to task {task_id}")
         self._subscription = task
         self.subscription_changed.emit(True)
         return task
@@ -269,9 +269,9 @@ class A2AInspectorViewModel(QObject):
             self._flush()
             self.subscription_changed.emit(False)
 
-    async def _follow(self, agent: A2AAgent, task_id: str) -> None:
+    async def _follow(self, agent: RemoteAgent, tasks: TaskOperations, task_id: str) -> None:
         try:
-            async with contextlib.aclosing(agent.subscribe(task_id)) as events:  # type: ignore[type-var]
+            async with contextlib.aclosing(tasks.follow(task_id)) as events:
                 async for event in events:
                     if agent is not self._agent:
                         return
@@ -315,15 +315,13 @@ class A2AInspectorViewModel(QObject):
         self._ctx.errors.report(error, doing)
 
     def _emit_rows(self) -> None:
-        views = list(self._agent.tasks.values()) if self._agent is not None else []
-        views.sort(key=lambda v: updated_at(v) or 0.0, reverse=True)
-        rows = [TaskRow.of(v) for v in views]
+        rows = self._tasks.known_tasks() if self._tasks is not None else []
         if rows != self._rows or not rows:
             self._rows = rows
             self.tasks_changed.emit(rows)
 
     def _emit_selected(self) -> None:
-        view: TaskView | None = None
-        if self._agent is not None and self._selected is not None:
-            view = self._agent.tasks.get(self._selected)
-        self.task_changed.emit(view)
+        task: TaskSnapshot | None = None
+        if self._tasks is not None and self._selected is not None:
+            task = self._tasks.known_task(self._selected)
+        self.task_changed.emit(task)

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QTabWidget, QVBoxLayout, QWidget
 
+from workbench.core.protocols.snapshot import CardInfo, TaskSummary
 from workbench.ui.context import PanelContext
 from workbench.ui.panels.inspector.a2a.card_widget import AgentCardWidget, RawCardWidget
-from workbench.ui.panels.inspector.a2a.cardinfo import CardInfo
 from workbench.ui.panels.inspector.a2a.skills_widget import SkillsWidget
-from workbench.ui.panels.inspector.a2a.taskinfo import TaskRow
 from workbench.ui.panels.inspector.a2a.tasks_widget import TasksWidget
 from workbench.ui.panels.inspector.a2a.viewmodel import A2AInspectorViewModel
 from workbench.ui.untrusted import plain_label
@@ -66,6 +65,6 @@ class A2AInspectorWidget(QWidget):
         self.raw_widget.set_card(card)
         self.tabs.setTabText(1, f"Skills ({len(card.skills)})" if card else "Skills")
 
-    def on_vm_tasks_changed(self, rows: list[TaskRow]) -> None:
+    def on_vm_tasks_changed(self, rows: list[TaskSummary]) -> None:
         """Count the tasks in the tab title."""
         self.tabs.setTabText(3, f"Tasks ({len(rows)})" if rows else "Tasks")

@@ -19,7 +19,7 @@ from workbench.core.events import ConnectionState, ConnectionStateChanged, ListC
 from workbench.core.models import ToolSpec
 from workbench.core.protocols.base import AgentCapabilities
 from workbench.core.protocols.catalog import PromptSpec, ResourceSpec, ResourceTemplateSpec
-from workbench.core.protocols.mcp.agent import MCPAgent
+from workbench.core.protocols.contract import RemoteAgent, ServerFeatures
 from workbench.ui.asyncutil import spawn
 from workbench.ui.context import PanelContext
 from workbench.ui.errors import ErrorView
@@ -85,14 +85,20 @@ class MCPInspectorViewModel(QObject):
         return self._cid
 
     @property
-    def agent(self) -> MCPAgent | None:
+    def agent(self) -> RemoteAgent | None:
         """The shown connection's agent while it is a connected MCP server, else ``None``."""
         if self._cid is None:
             return None
         conn = self.ctx.services.connections.get(self._cid)
-        if conn is None or conn.state is not ConnectionState.CONNECTED or not isinstance(conn.agent, MCPAgent):
+        if conn is None or conn.state is not ConnectionState.CONNECTED or conn.agent is None:
             return None
-        return conn.agent
+        return conn.agent if conn.agent.server_features is not None else None
+
+    @property
+    def server(self) -> ServerFeatures | None:
+        """The shown server's resources, prompts, completions, logging and ping, else ``None``."""
+        agent = self.agent
+        return agent.server_features if agent is not None else None
 
     @property
     def status_text(self) -> str:
@@ -102,7 +108,7 @@ class MCPInspectorViewModel(QObject):
         conn = self.ctx.services.connections.get(self._cid)
         if conn is None:
             return "This connection is not open. Connect it to inspect it."
-        if conn.state is ConnectionState.CONNECTED and not isinstance(conn.agent, MCPAgent):
+        if conn.state is ConnectionState.CONNECTED and (conn.agent is None or conn.agent.server_features is None):
             return f"{conn.profile.name} is not an MCP server."
         if conn.state is ConnectionState.CONNECTED:
             return ""
@@ -122,12 +128,12 @@ class MCPInspectorViewModel(QObject):
     def describe(self) -> dict[str, Any] | None:
         """Everything discovered about the shown server, JSON-ready."""
         agent = self.agent
-        return agent.describe() if agent is not None else None
+        return agent.describe().to_dict() if agent is not None else None
 
     def tools(self) -> list[ToolSpec]:
         """The shown server's tools."""
         agent = self.agent
-        return agent.tools.specs() if agent is not None else []
+        return agent.tool_specs() if agent is not None else []
 
     def tool(self, name: str) -> ToolSpec | None:
         """One tool by name."""
@@ -135,18 +141,18 @@ class MCPInspectorViewModel(QObject):
 
     def resources(self) -> list[ResourceSpec]:
         """The shown server's resources."""
-        agent = self.agent
-        return agent.resources if agent is not None else []
+        server = self.server
+        return server.resources if server is not None else []
 
     def templates(self) -> list[ResourceTemplateSpec]:
         """The shown server's resource templates."""
-        agent = self.agent
-        return agent.resource_templates if agent is not None else []
+        server = self.server
+        return server.resource_templates if server is not None else []
 
     def prompts(self) -> list[PromptSpec]:
         """The shown server's prompts."""
-        agent = self.agent
-        return agent.prompts if agent is not None else []
+        server = self.server
+        return server.prompts if server is not None else []
 
     def prompt(self, name: str) -> PromptSpec | None:
         """One prompt by name."""
@@ -155,8 +161,8 @@ class MCPInspectorViewModel(QObject):
     @property
     def log_level(self) -> str | None:
         """The log level the workbench asked the server for."""
-        agent = self.agent
-        return agent.log_level if agent is not None else None
+        server = self.server
+        return server.log_level if server is not None else None
 
     @property
     def can_ping(self) -> bool:
@@ -223,10 +229,10 @@ class MCPInspectorViewModel(QObject):
         self._start(self._ping(), "pinging the server")
 
     async def _ping(self) -> None:
-        agent = self.agent
-        assert agent is not None
+        server = self.server
+        assert server is not None
         try:
-            ms = await agent.ping()
+            ms = await server.ping()
         except WorkbenchError as exc:
             self.report("server", exc, "pinging the server")
             return
@@ -237,10 +243,10 @@ class MCPInspectorViewModel(QObject):
         self._start(self._set_log_level(level), f"setting the log level to {level}")
 
     async def _set_log_level(self, level: str) -> None:
-        agent = self.agent
-        assert agent is not None
+        server = self.server
+        assert server is not None
         try:
-            await agent.set_logging_level(level)
+            await server.set_logging_level(level)
         except WorkbenchError as exc:
             self.report("server", exc, f"setting the log level to {level}")
             return
@@ -257,10 +263,10 @@ class MCPInspectorViewModel(QObject):
         self._start(self._read(uri, purpose), f"reading {uri}")
 
     async def _read(self, uri: str, purpose: str) -> None:
-        agent = self.agent
-        assert agent is not None
+        server = self.server
+        assert server is not None
         try:
-            contents = await agent.read_resource(uri)
+            contents = await server.read_resource(uri)
         except WorkbenchError as exc:
             view = self.report("call" if purpose == "link" else "resources", exc, f"reading {uri}")
             self.resource_read_failed.emit(purpose, uri, view)
@@ -281,13 +287,13 @@ class MCPInspectorViewModel(QObject):
         self._start(self._set_subscribed(uri, subscribed, doing), doing)
 
     async def _set_subscribed(self, uri: str, subscribed: bool, doing: str) -> None:
-        agent, cid = self.agent, self._cid
-        assert agent is not None and cid is not None
+        server, cid = self.server, self._cid
+        assert server is not None and cid is not None
         try:
             if subscribed:
-                await agent.subscribe_resource(uri)
+                await server.subscribe_resource(uri)
             else:
-                await agent.unsubscribe_resource(uri)
+                await server.unsubscribe_resource(uri)
         except WorkbenchError as exc:
             self.report("resources", exc, doing)
             self.subscription_changed.emit(uri, self.is_subscribed(uri))
@@ -320,10 +326,10 @@ class MCPInspectorViewModel(QObject):
         self._start(self._get_prompt(name, arguments), f"getting prompt {name}")
 
     async def _get_prompt(self, name: str, arguments: dict[str, str]) -> None:
-        agent = self.agent
-        assert agent is not None
+        server = self.server
+        assert server is not None
         try:
-            result = await agent.get_prompt(name, arguments)
+            result = await server.get_prompt(name, arguments)
         except WorkbenchError as exc:
             self.report("prompts", exc, f"getting prompt {name}")
             return
@@ -358,12 +364,12 @@ class MCPInspectorViewModel(QObject):
             self._completion_tasks[key] = task
 
     async def _complete(self, key: CompletionKey, value: str, context: dict[str, str]) -> None:
-        agent = self.agent
-        assert agent is not None
+        server = self.server
+        assert server is not None
         ref_type, ref, argument = key
         area: Area = "prompts" if ref_type == "prompt" else "resources"
         try:
-            result = await agent.complete(ref_type, ref, argument, value, context)  # type: ignore[arg-type]
+            result = await server.complete(ref_type, ref, argument, value, context)  # type: ignore[arg-type]
         except WorkbenchError as exc:
             self.report(area, exc, f"completing {argument}")
             return

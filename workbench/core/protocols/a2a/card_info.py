@@ -1,138 +1,16 @@
-"""What the A2A inspector shows about an agent card, as plain rows (Qt-free, built on ``describe_card``)."""
+"""An A2A agent's card as the inspector shows it: ``CardInfo`` sections, skills and JSON (Qt-free)."""
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from workbench.core.protocols.a2a.agent import A2AAgent
 from workbench.core.protocols.a2a.cli_support import describe_card
 from workbench.core.protocols.a2a.convert import message_to_dict
+from workbench.core.protocols.snapshot import NOT_GIVEN, CardInfo, Row, Section, SkillInfo, flatten, yes_no
 
-NOT_GIVEN = "—"
-"""Shown for a field the card leaves out."""
-
-
-@dataclass(frozen=True, slots=True)
-class Row:
-    """One line of the card view: a label, a value and optional nested rows (all untrusted text).
-
-    Attributes:
-        label: What the value is ("Streaming", a scheme name, a URL ...).
-        value: The value as text.
-        children: Nested rows (a scheme's details, an interface's fields).
-    """
-
-    label: str
-    value: str = ""
-    children: tuple[Row, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class Section:
-    """A titled group of rows ("Identity", "Capabilities", "Security schemes" ...)."""
-
-    title: str
-    rows: tuple[Row, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class SkillInfo:
-    """One skill as the card states it.
-
-    Attributes:
-        id: The skill id.
-        name: Its display name.
-        description: Its description (untrusted; shown literally, never rendered).
-        tags: Its tags.
-        examples: Example prompts.
-        input_modes: Accepted MIME types (empty: the card's defaults).
-        output_modes: Produced MIME types (empty: the card's defaults).
-        security: Security requirements, one text per requirement.
-    """
-
-    id: str
-    name: str
-    description: str
-    tags: tuple[str, ...] = ()
-    examples: tuple[str, ...] = ()
-    input_modes: tuple[str, ...] = ()
-    output_modes: tuple[str, ...] = ()
-    security: tuple[str, ...] = ()
-
-    def details_text(self) -> str:
-        """The skill as plain text for the detail pane (never rendered as markdown or HTML)."""
-        lines = [f"{self.name or self.id}  ({self.id})", ""]
-        lines.append("Tags: " + (", ".join(self.tags) or NOT_GIVEN))
-        lines.append("Input modes: " + (", ".join(self.input_modes) or "the card's defaults"))
-        lines.append("Output modes: " + (", ".join(self.output_modes) or "the card's defaults"))
-        if self.security:
-            lines.append("Security: " + "; ".join(self.security))
-        lines += ["", "Description:", self.description or NOT_GIVEN, "", "Examples:"]
-        lines += [f"  • {example}" for example in self.examples] or [f"  {NOT_GIVEN}"]
-        return "\n".join(lines)
-
-
-@dataclass(frozen=True, slots=True)
-class CardInfo:
-    """Everything the card tabs show.
-
-    Attributes:
-        name: The agent's name.
-        description: Its description.
-        sections: Identity, protocol, capabilities, modes, security and interfaces, in order.
-        skills: The skills.
-        raw_json: The card exactly as published, pretty-printed.
-        extended: Whether the shown card is the authenticated extended card.
-        extended_json: The extended card (normalised JSON) when it was fetched, else empty.
-    """
-
-    name: str
-    description: str
-    sections: tuple[Section, ...]
-    skills: tuple[SkillInfo, ...] = ()
-    raw_json: str = ""
-    extended: bool = False
-    extended_json: str = ""
-
-    def section(self, title: str) -> Section:
-        """The section called ``title`` (KeyError if there is none)."""
-        for s in self.sections:
-            if s.title == title:
-                return s
-        raise KeyError(title)
-
-
-def yes_no(value: bool | None) -> str:
-    """``yes`` / ``no`` / ``not stated``."""
-    if value is None:
-        return "not stated"
-    return "yes" if value else "no"
-
-
-def flatten(value: Any) -> tuple[Row, ...]:
-    """Nested JSON as rows: objects become one row per key (nested), lists one row per item."""
-    if isinstance(value, dict):
-        return tuple(_row(str(k), v) for k, v in value.items())
-    if isinstance(value, list):
-        return tuple(_row(f"[{i}]", v) for i, v in enumerate(value))
-    return (Row("value", _scalar(value)),)
-
-
-def _row(label: str, value: Any) -> Row:
-    if isinstance(value, dict | list):
-        summary = f"{len(value)} item(s)" if value else "(empty)"
-        return Row(label, summary, flatten(value) if value else ())
-    return Row(label, _scalar(value))
-
-
-def _scalar(value: Any) -> str:
-    if isinstance(value, bool):
-        return yes_no(value)
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return "" if value is None else str(value)
+if TYPE_CHECKING:
+    from workbench.core.protocols.a2a.agent import A2AAgent
 
 
 def requirement_text(requirement: dict[str, list[str]]) -> str:

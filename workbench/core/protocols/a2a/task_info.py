@@ -1,0 +1,117 @@
+"""An A2A task as the inspector shows it: a ``TaskSnapshot`` with rows, sections and JSON (Qt-free)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+from workbench.core.protocols.a2a.convert import message_to_dict, parts_to_content
+from workbench.core.protocols.a2a.reducer import TaskView
+from workbench.core.protocols.base import ContentPart
+from workbench.core.protocols.snapshot import (
+    MAX_PART_ROWS,
+    STATUS_HISTORY,
+    Row,
+    Section,
+    TaskSnapshot,
+    TaskSummary,
+    clock,
+    oneline,
+    part_text,
+)
+
+
+def parse_timestamp(text: str | None) -> float | None:
+    """An agent's RFC 3339 timestamp as epoch seconds (``None`` if missing or unreadable)."""
+    if not text:
+        return None
+    try:
+        stamp = dt.datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    if stamp.tzinfo is None:
+        stamp = stamp.replace(tzinfo=dt.UTC)
+    return stamp.timestamp()
+
+
+def updated_at(view: TaskView) -> float | None:
+    """When the task's current status was set, by the agent's clock (``None`` if it gave no time)."""
+    if view.status.HasField("timestamp"):
+        return parse_timestamp(view.status.timestamp.ToJsonString())
+    for entry in reversed(view.status_history):
+        if (at := parse_timestamp(entry.timestamp)) is not None:
+            return at
+    return None
+
+
+def _part_rows(parts: list[ContentPart]) -> tuple[Row, ...]:
+    rows = tuple(Row(f"part {i + 1}", part_text(p)) for i, p in enumerate(parts[:MAX_PART_ROWS]))
+    if len(parts) > MAX_PART_ROWS:
+        rows += (Row("…", f"{len(parts) - MAX_PART_ROWS:,} more part(s) in the JSON below"),)
+    return rows
+
+
+def task_sections(view: TaskView) -> tuple[Section, ...]:
+    """The detail view of a task: overview, status history, messages and artifacts."""
+    updated = updated_at(view)
+    overview = (
+        Row("Task", view.task_id),
+        Row("Context", view.context_id),
+        Row("State", view.state),
+        Row("Updated", clock(updated) if updated is not None else "unknown"),
+    )
+    history = tuple(
+        Row(
+            f"{i + 1}. {entry.state}",
+            oneline(entry.text or ""),
+            (Row("agent time", entry.timestamp),) if entry.timestamp else (),
+        )
+        for i, entry in enumerate(view.status_history)
+    ) or (Row("(none)", "no status seen yet"),)
+    messages: list[Row] = []
+    for i, message in enumerate(view.messages):
+        d = message_to_dict(message)
+        role = str(d.get("role", "")).removeprefix("ROLE_").lower() or "?"
+        parts = parts_to_content(message.parts)
+        text = " ".join(p.text or "" for p in parts if p.type == "text")
+        messages.append(Row(f"{i + 1}. {role}", oneline(text), _part_rows(parts)))
+    artifacts = tuple(
+        Row(
+            a.name or a.artifact_id,
+            f"{len(a.content)} part(s)" + (", last chunk received" if a.complete else ""),
+            (
+                Row("id", a.artifact_id),
+                *((Row("description", a.description),) if a.description else ()),
+                *_part_rows(a.content),
+            ),
+        )
+        for a in view.artifacts.values()
+    )
+    return (
+        Section("Task", overview),
+        Section(STATUS_HISTORY, history),
+        Section("Messages", tuple(messages) or (Row("(none)", "no messages seen"),)),
+        Section("Artifacts", artifacts or (Row("(none)", "no artifacts"),)),
+    )
+
+
+def task_json(view: TaskView) -> str:
+    """The task as JSON: what the client merged (status history, messages, artifacts)."""
+    return json.dumps(view.to_dict(), indent=2, ensure_ascii=False, default=str)
+
+
+def task_summary(view: TaskView) -> TaskSummary:
+    """The task's table line."""
+    return TaskSummary(
+        task_id=view.task_id,
+        context_id=view.context_id,
+        state=view.state,
+        updated=updated_at(view),
+        artifacts=len(view.artifacts),
+        terminal=view.terminal,
+    )
+
+
+def task_snapshot(view: TaskView) -> TaskSnapshot:
+    """The task in full, as merged by this client."""
+    return TaskSnapshot(task_summary(view), sections=task_sections(view), json=task_json(view))
