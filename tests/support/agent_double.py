@@ -20,6 +20,7 @@ class ContractDefaults:
     """The contract's members with neutral answers (subclasses set ``name`` and ``protocol``)."""
 
     name: str = "double"
+    connection_id: str = "double"
     protocol: Any = "mcp"
     url: str | None = None
     features: AgentFeatures = AgentFeatures()

@@ -50,20 +50,13 @@ class RegisteredAgent:
 
     @property
     def protocol(self) -> str:
-        """``mcp`` or ``a2a`` (from the agent's class, else its capabilities, else ``local``)."""
-        value = getattr(self.agent, "protocol", None)
-        if isinstance(value, str) and value:
-            return value
-        try:
-            return str(self.agent.capabilities.protocol)
-        except (WorkbenchError, AttributeError):
-            return "local"
+        """``mcp`` or ``a2a``."""
+        return self.agent.protocol
 
     @property
     def connection_id(self) -> str | None:
-        """The agent's connection id in the wire log, if it has one."""
-        value = getattr(self.agent, "connection_id", None)
-        return value if isinstance(value, str) else None
+        """The agent's connection id in the wire log."""
+        return self.agent.connection_id
 
     def offered(self) -> bool:
         """Whether it is offered as a tool (an explicit choice, else whether it can act as an agent)."""
@@ -73,7 +66,7 @@ class RegisteredAgent:
             return True
         try:
             return bool(self.agent.capabilities.supports_agent_invocation)
-        except (WorkbenchError, AttributeError):
+        except WorkbenchError:
             return False
 
     def describe(self) -> str:
@@ -82,7 +75,7 @@ class RegisteredAgent:
             return self.description
         try:
             caps = self.agent.capabilities
-        except (WorkbenchError, AttributeError):
+        except WorkbenchError:
             caps = None
         if caps is not None and (caps.description or caps.instructions):
             return str(caps.description or caps.instructions)

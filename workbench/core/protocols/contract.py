@@ -194,6 +194,9 @@ class RemoteAgent(Protocol):
     name: str
     """Display name (the server's or card's name once known)."""
 
+    connection_id: str
+    """Id of this agent's traffic in the wire log and of its events."""
+
     @property
     def protocol(self) -> ProtocolName:
         """``mcp`` or ``a2a``."""
