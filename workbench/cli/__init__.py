@@ -15,6 +15,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
+from workbench.cli import terminal
 from workbench.cli.answers import AnswerBook
 from workbench.cli.profile_commands import add_profile_commands, run_profile_command
 from workbench.cli.render import HumanPrinter, describe_human, print_error, print_json, tool_result_human
@@ -96,6 +97,7 @@ def add_window_options(parser: argparse.ArgumentParser) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the process exit code."""
+    terminal.install()  # peer text reaches the terminal inert, whichever path it takes
     raw = list(sys.argv[1:] if argv is None else argv)
     head, stdio_command = _split_double_dash(raw)
     parser = _parser()

@@ -9,6 +9,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any, TextIO
 
+from workbench.cli.terminal import STDERR
 from workbench.core.protocols.base import (
     ElicitationRequest,
     ElicitationResponse,
@@ -32,7 +33,7 @@ class AnswerBook:
         note: Where to write notes for the person (stderr).
     """
 
-    def __init__(self, answers: list[str], *, interactive: bool, note: TextIO = sys.stderr) -> None:
+    def __init__(self, answers: list[str], *, interactive: bool, note: TextIO = STDERR) -> None:
         self._answers = deque(answers)
         self._interactive = interactive
         self._note = note

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import json
-import sys
 from typing import Any, TextIO
 
+from workbench.cli.terminal import STDERR, STDOUT
 from workbench.core.errors import WorkbenchError
 from workbench.core.protocols.base import (
     AgentEvent,
@@ -23,13 +23,14 @@ from workbench.core.protocols.base import (
     ToolCallRequested,
     ToolResult,
 )
+from workbench.core.safe_text import json_line
 
 BLOB_PREVIEW = 60
 
 
-def print_json(obj: Any, out: TextIO = sys.stdout) -> None:
+def print_json(obj: Any, out: TextIO = STDOUT) -> None:
     """Print one JSON object on one line."""
-    print(json.dumps(obj, ensure_ascii=False, default=_default), file=out, flush=True)
+    print(json_line(obj, default=_default), file=out, flush=True)
 
 
 def _default(value: Any) -> Any:
@@ -39,7 +40,7 @@ def _default(value: Any) -> Any:
     return repr(value)
 
 
-def print_error(exc: WorkbenchError, *, as_json: bool, out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> None:
+def print_error(exc: WorkbenchError, *, as_json: bool, out: TextIO = STDOUT, err: TextIO = STDERR) -> None:
     """Report a typed failure: a JSON ``failed`` line, or words on stderr."""
     if as_json:
         print_json({"kind": "failed", "error": exc.to_dict()}, out)
@@ -49,7 +50,7 @@ def print_error(exc: WorkbenchError, *, as_json: bool, out: TextIO = sys.stdout,
         print(f"hint: {exc.hint}", file=err)
 
 
-def describe_human(info: dict[str, Any], out: TextIO = sys.stdout) -> None:
+def describe_human(info: dict[str, Any], out: TextIO = STDOUT) -> None:
     """Print an ``inspect`` description for people (MCP or A2A)."""
     w = out.write
     if info.get("protocol") == "a2a":
@@ -109,7 +110,7 @@ def _one_line(text: str, limit: int = 100) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
-def tool_result_human(result: ToolResult, out: TextIO = sys.stdout) -> None:
+def tool_result_human(result: ToolResult, out: TextIO = STDOUT) -> None:
     """Print a tool result's content blocks, structured content and schema problems."""
     if result.is_error:
         out.write("tool reported an error:\n")
@@ -143,7 +144,7 @@ class HumanPrinter:
     of reply text.
     """
 
-    def __init__(self, out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> None:
+    def __init__(self, out: TextIO = STDOUT, err: TextIO = STDERR) -> None:
         self._out = out
         self._err = err
         self._open_line = False

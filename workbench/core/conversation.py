@@ -57,6 +57,7 @@ from workbench.core.protocols.base import (
     TextDelta,
     ToolCallRequested,
 )
+from workbench.core.safe_text import safe_file_name
 
 WAITING_STATES = frozenset({"input_required", "auth_required"})
 """Completion states that mean the task is paused, waiting for the user."""
@@ -842,7 +843,7 @@ def _part_text(part: ContentPart) -> str:
 
 def _safe_file_stem(name: str) -> str:
     cleaned = "".join(c if c.isalnum() or c in "-_." else "-" for c in name).strip("-.")
-    return cleaned[:80] or "artifact"
+    return safe_file_name(cleaned[:80], fallback="artifact")
 
 
 def _extension(mime_type: str | None) -> str:

@@ -8,6 +8,8 @@ from PySide6.QtCore import Signal
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
 
+from workbench.core.safe_text import safe_file_name
+
 TRUNCATE_AT = 1_000_000
 """Characters shown before a payload is cut (the rest stays one click away)."""
 
@@ -60,7 +62,7 @@ class PayloadView(QWidget):
     def set_text(self, text: str, *, suggested_name: str = "payload.txt") -> None:
         """Show ``text`` (cut at the limit)."""
         self._text = text
-        self._suggested_name = suggested_name
+        self._suggested_name = safe_file_name(suggested_name, fallback="payload.txt")
         cut = len(text) > self._limit
         self.editor.setPlainText(text[: self._limit] if cut else text)
         self.note.setText(f"Showing {self._limit:,} of {len(text):,} characters." if cut else "")

@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 
 from workbench.core.protocols.base import ContentPart, ToolResult
 from workbench.core.protocols.catalog import ResourceContents
+from workbench.core.safe_text import safe_file_name
 from workbench.ui.payload import PayloadView
 from workbench.ui.untrusted import plain_label
 
@@ -98,7 +99,7 @@ def suggested_file_name(part: ContentPart, fallback: str) -> str:
     base = fallback
     if part.uri:
         tail = part.uri.rstrip("/").rsplit("/", 1)[-1]
-        base = "".join(c if c.isalnum() or c in "._-" else "_" for c in tail) or fallback
+        base = safe_file_name("".join(c if c.isalnum() or c in "._-" else "_" for c in tail), fallback=fallback)
     ext = _EXTENSIONS.get((part.mime_type or "").lower(), "")
     return base if not ext or base.endswith(ext) else base + ext
 
