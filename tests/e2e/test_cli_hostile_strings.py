@@ -37,6 +37,7 @@ async def test_call_shows_result_log_and_relayed_stderr_inert() -> None:
     assert_inert(err)
     assert "\\x9b31m" in out
     assert "stderr line \\x1b[2J" in err
+    assert "DeprecationWarning" not in err  # the SDK's notices go to the debug log, not the user
 
 
 async def test_json_output_escapes_them_and_keeps_the_exact_strings() -> None:

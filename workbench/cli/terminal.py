@@ -10,7 +10,9 @@ arguments (a default of ``sys.stdout`` would capture the stream before ``install
 from __future__ import annotations
 
 import io
+import logging
 import sys
+import warnings
 from typing import Any, TextIO
 
 from workbench.core.safe_text import neutralise
@@ -85,8 +87,33 @@ STDERR: TextIO = _Current("stderr")  # type: ignore[assignment]
 
 
 def install() -> None:
-    """Wrap ``sys.stdout`` and ``sys.stderr`` in ``NeutralisingStream`` (idempotent)."""
+    """Wrap ``sys.stdout`` and ``sys.stderr`` in ``NeutralisingStream``; deprecations to the debug log.
+
+    Idempotent.
+    """
     for name in ("stdout", "stderr"):
         stream = getattr(sys, name)
         if stream is not None and not isinstance(stream, NeutralisingStream):
             setattr(sys, name, NeutralisingStream(stream))
+    if warnings.showwarning is not _show_warning:
+        _previous[0] = warnings.showwarning
+        warnings.showwarning = _show_warning
+
+
+_previous: list[Any] = [warnings.showwarning]
+_deprecations = logging.getLogger("workbench.deprecations")
+
+
+def _show_warning(
+    message: Warning | str,
+    category: type[Warning],
+    filename: str,
+    lineno: int,
+    file: TextIO | None = None,
+    line: str | None = None,
+) -> None:
+    """Deprecation notices (the SDKs' ``MCPDeprecationWarning`` included) are for developers: debug log."""
+    if category.__name__.endswith("DeprecationWarning"):
+        _deprecations.debug("%s:%s: %s: %s", filename, lineno, category.__name__, message)
+        return
+    _previous[0](message, category, filename, lineno, file, line)
