@@ -1,4 +1,4 @@
-"""ToolResultView and the URI-template helper on hand-made results (no server needed)."""
+"""ToolResultView, the template page and untrusted names on hand-made results (no server needed)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QFormLayout
 from tests.ui.support import make_context
 from workbench.core.protocols.base import ContentPart, ToolResult
 from workbench.core.protocols.catalog import PromptArgumentSpec, PromptSpec, ResourceContents, ResourceTemplateSpec
-from workbench.ui.panels.inspector.mcp import MCPInspectorWidget, uri_template
+from workbench.ui.panels.inspector.mcp import MCPInspectorWidget
 from workbench.ui.panels.inspector.results import (
     AudioPartView,
     ImagePartView,
@@ -20,15 +20,6 @@ from workbench.ui.panels.inspector.results import (
     human_size,
     suggested_file_name,
 )
-
-
-def test_uri_templates_list_their_variables_and_expand_like_rfc_6570():
-    assert uri_template.variables("demo://items/{item_id}") == ["item_id"]
-    assert uri_template.variables("x://{a}/{+path}{?q,page}{a}") == ["a", "path", "q", "page"]
-    assert uri_template.expand("demo://items/{item_id}", {"item_id": "a b/c"}) == "demo://items/a%20b%2Fc"
-    assert uri_template.expand("x://{+path}", {"path": "a/b c"}) == "x://a/b%20c"
-    assert uri_template.expand("x://s{?q,page}", {"q": "cats", "page": ""}) == "x://s?q=cats"
-    assert uri_template.expand("x://s{?q,page}", {}) == "x://s"
 
 
 def test_result_view_shows_errors_undecodable_images_unknown_parts_and_raw_json(qtbot):
@@ -92,8 +83,34 @@ def test_server_sent_argument_and_variable_names_are_plain_labels(qtbot, tmp_pat
     detail = widget.prompts.detail
     detail.show_prompt(PromptSpec(name="p", arguments=[PromptArgumentSpec(name="<b>who</b>", required=True)]))
     page = widget.resources.template_page
-    page.show_template(ResourceTemplateSpec(uri_template="x://{<i>v</i>}", name="t"))
+    page.show_template(ResourceTemplateSpec(uri_template="x://{v}{?q}", name="t"))
     for form in (detail._form, page._form):
         label = form.itemAt(0, QFormLayout.ItemRole.LabelRole).widget()
         assert label.textFormat() == Qt.TextFormat.PlainText
-        assert label.text().startswith(("<b>who</b>", "<i>v</i>"))
+        assert label.text().startswith(("<b>who</b>", "v"))
+
+
+def test_a_template_the_sdk_cannot_expand_shows_why_inline_and_offers_no_read(qtbot, tmp_path):
+    widget = MCPInspectorWidget(make_context(tmp_path))
+    qtbot.addWidget(widget)
+    page = widget.resources.template_page
+    page.show_template(ResourceTemplateSpec(uri_template="x://{<i>v</i>}/{w:3}", name="t"))
+    assert page.fields == {}
+    assert page.banner.isVisibleTo(page) and page.banner.error is not None
+    assert page.banner.error.code == "protocol"
+    assert page.banner.label.textFormat() == Qt.TextFormat.PlainText
+    assert page.template_label.text() == "x://{<i>v</i>}/{w:3}"
+    assert page.uri() == "" and not page.read_button.isEnabled()
+
+
+def test_the_template_page_expands_like_rfc_6570_as_the_fields_are_filled(qtbot, tmp_path):
+    widget = MCPInspectorWidget(make_context(tmp_path))
+    qtbot.addWidget(widget)
+    page = widget.resources.template_page
+    page.show_template(ResourceTemplateSpec(uri_template="x://s/{id}{?q,page}", name="t"))
+    assert list(page.fields) == ["id", "q", "page"]
+    page.fields["id"].setText("a b")
+    page.fields["q"].setText("cats")
+    assert page.uri_label.text() == "x://s/a%20b?q=cats&page="
+    assert not page.read_button.isEnabled()
+    assert not page.banner.isVisibleTo(page)

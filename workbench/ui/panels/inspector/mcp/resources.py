@@ -17,9 +17,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from workbench.core.errors import WorkbenchError
 from workbench.core.protocols.catalog import ResourceContents, ResourceSpec, ResourceTemplateSpec
-from workbench.ui.errors import ErrorView
-from workbench.ui.panels.inspector.mcp import uri_template
+from workbench.ui.errors import ErrorView, describe_error
 from workbench.ui.panels.inspector.mcp.banner import ErrorBanner
 from workbench.ui.panels.inspector.mcp.catalog_list import CatalogListWidget, lay_out_list_and_detail
 from workbench.ui.panels.inspector.mcp.completing import CompletingLineEdit
@@ -162,6 +162,7 @@ class TemplatePage(QWidget):
         super().__init__(parent)
         self.vm = vm
         self.spec: ResourceTemplateSpec | None = None
+        self.expandable = False
         self.fields: dict[str, CompletingLineEdit] = {}
         self.template_label = plain_label("", self, wrap=True)
         self.about = plain_label("", self, wrap=True)
@@ -207,7 +208,15 @@ class TemplatePage(QWidget):
             if spec.description:
                 about.append(spec.description)
         self.about.setText("\n".join(about))
-        for name in uri_template.variables(spec.uri_template) if spec else []:
+        names: list[str] = []
+        self.expandable = False
+        if spec is not None:
+            try:
+                names = self.vm.template_variables(spec.uri_template)
+                self.expandable = True
+            except WorkbenchError as error:
+                self.banner.show_error(describe_error(error, "reading the URI template"))
+        for name in names:
             field = CompletingLineEdit(self, enabled=self.vm.supports_completions)
             field.setPlaceholderText("suggestions from the server as you type" if self.vm.supports_completions else "")
             field.textChanged.connect(self.on_field_text_changed)
@@ -221,13 +230,13 @@ class TemplatePage(QWidget):
         return {name: field.text() for name, field in self.fields.items()}
 
     def uri(self) -> str:
-        """The URI the template expands to."""
-        return uri_template.expand(self.spec.uri_template, self.values()) if self.spec else ""
+        """The URI the template expands to ("" when the template cannot be expanded)."""
+        return self.vm.expand_template(self.spec.uri_template, self.values()) if self.spec and self.expandable else ""
 
     def on_field_text_changed(self, text: str = "") -> None:
         """Keep the expanded URI up to date."""
         self.uri_label.setText(self.uri())
-        self.read_button.setEnabled(self.spec is not None and all(self.values().values()))
+        self.read_button.setEnabled(self.spec is not None and self.expandable and all(self.values().values()))
 
     def on_field_completion_requested(self, name: str, text: str) -> None:
         """Ask the server to complete variable ``name`` (the other variables are the context)."""

@@ -273,6 +273,28 @@ class MCPInspectorViewModel(QObject):
             return
         self.resource_read.emit(purpose, uri, contents)
 
+    @staticmethod
+    def template_variables(template: str) -> list[str]:
+        """The variable names of URI template ``template`` (RFC 6570), in order.
+
+        Raises:
+            ProtocolError: The template is malformed or uses a feature the MCP SDK does not expand.
+        """
+        from workbench.core.protocols.mcp.uri_templates import uri_template_variables  # lazy: the MCP SDK
+
+        return uri_template_variables(template)
+
+    @staticmethod
+    def expand_template(template: str, values: dict[str, str]) -> str:
+        """The URI ``template`` expands to with ``values`` (an empty value is kept: ``{?x}`` → ``?x=``).
+
+        Raises:
+            ProtocolError: The template is malformed or uses a feature the MCP SDK does not expand.
+        """
+        from workbench.core.protocols.mcp.uri_templates import expand_uri_template  # lazy: the MCP SDK
+
+        return expand_uri_template(template, values)
+
     def is_subscribed(self, uri: str) -> bool:
         """Whether the shown connection is subscribed to ``uri``."""
         return uri in self._subscribed.get(self._cid or "", set())
