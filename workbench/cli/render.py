@@ -25,8 +25,6 @@ from workbench.core.protocols.base import (
 )
 from workbench.core.safe_text import json_line
 
-BLOB_PREVIEW = 60
-
 
 def print_json(obj: Any, out: TextIO = STDOUT) -> None:
     """Print one JSON object on one line."""

@@ -105,11 +105,6 @@ def spawn[T](coro: Coroutine[Any, Any, T], *, doing: str = "", name: str | None 
     return task
 
 
-def running_tasks() -> list[asyncio.Task[Any]]:
-    """Tasks started with ``spawn`` that have not finished (for shutdown)."""
-    return [t for t in _tasks if not t.done()]
-
-
 async def wait_signal(signal: SignalInstance, timeout: float = 5.0) -> tuple[Any, ...]:
     """Wait for the next emission of ``signal`` and return its arguments (the async ``waitSignal``)."""
     fut: asyncio.Future[tuple[Any, ...]] = asyncio.get_running_loop().create_future()

@@ -87,11 +87,6 @@ async def approve_all(request: ApprovalRequest) -> bool:
     return True
 
 
-async def deny_all(request: ApprovalRequest) -> bool:
-    """An approval handler that refuses every hop."""
-    return False
-
-
 def as_decision(answer: bool | ApprovalDecision) -> ApprovalDecision:
     """Normalise an approval handler's answer."""
     return answer if isinstance(answer, ApprovalDecision) else ApprovalDecision(approved=bool(answer))

@@ -157,10 +157,6 @@ class SecretField(QWidget):
         """Whether a value was already stored when the dialog opened."""
         return self._stored
 
-    def is_forgotten(self) -> bool:
-        """Whether the stored value is to be forgotten (Forget pressed and nothing typed instead)."""
-        return self._stored and self.forget_button.isChecked() and not self.edit.text()
-
     def keeps_stored(self) -> bool:
         """Whether the stored value stays as it is (nothing typed, not forgotten)."""
         return self._stored and not self.forget_button.isChecked() and not self.edit.text()

@@ -9,8 +9,6 @@ from google.protobuf.json_format import MessageToDict
 from workbench.core.protocols.a2a.agent import A2AAgent
 from workbench.core.protocols.a2a.security import needs_summary, required_credentials
 
-CANCEL_WORDS = frozenset({"cancel", "/cancel"})
-
 
 def _scheme(scheme: Any) -> dict[str, Any]:
     kind = scheme.WhichOneof("scheme")

@@ -255,11 +255,3 @@ def message_to_dict(message: Any) -> dict[str, Any]:
     """Any protobuf message as camelCase JSON-ready dict (what the wire carries)."""
     result: dict[str, Any] = MessageToDict(message)
     return result
-
-
-def first_data(parts: Iterable[ContentPart]) -> Any:
-    """The value of the first data part, or ``None``."""
-    for p in parts:
-        if p.type == "data":
-            return p.data
-    return None

@@ -27,7 +27,6 @@ if TYPE_CHECKING:
 TERMINAL = frozenset({"completed", "failed", "cancelled"})
 WAITING = "input_required"
 MIN_POLL_S, MAX_POLL_S, DEFAULT_POLL_S = 0.1, 5.0, 1.0
-DEFAULT_TTL_MS = 300_000
 
 
 @dataclass(frozen=True, slots=True)

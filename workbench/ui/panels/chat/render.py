@@ -107,11 +107,6 @@ class TranscriptRenderer:
     # ------------------------------------------------------------------ reading
 
     @property
-    def drawn_items(self) -> int:
-        """How many items are drawn."""
-        return len(self._drawn)
-
-    @property
     def drawn_chunks(self) -> int:
         """Chunks drawn across agent messages and artifacts (equals the chunks received once caught up)."""
         return sum(d.chunks for d in self._drawn)

@@ -156,10 +156,6 @@ class HandoffViewModel(QObject):
             return
         self._feed(event.chain_id, event, show=self._follow and self._replay is None)
 
-    def feed(self, event: HandoffEvent) -> None:
-        """Take in an event as if it came from the bus (scripts and tests)."""
-        self.on_bridge_handoff_event(event)
-
     def _feed(self, key: str, event: HandoffEvent, *, show: bool, title: str = "") -> None:
         diagram = self._chains.get(key)
         if diagram is None:
@@ -351,11 +347,6 @@ class HandoffViewModel(QObject):
             self.hop_selected.emit(None)
         self.chains_changed.emit()
         self.replay_changed.emit(0, replay.total)
-
-    def close_replay(self) -> None:
-        """Unload the replay and its diagrams."""
-        self._drop_replay()
-        self.replay_changed.emit(0, 0)
 
     def _drop_replay(self) -> None:
         if self._replay is None:

@@ -134,10 +134,6 @@ class SidebarWidget(QWidget):
             self.model.index(row), QItemSelectionModel.SelectionFlag.ClearAndSelect
         )
 
-    def select_profile(self, profile_id: str | None) -> None:
-        """Select the row of ``profile_id`` (the window restores the last selection with it)."""
-        self.select(profile_id)
-
     # ------------------------------------------------------------------ commands (public)
 
     def add_profile(self) -> asyncio.Task[ConnectionProfile | None]:
