@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs
 
 import httpx2
-from mcp.client.auth import OAuthClientProvider, OAuthFlowError
+from mcp.client.auth import OAuthFlowError
 from mcp.client.auth.oauth2 import OAuthContext
 from mcp.client.auth.utils import union_scopes
 from mcp.shared.auth import AuthorizationCodeResult, OAuthClientMetadata, OAuthToken
@@ -45,6 +45,7 @@ from pydantic import AnyUrl, PrivateAttr
 from workbench.core.auth_steps import AuthStage, AuthStep, StepCallback, StepLog, StepStatus
 from workbench.core.credentials import CredentialStore
 from workbench.core.errors import AuthRequiredError, UnreachableError, WorkbenchError
+from workbench.core.protocols.mcp._sdk_compat import HookedOAuthClientProvider
 from workbench.core.protocols.mcp.oauth_loopback import CALLBACK_PATH, LoopbackReceiver, free_port, redirect_uri
 from workbench.core.protocols.mcp.oauth_storage import CredentialTokenStorage
 from workbench.core.protocols.mcp.tap import HTTPWireTransport
@@ -177,7 +178,7 @@ class _ScopedClientMetadata(OAuthClientMetadata):
         super().__setattr__(name, value)
 
 
-class WorkbenchOAuthProvider(OAuthClientProvider):
+class WorkbenchOAuthProvider(HookedOAuthClientProvider):
     """The SDK's OAuth provider with stored expiry, early refresh, a loopback receiver and auth steps.
 
     Build it with ``build_oauth_provider``; attach it with ``MCPAgent(..., auth=provider)``.
@@ -232,7 +233,7 @@ class WorkbenchOAuthProvider(OAuthClientProvider):
         self._authorize_endpoint = ""
         self._challenge: list[int] = []
 
-    async def _initialize(self) -> None:
+    async def load_state(self) -> None:
         """Load tokens, registration, absolute expiry and discovered metadata from the store."""
         state = await self.storage.load()
         ctx = self.context
@@ -245,7 +246,6 @@ class WorkbenchOAuthProvider(OAuthClientProvider):
             prm = state.protected_resource
             ctx.protected_resource_metadata = prm
             ctx.auth_server_url = str(prm.authorization_servers[0])
-        self._initialized = True
 
     # ---- the browser leg ----------------------------------------------------------------------
 
@@ -295,9 +295,10 @@ class WorkbenchOAuthProvider(OAuthClientProvider):
 
     # ---- the flow, with steps -----------------------------------------------------------------
 
-    async def _auth_flow(self, request: httpx2.Request) -> AsyncGenerator[httpx2.Request, httpx2.Response]:
+    async def watch_flow(
+        self, request: httpx2.Request, flow: AsyncGenerator[httpx2.Request, httpx2.Response]
+    ) -> AsyncGenerator[httpx2.Request, httpx2.Response]:
         """The SDK's flow, watched: each exchange becomes (part of) an auth step."""
-        flow = super()._auth_flow(request)
         try:
             outgoing = await flow.__anext__()
             while True:

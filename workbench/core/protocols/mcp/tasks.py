@@ -20,6 +20,7 @@ import mcp.types as types
 from workbench.core.errors import NotFoundError, RemoteError, UnsupportedCapabilityError
 from workbench.core.protocols.base import AgentEvent, AgentResult, Completed, Failed, StatusChanged, TextDelta
 from workbench.core.protocols.mcp import convert
+from workbench.core.protocols.mcp._sdk_compat import send_raw_request
 
 if TYPE_CHECKING:
     from workbench.core.protocols.mcp.agent import MCPAgent
@@ -89,8 +90,7 @@ class MCPTasks:
 
     async def _raw(self, method: str, params: Mapping[str, Any] | None, doing: str) -> dict[str, Any]:
         async def send(client: Any) -> dict[str, Any]:
-            result: dict[str, Any] = await client.session._dispatcher.send_raw_request(method, params, {})
-            return result
+            return await send_raw_request(client.session, method, params)
 
         try:
             return await self._agent._request(doing, send)  # type: ignore[no-any-return]

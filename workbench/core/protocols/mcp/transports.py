@@ -97,6 +97,6 @@ def in_memory_transport(server: Any) -> Any:
     ``Client(server)`` would dispatch directly (no JSON-RPC, nothing to tap); the stream-based
     transport keeps the wire log and both protocol eras working as over stdio.
     """
-    from mcp.client._memory import InMemoryTransport  # private module of mcp 2.3 (see _sdk_compat)
+    from workbench.core.protocols.mcp._sdk_compat import in_memory_transport as sdk_in_memory_transport
 
-    return InMemoryTransport(server)
+    return sdk_in_memory_transport(server)

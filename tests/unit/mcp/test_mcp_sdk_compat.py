@@ -1,0 +1,130 @@
+"""Contract tests of the MCP SDK's private names the workbench relies on (``mcp/_sdk_compat.py``).
+
+Each runs against the demo server in this process (no npm, no sockets), so an SDK upgrade that
+removes or changes one of the names fails here, by name, rather than deep inside an integration test.
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any
+
+import anyio
+import httpx2
+import pytest
+from mcp.client import Client
+from mcp.client.auth import OAuthClientProvider
+from mcp.client.session import ClientSession
+from mcp.shared.auth import OAuthClientMetadata, OAuthToken
+from pydantic import AnyUrl
+
+from workbench.core.protocols.mcp import _sdk_compat as compat
+from workbench.demo.mcp_server.app import build_server
+
+MODES = ["auto", "legacy"]  # the 2026 era (server/discover) and the handshake era (initialize)
+
+
+def client(**kwargs: Any) -> Client:
+    return Client(compat.in_memory_transport(build_server()), **kwargs)
+
+
+def test_the_private_names_still_exist_in_the_installed_sdk():
+    from mcp.client import _memory
+
+    assert inspect.isclass(_memory.InMemoryTransport), "mcp.client._memory.InMemoryTransport is gone"
+    session_source = inspect.getsource(ClientSession)
+    for name in ("self._stamp", "self._dispatcher", "self._log_level", "self._session_read_timeout_seconds"):
+        assert name in session_source, f"ClientSession no longer has {name}"
+    assert inspect.iscoroutinefunction(ClientSession.validate_tool_result)
+    assert inspect.iscoroutinefunction(OAuthClientProvider._initialize)
+    assert inspect.isasyncgenfunction(OAuthClientProvider._auth_flow)
+    assert "self._initialized" in inspect.getsource(OAuthClientProvider._auth_flow)
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("mode", MODES)
+async def test_send_raw_request_is_stamped_so_both_eras_answer(mode):
+    with anyio.fail_after(10):
+        async with client(mode=mode) as c:
+            result = await compat.send_raw_request(c.session, "tools/list", None)
+            assert "weather" in [tool["name"] for tool in result["tools"]]
+
+
+@pytest.mark.asyncio
+async def test_a_log_level_set_after_connecting_reaches_later_requests_of_a_2026_session():
+    levels: list[str] = []
+
+    async def on_log(params: Any) -> None:
+        levels.append(params.level)
+
+    with anyio.fail_after(10):
+        async with client(log_level="warning", logging_callback=on_log) as c:
+            assert c.session._negotiated_version not in (None, "2025-11-25")
+            await c.call_tool("weather", {"city": "Paris"})  # logs at debug only
+            assert levels == []
+            compat.set_session_log_level(c.session, "debug")
+            compat.set_session_log_level(c.session, "debug")  # twice wraps once
+            await c.call_tool("weather", {"city": "Paris"})
+            assert levels == ["debug"]
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("mode", MODES)
+async def test_accept_any_tool_result_lets_a_result_that_violates_its_output_schema_through(mode):
+    with anyio.fail_after(10):
+        async with client(mode=mode) as c:
+            with pytest.raises(RuntimeError):
+                await c.call_tool("broken_output", {})
+            compat.accept_any_tool_result(c.session)
+            result = await c.call_tool("broken_output", {})
+            assert result.structured_content == {"city": 42, "condition": "volcanic", "temp_c": "warm"}
+
+
+class _NoStorage:
+    async def get_tokens(self) -> None:
+        return None
+
+    async def set_tokens(self, tokens: OAuthToken) -> None:
+        raise AssertionError("not expected")
+
+    async def get_client_info(self) -> None:
+        return None
+
+    async def set_client_info(self, client_info: Any) -> None:
+        raise AssertionError("not expected")
+
+
+class _Recording(compat.HookedOAuthClientProvider):
+    def __init__(self) -> None:
+        metadata = OAuthClientMetadata(redirect_uris=[AnyUrl("http://127.0.0.1:1/callback")])
+        super().__init__("http://127.0.0.1:1/mcp", metadata, _NoStorage())
+        self.loads = 0
+        self.watched: list[httpx2.Request] = []
+
+    async def load_state(self) -> None:
+        self.loads += 1
+        self.context.current_tokens = OAuthToken(access_token="stored", token_type="Bearer")
+
+    async def watch_flow(self, request: httpx2.Request, flow: Any) -> Any:
+        self.watched.append(request)
+        outgoing = await flow.__anext__()
+        try:
+            while True:
+                response = yield outgoing
+                outgoing = await flow.asend(response)
+        except StopAsyncIteration:
+            return
+
+
+@pytest.mark.asyncio
+async def test_the_oauth_hooks_load_state_once_and_watch_every_flow():
+    provider = _Recording()
+    for _ in range(2):
+        request = httpx2.Request("POST", "http://127.0.0.1:1/mcp")
+        flow = provider.async_auth_flow(request)
+        sent = await flow.__anext__()
+        assert sent is request and sent.headers["Authorization"] == "Bearer stored"
+        with pytest.raises(StopAsyncIteration):
+            await flow.asend(httpx2.Response(200, request=request))
+    assert provider.loads == 1
+    assert len(provider.watched) == 2

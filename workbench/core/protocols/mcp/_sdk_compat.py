@@ -1,0 +1,139 @@
+"""Every private name of the MCP SDK the workbench relies on, each behind one function or hook.
+
+Checked against ``mcp`` 2.3.0. Nothing else in the workbench touches an underscored name of the SDK;
+``tests/unit/mcp/test_mcp_sdk_compat.py`` runs each function against an in-process server (no npm)
+and fails loudly when an upgrade removes or changes one of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncGenerator, Mapping
+from typing import TYPE_CHECKING, Any
+
+import httpx2
+from mcp.client.auth import OAuthClientProvider
+from mcp_types import LOG_LEVEL_META_KEY
+
+if TYPE_CHECKING:
+    import mcp_types as types
+    from mcp.client.session import ClientSession
+
+SDK_VERSION = "2.3.0"
+"""The ``mcp`` version every function here was written and tested against."""
+
+
+def in_memory_transport(server: Any) -> Any:
+    """The SDK's in-memory JSON-RPC transport to an ``mcp`` ``Server`` / ``MCPServer`` in this process.
+
+    Relies on the private module ``mcp.client._memory`` (class ``InMemoryTransport``), mcp 2.3.0.
+
+    Args:
+        server: An ``mcp`` server object (``MCPServer`` or a low-level ``Server``).
+
+    Returns:
+        An SDK transport that ``mcp.client.Client`` accepts.
+    """
+    from mcp.client._memory import InMemoryTransport
+
+    return InMemoryTransport(server)
+
+
+async def send_raw_request(
+    session: ClientSession, method: str, params: Mapping[str, Any] | None, *, timeout: float | None = None
+) -> dict[str, Any]:
+    """Send a request the SDK has no typed method for (``tasks/*``) and return the raw result dict.
+
+    Stamped as ``ClientSession.send_request`` stamps typed requests: the ``MCP-Protocol-Version``
+    header, and on a 2026-era session the ``_meta`` envelope without which the server answers
+    -32602. Relies on ``ClientSession._stamp``, ``ClientSession._session_read_timeout_seconds`` and
+    ``ClientSession._dispatcher.send_raw_request`` (mcp 2.3.0).
+
+    Args:
+        session: A connected client session (``Client.session``).
+        method: The JSON-RPC method.
+        params: Its params (``None`` for none).
+        timeout: Seconds to wait for the answer (``None``: the session's read timeout).
+
+    Returns:
+        The result object as the server sent it.
+
+    Raises:
+        mcp.MCPError: The server answered with an error.
+    """
+    data: dict[str, Any] = {"method": method, "params": dict(params or {})}
+    opts: dict[str, Any] = {}
+    session._stamp(data, opts)  # type: ignore[arg-type]
+    wait = timeout if timeout is not None else session._session_read_timeout_seconds
+    if wait is not None:
+        opts["timeout"] = wait
+    result: dict[str, Any] = await session._dispatcher.send_raw_request(method, data.get("params"), opts)  # type: ignore[arg-type]
+    return result
+
+
+def set_session_log_level(session: ClientSession, level: types.LoggingLevel) -> None:
+    """Make every later request of a 2026-era session ask for log messages at ``level`` and above.
+
+    2026 logging is a per-request ``_meta`` opt-in with no ``logging/setLevel``. The SDK reads its
+    private ``ClientSession._log_level`` once, when ``server/discover`` builds the request stamp
+    (``ClientSession._stamp``), so setting the attribute alone changes nothing after connecting:
+    the stamp is wrapped too. A request's own ``_meta`` level still wins. Relies on
+    ``ClientSession._log_level`` and ``ClientSession._stamp`` (mcp 2.3.0).
+
+    Args:
+        session: A connected client session (``Client.session``).
+        level: An MCP log level (``debug`` … ``emergency``).
+    """
+    session._log_level = level
+    stamp = getattr(session._stamp, "__wrapped__", session._stamp)
+
+    def stamp_with_level(data: dict[str, Any], opts: Any) -> None:
+        params = data.setdefault("params", {})
+        params.setdefault("_meta", {}).setdefault(LOG_LEVEL_META_KEY, level)
+        stamp(data, opts)
+
+    stamp_with_level.__wrapped__ = stamp  # type: ignore[attr-defined]
+    session._stamp = stamp_with_level
+
+
+def accept_any_tool_result(session: ClientSession) -> None:
+    """Stop the session from raising on structured content that violates a tool's output schema.
+
+    A workbench shows such a result and reports the mismatch instead. Replaces the bound method
+    ``ClientSession.validate_tool_result`` on this one session (public name, but patching it is
+    not a supported API; mcp 2.3.0 calls it from ``Client.call_tool`` and ``ClientSession.call_tool``).
+
+    Args:
+        session: A connected client session (``Client.session``).
+    """
+
+    async def accept(name: str, result: types.CallToolResult) -> None:
+        return None
+
+    session.validate_tool_result = accept  # type: ignore[method-assign]
+
+
+class HookedOAuthClientProvider(OAuthClientProvider):
+    """The SDK's ``OAuthClientProvider`` with its private hooks renamed to public ones.
+
+    Subclasses override ``load_state`` (where tokens and registration come from) and
+    ``watch_flow`` (see every request and response of the OAuth flow). Relies on
+    ``OAuthClientProvider._initialize``, ``._initialized`` and ``._auth_flow`` (mcp 2.3.0: the
+    flow generator that ``async_auth_flow`` drives and that calls ``_initialize`` once).
+    """
+
+    async def load_state(self) -> None:
+        """Load tokens and client registration into ``self.context`` (default: the SDK's)."""
+        await super()._initialize()
+
+    def watch_flow(
+        self, request: httpx2.Request, flow: AsyncGenerator[httpx2.Request, httpx2.Response]
+    ) -> AsyncGenerator[httpx2.Request, httpx2.Response]:
+        """Wrap the SDK's flow generator for ``request`` (default: unchanged)."""
+        return flow
+
+    async def _initialize(self) -> None:
+        await self.load_state()
+        self._initialized = True
+
+    def _auth_flow(self, request: httpx2.Request) -> AsyncGenerator[httpx2.Request, httpx2.Response]:
+        return self.watch_flow(request, super()._auth_flow(request))
