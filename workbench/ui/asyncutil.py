@@ -13,6 +13,8 @@ import qasync
 from PySide6.QtCore import QEventLoop, SignalInstance
 from PySide6.QtWidgets import QApplication, QDialog
 
+from workbench.ui._asyncio_compat import loop_marked_running
+
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
@@ -55,11 +57,8 @@ class AppEventLoop(qasync.QEventLoop):  # type: ignore[misc]
             self.run_forever()
         finally:
             task.remove_done_callback(stop)
-        asyncio.events._set_running_loop(self)
-        try:
+        with loop_marked_running(self):
             QApplication.instance().eventDispatcher().processEvents(QEventLoop.ProcessEventsFlag.AllEvents)
-        finally:
-            asyncio.events._set_running_loop(None)
         if not task.done():
             raise RuntimeError("Event loop stopped before Future completed.")
         return task.result()
