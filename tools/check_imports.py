@@ -2,8 +2,10 @@
 
 Rules (module prefixes; a rule applies to every module under its "where"):
   1. workbench.core never imports PySide6, qasync or workbench.ui (the core is Qt-free).
-  2. mcp / mcp_types / httpx2 are imported only by workbench.core.protocols.mcp and workbench.demo.
-  3. a2a / httpx / google.protobuf are imported only by workbench.core.protocols.a2a and workbench.demo.
+  2. mcp / mcp_types / httpx2 are imported only by workbench.core.protocols.mcp and workbench.demo
+     (httpx2 also by workbench.core.http, the shared HTTP layer).
+  3. a2a / httpx / google.protobuf are imported only by workbench.core.protocols.a2a and workbench.demo
+     (httpx also by workbench.core.http).
   4. keyring is imported only by workbench.core.credentials.
   5. Nothing under workbench imports workbench.ui except workbench.ui, workbench.app and workbench.cli.
 """
@@ -20,9 +22,17 @@ ROOT = Path(__file__).resolve().parent.parent / "workbench"
 ONLY_IN: list[tuple[str, tuple[str, ...], str]] = [
     ("mcp", ("workbench.core.protocols.mcp", "workbench.demo"), "mcp SDK only in its adapter"),
     ("mcp_types", ("workbench.core.protocols.mcp", "workbench.demo"), "mcp SDK only in its adapter"),
-    ("httpx2", ("workbench.core.protocols.mcp", "workbench.demo"), "httpx2 (MCP's HTTP) only in the MCP adapter"),
+    (
+        "httpx2",
+        ("workbench.core.protocols.mcp", "workbench.core.http", "workbench.demo"),
+        "httpx2 (MCP's HTTP) only in the MCP adapter and the shared HTTP layer",
+    ),
     ("a2a", ("workbench.core.protocols.a2a", "workbench.demo"), "a2a SDK only in its adapter"),
-    ("httpx", ("workbench.core.protocols.a2a", "workbench.demo"), "httpx (A2A's HTTP) only in the A2A adapter"),
+    (
+        "httpx",
+        ("workbench.core.protocols.a2a", "workbench.core.http", "workbench.demo"),
+        "httpx (A2A's HTTP) only in the A2A adapter and the shared HTTP layer",
+    ),
     ("google.protobuf", ("workbench.core.protocols.a2a", "workbench.demo"), "protobuf only in the A2A adapter"),
     ("keyring", ("workbench.core.credentials",), "keyring only in the credential store"),
     ("workbench.ui", ("workbench.ui", "workbench.app", "workbench.cli"), "only the app shell imports the UI"),

@@ -11,7 +11,6 @@ import pytest
 from tests.servers import run_http_script, script_path
 from workbench.core.errors import (
     AuthRequiredError,
-    ConnectError,
     ConnectionLostError,
     ProtocolError,
     RemoteError,
@@ -97,15 +96,17 @@ async def test_missing_executable_is_a_clear_unreachable_error() -> None:
         await MCPAgent.stdio("/nonexistent/mcp-server").connect()
 
 
-async def test_http_401_asks_for_credentials_and_500_is_a_connect_error() -> None:
+async def test_http_401_asks_for_credentials_and_500_is_a_remote_error_with_the_status() -> None:
     async with run_http_script("http_status") as base:
         with pytest.raises(AuthRequiredError) as info:
             await MCPAgent(f"{base}/401", mode="legacy").connect()
-        assert info.value.details.get("status") == 401
+        assert info.value.details.get("http_status") == 401
+        assert info.value.details.get("www_authenticate", "").startswith("Bearer")
         agent = MCPAgent(f"{base}/500", mode="legacy")
-        with pytest.raises(ConnectError) as failed:
+        with pytest.raises(RemoteError) as failed:
             await agent.connect()
-        assert failed.value.details.get("status") == 500
+        assert failed.value.details.get("http_status") == 500
+        assert failed.value.remote_code == 500
         statuses = [r.http.get("status") for r in agent.wire.records(agent.connection_id) if r.http]
         assert 500 in statuses
 

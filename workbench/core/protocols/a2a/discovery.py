@@ -127,7 +127,10 @@ async def fetch_card(http: httpx.AsyncClient, url: str, *, card_url: str | None 
             continue
         if response.status_code in (401, 403):
             raise http_status_error(
-                response.status_code, action="the agent card request", url=candidate, body=response.text
+                response.status_code,
+                action="fetching the agent card",
+                url=candidate,
+                challenge=response.headers.get("www-authenticate"),
             )
         if response.status_code >= 400:
             raise AgentCardError(

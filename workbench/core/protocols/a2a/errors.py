@@ -15,7 +15,6 @@ from a2a.utils.errors import (
 )
 
 from workbench.core.errors import (
-    AuthRequiredError,
     ConnectionLostError,
     NotFoundError,
     ProtocolError,
@@ -25,6 +24,7 @@ from workbench.core.errors import (
     UnsupportedCapabilityError,
     WorkbenchError,
 )
+from workbench.core.http.status import http_status_error as shared_http_status_error
 
 
 def _http_cause(exc: BaseException) -> BaseException | None:
@@ -52,33 +52,20 @@ def _error_object(text: str) -> dict[str, Any] | None:
     return error if isinstance(error, dict) else None
 
 
-def http_status_error(status: int, *, action: str, url: str, body: str = "") -> WorkbenchError:
-    """The typed error for an HTTP error status.
+def http_status_error(status: int, *, action: str, url: str, challenge: str | None = None) -> WorkbenchError:
+    """The typed error for an HTTP error status: ``workbench.core.http.status.http_status_error``.
 
     Args:
         status: The HTTP status code.
-        action: What was being done ("fetching the agent card", "SendStreamingMessage"...).
-        url: The URL that answered.
-        body: The start of the response body, for details.
+        action: What was being done ("fetching the agent card", "sending the message"...).
+        url: The URL that answered (its query is dropped: it may carry an API key).
+        challenge: The response's ``WWW-Authenticate`` header, if any.
 
     Returns:
-        ``AuthRequiredError`` for 401/403, otherwise ``RemoteError`` with ``remote_code`` = the status.
+        ``AuthRequiredError`` for 401/403, otherwise ``RemoteError`` with ``remote_code`` = the status;
+        the same error, with the same details, as MCP's for the same status.
     """
-    url = url.split("?", 1)[0].split("#", 1)[0]  # a query may carry an API key (security schemes)
-    details: dict[str, Any] = {"url": url, "http_status": status}
-    if body:
-        details["body"] = body[:500]
-    if status in (401, 403):
-        return AuthRequiredError(
-            f"The agent at {url} refused {action} (HTTP {status}).",
-            hint="give a credential: a bearer token (--bearer) or a header (--header 'Name: value')",
-            details=details,
-        )
-    return RemoteError(
-        f"The agent at {url} answered HTTP {status} while {action}.",
-        remote_code=status,
-        details=details,
-    )
+    return shared_http_status_error(status, url=url, doing=action, challenge=challenge)
 
 
 def map_error(exc: BaseException, *, action: str, url: str = "") -> WorkbenchError:
@@ -123,12 +110,12 @@ def map_error(exc: BaseException, *, action: str, url: str = "") -> WorkbenchErr
         cause = exc if isinstance(exc, httpx.HTTPError | json.JSONDecodeError) else _http_cause(exc)
         if isinstance(cause, httpx.HTTPStatusError):
             resp = cause.response
-            body = ""
-            try:
-                body = resp.text
-            except httpx.ResponseNotRead:
-                body = ""
-            return http_status_error(resp.status_code, action=action, url=str(resp.request.url), body=body)
+            return http_status_error(
+                resp.status_code,
+                action=action,
+                url=str(resp.request.url),
+                challenge=resp.headers.get("www-authenticate"),
+            )
         if isinstance(cause, httpx.ConnectError | httpx.ConnectTimeout | httpx.UnsupportedProtocol):
             return UnreachableError(
                 f"Could not reach the agent{where} while {action}: {cause}.",

@@ -2,48 +2,45 @@
 
 Client authentication at the token endpoint is ``client_secret_post`` (``client_id`` and, when
 there is one, ``client_secret`` in the form body). The authorization code flow always uses PKCE
-(S256) and a loopback redirect (``http://127.0.0.1:<port>/callback``, RFC 8252); the authorization
-URL is handed to an *opener* (the system browser by default), which tests replace with an HTTP
-client that follows the redirects.
+(S256) and the shared loopback redirect receiver (``http://127.0.0.1:<port>/callback``, RFC 8252,
+``workbench.core.http.loopback``); the authorization URL is handed to an *opener* (the system
+browser by default), which tests replace with an HTTP client that follows the redirects.
 """
 
 from __future__ import annotations
 
-import asyncio
 import base64
-import contextlib
 import hashlib
 import json
-import logging
 import secrets
 import time
-import webbrowser
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import parse_qs, urlencode, urlsplit
+from urllib.parse import urlencode, urlsplit
 
-import anyio
 import httpx
 
-from workbench.core.errors import AuthRequiredError, ProtocolError, RequestTimeoutError
+from workbench.core.errors import AuthRequiredError, ProtocolError
+from workbench.core.http.browser import BrowserOpener, system_browser_opener
+from workbench.core.http.loopback import AuthorizationResponse, LoopbackReceiver
 
-log = logging.getLogger(__name__)
+__all__ = [
+    "BrowserOpener",
+    "TokenSet",
+    "authorization_code_flow",
+    "client_form",
+    "discover_oidc",
+    "pkce_pair",
+    "request_token",
+    "system_browser",
+]
 
-BrowserOpener = Callable[[str], Awaitable[None]]
-"""Opens an authorization URL for the user (the system browser; tests follow it with an HTTP client)."""
+system_browser = system_browser_opener
+"""The system browser (``workbench.core.http.browser``; raises ``AuthRequiredError`` when none opens)."""
 
-CALLBACK_PATH = "/callback"
 MAX_SKEW = 10.0
 """Seconds before its expiry at which a token is renewed (at most half its lifetime)."""
-
-
-async def system_browser(url: str) -> None:
-    """Open ``url`` in the system browser (in a worker thread: ``webbrowser`` may block)."""
-    opened = await anyio.to_thread.run_sync(webbrowser.open, url)
-    if not opened:
-        # The URL carries only public values (client id, PKCE challenge, state), never a secret.
-        log.warning("no browser could be opened; open this URL to sign in: %s", url)
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,76 +200,6 @@ async def discover_oidc(http: httpx.AsyncClient, url: str, *, scheme: str) -> di
     return doc
 
 
-class LoopbackReceiver:
-    """A one-shot HTTP listener on 127.0.0.1 that receives the authorization redirect.
-
-    Use as ``async with LoopbackReceiver() as rx``; ``rx.redirect_uri`` goes into the
-    authorization request, ``await rx.wait()`` returns the redirect's query parameters.
-    """
-
-    def __init__(self, port: int = 0) -> None:
-        self._port = port
-        self._server: asyncio.Server | None = None
-        self._result: asyncio.Future[dict[str, str]] | None = None
-        self.redirect_uri = ""
-
-    async def __aenter__(self) -> LoopbackReceiver:
-        self._result = asyncio.get_running_loop().create_future()
-        self._server = await asyncio.start_server(self._handle, "127.0.0.1", self._port)
-        port = self._server.sockets[0].getsockname()[1]
-        self.redirect_uri = f"http://127.0.0.1:{port}{CALLBACK_PATH}"
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        if self._server is not None:
-            self._server.close()
-            await self._server.wait_closed()
-        if self._result is not None and not self._result.done():
-            self._result.cancel()
-
-    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        try:
-            line = (await asyncio.wait_for(reader.readline(), 10)).decode("latin-1")
-            while (await asyncio.wait_for(reader.readline(), 10)) not in (b"\r\n", b"\n", b""):
-                pass  # headers: not needed
-            _, target, *_ = [*line.split(" "), "", ""]
-            parts = urlsplit(target)
-            if parts.path != CALLBACK_PATH:
-                writer.write(b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
-                return
-            params = {k: v[0] for k, v in parse_qs(parts.query).items()}
-            ok = "code" in params
-            text = b"Signed in. You can close this window." if ok else b"Sign-in failed. You can close this window."
-            writer.write(
-                b"HTTP/1.1 200 OK\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n"
-                + f"Content-Length: {len(text)}\r\n\r\n".encode()
-                + text
-            )
-            if self._result is not None and not self._result.done():
-                self._result.set_result(params)
-        except (TimeoutError, ConnectionError, ValueError):
-            pass
-        finally:
-            with contextlib.suppress(ConnectionError):
-                await writer.drain()
-            writer.close()
-
-    async def wait(self, timeout: float) -> dict[str, str]:
-        """The redirect's query parameters.
-
-        Raises:
-            RequestTimeoutError: No redirect arrived within ``timeout`` seconds.
-        """
-        assert self._result is not None, "use 'async with'"
-        try:
-            return await asyncio.wait_for(asyncio.shield(self._result), timeout)
-        except TimeoutError:
-            raise RequestTimeoutError(
-                f"No sign-in arrived within {timeout:.0f} s.",
-                hint="finish signing in in the browser, or try again",
-            ) from None
-
-
 async def authorization_code_flow(
     http: httpx.AsyncClient,
     *,
@@ -296,11 +223,12 @@ async def authorization_code_flow(
     """
     verifier, challenge = pkce_pair()
     state = secrets.token_urlsafe(16)
+    details: dict[str, Any] = {"scheme": scheme, "authorization_url": authorization_url}
     async with LoopbackReceiver(redirect_port) as rx:
         query: dict[str, str] = {
             "response_type": "code",
             "client_id": client_id,
-            "redirect_uri": rx.redirect_uri,
+            "redirect_uri": rx.uri,
             "state": state,
             "code_challenge": challenge,
             "code_challenge_method": "S256",
@@ -309,25 +237,25 @@ async def authorization_code_flow(
             query["scope"] = " ".join(scopes)
         sep = "&" if urlsplit(authorization_url).query else "?"
         await opener(authorization_url + sep + urlencode(query))
-        params = await rx.wait(timeout)
-    details: dict[str, Any] = {"scheme": scheme, "authorization_url": authorization_url}
-    if params.get("state") != state:
+        try:
+            response: AuthorizationResponse = await rx.wait(timeout)
+        except AuthRequiredError as exc:
+            error = exc.details.get("oauth_error", "no_code")
+            raise AuthRequiredError(
+                f"The sign-in for scheme {scheme!r} was not completed ({error}).",
+                hint="sign in again",
+                details={**exc.details, **details},
+            ) from None
+    if response.state != state:
         raise AuthRequiredError(
             f"The sign-in for scheme {scheme!r} came back with the wrong state; it was ignored.",
             hint="sign in again",
             details={**details, "oauth_error": "state_mismatch"},
         )
-    if "code" not in params:
-        error = params.get("error", "no_code")
-        raise AuthRequiredError(
-            f"The sign-in for scheme {scheme!r} was not completed ({error}).",
-            hint="sign in again",
-            details={**details, "oauth_error": error},
-        )
     form = {
         "grant_type": "authorization_code",
-        "code": params["code"],
-        "redirect_uri": rx.redirect_uri,
+        "code": response.code,
+        "redirect_uri": rx.uri,
         "code_verifier": verifier,
         **client_form(client_id, client_secret),
     }

@@ -10,7 +10,6 @@ from mcp import MCPError
 from mcp.types import CONNECTION_CLOSED, METHOD_NOT_FOUND, REQUEST_TIMEOUT
 
 from workbench.core.errors import (
-    AuthRequiredError,
     ConnectError,
     ConnectionLostError,
     ProtocolError,
@@ -20,6 +19,8 @@ from workbench.core.errors import (
     UnsupportedCapabilityError,
     WorkbenchError,
 )
+from workbench.core.http.status import StatusSeen
+from workbench.core.http.status import http_status_error as shared_http_status_error
 
 
 def leaves(exc: BaseException) -> Iterator[BaseException]:
@@ -48,7 +49,7 @@ def to_workbench_error(
     target: str,
     doing: str,
     exit_note: str | None = None,
-    http_error: tuple[int, str | None] | None = None,
+    http_error: StatusSeen | tuple[int, str | None] | None = None,
 ) -> WorkbenchError:
     """Map an SDK/transport exception to a ``WorkbenchError``.
 
@@ -57,8 +58,8 @@ def to_workbench_error(
         target: The server, for messages ("stdio: python server.py", "http://…/mcp").
         doing: What was being done, without the target ("connecting", "calling tool 'x'").
         exit_note: For stdio, how the process ended, if it did.
-        http_error: For HTTP, the status and ``WWW-Authenticate`` of an error response seen while
-            doing it (the SDK turns those into a generic JSON-RPC error).
+        http_error: For HTTP, the error response the tap saw while doing it (status,
+            ``WWW-Authenticate`` and URL; the SDK turns those into a generic JSON-RPC error).
     """
     leaf = min(leaves(exc), key=_rank)
     if isinstance(leaf, WorkbenchError):
@@ -71,30 +72,25 @@ def to_workbench_error(
     if isinstance(leaf, PermissionError):
         return UnreachableError(f"Cannot start the server for {target}: permission denied.", hint=str(leaf))
     if isinstance(leaf, httpx2.HTTPStatusError):
-        return http_status_error(
-            leaf.response.status_code, leaf.response.headers.get("www-authenticate"), target, doing
+        response = leaf.response
+        return shared_http_status_error(
+            response.status_code,
+            url=str(response.request.url),
+            doing=doing,
+            challenge=response.headers.get("www-authenticate"),
         )
     if isinstance(leaf, MCPError) and http_error is not None and leaf.code != METHOD_NOT_FOUND:
-        return http_status_error(http_error[0], http_error[1], target, doing)
+        seen = StatusSeen(*http_error)
+        return shared_http_status_error(seen.status, url=seen.url or target, doing=doing, challenge=seen.challenge)
     return _map_leaf(leaf, target=target, doing=doing, exit_note=exit_note)
 
 
 def http_status_error(status: int, challenge: str | None, target: str, doing: str) -> WorkbenchError:
-    """The typed error for an HTTP error status (401/403 ask for credentials)."""
-    if status in (401, 403):
-        details: dict[str, object] = {"status": status}
-        if challenge:
-            details["www_authenticate"] = challenge
-        return AuthRequiredError(
-            f"{target} answered HTTP {status} while {doing}.",
-            hint="add credentials (bearer token, API key or OAuth login) to this connection",
-            details=details,
-        )
-    return ConnectError(
-        f"{target} answered HTTP {status} while {doing}.",
-        hint="see the wire log for the response body",
-        details={"status": status},
-    )
+    """The typed error for an HTTP error status: ``workbench.core.http.status.http_status_error``.
+
+    Kept with its MCP argument order; ``target`` is the URL that answered.
+    """
+    return shared_http_status_error(status, url=target, doing=doing, challenge=challenge)
 
 
 def _map_leaf(leaf: BaseException, *, target: str, doing: str, exit_note: str | None) -> WorkbenchError:

@@ -1,16 +1,15 @@
-"""Wire taps for MCP over HTTP: JSON-RPC messages at the session seam, HTTP and SSE at httpx2's.
+"""Wire taps for MCP: JSON-RPC messages at the session seam, HTTP and SSE at httpx2's.
 
 - ``JSONRPCTap`` wraps any SDK ``Transport`` and records each message the session sends or
   receives (stdio does its own recording in ``stdio.py``, byte-exact).
-- ``HTTPWireTransport`` wraps httpx2's transport and records each HTTP request, response and
-  server-sent event as the bytes arrive (keep-alive comments included), with the session id.
+- ``HTTPWireTransport`` is the shared HTTP tap of ``workbench.core.http`` (the same one A2A uses)
+  set up for MCP: each HTTP request, response and server-sent event as the bytes arrive
+  (keep-alive comments included), with the session id.
 """
 
 from __future__ import annotations
 
 import asyncio
-import time
-from collections.abc import AsyncIterator
 from typing import Any
 
 import anyio
@@ -18,10 +17,13 @@ import httpx2
 from mcp.client import Transport
 from mcp.shared.message import SessionMessage
 
-from workbench.core.models import Direction, WireKind, WireRecord
+from workbench.core.http.httpx2_transport import Httpx2TapTransport
+from workbench.core.http.status import StatusSeen
+from workbench.core.http.tap import SSE_DATA_PREVIEW, HTTPTap
+from workbench.core.models import Direction, WireKind
 from workbench.core.wire import WireRecorder
 
-SSE_DATA_PREVIEW = 4096
+__all__ = ["SSE_DATA_PREVIEW", "HTTPWireTransport", "JSONRPCTap"]
 
 
 def _message_dict(item: SessionMessage) -> dict[str, Any]:
@@ -110,115 +112,39 @@ class JSONRPCTap:
         return await self._inner.__aexit__(*exc)
 
 
-class _SSETee(httpx2.AsyncByteStream):
-    """Pass response bytes through unchanged, recording each SSE frame as it completes."""
+class HTTPWireTransport(Httpx2TapTransport):
+    """The shared HTTP wire tap (``workbench.core.http``) set up for an MCP connection.
 
-    def __init__(self, inner: httpx2.AsyncByteStream, owner: HTTPWireTransport, request: WireRecord) -> None:
-        self._inner = inner
-        self._owner = owner
-        self._request = request
-        self._buf = b""
-
-    async def __aiter__(self) -> AsyncIterator[bytes]:
-        async for chunk in self._inner:
-            self._buf += chunk
-            if b"\r" in self._buf:
-                self._buf = self._buf.replace(b"\r\n", b"\n")
-            while b"\n\n" in self._buf:
-                frame, self._buf = self._buf.split(b"\n\n", 1)
-                self._owner.record_sse_frame(frame.decode("utf-8", "replace"), self._request)
-            yield chunk
-
-    async def aclose(self) -> None:
-        """Close the wrapped transport."""
-        await self._inner.aclose()
-
-
-class HTTPWireTransport(httpx2.AsyncBaseTransport):
-    """httpx2 transport wrapper recording the HTTP layer of an MCP connection."""
+    Records with protocol ``mcp``; JSON-RPC messages are recorded at the session seam by
+    ``JSONRPCTap``, so bodies are not parsed for them here. Keeps the session id
+    (``Mcp-Session-Id``), the last status and the last error response for the adapter.
+    """
 
     def __init__(self, wire: WireRecorder, connection_id: str, inner: httpx2.AsyncBaseTransport | None = None) -> None:
-        self._wire = wire
-        self._cid = connection_id
-        self._inner = inner or httpx2.AsyncHTTPTransport()
-        self.last_session_id: str | None = None
-        self.last_status: int | None = None
-        self.error_count = 0
-        self.last_error: tuple[int, str | None] | None = None
-        self.get_stream_answered = asyncio.Event()
+        self.http_tap = HTTPTap(wire, connection_id, protocol="mcp", session_header="mcp-session-id")
+        super().__init__(self.http_tap, inner)
+
+    @property
+    def last_session_id(self) -> str | None:
+        """The last ``Mcp-Session-Id`` the server sent."""
+        return self.http_tap.last_session_id
+
+    @property
+    def last_status(self) -> int | None:
+        """The status of the last response."""
+        return self.http_tap.last_status
+
+    @property
+    def error_count(self) -> int:
+        """How many error responses (status 400 and up) arrived."""
+        return self.http_tap.error_count
+
+    @property
+    def last_error(self) -> StatusSeen | None:
+        """The last error response: status, ``WWW-Authenticate`` and URL (a tuple)."""
+        return self.http_tap.last_error
+
+    @property
+    def get_stream_answered(self) -> asyncio.Event:
         """Set when the server answered the standalone GET stream (handshake-era Streamable HTTP)."""
-
-    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
-        """Record the request, forward it, record the response (and wrap SSE bodies to record events)."""
-        body: bytes | None
-        try:
-            body = request.content
-        except httpx2.RequestNotRead:
-            body = None
-        started = time.monotonic()
-        req_record = self._wire.http_request(
-            self._cid, request.method, str(request.url), list(request.headers.multi_items()), body, protocol="mcp"
-        )
-        try:
-            response = await self._inner.handle_async_request(request)
-        except Exception as exc:
-            elapsed = (time.monotonic() - started) * 1000
-            self._wire.local(
-                self._cid,
-                WireKind.ERROR,
-                f"{request.method} {request.url} failed after {elapsed:.0f} ms: {type(exc).__name__}: {exc}"[:500],
-                protocol="mcp",
-            )
-            raise
-        self.last_status = response.status_code
-        if request.method == "GET":
-            self.get_stream_answered.set()
-        if response.status_code >= 400:
-            self.error_count += 1
-            self.last_error = (response.status_code, response.headers.get("www-authenticate"))
-        session_id = response.headers.get("mcp-session-id")
-        if session_id:
-            self.last_session_id = session_id
-        content_type = response.headers.get("content-type", "")
-        is_sse = "text/event-stream" in content_type
-        self._wire.http_response(
-            self._cid, req_record, response.status_code, list(response.headers.multi_items()), None, protocol="mcp"
-        )
-        if not is_sse:
-            return response
-        return httpx2.Response(
-            response.status_code,
-            headers=response.headers,
-            stream=_SSETee(response.stream, self, req_record),  # type: ignore[arg-type]
-            extensions=response.extensions,
-            request=request,
-        )
-
-    def record_sse_frame(self, frame: str, request: WireRecord) -> None:
-        """Record one SSE frame (event, id, data lines or a comment) as it arrived."""
-        event: str | None = None
-        event_id: str | None = None
-        data: list[str] = []
-        comments: list[str] = []
-        for line in frame.split("\n"):
-            if line.startswith(":"):
-                comments.append(line[1:].strip())
-            elif line.startswith("event:"):
-                event = line[6:].strip()
-            elif line.startswith("id:"):
-                event_id = line[3:].strip()
-            elif line.startswith("data:"):
-                data.append(line[5:].removeprefix(" "))
-        if data:
-            text = "\n".join(data)
-            if len(text) > SSE_DATA_PREVIEW:
-                text = f"{text[:SSE_DATA_PREVIEW]}… ({len(text)} chars; the whole message is in its JSON-RPC record)"
-            self._wire.sse_event(self._cid, text, event=event, event_id=event_id, request=request, protocol="mcp")
-        elif comments:
-            self._wire.sse_event(self._cid, "\n".join(comments), comment=True, request=request, protocol="mcp")
-        elif event_id is not None:
-            self._wire.sse_event(self._cid, "", event=event, event_id=event_id, request=request, protocol="mcp")
-
-    async def aclose(self) -> None:
-        """Close the wrapped transport."""
-        await self._inner.aclose()
+        return self.http_tap.get_stream_answered

@@ -1,0 +1,80 @@
+"""The ``httpx2`` shim of the HTTP wire tap (the MCP SDK's client): hands each exchange to ``HTTPTap``.
+
+Everything but moving bytes lives in ``workbench.core.http.tap``; ``httpx_transport`` is the same
+shim for ``httpx`` (the A2A SDK's client). ``httpx2`` is a fork of ``httpx`` with the same transport
+interface but its own classes, so each client needs its own subclass. Bodies pass through unchanged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import httpx2
+
+from workbench.core.http.tap import Exchange, HTTPTap
+
+
+class Httpx2TapTransport(httpx2.AsyncBaseTransport):
+    """An ``httpx2`` transport that records every exchange with ``tap`` (``None``: records nothing).
+
+    Args:
+        tap: The recorder of this connection's HTTP layer.
+        inner: The transport that really talks HTTP (default ``httpx2.AsyncHTTPTransport()``).
+    """
+
+    def __init__(self, tap: HTTPTap | None, inner: httpx2.AsyncBaseTransport | None = None) -> None:
+        self.tap = tap
+        self._inner = inner if inner is not None else httpx2.AsyncHTTPTransport()
+
+    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
+        """Send ``request``; record it, its response and the response body as it streams."""
+        if self.tap is None:
+            return await self._inner.handle_async_request(request)
+        try:
+            body: bytes | None = request.content
+        except httpx2.RequestNotRead:
+            body = None
+        exchange = self.tap.exchange(request.method, str(request.url), request.headers.multi_items(), body)
+        try:
+            response = await self._inner.handle_async_request(request)
+        except Exception as exc:  # recorded, then re-raised unchanged
+            exchange.failed(exc)
+            raise
+        exchange.respond(response.status_code, response.headers.multi_items())
+        return httpx2.Response(
+            response.status_code,
+            headers=response.headers,
+            stream=_Tee(response.stream, exchange),
+            extensions=response.extensions,
+            request=request,
+        )
+
+    async def aclose(self) -> None:
+        """Close the wrapped transport."""
+        await self._inner.aclose()
+
+
+class _Tee(httpx2.AsyncByteStream):
+    """Passes a response body through unchanged while the exchange records it."""
+
+    def __init__(self, inner: httpx2.SyncByteStream | httpx2.AsyncByteStream, exchange: Exchange) -> None:
+        self._inner = inner
+        self._exchange = exchange
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        inner = self._inner
+        assert isinstance(inner, httpx2.AsyncByteStream), "an async transport returns async streams"
+        try:
+            async for chunk in inner:
+                self._exchange.feed(chunk)
+                yield chunk
+        except Exception as exc:  # recorded, then re-raised unchanged
+            self._exchange.body_failed(exc)
+            raise
+        self._exchange.finish()
+
+    async def aclose(self) -> None:
+        """Record what arrived, then close the wrapped stream."""
+        self._exchange.finish()
+        if isinstance(self._inner, httpx2.AsyncByteStream):
+            await self._inner.aclose()

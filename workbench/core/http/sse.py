@@ -1,0 +1,93 @@
+"""Incremental server-sent events framing on plain bytes (no HTTP client involved).
+
+``SSEFramer`` is fed response body chunks as they arrive and hands back each frame the moment its
+blank line arrives, so a wire tap can record events while the stream is still open. Line endings
+may be LF, CRLF or a lone CR (the SSE specification allows all three), also split across
+chunks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class SSEFrame:
+    """One frame of an event stream: the fields up to a blank line.
+
+    Attributes:
+        data: The ``data:`` lines joined by newlines (``None`` when there was no ``data:`` line).
+        event: The ``event:`` field, if any.
+        event_id: The ``id:`` field, if any.
+        comments: The text of each ``:`` comment line (keep-alive pings), leading spaces removed.
+    """
+
+    data: str | None = None
+    event: str | None = None
+    event_id: str | None = None
+    comments: tuple[str, ...] = ()
+
+    @property
+    def is_event(self) -> bool:
+        """Whether the frame carries an event (data, a name or an id), not only comments."""
+        return self.data is not None or self.event is not None or self.event_id is not None
+
+
+def parse_frame(text: str) -> SSEFrame:
+    """Parse one frame (the lines between two blank lines, newline-separated).
+
+    Args:
+        text: The frame's lines, without the terminating blank line.
+
+    Returns:
+        The frame's fields; unknown fields (``retry:`` and others) are ignored.
+    """
+    event: str | None = None
+    event_id: str | None = None
+    data: list[str] = []
+    comments: list[str] = []
+    for line in text.split("\n"):
+        if not line:
+            continue
+        if line.startswith(":"):
+            comments.append(line[1:].strip())
+            continue
+        key, _, value = line.partition(":")
+        value = value.removeprefix(" ")
+        if key == "data":
+            data.append(value)
+        elif key == "event":
+            event = value
+        elif key == "id":
+            event_id = value
+    return SSEFrame(data="\n".join(data) if data else None, event=event, event_id=event_id, comments=tuple(comments))
+
+
+class SSEFramer:
+    """Split an event stream into frames as its bytes arrive."""
+
+    def __init__(self) -> None:
+        self._buf = bytearray()
+
+    def feed(self, chunk: bytes) -> list[SSEFrame]:
+        """Add a chunk of the body; returns the frames it completed (often none or one)."""
+        buf = self._buf
+        buf += chunk
+        if b"\r" in buf:
+            # A lone trailing \r may be the first half of \r\n: keep it until the next chunk.
+            tail = buf.endswith(b"\r")
+            normal = bytes(buf[:-1] if tail else buf).replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+            self._buf = buf = bytearray(normal + (b"\r" if tail else b""))
+        frames: list[SSEFrame] = []
+        while (end := buf.find(b"\n\n")) >= 0:
+            frames.append(parse_frame(buf[:end].decode("utf-8", "replace")))
+            del buf[: end + 2]
+        return frames
+
+    def close(self) -> SSEFrame | None:
+        """The last frame when the stream ended without its blank line (``None`` if nothing was left)."""
+        rest = bytes(self._buf).replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+        self._buf.clear()
+        if not rest.strip():
+            return None
+        return parse_frame(rest.decode("utf-8", "replace"))

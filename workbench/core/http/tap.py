@@ -1,0 +1,192 @@
+"""The HTTP wire tap, free of any HTTP client: requests, responses and SSE events → wire records.
+
+A client-specific transport shim (``httpx_transport``, ``httpx2_transport``) calls ``HTTPTap.exchange``
+for each request and feeds the ``Exchange`` what happens: the response head, each body chunk, the
+end or a failure. The tap records
+
+- the request (headers, URL and body; the recorder redacts them),
+- a transport failure as a local error record, with the time it took,
+- an event-stream response's head at once, then every SSE frame the moment it is complete
+  (keep-alive comments included), so the log shows events while the stream is still open,
+- any other response with its body, when the body has been read (or the response closed),
+- optionally (``jsonrpc_bodies``) the JSON-RPC messages in request bodies, response bodies and SSE
+  payloads, for adapters that have no JSON-RPC seam of their own (A2A over HTTP).
+
+It also keeps what the MCP adapter reads back: the last status, the last error response, the last
+session id (``session_header``) and whether a GET stream was answered.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from workbench.core.http.sse import SSEFrame, SSEFramer
+from workbench.core.http.status import StatusSeen
+from workbench.core.models import Direction, WireKind, WireRecord
+from workbench.core.wire import WireRecorder
+
+Headers = list[tuple[str, str]]
+
+SSE_DATA_PREVIEW = 4096
+"""Characters of an SSE payload kept in its SSE record when the whole message has a JSON-RPC record."""
+
+
+def is_jsonrpc(body: bytes | str) -> bool:
+    """Whether a body (or SSE payload) looks like a JSON-RPC message or batch."""
+    raw = body.encode() if isinstance(body, str) else body
+    head = raw[:200].lstrip()
+    return head[:1] in (b"{", b"[") and b'"jsonrpc"' in raw
+
+
+def _header(headers: Headers, name: str) -> str | None:
+    for key, value in headers:
+        if key.lower() == name:
+            return value
+    return None
+
+
+class HTTPTap:
+    """Records the HTTP layer of one connection into a ``WireRecorder``.
+
+    Args:
+        wire: Where records go (it redacts).
+        connection_id: The connection id the records carry.
+        protocol: ``mcp`` or ``a2a``, stamped on every record.
+        jsonrpc_bodies: Also record the JSON-RPC messages found in bodies and SSE payloads.
+        session_header: A response header whose last value is kept as ``last_session_id``.
+    """
+
+    def __init__(
+        self,
+        wire: WireRecorder,
+        connection_id: str,
+        *,
+        protocol: str,
+        jsonrpc_bodies: bool = False,
+        session_header: str | None = None,
+    ) -> None:
+        self.wire = wire
+        self.connection_id = connection_id
+        self.protocol = protocol
+        self.jsonrpc_bodies = jsonrpc_bodies
+        self.session_header = session_header.lower() if session_header else None
+        self.last_status: int | None = None
+        self.last_session_id: str | None = None
+        self.error_count = 0
+        self.last_error: StatusSeen | None = None
+        self.get_stream_answered = asyncio.Event()
+        """Set once the server answered a GET (handshake-era Streamable HTTP's standalone stream)."""
+
+    def exchange(self, method: str, url: str, headers: Headers, body: bytes | None) -> Exchange:
+        """Record a request about to be sent; returns the exchange to feed with what follows.
+
+        Args:
+            method: The HTTP method.
+            url: The full URL.
+            headers: The request headers (as sent, in order).
+            body: The request body, or ``None`` when it is streamed (not known up front).
+        """
+        wire, cid, protocol = self.wire, self.connection_id, self.protocol
+        record = wire.http_request(cid, method, url, headers, body or None, protocol=protocol)
+        if body and self.jsonrpc_bodies and is_jsonrpc(body):
+            wire.jsonrpc(cid, Direction.OUT, body.decode("utf-8", "replace"), protocol=protocol)
+        return Exchange(self, method.upper(), url, record)
+
+
+class Exchange:
+    """One request/response on a tapped connection; the shim feeds it, it records."""
+
+    def __init__(self, tap: HTTPTap, method: str, url: str, request: WireRecord) -> None:
+        self._tap = tap
+        self.method = method
+        self.url = url
+        self.request = request
+        self._started = time.monotonic()
+        self._status = 0
+        self._headers: Headers = []
+        self._framer: SSEFramer | None = None
+        self._body: list[bytes] = []
+        self._done = False
+
+    @property
+    def is_sse(self) -> bool:
+        """Whether the response is an event stream (known once ``respond`` was called)."""
+        return self._framer is not None
+
+    def failed(self, exc: BaseException) -> None:
+        """The request failed before a response arrived (refused, timed out, ...)."""
+        self._done = True
+        elapsed = (time.monotonic() - self._started) * 1000
+        summary = f"{self.method} {self.url} failed after {elapsed:.0f} ms: {type(exc).__name__}: {exc}"
+        self._local_error(summary)
+
+    def respond(self, status: int, headers: Headers) -> None:
+        """The response head arrived; an event stream's head is recorded now, other bodies at the end."""
+        tap = self._tap
+        self._status, self._headers = status, headers
+        tap.last_status = status
+        if self.method == "GET":
+            tap.get_stream_answered.set()
+        if status >= 400:
+            tap.error_count += 1
+            tap.last_error = StatusSeen(status, _header(headers, "www-authenticate"), self.url)
+        if tap.session_header is not None and (session := _header(headers, tap.session_header)):
+            tap.last_session_id = session
+        if "text/event-stream" in (_header(headers, "content-type") or ""):
+            self._framer = SSEFramer()
+            tap.wire.http_response(tap.connection_id, self.request, status, headers, None, protocol=tap.protocol)
+
+    def feed(self, chunk: bytes) -> None:
+        """A chunk of the response body arrived (recorded frame by frame for an event stream)."""
+        if self._done:
+            return
+        if self._framer is None:
+            self._body.append(chunk)
+            return
+        for frame in self._framer.feed(chunk):
+            self._frame(frame)
+
+    def body_failed(self, exc: BaseException) -> None:
+        """Reading the body failed (the peer went away mid-stream); what arrived is still recorded."""
+        if not self._done:
+            self._local_error(f"response body of {self.method} {self.url}: {type(exc).__name__}: {exc}")
+        self.finish()
+
+    def finish(self) -> None:
+        """The body ended or the response was closed (idempotent)."""
+        if self._done:
+            return
+        self._done = True
+        tap = self._tap
+        if self._framer is not None:
+            if (last := self._framer.close()) is not None:
+                self._frame(last)
+            return
+        body = b"".join(self._body)
+        self._body.clear()
+        tap.wire.http_response(
+            tap.connection_id, self.request, self._status, self._headers, body or None, protocol=tap.protocol
+        )
+        if body and tap.jsonrpc_bodies and is_jsonrpc(body):
+            tap.wire.jsonrpc(tap.connection_id, Direction.IN, body.decode("utf-8", "replace"), protocol=tap.protocol)
+
+    def _frame(self, frame: SSEFrame) -> None:
+        tap = self._tap
+        wire, cid, protocol, request = tap.wire, tap.connection_id, tap.protocol, self.request
+        for comment in frame.comments:
+            wire.sse_event(cid, comment, comment=True, request=request, protocol=protocol)
+        if not frame.is_event:
+            return
+        text = frame.data or ""
+        rpc = is_jsonrpc(text)
+        shown = text
+        if rpc and len(text) > SSE_DATA_PREVIEW:
+            shown = f"{text[:SSE_DATA_PREVIEW]}… ({len(text)} chars; the whole message is in its JSON-RPC record)"
+        wire.sse_event(cid, shown, event=frame.event, event_id=frame.event_id, request=request, protocol=protocol)
+        if rpc and tap.jsonrpc_bodies:
+            wire.jsonrpc(cid, Direction.IN, text, protocol=protocol)
+
+    def _local_error(self, summary: str) -> None:
+        tap = self._tap
+        tap.wire.local(tap.connection_id, WireKind.ERROR, summary[:500], protocol=tap.protocol)
