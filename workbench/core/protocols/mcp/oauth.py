@@ -23,13 +23,11 @@ workbench needs on top:
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import json
 import logging
 import time
 import uuid
-import webbrowser
 from collections.abc import AsyncGenerator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -44,9 +42,10 @@ from pydantic import AnyUrl, PrivateAttr
 
 from workbench.core.auth_steps import AuthStage, AuthStep, StepCallback, StepLog, StepStatus
 from workbench.core.credentials import CredentialStore
-from workbench.core.errors import AuthRequiredError, UnreachableError, WorkbenchError
+from workbench.core.errors import AuthRequiredError, WorkbenchError
+from workbench.core.http.browser import BrowserOpener, follow_redirects_opener, system_browser_opener
+from workbench.core.http.loopback import LoopbackReceiver, free_port, redirect_uri
 from workbench.core.protocols.mcp._sdk_compat import HookedOAuthClientProvider
-from workbench.core.protocols.mcp.oauth_loopback import CALLBACK_PATH, LoopbackReceiver, free_port, redirect_uri
 from workbench.core.protocols.mcp.oauth_storage import CredentialTokenStorage
 from workbench.core.protocols.mcp.tap import HTTPWireTransport
 from workbench.core.wire import WireRecorder
@@ -70,9 +69,6 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-BrowserOpener = Callable[[str], Awaitable[None]]
-"""Shows the user the authorization URL (opens a browser); returns once it is on its way."""
-
 CLIENT_NAME = "Agent Workbench"
 LOGIN_TIMEOUT = 300.0
 """Seconds a person gets to finish a login in the browser."""
@@ -93,45 +89,6 @@ class _DropOwnLoginSignals(logging.Filter):
 
 
 logging.getLogger("mcp.client.auth.oauth2").addFilter(_DropOwnLoginSignals())
-
-
-# --------------------------------------------------------------------------- openers
-
-
-async def system_browser_opener(url: str) -> None:
-    """Open ``url`` in the system browser (``webbrowser``; in a worker thread, it may block).
-
-    Raises:
-        AuthRequiredError: No browser could be started (use ``--no-browser`` and open it by hand).
-    """
-    opened = await asyncio.to_thread(webbrowser.open, url)
-    if not opened:
-        raise AuthRequiredError(
-            "No web browser could be opened for the OAuth login.",
-            hint="open the printed URL yourself (workbench login --no-browser)",
-            details={"oauth": "no-browser"},
-        )
-
-
-async def follow_redirects_opener(url: str) -> None:
-    """Follow the authorization URL with an HTTP client instead of a browser, up to the loopback redirect.
-
-    Only useful with authorization servers that approve without a person (test servers, some
-    development setups); a real login page stops it with an ``AuthRequiredError``.
-    """
-    async with httpx2.AsyncClient(follow_redirects=True, timeout=30) as http:
-        try:
-            response = await http.get(url)
-        except httpx2.HTTPError as exc:
-            raise UnreachableError(f"Following the authorization URL failed: {type(exc).__name__}.") from None
-    if response.url.path == CALLBACK_PATH and response.url.host == "127.0.0.1":
-        return  # the loopback receiver has the outcome (a code, or the server's error)
-    raise AuthRequiredError(
-        "The authorization server did not redirect back without a person "
-        f"(it answered HTTP {response.status_code} at {response.url.copy_with(query=None)}).",
-        hint="log in with a browser",
-        details={"oauth": "needs-a-person", "status": response.status_code},
-    )
 
 
 # --------------------------------------------------------------------------- provider
