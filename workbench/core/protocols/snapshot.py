@@ -15,6 +15,7 @@ from typing import Any
 from workbench.core.models import ToolSpec
 from workbench.core.protocols.base import AgentCapabilities, ContentPart
 from workbench.core.protocols.catalog import PromptSpec, ResourceSpec, ResourceTemplateSpec
+from workbench.core.timefmt import time_of_day
 
 NOT_GIVEN = "—"
 """Shown for a field the peer leaves out."""
@@ -24,11 +25,6 @@ MAX_PART_ROWS = 50
 """Parts listed per message or artifact (a long stream can build an artifact from thousands of chunks)."""
 STATUS_HISTORY = "Status history (as seen here)"
 """The agent keeps a task's messages but not its states: states only show when this client saw them."""
-
-
-def clock(at: float) -> str:
-    """Epoch seconds as local wall-clock ``HH:MM:SS.mmm``."""
-    return f"{time.strftime('%H:%M:%S', time.localtime(at))}.{int(at * 1000) % 1000:03d}"
 
 
 def part_text(part: ContentPart) -> str:
@@ -199,7 +195,7 @@ class TaskSummary:
     @property
     def updated_text(self) -> str:
         """``updated`` as ``HH:MM:SS.mmm`` (empty when unknown)."""
-        return clock(self.updated) if self.updated is not None else ""
+        return time_of_day(self.updated) if self.updated is not None else ""
 
 
 @dataclass(frozen=True, slots=True)

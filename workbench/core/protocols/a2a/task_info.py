@@ -15,10 +15,10 @@ from workbench.core.protocols.snapshot import (
     Section,
     TaskSnapshot,
     TaskSummary,
-    clock,
     oneline,
     part_text,
 )
+from workbench.core.timefmt import time_of_day
 
 
 def parse_timestamp(text: str | None) -> float | None:
@@ -58,7 +58,7 @@ def task_sections(view: TaskView) -> tuple[Section, ...]:
         Row("Task", view.task_id),
         Row("Context", view.context_id),
         Row("State", view.state),
-        Row("Updated", clock(updated) if updated is not None else "unknown"),
+        Row("Updated", time_of_day(updated) if updated is not None else "unknown"),
     )
     history = tuple(
         Row(

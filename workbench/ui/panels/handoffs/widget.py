@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Callable
 
 from PySide6.QtCore import QPoint, QRectF, Qt, Signal
@@ -26,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from workbench.core.errors import WorkbenchError
+from workbench.core.timefmt import time_of_day
 from workbench.ui.asyncutil import spawn
 from workbench.ui.context import PanelContext
 from workbench.ui.panels.handoffs.diagram import DiagramChange, Hop
@@ -38,16 +38,11 @@ ZOOM_STEP = 1.25
 ZOOM_MIN, ZOOM_MAX = 0.1, 8.0
 
 
-def clock(at: float) -> str:
-    """Wall-clock seconds as local ``HH:MM:SS.mmm``."""
-    return time.strftime("%H:%M:%S", time.localtime(at)) + f".{int((at % 1) * 1000):03d}"
-
-
 def hop_facts(hop: Hop) -> list[tuple[str, str]]:
     """The detail pane's rows for a hop (plain text)."""
     duration = hop.duration
-    timing = f"started {clock(hop.started_at)}"
-    timing += f", took {duration:.3f} s" if duration is not None else f", last update {clock(hop.updated_at)}"
+    timing = f"started {time_of_day(hop.started_at)}"
+    timing += f", took {duration:.3f} s" if duration is not None else f", last update {time_of_day(hop.updated_at)}"
     wire = "none"
     if hop.connection_id and hop.wire_seqs:
         wire = f"{hop.connection_id} #{hop.wire_seqs[0]}–#{hop.wire_seqs[1]}"

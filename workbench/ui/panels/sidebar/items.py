@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from workbench.core.errors import WorkbenchError
 from workbench.core.events import ConnectionState
 from workbench.core.profiles import ConnectionProfile, MCPHTTPProfile, MCPSSEProfile, MCPStdioProfile
+from workbench.core.timefmt import time_of_day
 
 S = ConnectionState
 
@@ -27,11 +28,6 @@ LIVE_STATES = frozenset({S.CONNECTING, S.CONNECTED})
 def is_oauth(profile: ConnectionProfile) -> bool:
     """Whether ``profile`` logs in with OAuth 2.1 (an MCP HTTP/SSE profile with ``auth="oauth"``)."""
     return isinstance(profile, MCPHTTPProfile | MCPSSEProfile) and profile.auth == "oauth"
-
-
-def clock_text(at: float) -> str:
-    """Wall-clock seconds as local ``HH:MM``."""
-    return time.strftime("%H:%M", time.localtime(at))
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,8 +62,10 @@ class OAuthStatus:
             return "logged in"
         now = time.time() if now is None else now
         if self.expires_at <= now:
-            return f"login expired {clock_text(self.expires_at)}" + (", refreshed on use" if self.refreshable else "")
-        return f"logged in until {clock_text(self.expires_at)}"
+            return f"login expired {time_of_day(self.expires_at, seconds=False)}" + (
+                ", refreshed on use" if self.refreshable else ""
+            )
+        return f"logged in until {time_of_day(self.expires_at, seconds=False)}"
 
 
 def kind_label(kind: str) -> str:

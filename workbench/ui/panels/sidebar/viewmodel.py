@@ -22,6 +22,7 @@ from workbench.core.credentials import BackendInfo
 from workbench.core.errors import AuthRequiredError, ConnectError, NotFoundError, WorkbenchError
 from workbench.core.events import ConnectionState, ConnectionStateChanged
 from workbench.core.profiles import ConnectionProfile, MCPHTTPProfile, MCPSSEProfile, new_profile_id
+from workbench.core.timefmt import time_of_day
 from workbench.ui.asyncutil import spawn
 from workbench.ui.context import PanelContext
 from workbench.ui.dialogs.credential_fields import SecretChanges
@@ -30,7 +31,6 @@ from workbench.ui.panels.sidebar.items import (
     LIVE_STATES,
     OAuthStatus,
     SidebarItem,
-    clock_text,
     detail_and_hint,
     is_oauth,
 )
@@ -559,7 +559,11 @@ class SidebarViewModel(QObject):
         )
         if result is None:
             return
-        until = f" (token valid until {clock_text(result.expires_at)})" if result.expires_at is not None else ""
+        until = (
+            f" (token valid until {time_of_day(result.expires_at, seconds=False)})"
+            if result.expires_at is not None
+            else ""
+        )
         self.status_message.emit(f"Logged in to {profile.name}{until}.")
         current = self.item(profile.id)
         await self._connect(current.profile if current is not None else profile)

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import json
-import time
 
 from workbench.core.models import Direction, WireKind, WireRecord
+from workbench.core.timefmt import time_of_day
 
 ARROWS = {Direction.OUT: "→", Direction.IN: "←", Direction.LOCAL: "·"}
 DIRECTION_LABELS = {Direction.OUT: "→ sent", Direction.IN: "← received", Direction.LOCAL: "· local"}
@@ -13,11 +13,6 @@ PRETTY_LIMIT = 1_000_000
 """Payloads above this many characters are shown as sent, not re-indented (PayloadView cuts them)."""
 
 _J = WireKind.JSONRPC
-
-
-def clock(wall: float) -> str:
-    """Local wall-clock time as ``HH:MM:SS.mmm``."""
-    return f"{time.strftime('%H:%M:%S', time.localtime(wall))}.{int(wall * 1000) % 1000:03d}"
 
 
 def latency_text(ms: float | None) -> str:
@@ -75,7 +70,7 @@ def correlation(record: WireRecord) -> str:
 def info_text(record: WireRecord, connection_name: str, partner: WireRecord | None) -> str:
     """The detail pane's description: timing, correlation, HTTP line and (redacted) headers."""
     lines = [
-        f"#{record.seq}  {clock(record.wall_time)}  {DIRECTION_LABELS[record.direction]}  {record.kind.value}",
+        f"#{record.seq}  {time_of_day(record.wall_time)}  {DIRECTION_LABELS[record.direction]}  {record.kind.value}",
         f"Connection: {connection_name}"
         + (f" ({record.connection_id})" if connection_name != record.connection_id else ""),
     ]

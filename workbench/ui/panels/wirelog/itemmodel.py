@@ -20,8 +20,9 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersisten
 from PySide6.QtGui import QColor
 
 from workbench.core.models import Direction, WireKind, WireRecord
+from workbench.core.timefmt import time_of_day
 from workbench.core.wire import WireRecorder
-from workbench.ui.panels.wirelog.format import ARROWS, clock, haystack, is_error, latency_text, size_text
+from workbench.ui.panels.wirelog.format import ARROWS, haystack, is_error, latency_text, size_text
 from workbench.ui.untrusted import plain_tooltip
 
 FLUSH_MS = 50
@@ -94,7 +95,7 @@ class WireFilter:
 
 
 def _cell_time(r: WireRecord) -> str:
-    return clock(r.wall_time)
+    return time_of_day(r.wall_time)
 
 
 def _cell_dir(r: WireRecord) -> str:

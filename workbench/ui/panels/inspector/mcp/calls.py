@@ -6,13 +6,13 @@ import asyncio
 import time
 from collections import deque
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal
 
 from workbench.core.errors import WorkbenchError
 from workbench.core.protocols.base import ToolResult
+from workbench.core.timefmt import time_of_day
 from workbench.ui.asyncutil import spawn
 from workbench.ui.errors import ErrorView
 
@@ -21,11 +21,6 @@ if TYPE_CHECKING:
 
 HISTORY_SIZE = 20
 """Results kept per tool (and connection)."""
-
-
-def clock(wall_time: float) -> str:
-    """``time.time()`` as local ``HH:MM:SS.mmm``."""
-    return datetime.fromtimestamp(wall_time).strftime("%H:%M:%S.%f")[:-3]
 
 
 @dataclass(slots=True)
@@ -68,7 +63,7 @@ class CallRecord:
     def label(self) -> str:
         """One line for the history list: time, outcome, duration."""
         took = f" · {self.duration_ms:.0f} ms" if self.duration_ms is not None else ""
-        return f"{clock(self.started_at)} · {self.outcome}{took}"
+        return f"{time_of_day(self.started_at)} · {self.outcome}{took}"
 
 
 class ToolCallViewModel(QObject):
