@@ -15,14 +15,15 @@ from workbench.core.protocols.base import (
     StatusChanged,
     TextDelta,
 )
-from workbench.core.protocols.snapshot import STATUS_HISTORY, clock, oneline, part_text
+from workbench.core.protocols.snapshot import STATUS_HISTORY, oneline, part_text
+from workbench.core.timefmt import time_of_day
 
 __all__ = ["STATUS_HISTORY", "event_line"]
 
 
 def event_line(event: AgentEvent) -> str:
     """One streamed event as a line of plain text for the live view."""
-    head = clock(event.at)
+    head = time_of_day(event.at)
     body: str
     match event:
         case StatusChanged():
