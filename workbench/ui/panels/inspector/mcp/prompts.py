@@ -14,9 +14,9 @@ from PySide6.QtWidgets import (
 
 from workbench.core.protocols.catalog import PromptResult, PromptSpec, ResourceContents
 from workbench.ui.errors import ErrorView
-from workbench.ui.panels.inspector.mcp.banner import ErrorBanner
 from workbench.ui.panels.inspector.mcp.catalog_list import CatalogListWidget, lay_out_list_and_detail
 from workbench.ui.panels.inspector.mcp.completing import CompletingLineEdit
+from workbench.ui.panels.inspector.mcp.inline_error import InlineErrorWidget
 from workbench.ui.panels.inspector.mcp.itemmodel import ListRow
 from workbench.ui.panels.inspector.mcp.viewmodel import CompletionKey, MCPInspectorViewModel
 from workbench.ui.panels.inspector.results import ContentPartsView
@@ -56,7 +56,7 @@ class PromptDetailWidget(QWidget):
         self._form = QFormLayout(self._form_holder)
         self.get_button = QPushButton("Get prompt", self)
         self.get_button.clicked.connect(self.on_get_button_clicked)
-        self.banner = ErrorBanner(self)
+        self.banner = InlineErrorWidget(self)
         self.result_description = plain_label("", self, wrap=True)
         self.messages: list[PromptMessageView] = []
         self._messages_holder = QWidget(self)

@@ -20,9 +20,9 @@ from PySide6.QtWidgets import (
 from workbench.core.errors import WorkbenchError
 from workbench.core.protocols.catalog import ResourceContents, ResourceSpec, ResourceTemplateSpec
 from workbench.ui.errors import ErrorView, describe_error
-from workbench.ui.panels.inspector.mcp.banner import ErrorBanner
 from workbench.ui.panels.inspector.mcp.catalog_list import CatalogListWidget, lay_out_list_and_detail
 from workbench.ui.panels.inspector.mcp.completing import CompletingLineEdit
+from workbench.ui.panels.inspector.mcp.inline_error import InlineErrorWidget
 from workbench.ui.panels.inspector.mcp.itemmodel import ListRow
 from workbench.ui.panels.inspector.mcp.viewmodel import CompletionKey, MCPInspectorViewModel
 from workbench.ui.panels.inspector.results import ContentPartsView, human_size
@@ -61,7 +61,7 @@ class ResourcePage(QWidget):
         row.addWidget(self.auto_box)
         row.addWidget(self.updated_label)
         row.addStretch(1)
-        self.banner = ErrorBanner(self)
+        self.banner = InlineErrorWidget(self)
         self.status = plain_label("", self)
         self.contents = ContentPartsView(self, resource_header="contents")
         self.contents.link_read_requested.connect(self.on_contents_link_read_requested)
@@ -175,7 +175,7 @@ class TemplatePage(QWidget):
         row.addWidget(QLabel("URI", self))
         row.addWidget(self.uri_label, 1)
         row.addWidget(self.read_button)
-        self.banner = ErrorBanner(self)
+        self.banner = InlineErrorWidget(self)
         self.status = plain_label("", self)
         self.contents = ContentPartsView(self, resource_header="contents")
         self.contents.link_read_requested.connect(self.on_contents_link_read_requested)

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from workbench.ui.errors import ErrorView
-from workbench.ui.panels.inspector.mcp.banner import ErrorBanner
+from workbench.ui.panels.inspector.mcp.inline_error import InlineErrorWidget
 from workbench.ui.panels.inspector.mcp.viewmodel import LOG_LEVELS, MCPInspectorViewModel
 from workbench.ui.payload import PayloadView
 from workbench.ui.untrusted import SafeTextBrowser, plain_label, set_plain_tooltip
@@ -80,7 +80,7 @@ class ServerInfoWidget(QWidget):
         controls.addWidget(self.ping_button)
         controls.addWidget(self.ping_result)
 
-        self.banner = ErrorBanner(self)
+        self.banner = InlineErrorWidget(self)
         self.instructions = SafeTextBrowser(self)
         self.instructions.link_clicked.connect(vm.ctx.links.offer)
         self.markdown = QCheckBox("Render as markdown", self)

@@ -22,8 +22,8 @@ from workbench.core.models import ToolSpec
 from workbench.core.protocols.catalog import ResourceContents
 from workbench.ui.errors import ErrorView
 from workbench.ui.forms.schema_form import SchemaForm
-from workbench.ui.panels.inspector.mcp.banner import ErrorBanner
 from workbench.ui.panels.inspector.mcp.calls import CallRecord
+from workbench.ui.panels.inspector.mcp.inline_error import InlineErrorWidget
 from workbench.ui.panels.inspector.mcp.viewmodel import MCPInspectorViewModel
 from workbench.ui.panels.inspector.results import ToolResultView
 from workbench.ui.untrusted import plain_label
@@ -76,7 +76,7 @@ class ToolCallWidget(QWidget):
         history_row.addWidget(self.history, 1)
         history_row.addWidget(self.reuse_button)
 
-        self.banner = ErrorBanner(self)
+        self.banner = InlineErrorWidget(self)
         self.status = plain_label("", self)
         self.result_view = ToolResultView(self)
         self.result_view.link_read_requested.connect(self.on_result_link_read_requested)

@@ -1,4 +1,7 @@
-"""An inline error line for a sub-panel: what failed, why, and what to do (plain text, dismissable)."""
+"""InlineErrorWidget: an error line inside a sub-panel — what failed, why, what to do (plain text, dismissable).
+
+The window-wide banner with a counter and a Details dialog is ``workbench.ui.banner.ErrorBanner``.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +12,7 @@ from workbench.ui.errors import ErrorView
 from workbench.ui.untrusted import set_plain_tooltip
 
 
-class ErrorBanner(QWidget):
+class InlineErrorWidget(QWidget):
     """Hidden until ``show_error``; the ✕ button hides it again."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
