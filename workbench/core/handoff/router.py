@@ -52,7 +52,7 @@ from workbench.core.handoff.policy import (
     as_decision,
 )
 from workbench.core.handoff.tool_calls import (
-    ToolCall,
+    ToolCallEntry,
     error_entry,
     proxy_outcome,
     proxy_request,
@@ -371,7 +371,7 @@ class HandoffRouter:
 
     async def call_tool(self, source: str, name: str, arguments: dict[str, Any] | None = None) -> dict[str, Any]:
         """Run one tool call for ``source`` (as its ``tool_calls`` would); returns the ``tool_results`` entry."""
-        call = ToolCall(name=name, arguments=dict(arguments or {}))
+        call = ToolCallEntry(name=name, arguments=dict(arguments or {}))
         return await self._run_tool_call(source, call, self._book.parent_for(source))
 
     # ------------------------------------------------------------------ answering pauses
@@ -432,7 +432,7 @@ class HandoffRouter:
 
     # ------------------------------------------------------------------ hops to other agents
 
-    async def _run_tool_call(self, source: str, call: ToolCall, parent: Hop | None) -> dict[str, Any]:
+    async def _run_tool_call(self, source: str, call: ToolCallEntry, parent: Hop | None) -> dict[str, Any]:
         """Run one call (a ``TOOL_CALL`` or ``AGENT_TOOL`` hop); never raises a ``WorkbenchError``."""
         if call.problem is not None:
             return error_entry(call, None, message=call.problem)
@@ -480,7 +480,14 @@ class HandoffRouter:
         return out
 
     async def _ask_agent(
-        self, source: str, ref: str, message: str, parent: Hop | None, kind: HopKind, *, call: ToolCall | None = None
+        self,
+        source: str,
+        ref: str,
+        message: str,
+        parent: Hop | None,
+        kind: HopKind,
+        *,
+        call: ToolCallEntry | None = None,
     ) -> AgentResult:
         """Send ``message`` to the agent ``ref`` names as one hop; its completed result, else raises."""
         entry = self.find(ref)
@@ -757,11 +764,11 @@ def _jsonable(value: Any) -> Any:
     return json.loads(json.dumps(value, default=str, ensure_ascii=False))
 
 
-def _call_summary(call: ToolCall) -> str:
+def _call_summary(call: ToolCallEntry) -> str:
     return f"{call.name} {json.dumps(call.arguments, ensure_ascii=False)}"
 
 
-def _call_detail(call: ToolCall) -> dict[str, Any]:
+def _call_detail(call: ToolCallEntry) -> dict[str, Any]:
     detail: dict[str, Any] = {"tool": call.name, "arguments": _jsonable(call.arguments)}
     if call.call_id:
         detail["call_id"] = call.call_id

@@ -27,8 +27,8 @@ PROXY_KEYS = ("target_mcp_server_id", "tool_name")
 
 
 @dataclass(frozen=True, slots=True)
-class ToolCall:
-    """One requested tool call.
+class ToolCallEntry:
+    """One entry of a ``tool_calls`` data part: a tool call an agent asks the workbench to make.
 
     Attributes:
         name: The tool (or agent tool) to call.
@@ -43,14 +43,14 @@ class ToolCall:
     problem: str | None = None
 
 
-def find_tool_calls(data: Any) -> list[ToolCall] | None:
+def find_tool_calls(data: Any) -> list[ToolCallEntry] | None:
     """The calls a data part value asks for, or ``None`` when it holds no ``tool_calls`` list."""
     if not isinstance(data, dict) or not isinstance(data.get("tool_calls"), list):
         return None
-    calls: list[ToolCall] = []
+    calls: list[ToolCallEntry] = []
     for index, entry in enumerate(data["tool_calls"]):
         if not isinstance(entry, dict):
-            calls.append(ToolCall(name="", call_id=f"#{index}", problem="a tool call must be an object"))
+            calls.append(ToolCallEntry(name="", call_id=f"#{index}", problem="a tool call must be an object"))
             continue
         nested = entry.get("function")
         function: dict[str, Any] = nested if isinstance(nested, dict) else entry
@@ -72,12 +72,14 @@ def find_tool_calls(data: Any) -> list[ToolCall] | None:
         if not name:
             problem = problem or "the tool call names no function"
         calls.append(
-            ToolCall(name=str(name), arguments=arguments, call_id=str(call_id) if call_id else None, problem=problem)
+            ToolCallEntry(
+                name=str(name), arguments=arguments, call_id=str(call_id) if call_id else None, problem=problem
+            )
         )
     return calls
 
 
-def tool_calls_in(parts: list[ContentPart], data: Any = None) -> list[ToolCall] | None:
+def tool_calls_in(parts: list[ContentPart], data: Any = None) -> list[ToolCallEntry] | None:
     """The tool calls of an input request: its ``data``, else any of its data parts."""
     found = find_tool_calls(data)
     if found is not None:
@@ -90,7 +92,7 @@ def tool_calls_in(parts: list[ContentPart], data: Any = None) -> list[ToolCall] 
     return None
 
 
-def result_entry(call: ToolCall, result: ToolResult) -> dict[str, Any]:
+def result_entry(call: ToolCallEntry, result: ToolResult) -> dict[str, Any]:
     """The ``tool_results`` entry for a call that returned (a tool error is ``is_error``)."""
     entry: dict[str, Any] = {"id": call.call_id, "name": call.name, "is_error": result.is_error, "content": result.text}
     if result.structured_content is not None:
@@ -100,7 +102,7 @@ def result_entry(call: ToolCall, result: ToolResult) -> dict[str, Any]:
     return entry
 
 
-def error_entry(call: ToolCall, error: WorkbenchError | None, *, message: str | None = None) -> dict[str, Any]:
+def error_entry(call: ToolCallEntry, error: WorkbenchError | None, *, message: str | None = None) -> dict[str, Any]:
     """The ``tool_results`` entry for a call that failed (refused, unknown, unreachable ...)."""
     if error is None:
         body: dict[str, Any] = {"code": "usage", "message": message or "the tool call could not be read"}
