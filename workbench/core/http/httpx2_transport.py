@@ -7,11 +7,13 @@ interface but its own classes, so each client needs its own subclass. Bodies pas
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import AsyncIterator
 
+import anyio
 import httpx2
 
-from workbench.core.http.tap import Exchange, HTTPTap
+from workbench.core.http.tap import ERROR_BODY_WAIT, Exchange, HTTPTap
 
 
 class Httpx2TapTransport(httpx2.AsyncBaseTransport):
@@ -74,7 +76,14 @@ class _Tee(httpx2.AsyncByteStream):
         self._exchange.finish()
 
     async def aclose(self) -> None:
-        """Record what arrived, then close the wrapped stream."""
-        self._exchange.finish()
-        if isinstance(self._inner, httpx2.AsyncByteStream):
-            await self._inner.aclose()
+        """Record what arrived (an unread error body is read first, bounded), then close the wrapped stream."""
+        exchange, inner = self._exchange, self._inner
+        if exchange.wants_unread_body and isinstance(inner, httpx2.AsyncByteStream):
+            with anyio.move_on_after(ERROR_BODY_WAIT), contextlib.suppress(httpx2.HTTPError):
+                async for chunk in inner:
+                    exchange.feed(chunk)
+                    if exchange.body_full:
+                        break
+        exchange.finish()
+        if isinstance(inner, httpx2.AsyncByteStream):
+            await inner.aclose()

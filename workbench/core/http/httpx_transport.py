@@ -6,11 +6,13 @@ shim for ``httpx2`` (the MCP SDK's client). Bodies pass through unchanged.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import AsyncIterator
 
+import anyio
 import httpx
 
-from workbench.core.http.tap import Exchange, HTTPTap
+from workbench.core.http.tap import ERROR_BODY_WAIT, Exchange, HTTPTap
 
 
 class HttpxTapTransport(httpx.AsyncBaseTransport):
@@ -73,7 +75,14 @@ class _Tee(httpx.AsyncByteStream):
         self._exchange.finish()
 
     async def aclose(self) -> None:
-        """Record what arrived, then close the wrapped stream."""
-        self._exchange.finish()
-        if isinstance(self._inner, httpx.AsyncByteStream):
-            await self._inner.aclose()
+        """Record what arrived (an unread error body is read first, bounded), then close the wrapped stream."""
+        exchange, inner = self._exchange, self._inner
+        if exchange.wants_unread_body and isinstance(inner, httpx.AsyncByteStream):
+            with anyio.move_on_after(ERROR_BODY_WAIT), contextlib.suppress(httpx.HTTPError):
+                async for chunk in inner:
+                    exchange.feed(chunk)
+                    if exchange.body_full:
+                        break
+        exchange.finish()
+        if isinstance(inner, httpx.AsyncByteStream):
+            await inner.aclose()

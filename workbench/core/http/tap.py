@@ -8,7 +8,8 @@ end or a failure. The tap records
 - a transport failure as a local error record, with the time it took,
 - an event-stream response's head at once, then every SSE frame the moment it is complete
   (keep-alive comments included), so the log shows events while the stream is still open,
-- any other response with its body, when the body has been read (or the response closed),
+- any other response with its body, when the body has been read (or the response closed; an
+  error response closed unread, as SDKs do, still has its body read for the record, bounded),
 - optionally (``jsonrpc_bodies``) the JSON-RPC messages in request bodies, response bodies and SSE
   payloads, for adapters that have no JSON-RPC seam of their own (A2A over HTTP).
 
@@ -30,6 +31,10 @@ Headers = list[tuple[str, str]]
 
 SSE_DATA_PREVIEW = 4096
 """Characters of an SSE payload kept in its SSE record when the whole message has a JSON-RPC record."""
+ERROR_BODY_LIMIT = 64 * 1024
+"""Bytes of an unread error response body the shims still read for the record when it is closed."""
+ERROR_BODY_WAIT = 2.0
+"""Seconds the shims wait for such a body before closing without it."""
 
 
 def is_jsonrpc(body: bytes | str) -> bool:
@@ -107,12 +112,23 @@ class Exchange:
         self._headers: Headers = []
         self._framer: SSEFramer | None = None
         self._body: list[bytes] = []
+        self._size = 0
         self._done = False
 
     @property
     def is_sse(self) -> bool:
         """Whether the response is an event stream (known once ``respond`` was called)."""
         return self._framer is not None
+
+    @property
+    def wants_unread_body(self) -> bool:
+        """Whether a closing shim should still read the body: an error response nobody read yet."""
+        return not self._done and self._framer is None and self._status >= 400 and self._size == 0
+
+    @property
+    def body_full(self) -> bool:
+        """Whether the record already has ``ERROR_BODY_LIMIT`` bytes (a shim reading for it stops)."""
+        return self._size >= ERROR_BODY_LIMIT
 
     def failed(self, exc: BaseException) -> None:
         """The request failed before a response arrived (refused, timed out, ...)."""
@@ -143,6 +159,7 @@ class Exchange:
             return
         if self._framer is None:
             self._body.append(chunk)
+            self._size += len(chunk)
             return
         for frame in self._framer.feed(chunk):
             self._frame(frame)
