@@ -19,7 +19,7 @@ from workbench.cli import terminal
 from workbench.cli.answers import AnswerBook
 from workbench.cli.profile_commands import add_profile_commands, run_profile_command
 from workbench.cli.render import HumanPrinter, describe_human, print_error, print_json, tool_result_human
-from workbench.cli.targets import Handlers, TargetSpec, add_target_options, build_agent, target_from_args
+from workbench.cli.targets import Handlers, TargetSpec, add_target_options, build_target_agent, target_from_args
 from workbench.core.errors import ConfigError, NotFoundError, WorkbenchError
 from workbench.core.events import EventBus, ServerStderrLine
 from workbench.core.protocols.base import Completed, Failed, TextDelta
@@ -203,7 +203,7 @@ async def _agent_for(
 ) -> Any:
     """The agent for the command-line target, or for a saved profile with its secrets from the keyring."""
     if spec is not None:
-        return build_agent(spec, wire=wire, bus=bus, handlers=handlers)
+        return build_target_agent(spec, wire=wire, bus=bus, handlers=handlers)
     from workbench.core.agent_factory import AgentHandlers
     from workbench.core.agent_factory import build_agent as build_profile_agent
     from workbench.core.credentials import KeyringCredentialStore

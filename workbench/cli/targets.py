@@ -109,7 +109,7 @@ class Handlers:
     input: InputHandler | None = None
 
 
-def build_agent(spec: TargetSpec, *, wire: WireRecorder, bus: EventBus, handlers: Handlers) -> RemoteAgent:
+def build_target_agent(spec: TargetSpec, *, wire: WireRecorder, bus: EventBus, handlers: Handlers) -> RemoteAgent:
     """Create the agent for ``spec`` (nothing is connected yet)."""
     if spec.protocol == "a2a":
         from workbench.core.protocols.a2a import A2AAgent
