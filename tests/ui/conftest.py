@@ -9,6 +9,7 @@ wait_signal`` — never ``qtbot.wait*`` inside them; sync tests take the ``qloop
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import time
 from collections.abc import Callable, Iterator
@@ -17,12 +18,27 @@ from typing import Any
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest
+from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QApplication
 
 from tests.support.processes import no_leaked_children
 from workbench.ui.asyncutil import AppEventLoop
 
 __all__ = ["no_leaked_children"]  # an autouse fixture: no child process may outlive a test
+
+
+@pytest.fixture(autouse=True)
+def _qt_objects_die_with_their_test(qapp: QApplication) -> Iterator[None]:
+    """Delete what a test left for later, and collect its Python wrappers, before the next test starts.
+
+    Without this a widget or model of one test could be destroyed during a later test's event
+    processing, after the objects it refers to (its loop, its recorder) are gone: a segfault far from
+    its cause (seen with the wire-log tests followed by the sidebar's).
+    """
+    yield
+    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete.value)
+    gc.collect()
+    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete.value)
 
 
 @pytest.fixture(scope="session", autouse=True)
