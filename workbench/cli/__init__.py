@@ -112,8 +112,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_profile_command(args, stdio_command)
     try:
         spec = None if args.profile else target_from_args(args, stdio_command)
+        _check_usage(args, spec)
     except ConfigError as exc:
-        print_error(exc, as_json=False)
+        print_error(exc, as_json=args.json)
         return EXIT_USAGE
     try:
         return asyncio.run(_run(args, spec))
@@ -229,6 +230,35 @@ def _inspect(agent: RemoteAgent, args: argparse.Namespace) -> int:
     else:
         describe_human(info)
     return EXIT_OK
+
+
+def _check_usage(args: argparse.Namespace, spec: TargetSpec | None) -> None:
+    """Refuse a malformed command before anything is started or connected (exit 2).
+
+    Raises:
+        ConfigError: ``--args`` is not a JSON object, ``--data`` is not JSON or is given for an
+            MCP target, or ``--wire`` names a file that cannot be written.
+    """
+    if args.command == "call":
+        arguments = _json_value(args.args, "--args")
+        if not isinstance(arguments, dict):
+            hint = 'for example --args \'{"text": "hi"}\''
+            raise ConfigError("--args must be a JSON object.", hint=hint, details={"args": args.args})
+    if args.command == "send" and args.data is not None:
+        _json_value(args.data, "--data")
+        if spec is not None and spec.protocol != "a2a":
+            hint = "an MCP tool takes its arguments with: call TOOL --args JSON"
+            raise ConfigError("--data is for A2A agents.", hint=hint)
+    if args.wire:
+        try:
+            with open(args.wire, "a", encoding="utf-8"):
+                pass
+        except OSError as exc:
+            raise ConfigError(
+                f"The wire log cannot be written to {args.wire!r}: {exc.strerror or exc}.",
+                hint="choose a file in a folder you can write to",
+                details={"wire": str(args.wire)},
+            ) from None
 
 
 def _json_value(text: str, option: str) -> Any:
