@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import shlex
 import signal
 import sys
 from collections.abc import AsyncIterator
@@ -235,6 +236,19 @@ async def test_a2a_send_without_answer_leaves_the_task_waiting_and_it_can_be_con
         "send", "--a2a", url, "here you go", "--task-id", final["result"]["task_id"],
         "--context-id", final["result"]["context_id"], "--data", json.dumps(trip), "--json",
     )  # fmt: skip
+    assert code == 0, err
+    assert json_lines(out)[-1]["result"]["state"] == "completed"
+
+
+async def test_the_printed_continuation_command_works_as_written(demo: dict[str, dict[str, str]]) -> None:
+    url = demo["travel"]["target"]
+    code, _, err = await workbench("send", "--a2a", url, "Plan a trip to Rome")
+    assert code == 0, err
+    [hint] = [line.strip() for line in err.splitlines() if line.strip().startswith("workbench send ")]
+    argv = shlex.split(hint)[1:]
+    assert argv[-1] == "YOUR ANSWER"
+    trip = {"departure_date": "2026-05-01", "return_date": "2026-05-04", "travellers": 1, "cabin_class": "economy"}
+    code, out, err = await workbench(*argv[:-1], json.dumps(trip), "--json")
     assert code == 0, err
     assert json_lines(out)[-1]["result"]["state"] == "completed"
 

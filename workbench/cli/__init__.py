@@ -11,6 +11,7 @@ import argparse
 import asyncio
 import json
 import os
+import shlex
 import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
@@ -232,6 +233,15 @@ def _inspect(agent: RemoteAgent, args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _target_options(args: argparse.Namespace) -> str | None:
+    """The options naming this command's target, to repeat in a hint (``None`` for stdio commands)."""
+    if args.profile:
+        return f"--profile {shlex.quote(args.profile)}"
+    if args.a2a:
+        return f"--a2a {shlex.quote(args.a2a)}"
+    return None
+
+
 def _check_usage(args: argparse.Namespace, spec: TargetSpec | None) -> None:
     """Refuse a malformed command before anything is started or connected (exit 2).
 
@@ -301,7 +311,7 @@ async def _send(agent: RemoteAgent, args: argparse.Namespace) -> int:
             raise ConfigError("--data is for A2A agents (MCP agents take --args with 'call').")
         kwargs["data"] = _json_value(args.data, "--data")
     status = EXIT_OK
-    human = HumanPrinter()
+    human = HumanPrinter(target=_target_options(args))
     async for event in agent.stream_async(args.text, **kwargs):
         if args.json:
             print_json(event.to_dict())

@@ -142,9 +142,18 @@ class HumanPrinter:
     of reply text.
     """
 
-    def __init__(self, out: TextIO = STDOUT, err: TextIO = STDERR) -> None:
+    def __init__(self, out: TextIO = STDOUT, err: TextIO = STDERR, *, target: str | None = None) -> None:
+        """Print to ``out`` (reply text) and ``err`` (notes).
+
+        Args:
+            out: Where reply text goes.
+            err: Where notes go.
+            target: The command-line target options (``--a2a URL`` …), for the hint that continues a
+                waiting task; without it the hint names only the ids.
+        """
         self._out = out
         self._err = err
+        self._target = target
         self._open_line = False
 
     def _text(self, text: str) -> None:
@@ -188,8 +197,18 @@ class HumanPrinter:
         elif isinstance(event, Completed):
             if self._open_line:
                 self._text("\n")
-            if event.result.state != "completed":
-                note(f"[{event.result.state}] task={event.result.task_id} context={event.result.context_id}")
+            result = event.result
+            if result.state in ("input_required", "auth_required") and result.task_id:
+                what = "a credential" if result.state == "auth_required" else "your answer"
+                note(f"[{result.state}] the task waits for {what}; continue it with:")
+                ids = f"--task-id {result.task_id}" + (
+                    f" --context-id {result.context_id}" if result.context_id else ""
+                )
+                target = f"{self._target} " if self._target else ""
+                note(f"  workbench send {target}{ids} 'YOUR ANSWER'")
+            elif result.state != "completed":
+                ids = " ".join(f"{k}={v}" for k, v in (("task", result.task_id), ("context", result.context_id)) if v)
+                note(f"[{result.state}]" + (f" {ids}" if ids else ""))
         elif isinstance(event, Failed):
             note(f"[failed] {event.message}")
         else:
