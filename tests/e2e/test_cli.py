@@ -115,6 +115,28 @@ async def test_call_answers_a_form_elicitation_from_answer(demo: dict[str, dict[
     assert "Ada" in events[-1]["result"]["text"]
 
 
+@pytest.mark.parametrize(
+    "answer",
+    [
+        '{"email": "ada@example.org", "party_size": 2}',  # the required name is missing
+        '{"name": "Ada", "email": "ada@example.org", "party_size": 40}',  # above the maximum of 12
+        '{"name": "Ada", "email": "ada@example.org", "party_size": "two"}',  # not an integer
+        '{"name": "Ada", "email": "ada@example.org", "party_size": 2, "time": "03:00"}',  # not a choice
+        "not json at all",
+    ],
+)
+async def test_a_form_answer_the_schema_refuses_is_never_sent_as_accept(
+    demo: dict[str, dict[str, str]], answer: str
+) -> None:
+    before, after = target_args(demo, "http")
+    code, out, _ = await workbench("call", *before, "book_table", "--answer", answer, "--json", *after)
+    assert code == 2
+    events = json_lines(out)
+    assert events[-1]["kind"] == "failed"
+    assert events[-1]["error"]["code"] == "config"
+    assert not any("Ada" in json.dumps(e.get("result", {})) for e in events)  # nothing was booked
+
+
 async def test_call_without_answers_declines_with_a_clear_note(demo: dict[str, dict[str, str]]) -> None:
     before, after = target_args(demo, "http")
     code, out, err = await workbench("call", *before, "book_table", *after)

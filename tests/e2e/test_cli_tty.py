@@ -12,11 +12,11 @@ import sys
 import time
 
 DEMO_STDIO = [sys.executable, "-m", "workbench.demo.mcp_server", "--stdio"]
-# A prompt: "Fill the form? [y = …]: " or a field "Party Size (integer) *: " / "Area [main/terrace/bar] = main: ".
+# A prompt: "Fill the form? [y = …]: " or a field's title at the start of a line: "Party Size *: " / "Area: ".
 PROMPT = re.compile(
-    r"(?:answer \(JSON object, text, or 'cancel'\)"
+    r"(?m)(?:answer \(JSON object, text, or 'cancel'\)"
     r"|Fill the form\? \[[^\]]*\]"
-    r"|[A-Z][A-Za-z ]* (?:\([a-z]+\)|\[[^\]]*\])(?: \*)?(?: = [^\n]*?)?): "
+    r"|^[A-Z][A-Za-z ]*(?: \*)?): "
 )
 ANSWERS = {
     "Fill the form?": "y",

@@ -50,3 +50,45 @@ async def test_elicitations_take_json_decline_and_cancel() -> None:
     assert (await book.elicitation(form)).action == "decline"
     assert (await book.elicitation(form)).action == "cancel"
     assert (await book.elicitation(form)).action == "decline"  # nothing left: declined with a note
+
+
+_PARTY_FORM = {
+    "type": "object",
+    "properties": {
+        "party": {"type": "integer", "title": "Party size", "minimum": 1, "maximum": 12},
+        "seating": {
+            "type": "string",
+            "oneOf": [{"const": "in", "title": "Inside"}, {"const": "out", "title": "Terrace"}],
+        },
+    },
+    "required": ["party"],
+}
+
+
+@pytest.mark.asyncio
+async def test_a_scripted_form_answer_outside_the_schema_is_cancelled_and_recorded() -> None:
+    book = AnswerBook(['{"party": 30, "seating": "roof"}'], interactive=False, note=io.StringIO())
+    form = ElicitationRequest(mode="form", message="table?", requested_schema=_PARTY_FORM)
+    assert (await book.elicitation(form)).action == "cancel"
+    assert len(book.problems) == 1
+    assert "party" in book.problems[0].message and "seating" in book.problems[0].message
+
+
+@pytest.mark.asyncio
+async def test_the_terminal_form_re_asks_a_bad_field_then_accepts(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("y\n30\n4\nTerrace\n"))
+    note = io.StringIO()
+    book = AnswerBook([], interactive=True, note=note)
+    form = ElicitationRequest(mode="form", message="table?", requested_schema=_PARTY_FORM)
+    response = await book.elicitation(form)
+    assert (response.action, response.content) == ("accept", {"party": 4, "seating": "out"})
+    assert "12" in note.getvalue()  # the range the first answer missed was named
+    assert "Inside" in note.getvalue() and "Terrace" in note.getvalue()  # titles, not const ids
+
+
+@pytest.mark.asyncio
+async def test_input_ending_in_the_middle_of_a_terminal_form_cancels_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("y\n"))
+    book = AnswerBook([], interactive=True, note=io.StringIO())
+    form = ElicitationRequest(mode="form", message="table?", requested_schema=_PARTY_FORM)
+    assert (await book.elicitation(form)).action == "cancel"

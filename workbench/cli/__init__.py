@@ -186,9 +186,11 @@ async def _run(args: argparse.Namespace, spec: TargetSpec | None) -> int:
         await agent.connect()
         if args.command == "inspect":
             return _inspect(agent, args)
-        if args.command == "call":
-            return await _call(agent, args)
-        return await _send(agent, args)
+        status = await _call(agent, args) if args.command == "call" else await _send(agent, args)
+        if book.problems:  # an --answer that did not fit: the request was cancelled, nothing invalid sent
+            print_error(book.problems[0], as_json=args.json)
+            return EXIT_USAGE
+        return status
     except WorkbenchError as exc:
         print_error(exc, as_json=args.json)
         return EXIT_FAILED

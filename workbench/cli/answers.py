@@ -9,7 +9,9 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any, TextIO
 
+from workbench.cli.form_answers import describe_field, field_prompt, parse_field, schema_problems
 from workbench.cli.terminal import STDERR
+from workbench.core.errors import ConfigError
 from workbench.core.protocols.base import (
     ElicitationRequest,
     ElicitationResponse,
@@ -38,12 +40,20 @@ class AnswerBook:
         self._interactive = interactive
         self._note = note
         self.declined: list[str] = []
+        self.problems: list[ConfigError] = []
+        """Answers that could not be used (the request was cancelled instead); the CLI exits 2."""
 
     def _say(self, text: str) -> None:
         print(text, file=self._note, flush=True)
 
     async def _ask(self, prompt: str) -> str:
         return await asyncio.to_thread(_read_line, prompt, self._note)
+
+    async def _ask_or_none(self, prompt: str) -> str | None:
+        try:
+            return await self._ask(prompt)
+        except InputEndedError:
+            return None
 
     def _next_scripted(self) -> str | None:
         return self._answers.popleft() if self._answers else None
@@ -69,7 +79,20 @@ class AnswerBook:
         if request.mode == "url":
             self._say(f"[workbench] URL the server asked you to open: {request.url}")
             return ElicitationResponse("accept")
-        return ElicitationResponse("accept", content=_json_object(scripted, "--answer for a form"))
+        try:
+            content = _json_object(scripted, "--answer for a form")
+            problems = schema_problems(request.requested_schema, content)
+            if problems:
+                raise ConfigError(
+                    "--answer does not fit the server's form: " + "; ".join(problems) + ".",
+                    hint="answer with a JSON object matching the form, or decline / cancel",
+                    details={"problems": problems},
+                )
+        except ConfigError as exc:
+            self.problems.append(exc)
+            self._say(f"[workbench] cancelled the server's request for input: {exc.message}")
+            return ElicitationResponse("cancel")
+        return ElicitationResponse("accept", content=content)
 
     async def input(self, request: InputRequest) -> InputResponse:
         """Answer an A2A ``input-required`` / ``auth-required`` pause."""
@@ -78,12 +101,12 @@ class AnswerBook:
             self._say(f"[{request.agent or 'agent'} asks] {request.text}")
             if request.schema:
                 self._say("expected JSON matching: " + json.dumps(request.schema))
-            scripted = await self._ask("answer (JSON object, text, or 'cancel'): ")
+            scripted = await self._ask_or_none("answer (JSON object, text, or 'cancel'): ")
         if scripted is None:
             self.declined.append(request.text)
             self._say(
                 f"[workbench] the agent asks for input and no --answer is left: {request.text!r}. "
-                f"The task stays waiting; continue it with: send --task-id {request.task_id} --answer …"
+                "The task stays waiting (the command to continue it follows the result)."
             )
             return InputResponse()
         return answer_from_text(scripted)
@@ -95,7 +118,7 @@ class AnswerBook:
         question = parts_text(last.content) if last else ""
         if scripted is None and self._interactive:
             self._say(f"[{request.agent or 'server'} asks for a completion (sampling)] {question}")
-            scripted = await self._ask("reply: ")
+            scripted = await self._ask_or_none("reply: ")
         elif scripted is not None:
             self._say(
                 f"[{request.agent or 'server'} asks for a completion (sampling)] {question} → answered from --answer"
@@ -113,9 +136,11 @@ class AnswerBook:
         self._say(f"[{request.agent or 'server'} asks] {request.message}")
         if request.mode == "url":
             self._say(f"It wants you to open: {request.url}")
-            raw = await self._ask("Did you complete it there? [y = accept / n = decline / c = cancel]: ")
+            raw = await self._ask_or_none("Did you complete it there? [y = accept / n = decline / c = cancel]: ")
         else:
-            raw = await self._ask("Fill the form? [y = fill / n = decline / c = cancel]: ")
+            raw = await self._ask_or_none("Fill the form? [y = fill / n = decline / c = cancel]: ")
+        if raw is None:
+            return ElicitationResponse("cancel")
         choice = raw.strip().lower()[:1]
         if choice == "c":
             return ElicitationResponse("cancel")
@@ -123,8 +148,21 @@ class AnswerBook:
             return ElicitationResponse("decline")
         if request.mode == "url":
             return ElicitationResponse("accept")
-        content = await _fill_form(self, request.requested_schema or {}, self._ask)
-        return ElicitationResponse("accept", content=content)
+        schema = request.requested_schema or {}
+        while True:
+            try:
+                content = await _fill_form(self, schema, self._ask)
+            except InputEndedError:
+                self._say("[workbench] input ended; the server's request is cancelled")
+                return ElicitationResponse("cancel")
+            problems = schema_problems(schema, content)
+            if not problems:
+                return ElicitationResponse("accept", content=content)
+            for problem in problems:
+                self._say(f"  {problem}")
+            again = await self._ask_or_none("Fill it again? [y = again / c = cancel]: ")
+            if again is None or again.strip().lower()[:1] != "y":
+                return ElicitationResponse("cancel")
 
 
 def answer_from_text(value: str) -> InputResponse:
@@ -138,8 +176,6 @@ def answer_from_text(value: str) -> InputResponse:
 
 
 def _json_object(text: str, what: str) -> dict[str, Any]:
-    from workbench.core.errors import ConfigError
-
     try:
         value = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -149,40 +185,43 @@ def _json_object(text: str, what: str) -> dict[str, Any]:
     return value
 
 
+class InputEndedError(Exception):
+    """The terminal's input ended (Ctrl-D or a closed pipe) while a question was open."""
+
+
 def _read_line(prompt: str, out: TextIO) -> str:
     print(prompt, end="", file=out, flush=True)
-    return sys.stdin.readline().rstrip("\n")
-
-
-def _coerce(kind: str, raw: str) -> Any:
-    if kind == "integer":
-        return int(raw)
-    if kind == "number":
-        return float(raw)
-    if kind == "boolean":
-        return raw.strip().lower() in ("y", "yes", "true", "1")
-    return raw
+    line = sys.stdin.readline()
+    if not line:
+        raise InputEndedError
+    return line.rstrip("\n")
 
 
 async def _fill_form(book: AnswerBook, schema: dict[str, Any], ask: Callable[[str], Any]) -> dict[str, Any]:
     values: dict[str, Any] = {}
     required = set(schema.get("required") or [])
     for name, prop in (schema.get("properties") or {}).items():
-        kind = prop.get("type", "string")
-        choices = prop.get("enum") or [o.get("const") for o in prop.get("oneOf", []) if "const" in o]
-        hint = f" [{'/'.join(map(str, choices))}]" if choices else f" ({kind})"
-        default = prop.get("default")
-        label = prop.get("title") or name
+        for line in describe_field(prop):
+            book._say(line)
         while True:
-            raw = await ask(f"{label}{hint}{' *' if name in required else ''}{f' = {default}' if default else ''}: ")
-            if not raw and default is not None:
-                values[name] = default
-                break
-            if not raw and name not in required:
-                break
+            raw = await ask(field_prompt(name, prop, name in required))
+            if not raw.strip():
+                if "default" in prop:
+                    values[name] = prop["default"]
+                    break
+                if name not in required:
+                    break
+                book._say("  this field is required")
+                continue
             try:
-                values[name] = _coerce(kind, raw)
-                break
-            except ValueError:
-                book._say(f"not a valid {kind}")
+                value = parse_field(prop, raw)
+            except ValueError as exc:
+                book._say(f"  {exc}")
+                continue
+            problems = schema_problems(prop, value)
+            if problems:
+                book._say("  " + "; ".join(problems))
+                continue
+            values[name] = value
+            break
     return values
