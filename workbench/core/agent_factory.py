@@ -44,6 +44,7 @@ from workbench.core.redaction import Redactor
 if TYPE_CHECKING:
     from workbench.core.auth_steps import AuthStep
     from workbench.core.credentials import CredentialStore
+    from workbench.core.http.origins import CredentialBoundary, OriginApprover
     from workbench.core.protocols.mcp.oauth import WorkbenchOAuthProvider
     from workbench.core.wire import WireRecorder
 
@@ -64,11 +65,14 @@ class AgentHandlers:
         elicitation: Answers MCP elicitations.
         sampling: Answers MCP sampling requests.
         input: Answers A2A ``input-required`` / ``auth-required`` pauses.
+        origin_approval: Asked before a profile's credentials go to an origin the user did not
+            configure (``None``: refused with ``CredentialOriginError``); it persists a "yes".
     """
 
     elicitation: ElicitationHandler | None = None
     sampling: SamplingHandler | None = None
     input: InputHandler | None = None
+    origin_approval: OriginApprover | None = None
 
 
 class AgentFactory(Protocol):
@@ -303,6 +307,7 @@ def _build_a2a(
     credentials: CredentialStore | None = None,
     oauth_opener: OAuthOpener | None = None,
 ) -> RemoteAgent:
+    from workbench.core.http.httpx_transport import HttpxCredentialGuard
     from workbench.core.protocols.a2a import A2AAgent  # lazy: keeps the SDK out until needed
 
     agent = A2AAgent(
@@ -323,8 +328,30 @@ def _build_a2a(
         credentials=credentials,
         credential_id=profile.id,
         oauth_opener=oauth_opener,
+        # Credentials go only to the origins the user configured or approved (not where the card points).
+        http_transport=HttpxCredentialGuard(credential_boundary(profile, secrets, wire, handlers.origin_approval)),
     )
     return agent
+
+
+def credential_boundary(
+    profile: A2AProfile | MCPHTTPProfile | MCPSSEProfile,
+    secrets: ResolvedSecrets,
+    wire: WireRecorder | None,
+    approver: OriginApprover | None = None,
+) -> CredentialBoundary:
+    """The origins ``profile``'s credentials may go to, and the values that count as credentials."""
+    from workbench.core.http.origins import CredentialBoundary
+
+    return CredentialBoundary(
+        profile.credential_origins(),
+        secrets.values(),
+        allow_insecure=profile.allow_insecure_credentials,
+        redactor=wire.redactor if wire is not None else None,
+        approver=approver,
+        profile_id=profile.id,
+        profile_name=profile.name,
+    )
 
 
 class DefaultAgentFactory:

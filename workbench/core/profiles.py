@@ -269,14 +269,42 @@ class _HeadersMixin(BaseModel):
 
 
 class _URLMixin(BaseModel):
-    """A peer reached over HTTP(S) at ``url``."""
+    """A peer reached over HTTP(S) at ``url``.
+
+    Attributes:
+        url: Where the peer is.
+        allowed_origins: Origins (``scheme://host:port``) besides ``url``'s (and ``card_url``'s) that
+            may receive this profile's credentials — approved by the user when the peer pointed there.
+        allow_insecure_credentials: Send credentials over plain ``http`` to hosts that are not this
+            machine (off: refused with a clear error).
+    """
 
     url: str
+    allowed_origins: list[str] = Field(default_factory=list)
+    allow_insecure_credentials: bool = False
 
     @field_validator("url")
     @classmethod
     def _url(cls, value: str) -> str:
         return _check_url(value, "url")
+
+    @field_validator("allowed_origins")
+    @classmethod
+    def _origins(cls, value: list[str]) -> list[str]:
+        from workbench.core.http.origins import origin_of
+
+        out: list[str] = []
+        for item in value:
+            _check_url(item, "allowed_origins")
+            origin = origin_of(item)
+            if origin not in out:
+                out.append(origin)
+        return out
+
+    def credential_origins(self) -> list[str]:
+        """The URLs whose origins may receive this profile's credentials (configured and approved)."""
+        card_url = getattr(self, "card_url", None)
+        return [self.url, *([card_url] if card_url else []), *self.allowed_origins]
 
 
 class _MCPMixin(BaseModel):

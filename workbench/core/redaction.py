@@ -101,6 +101,10 @@ class Redactor:
             variants.add(quote_plus(value, safe=""))
         self._variants = tuple(sorted((v for v in variants if v), key=len, reverse=True))
 
+    def mentions_secret(self, text: str) -> bool:
+        """Whether ``text`` contains a known secret value (in any of its spellings)."""
+        return any(variant in text for variant in self._variants)
+
     def text(self, text: str) -> str:
         """Return ``text`` with every known secret value replaced by ``***``."""
         for variant in self._variants:

@@ -13,7 +13,37 @@ from collections.abc import AsyncIterator
 import anyio
 import httpx2
 
+from workbench.core.http.origins import OAUTH_ENDPOINT, CredentialBoundary
 from workbench.core.http.tap import ERROR_BODY_WAIT, Exchange, HTTPTap
+
+
+class Httpx2CredentialGuard(httpx2.AsyncBaseTransport):
+    """An ``httpx2`` transport that refuses requests carrying credentials outside ``boundary``.
+
+    The ``httpx2`` twin of ``httpx_transport.HttpxCredentialGuard``; every hop (redirects included)
+    goes through it.
+
+    Args:
+        boundary: The allowed origins and the connection's secret values.
+        inner: The transport that really talks HTTP (default ``httpx2.AsyncHTTPTransport()``).
+    """
+
+    def __init__(self, boundary: CredentialBoundary, inner: httpx2.AsyncBaseTransport | None = None) -> None:
+        self.boundary = boundary
+        self._inner = inner if inner is not None else httpx2.AsyncHTTPTransport()
+
+    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
+        """Admit ``request`` past the boundary (asking its approver, or raising its typed error), then send it."""
+        await self.boundary.admit(
+            str(request.url),
+            request.headers.multi_items(),
+            oauth_endpoint=bool(request.extensions.get(OAUTH_ENDPOINT)),
+        )
+        return await self._inner.handle_async_request(request)
+
+    async def aclose(self) -> None:
+        """Close the wrapped transport."""
+        await self._inner.aclose()
 
 
 class Httpx2TapTransport(httpx2.AsyncBaseTransport):

@@ -12,7 +12,37 @@ from collections.abc import AsyncIterator
 import anyio
 import httpx
 
+from workbench.core.http.origins import OAUTH_ENDPOINT, CredentialBoundary
 from workbench.core.http.tap import ERROR_BODY_WAIT, Exchange, HTTPTap
+
+
+class HttpxCredentialGuard(httpx.AsyncBaseTransport):
+    """An ``httpx`` transport that refuses requests carrying credentials outside ``boundary``.
+
+    Every hop goes through it (redirects included: the client follows them, the transport sends each),
+    so a credential never leaves for an origin the user did not configure or approve.
+
+    Args:
+        boundary: The allowed origins and the connection's secret values.
+        inner: The transport that really talks HTTP (default ``httpx.AsyncHTTPTransport()``).
+    """
+
+    def __init__(self, boundary: CredentialBoundary, inner: httpx.AsyncBaseTransport | None = None) -> None:
+        self.boundary = boundary
+        self._inner = inner if inner is not None else httpx.AsyncHTTPTransport()
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        """Admit ``request`` past the boundary (asking its approver, or raising its typed error), then send it."""
+        await self.boundary.admit(
+            str(request.url),
+            request.headers.multi_items(),
+            oauth_endpoint=bool(request.extensions.get(OAUTH_ENDPOINT)),
+        )
+        return await self._inner.handle_async_request(request)
+
+    async def aclose(self) -> None:
+        """Close the wrapped transport."""
+        await self._inner.aclose()
 
 
 class HttpxTapTransport(httpx.AsyncBaseTransport):

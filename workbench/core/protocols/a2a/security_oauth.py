@@ -24,6 +24,8 @@ import httpx
 from workbench.core.errors import AuthRequiredError, ProtocolError
 from workbench.core.http.browser import BrowserOpener, system_browser_opener
 from workbench.core.http.loopback import AuthorizationResponse, LoopbackReceiver
+from workbench.core.http.origins import OAUTH_ENDPOINT, is_loopback_host
+from workbench.core.safe_text import neutralise_line
 
 __all__ = [
     "BrowserOpener",
@@ -128,8 +130,14 @@ async def request_token(
         AuthRequiredError: The server refused (``details["oauth_error"]`` holds its error code).
         ProtocolError: The answer is not a token response.
     """
+    check_oauth_endpoint(token_url, what="token endpoint", scheme=scheme)
     response = await http.post(
-        token_url, data=form, headers={"Accept": "application/json"}, auth=httpx.Auth(), follow_redirects=False
+        token_url,
+        data=form,
+        headers={"Accept": "application/json"},
+        auth=httpx.Auth(),
+        follow_redirects=False,
+        extensions={OAUTH_ENDPOINT: True},
     )
     try:
         body: Any = response.json()
@@ -181,7 +189,14 @@ async def discover_oidc(http: httpx.AsyncClient, url: str, *, scheme: str) -> di
     Raises:
         ProtocolError: No usable document at ``url``.
     """
-    response = await http.get(url, headers={"Accept": "application/json"}, auth=httpx.Auth(), follow_redirects=True)
+    check_oauth_endpoint(url, what="OpenID Connect discovery URL", scheme=scheme)
+    response = await http.get(
+        url,
+        headers={"Accept": "application/json"},
+        auth=httpx.Auth(),
+        follow_redirects=False,
+        extensions={OAUTH_ENDPOINT: True},
+    )
     try:
         doc = response.json()
     except (json.JSONDecodeError, UnicodeDecodeError):
@@ -197,7 +212,38 @@ async def discover_oidc(http: httpx.AsyncClient, url: str, *, scheme: str) -> di
             f"The OpenID Connect document at {url} lacks {', '.join(missing)}.",
             details={"scheme": scheme, "url": url, "missing": missing},
         )
+    suffix = "/.well-known/openid-configuration"
+    expected_issuer = url[: -len(suffix)] if url.endswith(suffix) else None
+    issuer = doc.get("issuer")
+    issuer_ok = isinstance(issuer, str) and issuer.rstrip("/") == (expected_issuer or "").rstrip("/")
+    if expected_issuer is not None and not issuer_ok:
+        # OpenID Connect Discovery 1.0 §4.3: the issuer MUST be the URL the document was fetched under.
+        raise AuthRequiredError(
+            f"The OpenID Connect document at {neutralise_line(url)} names issuer "
+            f"{neutralise_line(str(issuer))!s}, not {neutralise_line(expected_issuer)}; refused.",
+            hint="the agent's OpenID Connect configuration is wrong or was tampered with",
+            details={"scheme": scheme, "url": url, "issuer": str(issuer), "expected_issuer": expected_issuer},
+        )
+    for key in ("authorization_endpoint", "token_endpoint"):
+        check_oauth_endpoint(str(doc[key]), what=key.replace("_", " "), scheme=scheme)
     return doc
+
+
+def check_oauth_endpoint(url: str, *, what: str, scheme: str) -> None:
+    """Refuse an OAuth endpoint that is not ``https`` (loopback hosts excepted, RFC 8252 / OAuth 2.1 §1.5).
+
+    Raises:
+        AuthRequiredError: The endpoint is not an absolute ``https`` URL (or ``http`` on loopback).
+    """
+    parts = urlsplit(url)
+    ok = parts.scheme == "https" or (parts.scheme == "http" and is_loopback_host(parts.hostname or ""))
+    if not ok or not parts.hostname:
+        raise AuthRequiredError(
+            f"The {what} of security scheme {neutralise_line(scheme)!r} is {neutralise_line(url)!r}: "
+            "OAuth endpoints must be https (plain http only on this machine); refused.",
+            hint="ask the agent's operator to publish https endpoints",
+            details={"scheme": scheme, "url": url},
+        )
 
 
 async def authorization_code_flow(
@@ -221,6 +267,8 @@ async def authorization_code_flow(
             ``state`` did not match.
         RequestTimeoutError: The redirect did not arrive in time.
     """
+    check_oauth_endpoint(authorization_url, what="authorization endpoint", scheme=scheme)
+    check_oauth_endpoint(token_url, what="token endpoint", scheme=scheme)
     verifier, challenge = pkce_pair()
     state = secrets.token_urlsafe(16)
     details: dict[str, Any] = {"scheme": scheme, "authorization_url": authorization_url}
