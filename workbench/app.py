@@ -23,6 +23,7 @@ from workbench.core.connections import ConnectionManager
 from workbench.core.credentials import CredentialStore, KeyringCredentialStore
 from workbench.core.errors import WorkbenchError
 from workbench.core.events import EventBus
+from workbench.core.http.origins import OriginApproval
 from workbench.core.profiles import A2AProfile, ConnectionProfile, MCPHTTPProfile, MCPSSEProfile, MCPStdioProfile
 from workbench.core.protocols.base import (
     ElicitationRequest,
@@ -92,6 +93,11 @@ class _LateHandlers:
             return InputResponse(cancel=True)
         return await self.target.answer_input(request)  # type: ignore[attr-defined,no-any-return]
 
+    async def approve_origin(self, question: OriginApproval) -> bool:
+        if self.target is None:
+            return False
+        return await self.target.approve_origin(question)  # type: ignore[attr-defined,no-any-return]
+
 
 def run_gui(options: GuiOptions | None = None) -> int:
     """Open the window and run until it closes; returns the process exit code."""
@@ -159,7 +165,9 @@ def build_workbench(
     bus = EventBus()
     wire = WireRecorder()
     late = _LateHandlers()
-    handlers = AgentHandlers(elicitation=late.elicit, sampling=late.sample, input=late.answer_input)
+    handlers = AgentHandlers(
+        elicitation=late.elicit, sampling=late.sample, input=late.answer_input, origin_approval=late.approve_origin
+    )
     credentials = credentials or KeyringCredentialStore()
     factory = DefaultAgentFactory(
         handlers=handlers,

@@ -20,9 +20,10 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QDialog, QWidget
 
 from workbench.core.agent_factory import AgentHandlers
-from workbench.core.errors import SamplingRejectedError
+from workbench.core.errors import SamplingRejectedError, WorkbenchError
 from workbench.core.events import ElicitationCompleted
 from workbench.core.handoff.policy import ApprovalDecision
+from workbench.core.http.origins import OriginApproval
 from workbench.core.protocols.base import (
     ElicitationRequest,
     ElicitationResponse,
@@ -89,7 +90,12 @@ class UserPrompts(QObject):
 
     def handlers(self) -> AgentHandlers:
         """The handlers to give ``DefaultAgentFactory(handlers=...)``."""
-        return AgentHandlers(elicitation=self.elicit, sampling=self.sample, input=self.answer_input)
+        return AgentHandlers(
+            elicitation=self.elicit,
+            sampling=self.sample,
+            input=self.answer_input,
+            origin_approval=self.approve_origin,
+        )
 
     def set_sampling_router(self, router: SamplingRouter | None) -> None:
         """Offer "Route to agent…" in sampling dialogs (``None`` hides it again)."""
@@ -140,6 +146,21 @@ class UserPrompts(QObject):
                     question = InputRequiredDialog(request, self._parent_widget())
                     answer = await self._answer_of(question, question.response)
         return answer if answer is not None else InputResponse()
+
+    async def approve_origin(self, question: OriginApproval) -> bool:
+        """Ask whether a profile's credentials may also go to ``question.origin``; a yes is saved in the profile."""
+        from workbench.ui.dialogs.origin_approval import OriginApprovalDialog
+
+        with self._queued():
+            async with self._lock:
+                dialog = OriginApprovalDialog(question, self._parent_widget())
+                approved = await self._answer_of(dialog, dialog.approved)
+        if approved and question.profile_id:
+            try:
+                self._ctx.services.profiles.allow_origin(question.profile_id, question.origin)
+            except WorkbenchError as exc:  # approved for this session; saving it failed
+                self._ctx.errors.report(exc, "saving the approved origin in the profile")
+        return approved
 
     async def approve_handoff(self, request: HandoffApprovalRequest) -> bool:
         """Ask the user whether a handoff may go ahead (a route marked "always allow" is not asked again).
