@@ -105,6 +105,20 @@ def test_an_a2a_profile_keeps_card_url_binding_and_streaming(qtbot):
     assert profile.streaming is False
 
 
+def test_allowed_origins_are_shown_edited_and_checked(qtbot):
+    saved = A2AProfile(name="a", url="https://agent.example/", allowed_origins=["https://api.agent.example"])
+    dialog = _dialog(qtbot, saved)
+    assert dialog.allowed_origins_edit.toPlainText() == "https://api.agent.example:443"
+    dialog.allowed_origins_edit.setPlainText("https://api.agent.example\nftp://files.example")
+    assert "allowed_origins" in dialog.field_errors() and not dialog.ok_button().isEnabled()
+    dialog.allowed_origins_edit.setPlainText("")  # the user revokes the approval
+    dialog.insecure_check.setChecked(True)
+    _accept(qtbot, dialog)
+    profile = dialog.profile()
+    assert isinstance(profile, A2AProfile)
+    assert (profile.allowed_origins, profile.allow_insecure_credentials) == ([], True)
+
+
 def test_a_plaintext_secret_header_is_refused_next_to_the_field_and_ok_stays_disabled(qtbot):
     dialog = _dialog(qtbot)
     dialog.set_kind("mcp-http")

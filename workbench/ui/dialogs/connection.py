@@ -79,9 +79,9 @@ SECRETS_LATER = (
 # Which fields each kind shows (the rest are hidden).
 _FIELDS_BY_KIND: dict[str, frozenset[str]] = {
     "mcp-stdio": frozenset({"command", "args", "env", "cwd", "mode", "agent_tool"}),
-    "mcp-http": frozenset({"url", "mode", "agent_tool", "headers", "auth"}),
-    "mcp-sse": frozenset({"url", "mode", "agent_tool", "headers", "auth"}),
-    "a2a": frozenset({"url", "card_url", "binding", "streaming", "headers"}),
+    "mcp-http": frozenset({"url", "mode", "agent_tool", "headers", "auth", "allowed_origins", "insecure"}),
+    "mcp-sse": frozenset({"url", "mode", "agent_tool", "headers", "auth", "allowed_origins", "insecure"}),
+    "a2a": frozenset({"url", "card_url", "binding", "streaming", "headers", "allowed_origins", "insecure"}),
 }
 _COMMON_FIELDS = ("name", "connect_timeout", "request_timeout", "secrets")
 _OAUTH_KINDS = frozenset({"mcp-http", "mcp-sse"})
@@ -192,6 +192,12 @@ class ConnectionDialog(QDialog):
         self.headers_edit = QPlainTextEdit()
         self.headers_edit.setPlaceholderText("Name: value, one per line (no secrets)")
         self.headers_edit.setFixedHeight(64)
+        self.allowed_origins_edit = QPlainTextEdit()
+        self.allowed_origins_edit.setPlaceholderText(
+            "Other origins that may receive this profile's credentials, one per line (https://host:port)"
+        )
+        self.allowed_origins_edit.setFixedHeight(48)
+        self.insecure_check = QCheckBox("Also send credentials over plain http to other computers")
         self.connect_timeout_spin = QDoubleSpinBox()
         self.connect_timeout_spin.setRange(0.0, 3600.0)
         self.connect_timeout_spin.setDecimals(1)
@@ -218,6 +224,8 @@ class ConnectionDialog(QDialog):
             "mode": ("MCP mode", self.mode_combo),
             "agent_tool": ("Agent tool", self.agent_tool_edit),
             "headers": ("Headers", self.headers_edit),
+            "allowed_origins": ("Allowed origins", self.allowed_origins_edit),
+            "insecure": ("Plain http", self.insecure_check),
             "auth": ("Authentication", self.oauth),
             "connect_timeout": ("Connect timeout", self.connect_timeout_spin),
             "request_timeout": ("Request timeout", self.request_timeout_spin),
@@ -345,6 +353,8 @@ class ConnectionDialog(QDialog):
         else:
             self.url_edit.setText(profile.url)
             self.headers_edit.setPlainText("\n".join(f"{k}: {v}" for k, v in profile.headers.items()))
+            self.allowed_origins_edit.setPlainText("\n".join(profile.allowed_origins))
+            self.insecure_check.setChecked(profile.allow_insecure_credentials)
         if isinstance(profile, (MCPStdioProfile, MCPHTTPProfile, MCPSSEProfile)):
             self.mode_combo.setCurrentText(profile.mode)
             self.agent_tool_edit.setText(profile.agent_tool or "")
@@ -373,6 +383,8 @@ class ConnectionDialog(QDialog):
             "card_url": self.card_url_edit.textChanged,
             "agent_tool": self.agent_tool_edit.textChanged,
             "headers": self.headers_edit.textChanged,
+            "allowed_origins": self.allowed_origins_edit.textChanged,
+            "insecure": self.insecure_check.toggled,
             "mode": self.mode_combo.currentIndexChanged,
             "binding": self.binding_combo.currentIndexChanged,
             "streaming": self.streaming_check.toggled,
@@ -492,6 +504,10 @@ class ConnectionDialog(QDialog):
         else:
             data["url"] = self.url_edit.text().strip()
             data["headers"] = parse_pairs(self.headers_edit.toPlainText(), ":", "headers", "Name: value")
+            data["allowed_origins"] = [
+                o.strip() for o in self.allowed_origins_edit.toPlainText().splitlines() if o.strip()
+            ]
+            data["allow_insecure_credentials"] = self.insecure_check.isChecked()
         if kind in _OAUTH_KINDS:
             data["auth"] = self.oauth.auth()
             if data["auth"] == "oauth":
