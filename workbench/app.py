@@ -201,7 +201,12 @@ async def run_window(app: QApplication, opts: GuiOptions) -> int:
     done: asyncio.Future[None] = loop.create_future()
     async with contextlib.AsyncExitStack() as stack:
         window = build_workbench(opts.config_dir).window
-        window.shutdown_finished.connect(lambda: done.done() or done.set_result(None))
+
+        def finished() -> None:
+            if not done.done():
+                done.set_result(None)
+
+        window.shutdown_finished.connect(finished)
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, window.close)
         window.show()

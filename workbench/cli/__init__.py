@@ -23,6 +23,7 @@ from workbench.cli.render import HumanPrinter, describe_human, print_error, prin
 from workbench.cli.targets import Handlers, TargetSpec, add_target_options, build_target_agent, target_from_args
 from workbench.core.errors import ConfigError, NotFoundError, WorkbenchError
 from workbench.core.events import EventBus, ServerStderrLine
+from workbench.core.models import WireRecord
 from workbench.core.protocols.base import Completed, Failed, TextDelta
 from workbench.core.protocols.contract import RemoteAgent
 from workbench.core.wire import WireRecorder
@@ -171,7 +172,11 @@ async def _run(args: argparse.Namespace, spec: TargetSpec | None) -> int:
     if args.wire and not as_har:
         # Opened once, before any traffic; every record is appended as it happens (survives a crash).
         wire_file = open(args.wire, "w", encoding="utf-8")  # noqa: SIM115, ASYNC230 - closed in finally
-        wire.subscribe(lambda r: wire_file.write(json.dumps(r.to_dict(), ensure_ascii=False) + "\n"))
+
+        def append(record: WireRecord) -> None:
+            wire_file.write(json.dumps(record.to_dict(), ensure_ascii=False) + "\n")
+
+        wire.subscribe(append)
     bus = EventBus()
     if args.stderr and not args.json:
         bus.subscribe(ServerStderrLine, lambda e: print(f"[server stderr] {e.line}", file=sys.stderr))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from workbench.core.errors import ConfigError
 from workbench.core.events import EventBus
@@ -135,5 +135,5 @@ def build_target_agent(spec: TargetSpec, *, wire: WireRecorder, bus: EventBus, h
     if spec.protocol == "mcp-stdio":
         return MCPAgent.stdio(spec.command[0], spec.command[1:], env=spec.env or None, **common)
     assert spec.url is not None
-    transport = "sse" if spec.protocol == "mcp-sse" else "streamable-http"
+    transport: Literal["sse", "streamable-http"] = "sse" if spec.protocol == "mcp-sse" else "streamable-http"
     return MCPAgent(spec.url, transport=transport, **common)

@@ -58,17 +58,20 @@ class AppEventLoop(qasync.QEventLoop):  # type: ignore[misc]
         finally:
             task.remove_done_callback(stop)
         with loop_marked_running(self):
-            QApplication.instance().eventDispatcher().processEvents(QEventLoop.ProcessEventsFlag.AllEvents)
+            app = QApplication.instance()
+            dispatcher = app.eventDispatcher() if app is not None else None
+            if dispatcher is not None:
+                dispatcher.processEvents(QEventLoop.ProcessEventsFlag.AllEvents)
         if not task.done():
             raise RuntimeError("Event loop stopped before Future completed.")
         return task.result()
 
 
 _tasks: set[asyncio.Task[Any]] = set()
-_error_sink: Callable[[BaseException, str], None] | None = None
+_error_sink: Callable[[BaseException, str], object] | None = None
 
 
-def set_error_sink(sink: Callable[[BaseException, str], None] | None) -> None:
+def set_error_sink(sink: Callable[[BaseException, str], object] | None) -> None:
     """Route failures of background tasks started with ``spawn`` to ``sink(error, doing)``.
 
     The main window installs the ErrorPresenter here; without a sink failures are logged.

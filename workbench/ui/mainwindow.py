@@ -137,7 +137,7 @@ class MainWindow(QMainWindow):
         file_menu.addSeparator()
         file_menu.addAction(a("app.quit"))
         conn_menu = bar.addMenu("&Connection")
-        for action_id in (
+        for conn_action in (
             "connection.connect",
             "connection.disconnect",
             "connection.reconnect",
@@ -149,10 +149,10 @@ class MainWindow(QMainWindow):
             "connection.duplicate",
             "connection.remove",
         ):
-            if action_id is None:
+            if conn_action is None:
                 conn_menu.addSeparator()
             else:
-                conn_menu.addAction(a(action_id))
+                conn_menu.addAction(a(conn_action))
         chat_menu = bar.addMenu("C&hat")
         for action_id in ("chat.focus", "chat.send", "chat.cancel", "chat.new"):
             chat_menu.addAction(a(action_id))

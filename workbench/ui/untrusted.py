@@ -7,7 +7,7 @@ boxes and tooltips, local images in markdown, ``file:`` links that navigate the 
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, QRectF, QSizeF, Qt, QUrl, Signal
+from PySide6.QtCore import QObject, QRect, QRectF, QSizeF, Qt, QUrl, Signal
 from PySide6.QtGui import QColor, QPainter, QPyTextObject, QTextDocument, QTextFormat
 from PySide6.QtGui import Qt as GuiQt
 from PySide6.QtWidgets import QLabel, QTextBrowser, QWidget
@@ -44,7 +44,9 @@ class _NoImages(QPyTextObject):
     def intrinsicSize(self, doc: QTextDocument, pos: int, fmt: QTextFormat) -> QSizeF:  # noqa: N802
         return QSizeF(16, 16)
 
-    def drawObject(self, painter: QPainter, rect: QRectF, doc: QTextDocument, pos: int, fmt: QTextFormat) -> None:  # noqa: N802
+    def drawObject(  # noqa: N802
+        self, painter: QPainter, rect: QRectF | QRect, doc: QTextDocument, pos: int, fmt: QTextFormat
+    ) -> None:
         painter.fillRect(rect, QColor("#bbbbbb"))
 
 
@@ -92,6 +94,6 @@ class SafeTextBrowser(QTextBrowser):
         """Show ``text`` literally."""
         self.setPlainText(text)
 
-    def loadResource(self, type_: int, name: QUrl) -> object:  # noqa: N802
+    def loadResource(self, type_: int, name: QUrl | str) -> object:  # noqa: N802
         """Refuse every resource (images, style sheets) an untrusted document asks for."""
         return None

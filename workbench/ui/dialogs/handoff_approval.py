@@ -30,11 +30,25 @@ class HandoffApprovalRequest(Protocol):
     The arguments shown are the request's ``arguments`` (the router's name) or ``detail``, whichever it has.
     """
 
-    source: str
-    target: str
-    protocol: str
-    kind: Any  # a HopKind or its string value
-    summary: str
+    @property
+    def source(self) -> str:
+        """Who asks."""
+
+    @property
+    def target(self) -> str:
+        """Who is asked."""
+
+    @property
+    def protocol(self) -> str:
+        """The target's protocol."""
+
+    @property
+    def kind(self) -> Any:
+        """A HopKind or its string value."""
+
+    @property
+    def summary(self) -> str:
+        """One line: what is asked."""
 
 
 def _who(name: str) -> str:

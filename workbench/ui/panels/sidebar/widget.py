@@ -256,8 +256,10 @@ class SidebarWidget(QWidget):
             self.view.setCurrentIndex(index)
         menu = QMenu(self)
         menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        order = ("connect", "disconnect", "reconnect", None, "login", "logout", None, "edit", "duplicate", "remove")
-        order += (None, "add")
+        order: tuple[str | None, ...] = (
+            *("connect", "disconnect", "reconnect", None, "login", "logout", None),
+            *("edit", "duplicate", "remove", None, "add"),
+        )
         for action_id in order:
             if action_id is None:
                 menu.addSeparator()
