@@ -39,7 +39,7 @@ typecheck: $(STAMP)
 	$(VENV)/bin/mypy
 
 imports: $(STAMP)
-	$(PY) tools/check_imports.py
+	$(VENV)/bin/lint-imports
 
 test: $(STAMP) $(EVERYTHING_STAMP) lint typecheck imports
 	QT_QPA_PLATFORM=offscreen $(VENV)/bin/pytest -q -p no:cacheprovider

@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import shlex
 import sys
 from collections.abc import Sequence
@@ -105,6 +104,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(head)
     if args.command is None:
+        from workbench.cli.window import open_window
+
         return open_window(args)
     if args.command == "demo":
         from workbench.cli.demo import run_demo
@@ -129,40 +130,6 @@ def _split_double_dash(argv: list[str]) -> tuple[list[str], list[str]]:
         i = argv.index("--")
         return argv[:i], argv[i + 1 :]
     return argv, []
-
-
-def open_window(args: argparse.Namespace, *, demo: bool = False, scenario: str | None = None) -> int:
-    """Open the window (connected to the bundled demo agents when ``demo``); returns the exit code."""
-    if sys.version_info < (3, 12):  # noqa: UP036 - run from a source checkout; PySide6 6.12 on 3.11 corrupts None's refcount and aborts
-        print(
-            f"error: the window needs Python 3.12 or newer (this is {sys.version.split()[0]}). "
-            "Run 'make demo' (it builds .venv with Python >= 3.12) or install Python 3.12.",
-            file=sys.stderr,
-        )
-        return EXIT_USAGE
-    if (
-        sys.platform.startswith("linux")
-        and not os.environ.get("QT_QPA_PLATFORM")
-        and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
-    ):
-        hint = "'workbench demo --headless' serves the demo agents without a window" if demo else "use the CLI"
-        print(
-            "error: no display (neither DISPLAY nor WAYLAND_DISPLAY is set), so the window cannot open; "
-            f"{hint}, or run under a virtual display: xvfb-run -a workbench{' demo' if demo else ''}",
-            file=sys.stderr,
-        )
-        return EXIT_USAGE
-    from workbench.app import GuiOptions, run_gui
-
-    return run_gui(
-        GuiOptions(
-            demo=demo,
-            scenario=scenario,
-            smoke_test=args.smoke_test,
-            screenshot=args.screenshot,
-            config_dir=args.config_dir,
-        )
-    )
 
 
 async def _run(args: argparse.Namespace, spec: TargetSpec | None) -> int:

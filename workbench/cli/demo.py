@@ -13,7 +13,7 @@ def run_demo(args: argparse.Namespace) -> int:
     if args.scenario:
         return _run_scenario(args)
     if not args.headless:
-        from workbench.cli import open_window
+        from workbench.cli.window import open_window
 
         return open_window(args, demo=True)
     return asyncio.run(_serve_headless(as_json=args.json))
@@ -48,7 +48,7 @@ def _run_scenario(args: argparse.Namespace) -> int:
         print(f"error: unknown scenario {args.scenario!r} (known: {known})", file=sys.stderr)
         return 2
     if not args.headless:
-        from workbench.cli import open_window
+        from workbench.cli.window import open_window
 
         return open_window(args, demo=True, scenario=args.scenario)
     return asyncio.run(_run_handoff_headless(as_json=args.json))

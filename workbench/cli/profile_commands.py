@@ -21,6 +21,7 @@ from workbench.cli.targets import add_target_options, target_from_args
 from workbench.core.credentials import KeyringCredentialStore
 from workbench.core.errors import ConfigError, WorkbenchError
 from workbench.core.profile_secrets import clear_profile_secrets, find_profile, parse_secret_spec, set_profile_secret
+from workbench.core.profile_service import forget_profile_credentials, login, logout, uses_oauth
 from workbench.core.profiles import (
     A2AProfile,
     ConnectionProfile,
@@ -110,17 +111,15 @@ async def _profile(args: argparse.Namespace, stdio_command: list[str]) -> int:
                 key = (
                     " [secrets: " + ", ".join(r.kind.value + (":" + r.name if r.name else "") for r in p.secrets) + "]"
                 )
-                oauth = " [oauth]" if _is_oauth(p) else ""
+                oauth = " [oauth]" if uses_oauth(p) else ""
                 print(f"{p.name:<24} {p.kind:<10} {_target(p)}{key if p.secrets else ''}{oauth}  (id {p.id})")
         return EXIT_OK
     if args.profile_command == "remove":
         profile = find_profile(profiles, args.name)
-        if profile.secrets:
-            await clear_profile_secrets(KeyringCredentialStore(), profiles, profile)
-        if _is_oauth(profile):
-            from workbench.core.protocols.mcp.oauth_storage import CredentialTokenStorage
-
-            await CredentialTokenStorage(KeyringCredentialStore(), profile.id).forget()
+        others = {ref.key for p in profiles.load() if p.id != profile.id for ref in p.secrets}
+        failures = await forget_profile_credentials(profile, KeyringCredentialStore(), still_used=others)
+        if failures:
+            raise failures[0][1]  # nothing removed yet: the profile stays so that its secrets can be found
         profiles.delete(profile.id)
         print(f"removed {profile.name}", file=sys.stderr)
         return EXIT_OK
@@ -201,13 +200,9 @@ async def _secret(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _is_oauth(profile: ConnectionProfile) -> bool:
-    return isinstance(profile, MCPHTTPProfile | MCPSSEProfile) and profile.auth == "oauth"
-
-
 async def _oauth(args: argparse.Namespace) -> int:
     """``workbench login NAME`` / ``workbench logout NAME``."""
-    from workbench.core.protocols.mcp.oauth import follow_redirects_opener, login, logout, system_browser_opener
+    from workbench.core.http.browser import follow_redirects_opener, system_browser_opener
 
     profile = find_profile(ProfileStore(), args.name)
     if not isinstance(profile, MCPHTTPProfile | MCPSSEProfile) or profile.auth != "oauth":

@@ -173,6 +173,7 @@ async def build_agent(
     credentials: CredentialStore | None = None,
     oauth_opener: OAuthOpener | None = None,
     on_auth_step: Callable[[AuthStep], None] | None = None,
+    oauth_login_timeout: float | None = None,
 ) -> RemoteAgent:
     """Build the agent ``profile`` describes (not connected yet).
 
@@ -188,6 +189,7 @@ async def build_agent(
         oauth_opener: Opens the authorization URL when an OAuth login is needed; ``None``: a needed
             login fails with ``AuthRequiredError`` (``details["oauth"] == "login-required"``).
         on_auth_step: Receives each OAuth ``AuthStep`` (they are also published on ``bus``).
+        oauth_login_timeout: Seconds an OAuth login waits for the browser (default: the provider's).
 
     Returns:
         An ``MCPAgent`` or ``A2AAgent``.
@@ -222,7 +224,9 @@ async def build_agent(
             from workbench.core.wire import WireRecorder
 
             wire = WireRecorder()
-        auth = await _oauth_provider(profile, cid, wire, bus, credentials, oauth_opener, on_auth_step)
+        auth = await _oauth_provider(
+            profile, cid, wire, bus, credentials, oauth_opener, on_auth_step, oauth_login_timeout
+        )
     return _build_mcp(profile, cid, wire, bus, handlers, secrets, auth)
 
 
@@ -234,8 +238,9 @@ async def _oauth_provider(
     credentials: CredentialStore,
     opener: OAuthOpener | None,
     on_auth_step: Callable[[AuthStep], None] | None,
+    login_timeout: float | None = None,
 ) -> WorkbenchOAuthProvider:
-    from workbench.core.protocols.mcp.oauth import build_oauth_provider  # lazy: keeps the SDK out
+    from workbench.core.protocols.mcp.oauth import LOGIN_TIMEOUT, build_oauth_provider  # lazy: keeps the SDK out
 
     def emit(step: AuthStep) -> None:
         if on_auth_step is not None:
@@ -251,6 +256,7 @@ async def _oauth_provider(
         opener=opener,
         on_step=emit,
         login_hint=f"log in again: workbench login {profile.name}",
+        login_timeout=LOGIN_TIMEOUT if login_timeout is None else login_timeout,
     )
 
 

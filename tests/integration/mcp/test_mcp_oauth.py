@@ -20,6 +20,7 @@ from workbench.core.credentials import MemoryCredentialStore
 from workbench.core.errors import AuthRequiredError, ConfigError, RequestTimeoutError
 from workbench.core.events import EventBus
 from workbench.core.models import WireKind
+from workbench.core.profile_service import login, logout
 from workbench.core.profiles import MCPHTTPProfile, MCPSSEProfile
 from workbench.core.protocols.mcp import MCPAgent
 from workbench.core.protocols.mcp.oauth import (
@@ -28,8 +29,6 @@ from workbench.core.protocols.mcp.oauth import (
     BrowserOpener,
     build_oauth_provider,
     follow_redirects_opener,
-    login,
-    logout,
 )
 from workbench.core.protocols.mcp.oauth_storage import CredentialTokenStorage, client_key, tokens_key
 from workbench.core.wire import WireRecorder

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from google.protobuf.json_format import MessageToDict
 
-from workbench.core.protocols.a2a.agent import A2AAgent
 from workbench.core.protocols.a2a.security import needs_summary, required_credentials
+
+if TYPE_CHECKING:
+    from workbench.core.protocols.a2a.agent import A2AAgent
 
 
 def _scheme(scheme: Any) -> dict[str, Any]:

@@ -28,7 +28,7 @@ import json
 import logging
 import time
 import uuid
-from collections.abc import AsyncGenerator, Awaitable, Callable
+from collections.abc import AsyncGenerator, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs
@@ -62,7 +62,6 @@ __all__ = [
     "WorkbenchOAuthProvider",
     "build_oauth_provider",
     "follow_redirects_opener",
-    "login",
     "logout",
     "system_browser_opener",
 ]
@@ -428,74 +427,6 @@ class LoginResult:
     expires_at: float | None
     scope: str | None
     redirect_port: int
-
-
-async def login(
-    profile: MCPHTTPProfile | MCPSSEProfile,
-    store: CredentialStore,
-    *,
-    opener: BrowserOpener,
-    wire: WireRecorder | None = None,
-    on_step: StepCallback | None = None,
-    timeout: float = LOGIN_TIMEOUT,
-    resolve_secret: Callable[[Any], Awaitable[str | None]] | None = None,
-    connection_id: str | None = None,
-) -> LoginResult:
-    """Log in now: forget the saved tokens (the registration stays), connect, and let the flow run.
-
-    Args:
-        profile: An ``auth="oauth"`` HTTP/SSE profile.
-        store: The credential store.
-        opener: Shows the authorization URL (``system_browser_opener``, a GUI's, or a printer).
-        wire: Records the exchanges (a fresh recorder if omitted).
-        on_step: Receives each ``AuthStep`` as it finishes.
-        timeout: Seconds for the whole login, the person in the browser included.
-        resolve_secret: Looks up the profile's other secrets (e.g. an API key header).
-        connection_id: Wire records and steps carry this id (the window passes the profile's, so the
-            login's exchanges sit with the connection); a fresh ``oauth-login-…`` id by default.
-
-    Raises:
-        AuthRequiredError: The login failed or was refused.
-        RequestTimeoutError: Nobody came back from the browser in time.
-        ConnectError: The server could not be reached.
-    """
-    from workbench.core.agent_factory import build_agent  # the factory imports this package lazily
-
-    wire = wire if wire is not None else WireRecorder()
-    await CredentialTokenStorage(store, profile.id).forget_tokens()
-    steps: list[AuthStep] = []
-
-    def collect(step: AuthStep) -> None:
-        steps.append(step)
-        if on_step is not None:
-            on_step(step)
-
-    connection_id = connection_id or f"oauth-login-{uuid.uuid4().hex[:8]}"
-    agent = await build_agent(
-        profile,
-        connection_id=connection_id,
-        wire=wire,
-        resolve_secret=resolve_secret,
-        credentials=store,
-        oauth_opener=opener,
-        on_auth_step=collect,
-    )
-    provider = agent.auth  # type: ignore[attr-defined]  # an MCPAgent with the OAuth provider
-    assert isinstance(provider, WorkbenchOAuthProvider)
-    provider.login_timeout = timeout
-    agent.connect_timeout += timeout  # type: ignore[attr-defined]  # the person in the browser needs time
-    try:
-        await agent.connect()
-    finally:
-        await agent.aclose()
-    state = provider.storage.state
-    if state.tokens is None:
-        raise AuthRequiredError(
-            f"{profile.url} let the workbench in without a login; nothing was stored.",
-            hint="this server may not need OAuth: set the profile's auth to 'none'",
-            details={"oauth": "not-required"},
-        )
-    return LoginResult(tuple(steps), state.expires_at, state.tokens.scope, provider.redirect_port)
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,7 +8,8 @@ from dataclasses import dataclass
 
 from workbench.core.errors import WorkbenchError
 from workbench.core.events import ConnectionState
-from workbench.core.profiles import ConnectionProfile, MCPHTTPProfile, MCPSSEProfile, MCPStdioProfile
+from workbench.core.profile_service import uses_oauth
+from workbench.core.profiles import ConnectionProfile, MCPStdioProfile
 from workbench.core.timefmt import time_of_day
 
 S = ConnectionState
@@ -26,8 +27,8 @@ LIVE_STATES = frozenset({S.CONNECTING, S.CONNECTED})
 
 
 def is_oauth(profile: ConnectionProfile) -> bool:
-    """Whether ``profile`` logs in with OAuth 2.1 (an MCP HTTP/SSE profile with ``auth="oauth"``)."""
-    return isinstance(profile, MCPHTTPProfile | MCPSSEProfile) and profile.auth == "oauth"
+    """Whether ``profile`` logs in with OAuth 2.1 (``profile_service.uses_oauth``)."""
+    return uses_oauth(profile)
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,6 +21,7 @@ from workbench.core.auth_steps import AuthStep
 from workbench.core.credentials import BackendInfo
 from workbench.core.errors import AuthRequiredError, ConnectError, NotFoundError, WorkbenchError
 from workbench.core.events import ConnectionState, ConnectionStateChanged
+from workbench.core.profile_service import forget_profile_credentials, login, logout, oauth_status
 from workbench.core.profiles import ConnectionProfile, MCPHTTPProfile, MCPSSEProfile, new_profile_id
 from workbench.core.timefmt import time_of_day
 from workbench.ui.asyncutil import spawn
@@ -302,15 +303,11 @@ class SidebarViewModel(QObject):
             self.items_reset.emit()
         if self._ctx.selection.current == item.id:
             self._ctx.selection.select(None)
-        keys = [ref.key for ref in item.profile.secrets]
-        await self._forget(keys, item.id, f"forgetting the secrets of {item.name!r}")
-        if item.is_oauth:  # its tokens and registration go too (as ``workbench profile remove`` does)
-            from workbench.core.protocols.mcp.oauth_storage import CredentialTokenStorage  # lazy: the MCP SDK
-
-            try:
-                await CredentialTokenStorage(self._ctx.services.credentials, item.id).forget()
-            except WorkbenchError as exc:
-                self._ctx.errors.report(exc, f"forgetting the OAuth login of {item.name!r}")
+        # Its secrets, OAuth tokens and registration go too (as ``workbench profile remove`` does).
+        still_used = self._keys_in_use(item.id)
+        failures = await forget_profile_credentials(item.profile, self._ctx.services.credentials, still_used=still_used)
+        for doing, failure in failures:
+            self._ctx.errors.report(failure, f"{doing} of {item.name!r}")
 
     # ------------------------------------------------------------------ connection commands
 
@@ -446,21 +443,24 @@ class SidebarViewModel(QObject):
         return task
 
     async def _read_oauth_status(self, profile_id: str) -> None:
-        from workbench.core.protocols.mcp.oauth_storage import CredentialTokenStorage  # lazy: the MCP SDK
-
+        item = self.item(profile_id)
+        if item is None:
+            return
         try:
-            state = await CredentialTokenStorage(self._ctx.services.credentials, profile_id).load()
+            stored = await oauth_status(item.profile, self._ctx.services.credentials)
         except WorkbenchError:
-            status = OAuthStatus()  # no usable keyring: connecting says why; the row stays quiet
-        else:
-            tokens = state.tokens
-            status = OAuthStatus(
+            stored = None  # no usable keyring: connecting says why; the row stays quiet
+        status = (
+            OAuthStatus(
                 known=True,
-                logged_in=tokens is not None,
-                expires_at=state.expires_at if tokens is not None else None,
-                refreshable=bool(tokens is not None and tokens.refresh_token),
-                registered=state.client is not None,
+                logged_in=stored.logged_in,
+                expires_at=stored.expires_at,
+                refreshable=stored.refreshable,
+                registered=stored.registered,
             )
+            if stored is not None
+            else OAuthStatus()
+        )
         self._set_oauth(profile_id, status)
 
     def _set_oauth(self, profile_id: str, status: OAuthStatus) -> None:
@@ -537,8 +537,6 @@ class SidebarViewModel(QObject):
         return result
 
     async def _login(self, profile: ConnectionProfile) -> None:
-        from workbench.core.protocols.mcp.oauth import login  # lazy: the MCP SDK
-
         assert isinstance(profile, MCPHTTPProfile | MCPSSEProfile)
         store = self._ctx.services.credentials
         result = await self._oauth_exchange(
@@ -569,8 +567,6 @@ class SidebarViewModel(QObject):
         await self._connect(current.profile if current is not None else profile)
 
     async def _logout(self, profile: ConnectionProfile) -> None:
-        from workbench.core.protocols.mcp.oauth import logout  # lazy: the MCP SDK
-
         assert isinstance(profile, MCPHTTPProfile | MCPSSEProfile)
         result = await self._oauth_exchange(
             profile,
