@@ -275,6 +275,24 @@ async def test_the_printed_continuation_command_works_as_written(demo: dict[str,
     assert json_lines(out)[-1]["result"]["state"] == "completed"
 
 
+async def test_a_401_names_the_options_that_pass_a_credential_and_they_work_as_written() -> None:
+    from tests.integration.a2a.a2a_test_agents import BEARER, bearer_app
+    from workbench.demo.a2a_agents import serve_agent
+
+    async with serve_agent(bearer_app) as url:
+        code, _, err = await workbench("send", "--a2a", url, "hello")
+        assert code == 1
+        assert "stays waiting" not in err  # a 401 is not a waiting task
+        [hint] = [line.strip() for line in err.splitlines() if "workbench send " in line]
+        argv = shlex.split(hint.split(": ", 1)[1].split(" …")[0])[1:]
+        assert argv[-1] == "Authorization=Bearer TOKEN"
+        code, out, err = await workbench(*argv[:-1], f"Authorization=Bearer {BEARER}", "hello", "--json")
+        assert code == 0, err
+        assert json_lines(out)[-1]["result"]["state"] == "completed"
+        code, out, err = await workbench("send", "--a2a", url, "hello", "--answer", BEARER, "--json")
+        assert code == 0, err
+
+
 async def test_a2a_proxy_agent_returns_a_real_mcp_tool_result(demo: dict[str, dict[str, str]]) -> None:
     request = {"target_mcp_server_id": "demo", "tool_name": "add", "arguments": {"a": 2, "b": 3}}
     code, out, err = await workbench(

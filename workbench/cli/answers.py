@@ -104,10 +104,13 @@ class AnswerBook:
             scripted = await self._ask_or_none("answer (JSON object, text, or 'cancel'): ")
         if scripted is None:
             self.declined.append(request.text)
-            self._say(
-                f"[workbench] the agent asks for input and no --answer is left: {request.text!r}. "
-                "The task stays waiting (the command to continue it follows the result)."
-            )
+            if request.kind == "auth":
+                self._say(f"[workbench] the agent needs a credential and no --answer is left: {request.text}")
+            else:
+                self._say(
+                    f"[workbench] the agent asks for input and no --answer is left: {request.text!r}. "
+                    "The task stays waiting (the command to continue it follows the result)."
+                )
             return InputResponse()
         return answer_from_text(scripted)
 

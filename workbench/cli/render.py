@@ -6,7 +6,7 @@ import json
 from typing import Any, TextIO
 
 from workbench.cli.terminal import STDERR, STDOUT
-from workbench.core.errors import WorkbenchError
+from workbench.core.errors import AuthRequiredError, WorkbenchError
 from workbench.core.protocols.base import (
     AgentEvent,
     ArtifactUpdated,
@@ -211,5 +211,12 @@ class HumanPrinter:
                 note(f"[{result.state}]" + (f" {ids}" if ids else ""))
         elif isinstance(event, Failed):
             note(f"[failed] {event.message}")
+            if isinstance(event.error, WorkbenchError) and event.error.hint:
+                note(f"hint: {event.error.hint}")
+            if isinstance(event.error, AuthRequiredError) and self._target:
+                note(
+                    f"  pass the credential: workbench send {self._target} --header 'Authorization=Bearer TOKEN' …"
+                    " (or --answer TOKEN: used for this run, not stored)"
+                )
         else:
             note(f"[{event.kind.value}]")
