@@ -150,7 +150,7 @@ async def connect(
             transport = streamable_http_client(target.url, http_client=http)
         else:
             assert target.url is not None
-            transport = sse_client(target.url)
+            transport = _quiet_teardown(sse_client(target.url))
         tap = TapTransport(transport, extra_capabilities=extra_capabilities, task_host=task_host)
         # No cancel scope around the enter: the Client's task group must not be nested in one that
         # closes first. `read_timeout_seconds` bounds the handshake (and every later request).
@@ -162,6 +162,29 @@ async def connect(
             with anyio.fail_after(STEP_TIMEOUT):
                 await get_stream_open.wait()
         yield Session(client=client, log=tap.log, target=target)
+
+
+@asynccontextmanager
+async def _quiet_teardown(transport: Any) -> AsyncIterator[Any]:
+    """The legacy SSE client, minus its close-time race (an SDK defect, not what these tests check).
+
+    When server-everything sends a notification while the session closes, the SDK's ``sse_reader``
+    cannot hand it on and its task group raises ``BrokenResourceError`` out of ``__aexit__``, failing
+    a test whose exchanges all passed (seen under load). Only that race, at exit, is swallowed.
+    """
+    async with AsyncExitStack() as stack:
+        streams = await stack.enter_async_context(transport)
+        try:
+            yield streams
+        finally:
+            try:
+                await stack.aclose()
+            except BaseExceptionGroup as group:
+                rest = group.subgroup(
+                    lambda e: not isinstance(e, anyio.BrokenResourceError | anyio.ClosedResourceError)
+                )
+                if rest is not None:
+                    raise rest from None
 
 
 def text_of(result: types.CallToolResult) -> str:
