@@ -23,7 +23,6 @@ from workbench.core.connections import ConnectionManager
 from workbench.core.credentials import CredentialStore, KeyringCredentialStore
 from workbench.core.errors import WorkbenchError
 from workbench.core.events import EventBus
-from workbench.core.http.origins import OriginApproval
 from workbench.core.profiles import A2AProfile, ConnectionProfile, MCPHTTPProfile, MCPSSEProfile, MCPStdioProfile
 from workbench.core.protocols.base import (
     ElicitationRequest,
@@ -40,6 +39,7 @@ if TYPE_CHECKING:
     from PySide6.QtCore import QUrl
     from PySide6.QtWidgets import QApplication
 
+    from workbench.core.http.origins import OriginApproval
     from workbench.demo.launcher import DemoAgent
     from workbench.ui.context import PanelContext
     from workbench.ui.mainwindow import MainWindow

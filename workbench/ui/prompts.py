@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QDialog, QWidget
@@ -23,7 +23,6 @@ from workbench.core.agent_factory import AgentHandlers
 from workbench.core.errors import SamplingRejectedError, WorkbenchError
 from workbench.core.events import ElicitationCompleted
 from workbench.core.handoff.policy import ApprovalDecision
-from workbench.core.http.origins import OriginApproval
 from workbench.core.protocols.base import (
     ElicitationRequest,
     ElicitationResponse,
@@ -38,6 +37,9 @@ from workbench.ui.dialogs.auth_required import AuthRequiredDialog
 from workbench.ui.dialogs.elicitation_url import UrlElicitationDialog, UrlOpener
 from workbench.ui.dialogs.handoff_approval import HandoffApprovalDialog, HandoffApprovalRequest
 from workbench.ui.dialogs.sampling import SamplingDialog, SamplingRouter
+
+if TYPE_CHECKING:
+    from workbench.core.http.origins import OriginApproval
 
 T = TypeVar("T")
 
