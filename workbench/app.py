@@ -1,4 +1,4 @@
-"""Composition root: QApplication + qasync loop + core services + MainWindow (and the demo agents).
+"""Composition root: QApplication + qasync loop + core services + MainWindow (the demo session is ui/demo_session).
 
 ``run_gui`` is what ``workbench`` and ``workbench demo`` call. Everything runs on the Qt main thread
 under qasync; the window's async shutdown (every connection closed) ends the loop.
@@ -13,17 +13,15 @@ import os
 import signal
 import sys
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from workbench.core.agent_factory import AgentHandlers, DefaultAgentFactory
 from workbench.core.connections import ConnectionManager
 from workbench.core.credentials import CredentialStore, KeyringCredentialStore
-from workbench.core.errors import WorkbenchError
 from workbench.core.events import EventBus
-from workbench.core.profiles import A2AProfile, ConnectionProfile, MCPHTTPProfile, MCPSSEProfile, MCPStdioProfile
 from workbench.core.protocols.base import (
     ElicitationRequest,
     ElicitationResponse,
@@ -213,12 +211,15 @@ async def run_window(app: QApplication, opts: GuiOptions) -> int:
         window.restore_selection()
         shown_ms = (time.perf_counter() - opts.started_at) * 1000
         # the demo agents start after the first paint (and stop after the window has shut down)
+        from workbench.ui.demo_session import connect_demo, run_handoff_in_window, scenario_agents
+        from workbench.ui.demo_session import demo_agents as start_demo_agents
+
         scenario = None
         demo_agents: list[DemoAgent] = []
         if not opts.smoke_test and opts.scenario == "handoff":
-            scenario = await stack.enter_async_context(_scenario_agents())
+            scenario = await stack.enter_async_context(scenario_agents())
         elif not opts.smoke_test and opts.demo:
-            demo_agents = await stack.enter_async_context(_demo_agents())
+            demo_agents = await stack.enter_async_context(start_demo_agents())
         if opts.smoke_test:
             print(f"window shown in {shown_ms:.0f} ms", flush=True)
             window.close()
@@ -246,80 +247,3 @@ async def _cancel_and_wait(task: asyncio.Task[None]) -> None:
     task.cancel()
     with contextlib.suppress(BaseException):
         await task
-
-
-@contextlib.asynccontextmanager
-async def _scenario_agents() -> AsyncIterator[Any]:
-    from workbench.demo.scenarios.handoff import serve_handoff_agents
-
-    async with serve_handoff_agents() as scenario:
-        yield scenario
-
-
-async def run_handoff_in_window(window: MainWindow, scenario: Any) -> None:
-    """Run the handoff scenario live in the window: approvals and the traveller form are the user's.
-
-    The chain is drawn in the handoff view as it happens; the scenario's agents are listed in the
-    sidebar (not saved; connect one to inspect its card or tools); the final answer ends up in the
-    status bar and in a note beside the diagram.
-    """
-    from workbench.demo.scenarios.handoff import build_router, run_scenario
-
-    ctx = window.ctx
-    for name, protocol, url in scenario.agents():
-        kind = A2AProfile(id=f"scenario-{name}", name=f"{name} (scenario)", url=url) if protocol == "a2a" else None
-        profile = kind or MCPHTTPProfile(id=f"scenario-{name}", name=f"{name} (scenario)", url=url)
-        window.sidebar.viewmodel.add(profile, persist=False)
-    window.show_handoffs()
-    router = build_router(
-        scenario,
-        bus=ctx.services.bus,
-        wire=ctx.services.wire,
-        approval=window.prompts.decide_handoff,
-        user_input=window.prompts.answer_input,
-    )
-    try:
-        result = await run_scenario(router, scenario.question)
-        window.show_scenario_result(result.text, failed=result.state != "completed")
-    except WorkbenchError as exc:
-        ctx.errors.report(exc, "running the handoff scenario")
-    finally:
-        await router.aclose()
-
-
-@contextlib.asynccontextmanager
-async def _demo_agents() -> AsyncIterator[list[DemoAgent]]:
-    from workbench.demo.launcher import run_demo
-
-    async with run_demo() as agents:
-        yield agents
-
-
-def demo_profiles(agents: list[DemoAgent]) -> list[ConnectionProfile]:
-    """Connection profiles for the running demo agents (ids prefixed ``demo-``)."""
-    from workbench.demo.launcher import DEMO_MCP_STDIO
-
-    out: list[ConnectionProfile] = []
-    for agent in agents:
-        pid = agent.name if agent.name.startswith("demo") else f"demo-{agent.name}"
-        if agent.protocol == "mcp-http":
-            out.append(MCPHTTPProfile(id=pid, name="Demo MCP (HTTP)", url=agent.target))
-        elif agent.protocol == "mcp-sse":
-            out.append(MCPSSEProfile(id=pid, name="Demo MCP (legacy SSE)", url=agent.target))
-        elif agent.protocol == "mcp-stdio":
-            out.append(
-                MCPStdioProfile(id=pid, name="Demo MCP (stdio)", command=DEMO_MCP_STDIO[0], args=DEMO_MCP_STDIO[1:])
-            )
-        elif agent.protocol == "a2a":
-            title = {"travel": "Travel planner (A2A)", "mcp-proxy": "MCP tool proxy (A2A)"}.get(agent.name, agent.name)
-            out.append(A2AProfile(id=pid, name=title, url=agent.target))
-    return out
-
-
-async def connect_demo(window: MainWindow, agents: list[DemoAgent]) -> None:
-    """Add the running demo agents to the sidebar (not saved) and connect them all at once."""
-    profiles = demo_profiles(agents)
-    tasks = [t for t in (window.sidebar.add_transient(p, persist=False) for p in profiles) if t is not None]
-    if window.ctx.selection.current is None and profiles:
-        window.ctx.selection.select(profiles[0].id)
-    await asyncio.gather(*tasks, return_exceptions=True)  # failures show in the sidebar

@@ -9,11 +9,12 @@ from typing import Any
 
 import pytest
 
-from workbench.app import Workbench, build_workbench, run_handoff_in_window
+from workbench.app import Workbench, build_workbench
 from workbench.core.credentials import MemoryCredentialStore
 from workbench.core.handoff.events import USER, HandoffEvent, HopKind, HopState
 from workbench.demo.scenarios.handoff import SCRIPTED_TRAVELLER, serve_handoff_agents
 from workbench.ui.asyncutil import wait_signal
+from workbench.ui.demo_session import run_handoff_in_window
 from workbench.ui.dialogs.handoff_approval import HandoffApprovalDialog
 from workbench.ui.dialogs.input_required import InputRequiredDialog
 

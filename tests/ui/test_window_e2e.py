@@ -12,12 +12,13 @@ from typing import Any
 import pytest
 
 from tests.ui.mcp_inspector_support import SignalLog
-from workbench.app import Workbench, build_workbench, connect_demo
+from workbench.app import Workbench, build_workbench
 from workbench.core.credentials import MemoryCredentialStore
 from workbench.core.events import ConnectionState
 from workbench.core.models import Direction, WireKind
 from workbench.demo.launcher import run_demo
 from workbench.ui.asyncutil import wait_signal
+from workbench.ui.demo_session import connect_demo
 from workbench.ui.dialogs.elicitation_form import ElicitationFormDialog
 from workbench.ui.dialogs.input_required import InputRequiredDialog
 
