@@ -68,16 +68,21 @@ class SSEFramer:
 
     def __init__(self) -> None:
         self._buf = bytearray()
+        self._cr = False  # the last chunk ended in \r: it may be the first half of \r\n
 
     def feed(self, chunk: bytes) -> list[SSEFrame]:
         """Add a chunk of the body; returns the frames it completed (often none or one)."""
+        if self._cr:
+            chunk = b"\r" + chunk
+            self._cr = False
+        if b"\r" in chunk:
+            # Line endings become \n chunk by chunk (the buffer is never rewritten); a lone trailing
+            # \r waits for the next chunk.
+            if chunk.endswith(b"\r"):
+                chunk, self._cr = chunk[:-1], True
+            chunk = chunk.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
         buf = self._buf
         buf += chunk
-        if b"\r" in buf:
-            # A lone trailing \r may be the first half of \r\n: keep it until the next chunk.
-            tail = buf.endswith(b"\r")
-            normal = bytes(buf[:-1] if tail else buf).replace(b"\r\n", b"\n").replace(b"\r", b"\n")
-            self._buf = buf = bytearray(normal + (b"\r" if tail else b""))
         frames: list[SSEFrame] = []
         while (end := buf.find(b"\n\n")) >= 0:
             frames.append(parse_frame(buf[:end].decode("utf-8", "replace")))
@@ -86,8 +91,9 @@ class SSEFramer:
 
     def close(self) -> SSEFrame | None:
         """The last frame when the stream ended without its blank line (``None`` if nothing was left)."""
-        rest = bytes(self._buf).replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+        rest = bytes(self._buf) + (b"\n" if self._cr else b"")
         self._buf.clear()
+        self._cr = False
         if not rest.strip():
             return None
         return parse_frame(rest.decode("utf-8", "replace"))

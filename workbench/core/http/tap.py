@@ -39,9 +39,10 @@ ERROR_BODY_WAIT = 2.0
 
 def is_jsonrpc(body: bytes | str) -> bool:
     """Whether a body (or SSE payload) looks like a JSON-RPC message or batch."""
-    raw = body.encode() if isinstance(body, str) else body
-    head = raw[:200].lstrip()
-    return head[:1] in (b"{", b"[") and b'"jsonrpc"' in raw
+    if isinstance(body, str):
+        return body[:200].lstrip()[:1] in ("{", "[") and '"jsonrpc"' in body
+    head = body[:200].lstrip()
+    return head[:1] in (b"{", b"[") and b'"jsonrpc"' in body
 
 
 def _header(headers: Headers, name: str) -> str | None:
