@@ -288,11 +288,18 @@ async def serve_oauth_protected_mcp(
     access_ttl: int = 3600,
     refresh_tokens: bool = True,
     clock: TestClock | None = None,
+    claimed_issuer: str | None = None,
 ) -> AsyncIterator[OAuthServers]:
-    """Serve the authorization server and the protected demo MCP server while the context is open."""
+    """Serve the authorization server and the protected demo MCP server while the context is open.
+
+    ``claimed_issuer``: the issuer the authorization server's metadata names instead of its own URL
+    (a misconfigured or impersonating server; RFC 8414 §3.3 says the client must refuse it).
+    """
     clock = clock or TestClock()
     provider = AutoApproveProvider(clock=clock, access_ttl=access_ttl, refresh_tokens=refresh_tokens)
-    async with serve_asgi(lambda base: authorization_server_app(provider, base), lifespan="off") as issuer:
+    async with serve_asgi(
+        lambda base: authorization_server_app(provider, claimed_issuer or base), lifespan="off"
+    ) as issuer:
         mcp = build_server()
         path = "/mcp" if transport == "streamable-http" else "/sse"
         inner = _StoppableApp(

@@ -357,3 +357,17 @@ async def test_a_redirect_port_taken_by_another_program_fails_the_login_with_a_h
             await login(profile, store, opener=follow_redirects_opener)
     assert info.value.details["oauth"] == "redirect-port-busy"
     assert info.value.hint
+
+
+async def test_authorization_server_metadata_naming_another_issuer_is_refused() -> None:
+    """RFC 8414 §3.3: the metadata's issuer must be the authorization server the resource named."""
+    async with serve_oauth_protected_mcp(claimed_issuer="https://impostor.example") as servers:
+        store = MemoryCredentialStore()
+        profile = http_profile(servers)
+        agent = await oauth_agent(profile, store, servers, opener=follow_redirects_opener)
+        with pytest.raises(AuthRequiredError) as refused:
+            await agent.connect()
+        await agent.aclose()
+        assert await stored_access_token(store, profile.id) is None
+        assert servers.provider.counters.authorizations == 0  # no browser was sent there
+    assert "issuer" in str(refused.value).lower()

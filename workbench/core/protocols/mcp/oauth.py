@@ -76,15 +76,21 @@ REFRESH_MARGIN_MAX = 60.0
 
 
 class _DropOwnLoginSignals(logging.Filter):
-    """Drop the SDK's "OAuth flow error" traceback when the error is our own typed signal.
+    """Keep the SDK's "OAuth flow error" traceback off ERROR: the error reaches the user typed.
 
     ``AuthRequiredError("login required")`` from the redirect handler is how a connection without an
-    opener says "log in first"; the user sees it as a typed error, not as an ERROR log.
+    opener says "log in first": dropped. An SDK ``OAuthFlowError`` (metadata naming another issuer, a
+    refused token request) becomes ``AuthRequiredError`` with the SDK's words: its traceback is kept
+    at DEBUG for whoever reads the debug log.
     """
 
     def filter(self, record: logging.LogRecord) -> bool:
         exc = record.exc_info[1] if record.exc_info else None
-        return not isinstance(exc, WorkbenchError)
+        if isinstance(exc, WorkbenchError):
+            return False
+        if isinstance(exc, OAuthFlowError) and record.levelno > logging.DEBUG:
+            record.levelno, record.levelname = logging.DEBUG, "DEBUG"
+        return True
 
 
 logging.getLogger("mcp.client.auth.oauth2").addFilter(_DropOwnLoginSignals())
