@@ -180,9 +180,7 @@ async def _quiet_teardown(transport: Any) -> AsyncIterator[Any]:
             try:
                 await stack.aclose()
             except BaseExceptionGroup as group:
-                rest = group.subgroup(
-                    lambda e: not isinstance(e, anyio.BrokenResourceError | anyio.ClosedResourceError)
-                )
+                _, rest = group.split((anyio.BrokenResourceError, anyio.ClosedResourceError))
                 if rest is not None:
                     raise rest from None
 
