@@ -42,7 +42,7 @@ imports: $(STAMP)
 	$(VENV)/bin/lint-imports
 
 test: $(STAMP) $(EVERYTHING_STAMP) lint typecheck imports
-	QT_QPA_PLATFORM=offscreen $(VENV)/bin/pytest -q -p no:cacheprovider -n auto
+	QT_QPA_PLATFORM=offscreen $(VENV)/bin/pytest -q -p no:cacheprovider -n 4
 
 bench: $(STAMP) $(EVERYTHING_STAMP)
 	for b in bench/*.py; do echo "== $$b"; $(PY) $$b || exit 1; done
