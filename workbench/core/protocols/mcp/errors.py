@@ -22,6 +22,9 @@ from workbench.core.errors import (
 from workbench.core.http.status import StatusSeen
 from workbench.core.http.status import http_status_error as shared_http_status_error
 
+UNREADABLE_REPLY = "workbench.unreadable_reply"
+"""Marker in the ``data`` of the parse error the stdio transport answers an unreadable reply with."""
+
 
 def leaves(exc: BaseException) -> Iterator[BaseException]:
     """Yield the non-group exceptions inside (possibly nested) exception groups."""
@@ -110,6 +113,13 @@ def _map_leaf(leaf: BaseException, *, target: str, doing: str, exit_note: str | 
             return RequestTimeoutError(
                 f"No answer from {target} while {doing}: {leaf.error.message}.",
                 hint="the request was cancelled on the server; raise the timeout if it needs longer",
+            )
+        if isinstance(leaf.error.data, dict) and leaf.error.data.get(UNREADABLE_REPLY):
+            # Made by our stdio transport for a reply it could not read (the server sent no error).
+            return ProtocolError(
+                f"{target} sent a reply that could not be read while {doing}: {leaf.error.message}",
+                hint="the reply is in the wire log as it arrived",
+                details={"reason": leaf.error.data.get("reason"), "size": leaf.error.data.get("size")},
             )
         if leaf.code == METHOD_NOT_FOUND:
             return UnsupportedCapabilityError(

@@ -32,10 +32,16 @@ from mcp.client.stdio import get_default_environment
 from mcp.shared.message import SessionMessage
 
 from workbench.core.models import Direction, WireKind
+from workbench.core.protocols.mcp.errors import UNREADABLE_REPLY
 from workbench.core.wire import WireRecorder
+from workbench.core.wire_parse import scan_large
 
 log = logging.getLogger(__name__)
 
+MAX_MESSAGE_CHARS = 64 * 1024 * 1024
+"""Longest stdout line a stdio server may send (a 20 MB result fits; a 200 MB one is refused)."""
+STDERR_LINE_CHARS = 64 * 1024
+"""Longest stderr line kept whole (the rest is counted, not kept)."""
 STDIN_CLOSE_GRACE = 2.0
 TERM_GRACE = 2.0
 KILL_REAP = 2.0
@@ -88,6 +94,8 @@ class StdioTransport:
         on_stderr: Called with each stderr line.
         on_exit: Called once when the process ends (with ``info``); ``info.closing`` tells whether
             the workbench asked for it.
+        max_message_chars: Longest stdout line (one JSON-RPC message) kept; a longer one is dropped
+            and, when its request id can be read, answered as unreadable naming the limit.
     """
 
     def __init__(
@@ -101,8 +109,10 @@ class StdioTransport:
         connection_id: str = "",
         on_stderr: Callable[[str], None] | None = None,
         on_exit: Callable[[StdioProcessInfo], None] | None = None,
+        max_message_chars: int = MAX_MESSAGE_CHARS,
     ) -> None:
         self.info = StdioProcessInfo(command=command, args=list(args or []))
+        self.max_message_chars = max_message_chars
         self._env = env
         self._cwd = cwd
         self._wire = wire
@@ -155,8 +165,8 @@ class StdioTransport:
             # failing because the server died can already say how it died.
             assert process.stdout is not None
             try:
-                async for line in _lines(process.stdout):
-                    item = self._parse_incoming(line)
+                async for line in _lines(process.stdout, self.max_message_chars):
+                    item = self._parse_incoming(line) if isinstance(line, str) else self._oversized(line)
                     if item is None:
                         continue
                     try:
@@ -180,8 +190,11 @@ class StdioTransport:
 
         async def stderr_reader() -> None:
             assert process.stderr is not None
-            async for line in _lines(process.stderr):
-                self._stderr_line(line.rstrip("\r"))
+            async for line in _lines(process.stderr, STDERR_LINE_CHARS):
+                if isinstance(line, OversizedLine):
+                    self._stderr_line(f"{line.head[:STDERR_LINE_CHARS]}… ({line.size:,} characters in all)")
+                else:
+                    self._stderr_line(line.rstrip("\r"))
 
         async def exit_watcher() -> None:
             while process.returncode is None and not stdout_closed.is_set():
@@ -233,10 +246,20 @@ class StdioTransport:
         except ValueError as exc:
             if self._wire is not None:
                 self._wire.raw(self._cid, Direction.IN, line, note="not a JSON-RPC message", protocol="mcp")
-            return exc
+            return unreadable_reply(stripped, exc)
         if self._wire is not None:
             self._wire.jsonrpc(self._cid, Direction.IN, stripped, protocol="mcp")
         return SessionMessage(message)
+
+    def _oversized(self, line: OversizedLine) -> SessionMessage | Exception:
+        """A stdout line over the limit: recorded by its head, answered as unreadable when its id is."""
+        note = (
+            f"over the {self.max_message_chars:,}-character message limit: "
+            f"{line.size:,} characters, first {len(line.head):,} kept"
+        )
+        if self._wire is not None:
+            self._wire.raw(self._cid, Direction.IN, line.head, note=note, protocol="mcp")
+        return unreadable_reply(line.head, ValueError(note), size=line.size, limit=self.max_message_chars)
 
     def _stderr_line(self, line: str) -> None:
         self.info.stderr_tail.append(line)
@@ -261,19 +284,80 @@ class StdioTransport:
         log.warning("MCP server process %d survived SIGKILL; abandoning it", process.pid)
 
 
-async def _lines(stream: anyio.abc.ByteReceiveStream) -> AsyncIterator[str]:
-    """The stream's text, line by line (a last unterminated line included); ends quietly when it closes."""
-    buffer = ""
+def unreadable_reply(
+    text: str, exc: ValueError, *, size: int | None = None, limit: int | None = None
+) -> SessionMessage | ValueError:
+    """A reply that cannot be read still answers its request when its id can be: with a parse error.
+
+    Otherwise the request would wait forever (nothing else will ever answer it). The id is taken from
+    the reply's first or last members without parsing the rest (``scan_large``: no recursion, so a
+    result nested 100,000 levels deep is no problem); anything without a readable response id stays
+    the transport fault it was.
+    """
+    head = scan_large(text)
+    rid = head.get("id") if head is not None and "method" not in head else None
+    if not isinstance(rid, str | int) or isinstance(rid, bool):
+        return exc
+    deep = "recursion" in str(exc).lower()
+    size = len(text) if size is None else size
+    if limit is not None:
+        why, reason = f"it is larger than the {limit:,}-character message limit", "too-large"
+    elif deep:
+        why, reason = "it is nested too deeply", "too-deep"
+    else:
+        why, reason = "it is not valid JSON-RPC", "invalid"
+    error = mcp_types.ErrorData(
+        code=mcp_types.PARSE_ERROR,
+        message=f"{why} ({size:,} characters)",
+        data={UNREADABLE_REPLY: True, "reason": reason, "size": size, "limit": limit},
+    )
+    return SessionMessage(mcp_types.JSONRPCError(jsonrpc="2.0", id=rid, error=error))
+
+
+@dataclass(frozen=True, slots=True)
+class OversizedLine:
+    """A line longer than the limit: its first ``HEAD_KEPT`` characters and its full size (the rest was dropped)."""
+
+    head: str
+    size: int
+
+
+HEAD_KEPT = 64 * 1024
+
+
+async def _lines(stream: anyio.abc.ByteReceiveStream, limit: int | None = None) -> AsyncIterator[str | OversizedLine]:
+    """The stream's text, line by line (a last unterminated line included); ends quietly when it closes.
+
+    Linear in the line's length however it is chunked. A line longer than ``limit`` characters is not
+    kept: it comes out as an ``OversizedLine`` (its head and size) once its end arrives.
+    """
+    parts: list[str] = []
+    size = 0
+    head = ""
     try:
         async for chunk in TextReceiveStream(stream, errors="replace"):
-            lines = (buffer + chunk).split("\n")
-            buffer = lines.pop()
-            for line in lines:
-                yield line
+            start = 0
+            while (end := chunk.find("\n", start)) >= 0:
+                piece = chunk[start:end]
+                if limit is not None and size + len(piece) > limit:
+                    yield OversizedLine(head or (("".join(parts) + piece)[:HEAD_KEPT]), size + len(piece))
+                else:
+                    yield "".join(parts) + piece if parts else piece
+                parts, size, head = [], 0, ""
+                start = end + 1
+            rest = chunk[start:]
+            if rest:
+                if limit is not None and size + len(rest) > limit:
+                    if not head:
+                        head = ("".join(parts) + rest)[:HEAD_KEPT]
+                    parts = []  # over the limit: only the size is counted from here on
+                else:
+                    parts.append(rest)
+                size += len(rest)
     except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
         pass
-    if buffer:
-        yield buffer
+    if size:
+        yield OversizedLine(head, size) if head else "".join(parts)
 
 
 async def _wait_exit(process: anyio.abc.Process, timeout: float) -> bool:
