@@ -31,7 +31,7 @@ from workbench.core.wire_parse import (
     url_path,
     utf8_len,
 )
-from workbench.core.wire_store import WireStore, make_record
+from workbench.core.wire_store import DEFAULT_MAX_CHARS, WireStore, make_record
 
 __all__ = ["Redactor", "WireRecorder", "WireStore"]
 
@@ -54,13 +54,16 @@ class WireRecorder(WireStore):
     Args:
         capacity: Most records held; older ones are evicted and counted in ``dropped``.
         redactor: The redactor to apply (a fresh one by default); register secrets on it.
+        max_chars: Most payload characters held; the oldest records are evicted past it.
 
     Raises:
-        UsageError: ``capacity`` is smaller than 1.
+        UsageError: ``capacity`` or ``max_chars`` is smaller than 1.
     """
 
-    def __init__(self, capacity: int = 1_000_000, redactor: Redactor | None = None) -> None:
-        super().__init__(capacity)
+    def __init__(
+        self, capacity: int = 1_000_000, redactor: Redactor | None = None, *, max_chars: int = DEFAULT_MAX_CHARS
+    ) -> None:
+        super().__init__(capacity, max_chars)
         self.redactor: Redactor = redactor if redactor is not None else Redactor()
 
     # ---- JSON-RPC ----------------------------------------------------------------------------

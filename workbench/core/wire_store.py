@@ -3,7 +3,10 @@
 ``WireStore`` is the storage half of ``WireRecorder`` (``workbench.core.wire``): it holds the newest
 ``capacity`` records in a list used as a ring (the slot of sequence number ``s`` is
 ``(s - base) % capacity``, so ``get`` is O(1) without a per-record dict), counts evictions, keeps the
-request <-> response index and calls subscribers. Not thread-safe: use it on the event-loop thread.
+request <-> response index and calls subscribers. Memory is bounded too: when the held payloads
+pass ``max_chars`` characters the oldest records go first (a peer streaming 1 MB events forever
+cannot fill the memory; the newest record is always kept). Not thread-safe: use it on the
+event-loop thread.
 """
 
 from __future__ import annotations
@@ -23,10 +26,15 @@ log = logging.getLogger(__name__)
 Target = str | os.PathLike[str] | TextIO
 _JSONRPC = WireKind.JSONRPC
 _MAX_INTERNED = 4096  # distinct connection ids / method names shared between records
+DEFAULT_MAX_CHARS = 512 * 1024 * 1024
+"""Payload characters the wire log holds by default (about 0.5-2 GB of memory at most)."""
 
 
 make_record = fast_constructor(WireRecord, positional=True)
 """``WireRecord(...)`` with the same positional fields, about twice as fast (see ``fastinit``)."""
+
+_EVICTED = WireRecord(0, "", Direction.LOCAL, WireKind.ERROR, 0.0, 0.0, None, None, None, 0, "")
+"""Placeholder left in a ring slot whose record was evicted for size (frees the record's memory)."""
 
 
 class WireStore:
@@ -34,15 +42,21 @@ class WireStore:
 
     Args:
         capacity: Most records held; older ones are evicted and counted in ``dropped``.
+        max_chars: Most payload characters held; older records are evicted past it.
 
     Raises:
-        UsageError: ``capacity`` is smaller than 1.
+        UsageError: ``capacity`` or ``max_chars`` is smaller than 1.
     """
 
-    def __init__(self, capacity: int = 1_000_000) -> None:
-        if capacity < 1:
-            raise UsageError("The wire log capacity must be at least 1.", details={"capacity": capacity})
+    def __init__(self, capacity: int = 1_000_000, max_chars: int = DEFAULT_MAX_CHARS) -> None:
+        if capacity < 1 or max_chars < 1:
+            raise UsageError(
+                "The wire log capacity and size must be at least 1.",
+                details={"capacity": capacity, "max_chars": max_chars},
+            )
         self._cap = capacity
+        self._max_chars = max_chars
+        self._chars = 0  # payload characters held
         self._buf: list[WireRecord] = []
         self._base = 1  # seq stored at buffer index 0 (buffer slot of seq s: (s - base) % cap)
         self._first = 1  # oldest seq held
@@ -75,18 +89,24 @@ class WireStore:
         """Sequence number of the newest record (0 before the first one)."""
         return self._next - 1
 
+    @property
+    def held_chars(self) -> int:
+        """Payload characters of the records held."""
+        return self._chars
+
     def __len__(self) -> int:
-        return len(self._buf)
+        return self._next - self._first
 
     def __iter__(self) -> Iterator[WireRecord]:
         return iter(self._ordered())
 
     def _ordered(self) -> list[WireRecord]:
-        buf = self._buf
-        if len(buf) < self._cap:
-            return list(buf)
-        start = (self._first - self._base) % self._cap
-        return buf[start:] + buf[:start]
+        buf, cap = self._buf, self._cap
+        start = (self._first - self._base) % cap
+        held = self._next - self._first
+        if start + held <= len(buf):
+            return buf[start : start + held]
+        return buf[start:] + buf[: held - (len(buf) - start)]
 
     def records(self, connection_id: str | None = None) -> list[WireRecord]:
         """Return the held records, oldest first, optionally of one connection only."""
@@ -111,6 +131,7 @@ class WireStore:
     def clear(self) -> None:
         """Forget every record, open request and the dropped count; sequence numbers continue."""
         self._buf = []
+        self._chars = 0
         self._base = self._first = self._next
         self._dropped = 0
         self._pending.clear()
@@ -145,9 +166,13 @@ class WireStore:
             buf.append(record)
         else:
             slot = (record.seq - self._base) % cap
-            self._evict(buf[slot])
+            if self._first <= record.seq - cap:  # the slot still holds a live record: evict it
+                self._evict(buf[slot])
+                self._first += 1
             buf[slot] = record
-            self._first += 1
+        self._chars += len(record.payload)
+        if self._chars > self._max_chars:
+            self._evict_oldest_beyond_size()
         for callback in self._subscribers:
             try:
                 callback(record)
@@ -155,7 +180,17 @@ class WireStore:
                 log.exception("wire record subscriber %r failed", callback)
         return record
 
+    def _evict_oldest_beyond_size(self) -> None:
+        """Evict the oldest records until the payloads fit ``max_chars`` (the newest always stays)."""
+        buf, cap, base = self._buf, self._cap, self._base
+        while self._chars > self._max_chars and self._next - self._first > 1:
+            slot = (self._first - base) % cap
+            self._evict(buf[slot])
+            buf[slot] = _EVICTED
+            self._first += 1
+
     def _evict(self, old: WireRecord) -> None:
+        self._chars -= len(old.payload)
         self._dropped += 1
         self._pairs.pop(old.seq, None)
         if old.rpc_id is not None and old.kind is _JSONRPC:
