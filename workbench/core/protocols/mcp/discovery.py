@@ -11,7 +11,7 @@ import mcp.types as types
 from mcp import Client
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 
-from workbench.core.errors import UnsupportedCapabilityError
+from workbench.core.errors import ProtocolError, UnsupportedCapabilityError
 from workbench.core.models import ToolSpec
 from workbench.core.protocols.base import AgentCapabilities
 from workbench.core.protocols.catalog import PromptArgumentSpec, PromptSpec, ResourceSpec, ResourceTemplateSpec
@@ -36,15 +36,71 @@ def wants_listen(client: Client) -> bool:
     return changing or bool(caps.resources and caps.resources.subscribe)
 
 
+MAX_PAGES = 1_000
+"""Most pages one listing follows (a server that always sends another ``nextCursor`` is refused)."""
+MAX_ITEMS = 100_000
+"""Most items one listing collects."""
+
+
+class PageGuard:
+    """Stops a listing that does not end: too many pages or items, or a cursor seen before.
+
+    Args:
+        what: What is listed (``tools``, ``tasks`` …), for the error.
+        max_pages: Most pages followed.
+        max_items: Most items collected.
+    """
+
+    def __init__(self, what: str, *, max_pages: int = MAX_PAGES, max_items: int = MAX_ITEMS) -> None:
+        self.what = what
+        self.max_pages = max_pages
+        self.max_items = max_items
+        self._pages = 0
+        self._items = 0
+        self._seen: set[str] = set()
+
+    def page(self, count: int, next_cursor: str | None) -> bool:
+        """Count a page of ``count`` items; returns whether to fetch ``next_cursor``.
+
+        Raises:
+            ProtocolError: The listing passed a limit or repeats a cursor (the error names which).
+        """
+        self._pages += 1
+        self._items += count
+        if self._items > self.max_items:
+            raise self._endless(f"more than {self.max_items:,} {self.what}", "max_items")
+        if not next_cursor:
+            return False
+        if next_cursor in self._seen:
+            raise self._endless(f"a cursor it sent before after {self._pages:,} pages", "cursor_repeated")
+        if self._pages >= self.max_pages:
+            raise self._endless(f"another cursor after {self.max_pages:,} pages", "max_pages")
+        self._seen.add(next_cursor)
+        return True
+
+    def _endless(self, what: str, limit: str) -> ProtocolError:
+        return ProtocolError(
+            f"The server's list of {self.what} did not end: it sent {what}.",
+            hint="the server's pagination is broken; the pages that arrived are in the wire log",
+            details={"limit": limit, "pages": self._pages, "items": self._items},
+        )
+
+
 async def all_pages[T](fetch: Callable[[str | None], Awaitable[Any]], items: str) -> list[T]:
-    """Follow ``next_cursor`` until the last page; ``items`` names the list field of each page."""
+    """Follow ``next_cursor`` until the last page; ``items`` names the list field of each page.
+
+    Raises:
+        ProtocolError: The listing does not end (``PageGuard``).
+    """
     out: list[T] = []
     cursor: str | None = None
+    guard = PageGuard(items.replace("_", " "))
     while True:
         page = await fetch(cursor)
-        out.extend(getattr(page, items))
+        got = getattr(page, items)
+        out.extend(got)
         cursor = page.next_cursor
-        if not cursor:
+        if not guard.page(len(got), cursor):
             return out
 
 

@@ -21,6 +21,7 @@ from workbench.core.errors import NotFoundError, RemoteError, UnsupportedCapabil
 from workbench.core.protocols.base import AgentEvent, AgentResult, Completed, Failed, StatusChanged, TextDelta
 from workbench.core.protocols.mcp import convert
 from workbench.core.protocols.mcp._sdk_compat import send_raw_request
+from workbench.core.protocols.mcp.discovery import PageGuard
 
 if TYPE_CHECKING:
     from workbench.core.protocols.mcp.agent import MCPAgent
@@ -143,11 +144,13 @@ class MCPTasks:
         """List the server's tasks (all pages)."""
         out: list[TaskInfo] = []
         cursor: str | None = None
+        guard = PageGuard("tasks")
         while True:
             page = await self._raw("tasks/list", {"cursor": cursor} if cursor else None, "listing tasks")
-            out.extend(TaskInfo.from_wire(t) for t in page.get("tasks", []))
+            tasks = page.get("tasks", [])
+            out.extend(TaskInfo.from_wire(t) for t in tasks)
             cursor = page.get("nextCursor")
-            if not cursor:
+            if not guard.page(len(tasks), cursor):
                 return out
 
     async def cancel(self, task_id: str) -> TaskInfo:
