@@ -293,6 +293,26 @@ async def test_a_401_names_the_options_that_pass_a_credential_and_they_work_as_w
         assert code == 0, err
 
 
+async def test_a_header_credential_does_not_follow_a_card_to_another_origin_unless_allowed() -> None:
+    from tests.integration.a2a.a2a_test_agents import BEARER, bearer_app
+    from workbench.demo.a2a_agents import serve_agent
+
+    async with serve_agent(bearer_app) as url:  # its card names 127.0.0.1; we call it localhost
+        local = url.replace("127.0.0.1", "localhost")
+        header = f"Authorization=Bearer {BEARER}"
+        code, _, err = await workbench("send", "--a2a", local, "--header", header, "hello")
+        assert code == 1
+        assert BEARER not in err
+        [hint] = [line.strip() for line in err.splitlines() if "--allow-origin" in line]
+        origin = hint.rsplit(" ", 1)[1]
+        assert origin == url.rstrip("/")  # the card's origin, as an --allow-origin value
+        code, out, err = await workbench(
+            "send", "--a2a", local, "--header", header, "--allow-origin", origin, "hello", "--json"
+        )
+        assert code == 0, err
+        assert json_lines(out)[-1]["result"]["state"] == "completed"
+
+
 async def test_a2a_proxy_agent_returns_a_real_mcp_tool_result(demo: dict[str, dict[str, str]]) -> None:
     request = {"target_mcp_server_id": "demo", "tool_name": "add", "arguments": {"a": 2, "b": 3}}
     code, out, err = await workbench(

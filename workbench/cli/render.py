@@ -38,6 +38,14 @@ def _default(value: Any) -> Any:
     return repr(value)
 
 
+def _refused_origin(exc: BaseException) -> str | None:
+    """The origin a ``CredentialOriginError`` refused (checked by code: no HTTP layer imported here)."""
+    if isinstance(exc, WorkbenchError) and exc.code == "credential-origin":
+        origin = exc.details.get("origin")
+        return origin if isinstance(origin, str) and origin else None
+    return None
+
+
 def print_error(exc: WorkbenchError, *, as_json: bool, out: TextIO = STDOUT, err: TextIO = STDERR) -> None:
     """Report a typed failure: a JSON ``failed`` line, or words on stderr."""
     if as_json:
@@ -46,6 +54,8 @@ def print_error(exc: WorkbenchError, *, as_json: bool, out: TextIO = STDOUT, err
     print(f"error: {exc.message}", file=err)
     if exc.hint:
         print(f"hint: {exc.hint}", file=err)
+    if (origin := _refused_origin(exc)) is not None:
+        print(f"  to send them there too, add: --allow-origin {origin}", file=err)
 
 
 def describe_human(info: dict[str, Any], out: TextIO = STDOUT) -> None:
@@ -213,6 +223,8 @@ class HumanPrinter:
             note(f"[failed] {event.message}")
             if isinstance(event.error, WorkbenchError) and event.error.hint:
                 note(f"hint: {event.error.hint}")
+            if (origin := _refused_origin(event.error)) is not None:
+                note(f"  to send them there too, add: --allow-origin {origin}")
             if isinstance(event.error, AuthRequiredError) and self._target:
                 note(
                     f"  pass the credential: workbench send {self._target} --header 'Authorization=Bearer TOKEN' …"

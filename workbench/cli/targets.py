@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import argparse
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from workbench.core.errors import ConfigError
 from workbench.core.events import EventBus
 from workbench.core.protocols.base import ElicitationHandler, InputHandler, SamplingHandler
 from workbench.core.protocols.contract import RemoteAgent
 from workbench.core.wire import WireRecorder
+
+if TYPE_CHECKING:
+    from workbench.core.http.origins import CredentialBoundary
 
 
 @dataclass
@@ -26,6 +29,7 @@ class TargetSpec:
     env: dict[str, str] = field(default_factory=dict)
     connect_timeout: float = 30.0
     request_timeout: float | None = None
+    allow_origins: list[str] = field(default_factory=list)
 
     @property
     def label(self) -> str:
@@ -57,6 +61,14 @@ def add_target_options(parser: argparse.ArgumentParser, *, with_profile: bool = 
     parser.add_argument(
         "--env", action="append", default=[], metavar="K=V", help="stdio: environment variable for the server"
     )
+    parser.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="also send this target's credentials (--header values) to ORIGIN (https://host:port), e.g. where "
+        "an agent card points; by default they go only to the URL given (repeatable)",
+    )
 
 
 def target_from_args(args: argparse.Namespace, stdio_command: list[str]) -> TargetSpec:
@@ -66,6 +78,7 @@ def target_from_args(args: argparse.Namespace, stdio_command: list[str]) -> Targ
         ConfigError: The options do not name one usable target.
     """
     headers = _pairs(args.header, "--header")
+    allow_origins = _origins(getattr(args, "allow_origin", []) or [])
     env = _pairs(args.env, "--env")
     if env and not args.stdio:
         raise ConfigError("--env is only for --stdio servers.")
@@ -76,6 +89,7 @@ def target_from_args(args: argparse.Namespace, stdio_command: list[str]) -> Targ
         "env": env,
         "connect_timeout": args.connect_timeout,
         "request_timeout": args.timeout,
+        "allow_origins": allow_origins,
     }
     if args.stdio:
         if not stdio_command:
@@ -88,6 +102,29 @@ def target_from_args(args: argparse.Namespace, stdio_command: list[str]) -> Targ
     if args.mcp_sse:
         return TargetSpec("mcp-sse", url=args.mcp_sse, **common)
     return TargetSpec("a2a", url=args.a2a, **common)
+
+
+def _origins(items: list[str]) -> list[str]:
+    from workbench.core.http.origins import origin_of
+
+    out: list[str] = []
+    for item in items:
+        try:
+            origin = origin_of(item)
+        except ValueError:
+            origin = ""
+        if not origin.startswith(("http://", "https://")):
+            raise ConfigError(f"--allow-origin expects an http(s) origin such as https://host:443, got {item!r}.")
+        out.append(origin)
+    return out
+
+
+def credential_boundary(spec: TargetSpec, wire: WireRecorder) -> CredentialBoundary:
+    """Where this target's credentials may go: its URL and every ``--allow-origin``."""
+    from workbench.core.http.origins import CredentialBoundary
+
+    assert spec.url is not None
+    return CredentialBoundary([spec.url, *spec.allow_origins], redactor=wire.redactor)
 
 
 def _pairs(items: list[str], option: str) -> dict[str, str]:
@@ -118,7 +155,16 @@ def build_target_agent(spec: TargetSpec, *, wire: WireRecorder, bus: EventBus, h
         timeouts: dict[str, Any] = {"connect_timeout": spec.connect_timeout}
         if spec.request_timeout is not None:
             timeouts["request_timeout"] = spec.request_timeout
-        return A2AAgent(spec.url, headers=spec.headers or None, wire=wire, input_handler=handlers.input, **timeouts)
+        from workbench.core.http.httpx_transport import HttpxCredentialGuard
+
+        return A2AAgent(
+            spec.url,
+            headers=spec.headers or None,
+            wire=wire,
+            input_handler=handlers.input,
+            http_transport=HttpxCredentialGuard(credential_boundary(spec, wire)),
+            **timeouts,
+        )
     from workbench.core.protocols.mcp import MCPAgent
 
     common: dict[str, Any] = {
