@@ -132,7 +132,8 @@ def test_a_pristine_form_hides_errors_until_edited_or_revealed(qtbot, plan_trip_
     form.reveal_errors()
     assert not destination.error_label.isHidden()
     assert destination.error_label.text() == "required"
-    assert "destination: required" in form.errors_label.text()
+    assert form.errors_label.text().startswith("5 fields to fix (marked above): destination, dates, travellers/0/name")
+    assert "required" not in form.errors_label.text()  # said once, under the field
 
 
 def test_errors_appear_inline_beside_the_field_they_concern(qtbot, plan_trip_schema):
@@ -140,14 +141,11 @@ def test_errors_appear_inline_beside_the_field_they_concern(qtbot, plan_trip_sch
     _fill_trip(form)
     email = form.field("travellers", 0, "email")
     email.set_text("not-an-email")
-    assert [e.split(": ", 1)[0] for e in form.errors()] == [
-        "travellers/0/email",
-        "travellers/0/email",
-    ]  # pattern + format
+    assert form.errors() == ["travellers/0/email: is not an e-mail address (name@example.com)"]  # not the pattern too
     assert not email.error_label.isHidden()
-    assert "not-an-email" in email.error_label.text()
+    assert email.error_label.text() == "is not an e-mail address (name@example.com)"
     form.field("dates", "start").set_text("2026-13-01")
-    assert "dates/start: '2026-13-01' is not a 'date'" in form.errors()
+    assert "dates/start: is not a date (YYYY-MM-DD)" in form.errors()
     assert not form.field("dates", "start").error_label.isHidden()
 
 
@@ -268,7 +266,7 @@ def test_json_values_the_widgets_cannot_show_are_kept_and_reported(qtbot, plan_t
     text = json.dumps({**form.value(), "budget_eur": "cheap"})
     form.json_editor.setPlainText(text)
     assert form.value()["budget_eur"] == "cheap"
-    assert "budget_eur: 'cheap' is not of type 'number'" in form.errors()
+    assert "budget_eur: must be a number" in form.errors()
     budget = form.field("budget_eur")
     assert budget.foreign and not budget.error_label.isHidden()
     budget.spin.setValue(300)
@@ -361,7 +359,7 @@ def test_numbers_follow_bounds_and_optional_ones_can_be_empty(qtbot):
     x.spin.setValue(2.25)
     assert form.value() == {"n": 12, "x": 2.25}
     x.spin.setValue(0)  # exclusive bound: the spin allows it, validation does not
-    assert form.errors() == ["x: 0.0 is less than or equal to the minimum of 0"]
+    assert form.errors() == ["x: must be more than 0"]
     x.clear_button.click()
     assert form.value() == {"n": 12}
     n.spin.lineEdit().clear()  # clearing the text empties the field
@@ -428,7 +426,7 @@ def test_an_array_of_enums_is_a_checkable_list(qtbot):
     assert isinstance(tags, MultiSelectField) and isinstance(colours, MultiSelectField)
     assert colours.list.item(0).text() == "Red"
     assert form.value() == {"colours": []}
-    assert form.errors() == ["colours: [] should be non-empty"]
+    assert form.errors() == ["colours: needs at least 1 item"]
     tags.set_checked("c")
     tags.set_checked("a")
     colours.list.item(1).setCheckState(Qt.CheckState.Checked)
@@ -473,8 +471,8 @@ def test_one_of_objects_switch_branches_and_report_the_chosen_branchs_errors(qtb
     assert form.value()["shipping"] == {"kind": "delivery", "express": False}
     delivery.child("street").set_text("Main 1")
     delivery.child("postcode").set_text("12")
-    assert form.errors() == ["shipping/postcode: '12' does not match '^[0-9]{4,5}$'"]
-    assert "does not match" in form.field("shipping", "postcode").error_label.text()
+    assert form.errors() == ["shipping/postcode: does not have the expected form"]
+    assert form.field("shipping", "postcode").error_label.text() == "does not have the expected form"
     pickup = shipping.choose(0)  # the branch keeps what it held (here: the default)
     assert form.value()["shipping"] == {"kind": "pickup", "desk": "central-station"}
     assert form.is_valid()
@@ -491,7 +489,7 @@ def test_nullable_any_of_is_an_optional_field_with_the_inner_checks(qtbot, plan_
     website = form.field("website")
     assert isinstance(website, StringField) and website.is_nullable
     website.set_text("not a uri")
-    assert form.errors() == ["website: 'not a uri' is not a 'uri'"]
+    assert form.errors() == ["website: is not a URI with a scheme (https://…)"]
     website.set_text("")
     assert "website" not in form.value()
     form.json_editor.setPlainText(json.dumps({**form.value(), "website": None}))
@@ -535,7 +533,7 @@ def test_unsupported_subtrees_fall_back_to_raw_json_and_bad_json_there_is_an_err
         assert isinstance(form.field(key), RawJsonField), key
     form.field("counts").editor.setPlainText('{"a": 1, "b": "two"}')
     assert form.value() == {"counts": {"a": 1, "b": "two"}}
-    assert form.errors() == ["counts/b: 'two' is not of type 'integer'"]
+    assert form.errors() == ["counts/b: must be a whole number"]
     form.field("anything").editor.setPlainText("{oops")
     assert any(e.startswith("anything: invalid JSON") for e in form.errors())
     assert "anything" not in form.value()
@@ -597,7 +595,7 @@ def test_all_of_parts_are_merged_into_one_field(qtbot):
     s = form.field("s")
     assert isinstance(s, StringField)
     s.set_text("a")
-    assert form.errors() == ["s: 'a' is too short"]
+    assert form.errors() == ["s: needs at least 2 characters"]
 
 
 def test_nested_objects_sit_in_group_boxes(qtbot, plan_trip_schema):
@@ -623,13 +621,13 @@ def test_typing_into_an_empty_spin_box_and_stepping_from_empty(qtbot):
     assert form.value() == {"n": 3, "x": 0.0}
 
 
-def test_the_problem_list_is_capped_but_errors_has_them_all(qtbot):
+def test_the_summary_names_the_marked_fields_capped_but_errors_has_them_all(qtbot):
     props = {f"f{i:02}": {"type": "string"} for i in range(20)}
     form = _form(qtbot, {"type": "object", "properties": props, "required": list(props)})
     form.reveal_errors()
     assert len(form.errors()) == 20
-    lines = form.errors_label.text().splitlines()
-    assert len(lines) == 13 and lines[-1] == "… and 8 more"
+    (line,) = form.errors_label.text().splitlines()
+    assert line == "20 fields to fix (marked above): " + ", ".join(f"f{i:02}" for i in range(12)) + " and 8 more"
 
 
 def test_nested_arrays_keep_their_own_row_buttons_and_the_buttons_act(qtbot):

@@ -8,7 +8,6 @@ from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
-    QComboBox,
     QFormLayout,
     QFrame,
     QGroupBox,
@@ -23,8 +22,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from workbench.ui.forms.field_base import HELP_STYLE, Field, FormContext
-from workbench.ui.forms.schema_tools import MISSING, Shape, display, make_validator, title_of
+from workbench.ui.forms.field_base import HELP_STYLE, Field, FormContext, WheelSafeComboBox
+from workbench.ui.forms.schema_tools import MISSING, Shape, display, make_validator, ordered_properties, title_of
 from workbench.ui.untrusted import plain_label, plain_tooltip
 
 REQUIRED_MARK = " *"
@@ -47,8 +46,7 @@ class ObjectField(Field):
 
     def __init__(self, shape: Shape, ctx: FormContext, *, required: bool, item: bool = False) -> None:
         super().__init__(shape, ctx, required=required, item=item)
-        props = shape.schema.get("properties")
-        props = props if isinstance(props, Mapping) else {}
+        props = dict(ordered_properties(shape.schema))
         req = shape.schema.get("required")
         self.required_names = {r for r in req if isinstance(r, str)} if isinstance(req, list) else set()
         self.fields: dict[str, Field] = {}
@@ -327,7 +325,7 @@ class ChoiceField(Field):
         self._validator = make_validator(ctx.resolver.root)
         self.has_blank = not required and not item
         inner = self.body_layout
-        self.selector = QComboBox()
+        self.selector = WheelSafeComboBox()
         if self.has_blank:
             self.selector.addItem("— not set —")
         for i, branch in enumerate(self.branches):

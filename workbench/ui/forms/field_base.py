@@ -7,14 +7,41 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QWheelEvent
+from PySide6.QtWidgets import QComboBox, QLabel, QVBoxLayout, QWidget
 
 from workbench.ui.forms.schema_tools import MISSING, Path, SchemaResolver, Shape
 from workbench.ui.untrusted import plain_label
 
 ERROR_STYLE = "color: #b00020;"
 HELP_STYLE = "color: palette(mid);"
+
+
+def pass_wheel_unless_focused(widget: QWidget, event: QWheelEvent) -> bool:
+    """Leave a wheel turn to the scrolling form unless the user is editing ``widget``.
+
+    Returns:
+        True when the event was ignored (it goes on to the parent, which scrolls); the caller's
+        ``wheelEvent`` handles it otherwise.
+    """
+    if widget.hasFocus():
+        return False
+    event.ignore()
+    return True
+
+
+class WheelSafeComboBox(QComboBox):
+    """A combo box that a wheel turn changes only while it has the keyboard focus (else the form scrolls)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+
+    def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802
+        """Scroll the form instead of changing the choice, unless focused."""
+        if not pass_wheel_unless_focused(self, event):
+            super().wheelEvent(event)
 
 
 @dataclass

@@ -9,10 +9,9 @@ import re
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QFontDatabase, QValidator
+from PySide6.QtGui import QFontDatabase, QValidator, QWheelEvent
 from PySide6.QtWidgets import (
     QCheckBox,
-    QComboBox,
     QDoubleSpinBox,
     QHBoxLayout,
     QLineEdit,
@@ -22,7 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from workbench.ui.forms.field_base import Field, FormContext
+from workbench.ui.forms.field_base import Field, FormContext, WheelSafeComboBox, pass_wheel_unless_focused
 from workbench.ui.forms.schema_tools import MISSING, Path, Shape, display
 from workbench.ui.untrusted import plain_label, set_plain_tooltip
 
@@ -139,6 +138,14 @@ class _IntSpin(QSpinBox):
 
     start = 0  # where the arrows go from "empty"
 
+    def __init__(self) -> None:
+        super().__init__()
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)  # a wheel turn over it scrolls the form
+
+    def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802
+        if not pass_wheel_unless_focused(self, event):
+            super().wheelEvent(event)
+
     def validate(self, text: str, pos: int) -> tuple[QValidator.State, str, int]:
         text, pos = _without_unset(text, pos)
         if text.strip() in ("", UNSET_TEXT):
@@ -167,6 +174,14 @@ class _FloatSpin(QDoubleSpinBox):
     """A spin box for JSON numbers: shortest text, ``.`` as decimal point, minimum means "empty"."""
 
     start = 0.0  # where the arrows go from "empty"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)  # a wheel turn over it scrolls the form
+
+    def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802
+        if not pass_wheel_unless_focused(self, event):
+            super().wheelEvent(event)
 
     def textFromValue(self, value: float) -> str:  # noqa: N802
         text = f"{value:.10f}".rstrip("0").rstrip(".")
@@ -345,7 +360,7 @@ class EnumField(Field):
     def __init__(self, shape: Shape, ctx: FormContext, *, required: bool, item: bool = False) -> None:
         super().__init__(shape, ctx, required=required, item=item)
         self.options = list(shape.options)
-        self.combo = QComboBox()
+        self.combo = WheelSafeComboBox()
         self.has_blank = not required or "default" not in shape.schema
         if self.has_blank:
             self.combo.addItem("— not set —" if not required else "— choose —")

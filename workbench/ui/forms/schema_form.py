@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QLabel, QPlainTextEdit, QScrollArea, QSplitter, QV
 from workbench.ui.forms.builder import build_field, new_context
 from workbench.ui.forms.compound_fields import ArrayField, ChoiceField, ObjectField
 from workbench.ui.forms.field_base import ERROR_STYLE, Field
+from workbench.ui.forms.messages import without_redundant
 from workbench.ui.forms.schema_tools import (
     Path,
     format_path,
@@ -25,7 +26,7 @@ from workbench.ui.forms.schema_tools import (
 from workbench.ui.untrusted import plain_label
 
 MAX_LISTED = 12
-"""How many problems the list under the form shows (all of them stay inline and in ``errors()``)."""
+"""How many entries the summary under the form lists (all of them stay inline and in ``errors()``)."""
 
 JSON_PATH = "(json)"
 """Path shown for a problem in the raw-JSON editor itself."""
@@ -36,8 +37,9 @@ class SchemaForm(QWidget):
 
     Editing the form rewrites the JSON text; valid JSON typed in the editor updates the form, invalid
     JSON is reported under the editor and leaves the form as it was. Every change is validated with
-    jsonschema (the schema's dialect, else Draft 2020-12, formats checked); problems are shown under
-    the fields they concern and listed under the form.
+    jsonschema (the schema's dialect, else Draft 2020-12, formats checked); each problem is said once,
+    in plain words, under the field it concerns. The summary under the form names the fields with
+    problems (they may be scrolled out of view) and spells out only what has no field to sit under.
 
     Inline errors and the problem list stay hidden on a pristine form until the user edits it (or
     ``reveal_errors()`` is called, e.g. on a submit attempt); ``errors()`` always has them all.
@@ -226,13 +228,13 @@ class SchemaForm(QWidget):
         for path, field in self._walk():
             pairs.extend(((*path, *sub), msg) for sub, msg in field.local_errors())
         try:
-            for error in self._validator.iter_errors(self.value()):
+            for error in without_redundant(self._validator.iter_errors(self.value())):
                 pairs.extend(leaf_errors(error, self._branch_for))
         except Exception as exc:  # e.g. a pattern Python's re cannot compile: keep what was found
             if self.schema_problem is None:
                 self.schema_problem = f"it cannot be checked: {exc}"
                 self._show_schema_problem()
-        self._errors = sorted_pairs(pairs)
+        self._errors = sorted_pairs(pairs, self._order_of)
         if self._json_problem is not None:
             self._errors.insert(0, ((JSON_PATH,), self._json_problem))
         self._show_errors()
@@ -253,6 +255,23 @@ class SchemaForm(QWidget):
                     return i
         return None
 
+    def _order_of(self, path: Path) -> tuple[int, ...]:
+        """Where ``path`` sits in the form (fields in the schema's order, items by index)."""
+        order: list[int] = []
+        node: Field | None = self.root
+        for key in path:
+            if isinstance(node, ChoiceField):
+                node = node.current()
+            if isinstance(node, ObjectField) and isinstance(key, str):
+                names = list(node.fields)
+                order.append(names.index(key) if key in names else len(names))
+            elif isinstance(key, int):
+                order.append(key)
+            else:
+                order.append(1 << 30)
+            node = node.child(key) if node is not None else None
+        return tuple(order)
+
     def _walk(self) -> Iterator[tuple[Path, Field]]:
         stack: list[tuple[Path, Field]] = [((), self.root)]
         while stack:
@@ -269,18 +288,32 @@ class SchemaForm(QWidget):
 
     def _show_errors(self) -> None:
         per_field: dict[int, list[str]] = {}
+        marked: list[str] = []  # fields that show a problem under themselves
+        loose: list[str] = []  # problems with no field to sit under (the root object's)
         for path, msg in self._errors if self._revealed else []:
             if path == (JSON_PATH,):
+                if self.json_error is None:
+                    loose.append(msg)  # no JSON pane to show it under
                 continue
             node, rest = self._deepest(path)
+            if node is self.root:
+                loose.append(f"{format_path(rest)}: {msg}" if rest else msg)
+                continue
             per_field.setdefault(id(node), []).append(f"{format_path(rest)}: {msg}" if rest else msg)
+            where = format_path(path)
+            if where not in marked:
+                marked.append(where)
         for _, field in self._walk():
             field.show_errors(per_field.get(id(field), []))
-        shown = self.errors() if self._revealed else []
-        if len(shown) > MAX_LISTED:
-            shown = [*shown[:MAX_LISTED], f"… and {len(shown) - MAX_LISTED} more"]
-        self.errors_label.setText("\n".join(shown))
-        self.errors_label.setVisible(bool(shown))
+        lines = list(loose)
+        if marked:
+            names = ", ".join(marked[:MAX_LISTED]) + (
+                f" and {len(marked) - MAX_LISTED} more" if len(marked) > MAX_LISTED else ""
+            )
+            count = len(marked)
+            lines.append(f"{count} field{'s' if count != 1 else ''} to fix (marked above): {names}")
+        self.errors_label.setText("\n".join(lines))
+        self.errors_label.setVisible(bool(lines))
 
     def _deepest(self, path: Path) -> tuple[Field, Path]:
         node = self.root
