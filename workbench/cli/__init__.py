@@ -17,7 +17,7 @@ from typing import Any, TextIO
 
 from workbench.cli import terminal
 from workbench.cli.answers import AnswerBook
-from workbench.cli.profile_commands import add_profile_commands, run_profile_command
+from workbench.cli.profile_parser import add_profile_commands
 from workbench.cli.render import HumanPrinter, describe_human, print_error, print_json, tool_result_human
 from workbench.cli.targets import Handlers, TargetSpec, add_target_options, build_target_agent, target_from_args
 from workbench.core.errors import ConfigError, NotFoundError, WorkbenchError
@@ -112,6 +112,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return run_demo(args)
     if args.command in ("profile", "secret", "login", "logout"):
+        from workbench.cli.profile_commands import run_profile_command
+
         return run_profile_command(args, stdio_command)
     try:
         spec = None if args.profile else target_from_args(args, stdio_command)
@@ -135,7 +137,7 @@ def _split_double_dash(argv: list[str]) -> tuple[list[str], list[str]]:
 async def _run(args: argparse.Namespace, spec: TargetSpec | None) -> int:
     wire = WireRecorder()
     wire_file: TextIO | None = None
-    as_har = bool(args.wire) and str(args.wire).lower().endswith(".har")
+    as_har = wants_har(args.wire)
     if args.wire and not as_har:
         # Opened once, before any traffic; every record is appended as it happens (survives a crash).
         wire_file = open(args.wire, "w", encoding="utf-8")  # noqa: SIM115, ASYNC230 - closed in finally
@@ -221,7 +223,7 @@ def _check_usage(args: argparse.Namespace, spec: TargetSpec | None) -> None:
 
     Raises:
         ConfigError: ``--args`` is not a JSON object, ``--data`` is not JSON or is given for an
-            MCP target, or ``--wire`` names a file that cannot be written.
+            MCP target, or ``--wire`` names a file that cannot be written (or a HAR for stdio).
     """
     if args.command == "call":
         arguments = _json_value(args.args, "--args")
@@ -233,6 +235,8 @@ def _check_usage(args: argparse.Namespace, spec: TargetSpec | None) -> None:
         if spec is not None and spec.protocol != "a2a":
             hint = "an MCP tool takes its arguments with: call TOOL --args JSON"
             raise ConfigError("--data is for A2A agents.", hint=hint)
+    if args.wire and spec is not None:
+        check_wire_format(args.wire, spec.protocol)
     if args.wire:
         try:
             with open(args.wire, "a", encoding="utf-8"):
@@ -243,6 +247,25 @@ def _check_usage(args: argparse.Namespace, spec: TargetSpec | None) -> None:
                 hint="choose a file in a folder you can write to",
                 details={"wire": str(args.wire)},
             ) from None
+
+
+def wants_har(wire: str | None) -> bool:
+    """Whether ``--wire FILE`` asks for HAR 1.2 (the name ends in ``.har``) rather than JSON Lines."""
+    return bool(wire) and str(wire).lower().endswith(".har")
+
+
+def check_wire_format(wire: str, protocol: str) -> None:
+    """Refuse ``--wire x.har`` for a stdio server: HAR holds HTTP exchanges, and stdio has none.
+
+    Raises:
+        ConfigError: The file would be a HAR with no entries.
+    """
+    if protocol == "mcp-stdio" and wants_har(wire):
+        raise ConfigError(
+            "A HAR file holds HTTP exchanges only; a stdio server has none, so it would be empty.",
+            hint="write the wire log as JSON Lines instead: --wire session.jsonl",
+            details={"wire": str(wire)},
+        )
 
 
 def _json_value(text: str, option: str) -> Any:

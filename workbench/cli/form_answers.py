@@ -11,9 +11,6 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import SchemaError
-
 
 @dataclass(frozen=True, slots=True)
 class Choice:
@@ -27,6 +24,9 @@ def schema_problems(schema: dict[str, Any] | None, content: Any) -> list[str]:
     """What is wrong with ``content`` for ``schema``, one readable line per problem (empty: it fits)."""
     if not schema:
         return []
+    from jsonschema import Draft202012Validator  # lazy: ~70 ms, only when a form is answered
+    from jsonschema.exceptions import SchemaError
+
     try:
         validator = Draft202012Validator(schema)
         errors = sorted(validator.iter_errors(content), key=lambda e: list(e.absolute_path))

@@ -264,7 +264,7 @@ async def test_cancelling_a_call_stops_the_tool_on_the_server_in_both_eras(mode:
 async def test_first_call_connects_lazily_and_new_roots_reach_the_server() -> None:
     import sys
 
-    agent = MCPAgent.stdio(sys.executable, ["-m", "workbench.demo.mcp_server", "--stdio"], mode="legacy")
+    agent = MCPAgent.stdio(sys.executable, ["-m", "workbench.demo.mcp_server", "--stdio"], mode="legacy", roots=[])
     try:
         result = await agent.call_tool("echo", {"text": "lazy"})
         assert result.text == "lazy"

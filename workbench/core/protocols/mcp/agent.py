@@ -111,7 +111,9 @@ class MCPAgent(AgentBase):
             (handshake era, 2025-11-25) or ``2026-07-28``.
         headers: HTTP headers for every request (secret values are registered for redaction).
         agent_tool: Name of the tool that makes this server an agent (``agent("…")`` calls it).
-        roots: Roots offered to the server, as ``(uri, name)`` pairs.
+        roots: Roots offered to the server, as ``(uri, name)`` pairs. ``None`` (the default): the
+            client does not declare the roots capability (a server cannot ask); ``[]`` declares it
+            with no roots yet, so ``set_roots`` can offer some later.
         elicitation_handler: Answers elicitations; without one they are declined.
         sampling_handler: Answers sampling requests; without one they are refused.
         wire: Wire recorder (one is created if omitted).
@@ -184,7 +186,7 @@ class MCPAgent(AgentBase):
         self.mode = mode
         self.headers = dict(headers or {})
         self.agent_tool = agent_tool
-        self.roots: list[tuple[str, str | None]] = list(roots or [])
+        self.roots: list[tuple[str, str | None]] | None = list(roots) if roots is not None else None
         self.elicitation_handler = elicitation_handler
         self.sampling_handler = sampling_handler
         self.wire = wire if wire is not None else WireRecorder()
@@ -370,7 +372,9 @@ class MCPAgent(AgentBase):
                 read_timeout_seconds=self.request_timeout,
                 elicitation_callback=self._on_elicit,
                 sampling_callback=self._on_sample,
-                list_roots_callback=self._on_list_roots,
+                # Declared only when roots are offered: a server that asks roots/list of a client
+                # with none (server-everything does, at start-up) waits for an answer it cannot use.
+                list_roots_callback=self._on_list_roots if self.roots is not None else None,
                 logging_callback=self._on_log,
                 message_handler=self._on_message,
                 log_level=self.log_level,  # type: ignore[arg-type]
@@ -834,7 +838,17 @@ class MCPAgent(AgentBase):
         await self._request("setting the log level", lambda c: c.set_logging_level(level))  # type: ignore[arg-type]
 
     async def set_roots(self, roots: list[tuple[str, str | None]]) -> None:
-        """Replace the roots offered to the server and tell it they changed."""
+        """Replace the roots offered to the server and tell it they changed.
+
+        Raises:
+            UsageError: The session is open and did not declare roots (the agent was made without
+                ``roots``; pass ``roots=[]`` to offer roots later).
+        """
+        if self.roots is None and self._client is not None:
+            raise UsageError(
+                "This session did not offer roots to the server, so it cannot announce new ones.",
+                hint="create the agent with roots=[] to set roots after connecting",
+            )
         self.roots = list(roots)
         client = await self._session()
         if not is_modern(client):
@@ -889,7 +903,7 @@ class MCPAgent(AgentBase):
             return types.ErrorData(code=types.INTERNAL_ERROR, message=f"sampling failed: {exc.message}")
 
     async def _on_list_roots(self, context: ClientRequestContext) -> types.ListRootsResult | types.ErrorData:
-        return types.ListRootsResult(roots=[types.Root(uri=uri, name=name) for uri, name in self.roots])
+        return types.ListRootsResult(roots=[types.Root(uri=uri, name=name) for uri, name in self.roots or []])
 
     async def _on_log(self, params: types.LoggingMessageNotificationParams) -> None:
         self._emit(
