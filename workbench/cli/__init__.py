@@ -33,7 +33,10 @@ EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 def _parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument(
-        "--wire", metavar="FILE", help="write the wire log as JSONL (as it happens), or as HAR 1.2 if FILE ends in .har"
+        "--wire",
+        metavar="FILE",
+        help="write the wire log as JSONL (as it happens), or as HAR 1.2 if FILE ends in .har (HTTP targets only: "
+        "a HAR holds HTTP exchanges, with every body whole)",
     )
     common.add_argument("--mode", choices=("auto", "legacy", "2026-07-28"), default="auto", help="MCP protocol era")
     common.add_argument("--json", action="store_true", help="machine-readable output, one JSON object per line")

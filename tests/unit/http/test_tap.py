@@ -18,7 +18,7 @@ import pytest
 from workbench.core.http.httpx2_transport import Httpx2TapTransport
 from workbench.core.http.httpx_transport import HttpxTapTransport
 from workbench.core.http.status import StatusSeen
-from workbench.core.http.tap import SSE_DATA_PREVIEW, HTTPTap
+from workbench.core.http.tap import HTTPTap
 from workbench.core.models import Direction, WireKind, WireRecord
 from workbench.core.protocols.a2a.wire_tap import A2ATransport
 from workbench.core.protocols.mcp.tap import HTTPWireTransport
@@ -105,10 +105,10 @@ async def test_sse_events_are_recorded_when_their_frame_completes(mod: ModuleTyp
 
 
 @pytest.mark.asyncio
-async def test_long_jsonrpc_sse_payload_is_shortened_in_its_sse_record_and_whole_in_its_jsonrpc_record() -> None:
+async def test_long_jsonrpc_sse_payload_is_whole_in_its_sse_record_and_in_its_jsonrpc_record() -> None:
     wire = WireRecorder()
     tap = HTTPTap(wire, "c1", protocol="a2a", jsonrpc_bodies=True)
-    message = rpc(result={"text": "x" * (2 * SSE_DATA_PREVIEW)})
+    message = rpc(result={"text": "x" * 100_000})
 
     def handler(request: httpx.Request) -> httpx.Response:
         return httpx.Response(200, headers={"content-type": "text/event-stream"}, content=b"data: " + message + b"\n\n")
@@ -116,7 +116,7 @@ async def test_long_jsonrpc_sse_payload_is_shortened_in_its_sse_record_and_whole
     async with client(httpx, HttpxTapTransport, tap, handler) as http:
         await http.get(URL)
     (event,) = of_kind(wire, WireKind.SSE_EVENT)
-    assert len(event.payload) < len(message) and event.size == len(event.payload.encode())
+    assert event.payload.encode() == message and event.size == len(message)  # what travelled, not a preview
     (answer,) = of_kind(wire, WireKind.JSONRPC)
     assert answer.size == len(message)
 

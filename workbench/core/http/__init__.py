@@ -16,11 +16,10 @@ from workbench.core.http.browser import BrowserOpener, follow_redirects_opener, 
 from workbench.core.http.loopback import CALLBACK_PATH, AuthorizationResponse, LoopbackReceiver, free_port, redirect_uri
 from workbench.core.http.sse import SSEFrame, SSEFramer
 from workbench.core.http.status import StatusSeen, http_status_error, public_url
-from workbench.core.http.tap import SSE_DATA_PREVIEW, Exchange, HTTPTap
+from workbench.core.http.tap import Exchange, HTTPTap
 
 __all__ = [
     "CALLBACK_PATH",
-    "SSE_DATA_PREVIEW",
     "AuthorizationResponse",
     "BrowserOpener",
     "Exchange",

@@ -30,7 +30,8 @@ from workbench.core.wire import WireRecorder
 Headers = list[tuple[str, str]]
 
 SSE_DATA_PREVIEW = 4096
-"""Characters of an SSE payload kept in its SSE record when the whole message has a JSON-RPC record."""
+"""No longer used: SSE records keep their whole data. Still re-exported by ``protocols.mcp.tap``."""
+
 ERROR_BODY_LIMIT = 64 * 1024
 """Bytes of an unread error response body the shims still read for the record when it is closed."""
 ERROR_BODY_WAIT = 2.0
@@ -197,12 +198,10 @@ class Exchange:
         if not frame.is_event:
             return
         text = frame.data or ""
-        rpc = is_jsonrpc(text)
-        shown = text
-        if rpc and len(text) > SSE_DATA_PREVIEW:
-            shown = f"{text[:SSE_DATA_PREVIEW]}… ({len(text)} chars; the whole message is in its JSON-RPC record)"
-        wire.sse_event(cid, shown, event=frame.event, event_id=frame.event_id, request=request, protocol=protocol)
-        if rpc and tap.jsonrpc_bodies:
+        # Whole, however long: the SSE record is what travelled (a HAR export holds no JSON-RPC
+        # records to point to); the recorder's size bound evicts old records instead.
+        wire.sse_event(cid, text, event=frame.event, event_id=frame.event_id, request=request, protocol=protocol)
+        if tap.jsonrpc_bodies and is_jsonrpc(text):
             wire.jsonrpc(cid, Direction.IN, text, protocol=protocol)
 
     def _local_error(self, summary: str) -> None:
