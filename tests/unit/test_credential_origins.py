@@ -167,3 +167,44 @@ async def test_a_no_refuses_and_is_not_asked_again_this_session() -> None:
             with pytest.raises(CredentialOriginError):
                 await client.get("https://evil.example/rpc")
     assert asked == ["https://evil.example:443"] and seen == []
+
+
+@pytest.mark.asyncio
+async def test_the_httpx2_guard_the_mcp_adapter_uses_refuses_the_same_way() -> None:
+    import httpx2
+
+    from workbench.core.http.httpx2_transport import Httpx2CredentialGuard
+
+    seen: list[str] = []
+
+    def answer(request: httpx2.Request) -> httpx2.Response:
+        seen.append(str(request.url))
+        if request.url.path == "/moved":
+            return httpx2.Response(307, headers={"Location": "https://evil.example/mcp"})
+        return httpx2.Response(200, json={"ok": True})
+
+    guard = Httpx2CredentialGuard(CredentialBoundary(["https://mcp.example"], [SECRET]), httpx2.MockTransport(answer))
+    async with httpx2.AsyncClient(transport=guard, headers={"X-Api-Key": SECRET}) as client:
+        assert (await client.get("https://mcp.example/mcp")).status_code == 200
+        with pytest.raises(CredentialOriginError):
+            await client.get("https://mcp.example/moved", follow_redirects=True)
+    assert seen == ["https://mcp.example/mcp", "https://mcp.example/moved"]
+
+
+@pytest.mark.asyncio
+async def test_an_mcp_profile_is_built_with_its_credentials_bound_to_its_origin() -> None:
+    from workbench.core.agent_factory import build_agent
+    from workbench.core.profiles import MCPHTTPProfile, SecretRef
+
+    async def resolve(ref: SecretRef) -> str | None:
+        return SECRET
+
+    profile = MCPHTTPProfile(
+        name="m", url="https://mcp.example/mcp", secrets=[SecretRef(kind="bearer", key="k")],
+        allowed_origins=["https://backup.example"],
+    )  # fmt: skip
+    agent = await build_agent(profile, resolve_secret=resolve)
+    boundary = agent._http_inner.boundary  # type: ignore[attr-defined]  # the seam under test
+    assert boundary.allowed == ["https://mcp.example:443", "https://backup.example:443"]
+    assert boundary.carries_credential("https://x.example/", [("X-Echo", SECRET)])
+    await agent.aclose()

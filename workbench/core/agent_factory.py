@@ -281,6 +281,12 @@ def _build_mcp(
         transport = "streamable-http" if isinstance(profile, MCPHTTPProfile) else "sse"
         headers = {**profile.headers, **secrets.headers} or None
     stdio = profile if isinstance(profile, MCPStdioProfile) else None
+    guard = None
+    if not isinstance(profile, MCPStdioProfile):
+        from workbench.core.http.httpx2_transport import Httpx2CredentialGuard
+
+        # Credentials go only to the origins the user configured or approved (redirects included).
+        guard = Httpx2CredentialGuard(credential_boundary(profile, secrets, wire, handlers.origin_approval))
     return MCPAgent(
         target,
         transport=transport,
@@ -301,6 +307,7 @@ def _build_mcp(
         connect_timeout=profile.connect_timeout,
         request_timeout=profile.request_timeout,
         auth=auth,
+        http_transport=guard,
     )
 
 
@@ -349,9 +356,12 @@ def credential_boundary(
     """The origins ``profile``'s credentials may go to, and the values that count as credentials."""
     from workbench.core.http.origins import CredentialBoundary
 
+    values = secrets.values()
+    # "Bearer x", "Signature x": the credential alone counts too (as for the redactor)
+    parts = [v.partition(" ")[2] for v in values if " " in v]
     return CredentialBoundary(
         profile.credential_origins(),
-        secrets.values(),
+        [*values, *parts],
         allow_insecure=profile.allow_insecure_credentials,
         redactor=wire.redactor if wire is not None else None,
         approver=approver,

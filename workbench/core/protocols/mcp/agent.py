@@ -128,6 +128,9 @@ class MCPAgent(AgentBase):
             in-memory JSON-RPC streams (wire-tapped like stdio) — a seam for tests and embedding.
         sdk_transport: ``in-process`` only, instead of ``server``: any MCP SDK ``Transport``
             (an async context manager yielding the read and write streams); it is wire-tapped.
+        http_transport: HTTP only: the ``httpx2`` transport under the wire tap that really talks
+            HTTP (default: a plain one) — e.g. ``Httpx2CredentialGuard``, which keeps the profile's
+            credentials to the origins the user configured, or a test's in-process app.
     """
 
     protocol: Literal["mcp"] = "mcp"
@@ -157,6 +160,7 @@ class MCPAgent(AgentBase):
         auth: httpx2.Auth | None = None,
         server: Any = None,
         sdk_transport: Any = None,
+        http_transport: httpx2.AsyncBaseTransport | None = None,
     ) -> None:
         if mode not in MODES:
             raise ConfigError(f"Unknown MCP protocol mode {mode!r}.", hint=f"use one of {', '.join(MODES)}")
@@ -198,6 +202,7 @@ class MCPAgent(AgentBase):
         self.auth = auth
         self._server = server
         self._sdk_transport = sdk_transport
+        self._http_inner = http_transport
         self._explicit_name = name
         self.name = name or self.target_label
         for key, value in self.headers.items():
@@ -358,6 +363,7 @@ class MCPAgent(AgentBase):
             wire=self.wire,
             connection_id=self.connection_id,
             auth=self.auth,
+            http_inner=self._http_inner,
         )
         return transport
 

@@ -44,13 +44,14 @@ def http_transport(
     wire: WireRecorder,
     connection_id: str,
     auth: httpx2.Auth | None = None,
+    http_inner: httpx2.AsyncBaseTransport | None = None,
 ) -> tuple[JSONRPCTap, HTTPWireTransport]:
     """A Streamable HTTP (or legacy SSE) transport whose JSON-RPC and HTTP layers are both recorded.
 
     Reads have no timeout (a server may hold a stream open for minutes); connects and writes use
     ``connect_timeout``; per-request timeouts are the session's business.
     """
-    http_tap = HTTPWireTransport(wire, connection_id)
+    http_tap = HTTPWireTransport(wire, connection_id, http_inner)
     if sse:
 
         def factory(headers: dict[str, str] | None = None, timeout: Any = None, auth: Any = None) -> httpx2.AsyncClient:
