@@ -181,5 +181,8 @@ def build_target_agent(spec: TargetSpec, *, wire: WireRecorder, bus: EventBus, h
     if spec.protocol == "mcp-stdio":
         return MCPAgent.stdio(spec.command[0], spec.command[1:], env=spec.env or None, **common)
     assert spec.url is not None
+    from workbench.core.http.httpx2_transport import Httpx2CredentialGuard
+
     transport: Literal["sse", "streamable-http"] = "sse" if spec.protocol == "mcp-sse" else "streamable-http"
-    return MCPAgent(spec.url, transport=transport, **common)
+    guard = Httpx2CredentialGuard(credential_boundary(spec, wire))
+    return MCPAgent(spec.url, transport=transport, http_transport=guard, **common)
