@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from workbench.core.http.origins import is_loopback_host
 from workbench.core.protocols.base import ElicitationRequest, ElicitationResponse
 from workbench.ui.untrusted import plain_label
 
@@ -65,15 +66,6 @@ class UrlFacts:
     can_open: bool
     warnings: list[str] = field(default_factory=list)
     flags: frozenset[str] = frozenset()
-
-
-def _is_loopback(host: str) -> bool:
-    if host == "localhost" or host.endswith(".localhost"):
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def _is_ip(host: str) -> bool:
@@ -114,7 +106,7 @@ def inspect_url(raw: str) -> UrlFacts:
         found.append(("scheme", f"Only http and https addresses can be opened; this one's scheme is {scheme!r}."))
     elif not host:
         found.append(("no-host", "The address has no host."))
-    loopback = _is_loopback(ace.lower())
+    loopback = is_loopback_host(ace.lower())
     if scheme == "http" and host:
         if loopback:
             found.append(("http-loopback", "Not encrypted (http), but the address is on this computer (loopback)."))
