@@ -173,3 +173,36 @@ async def test_extended_card_with_a_wrong_credential_keeps_the_public_card() -> 
         assert not agent.extended_card
         assert isinstance(agent.extended_card_error, AuthRequiredError)
         assert list(agent.tools) == ["echo"]
+
+
+def _huge_card_app(base_url: str) -> object:
+    """A 'card' of 50 MB streamed without a length: the client must stop reading early."""
+    from starlette.applications import Starlette
+    from starlette.responses import StreamingResponse
+    from starlette.routing import Route
+
+    sent = {"chunks": 0}
+
+    async def body():  # type: ignore[no-untyped-def]
+        yield b'{"name": "' + b"x" * (1024 * 1024 - 10)
+        for _ in range(49):
+            sent["chunks"] += 1
+            yield b"x" * (1024 * 1024)
+        yield b'"}'
+
+    async def card(request: object) -> StreamingResponse:
+        return StreamingResponse(body(), media_type="application/json")
+
+    app = Starlette(routes=[Route("/.well-known/agent-card.json", card)])
+    app.state.sent = sent
+    return app
+
+
+@pytest.mark.asyncio
+async def test_a_50_megabyte_card_is_refused_naming_the_limit_without_reading_it_all() -> None:
+    async with serve_agent(_huge_card_app) as url:  # type: ignore[arg-type]
+        with pytest.raises(AgentCardError) as refused:
+            async with A2AAgent(url):
+                pass
+    assert refused.value.details["problem"] == "too-large"
+    assert refused.value.details["limit_bytes"] == 4 * 1024 * 1024

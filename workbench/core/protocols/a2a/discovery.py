@@ -28,6 +28,8 @@ LEGACY_WELL_KNOWN = "/.well-known/agent.json"
 BINDINGS = ("JSONRPC", "HTTP+JSON")
 """Bindings the workbench speaks over HTTP."""
 _FALL_THROUGH = frozenset({404, 405, 410})
+MAX_CARD_BYTES = 4 * 1024 * 1024
+"""Largest agent card read (real cards are a few KB; a 50 MB one is refused before it is all read)."""
 
 
 @dataclass(slots=True)
@@ -99,13 +101,30 @@ def parse_card(raw: Any, *, url: str) -> tuple[AgentCard, list[str]]:
     return card, notes
 
 
-async def fetch_card(http: httpx.AsyncClient, url: str, *, card_url: str | None = None) -> CardFetch:
+async def _get_bounded(http: httpx.AsyncClient, url: str, limit: int) -> tuple[httpx.Response, bytes | None]:
+    """GET ``url``; the body when it is at most ``limit`` bytes, else ``None`` (the rest is not read)."""
+    async with http.stream("GET", url, headers={"Accept": "application/json"}, follow_redirects=True) as response:
+        declared = response.headers.get("content-length")
+        if declared is not None and declared.isdigit() and int(declared) > limit:
+            return response, None
+        body = bytearray()
+        async for chunk in response.aiter_bytes():
+            body += chunk
+            if len(body) > limit:
+                return response, None
+        return response, bytes(body)
+
+
+async def fetch_card(
+    http: httpx.AsyncClient, url: str, *, card_url: str | None = None, max_bytes: int = MAX_CARD_BYTES
+) -> CardFetch:
     """Fetch and parse the agent card of the agent at ``url``.
 
     Args:
         http: The client to fetch with (its transport records the traffic).
         url: The agent's base URL (or a card URL ending in ``.json``).
         card_url: A card URL the user gave; when set, only it is tried.
+        max_bytes: Largest card read; a bigger one is an ``AgentCardError`` naming the limit.
 
     Returns:
         The card, its raw JSON and where it came from.
@@ -119,7 +138,7 @@ async def fetch_card(http: httpx.AsyncClient, url: str, *, card_url: str | None 
     tried: list[dict[str, Any]] = []
     for candidate in card_candidates(url, card_url):
         try:
-            response = await http.get(candidate, headers={"Accept": "application/json"}, follow_redirects=True)
+            response, body = await _get_bounded(http, candidate, max_bytes)
         except httpx.HTTPError as exc:
             raise map_error(exc, action=f"fetching the agent card {candidate}", url=candidate) from exc
         tried.append({"url": candidate, "status": response.status_code})
@@ -137,9 +156,15 @@ async def fetch_card(http: httpx.AsyncClient, url: str, *, card_url: str | None 
                 f"The agent card at {candidate} could not be fetched (HTTP {response.status_code}).",
                 details={"url": candidate, "http_status": response.status_code, "tried": tried},
             )
+        if body is None:
+            raise AgentCardError(
+                f"The agent card at {candidate} is larger than {max_bytes // (1024 * 1024)} MB; it was not read.",
+                hint="a real agent card is a few kilobytes; check the URL",
+                details={"url": candidate, "problem": "too-large", "limit_bytes": max_bytes, "tried": tried},
+            )
         try:
-            raw = response.json()
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raw = json.loads(body)
+        except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
             raise AgentCardError(
                 f"The agent card at {candidate} is not valid JSON: {exc}",
                 details={"url": candidate, "problem": "not-json", "tried": tried},
