@@ -13,7 +13,7 @@ import json
 import shlex
 import sys
 from collections.abc import Sequence
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from workbench.cli import terminal
 from workbench.cli.answers import AnswerBook
@@ -27,6 +27,10 @@ from workbench.core.protocols.base import Completed, Failed, TextDelta
 from workbench.core.protocols.contract import RemoteAgent
 from workbench.core.wire import WireRecorder
 
+if TYPE_CHECKING:
+    from workbench.cli.run_credentials import RunCredentialStore
+    from workbench.core.profiles import ConnectionProfile
+
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
 
@@ -38,11 +42,13 @@ def _parser() -> argparse.ArgumentParser:
         help="write the wire log as JSONL (as it happens), or as HAR 1.2 if FILE ends in .har (HTTP targets only: "
         "a HAR holds HTTP exchanges, with every body whole)",
     )
-    common.add_argument("--mode", choices=("auto", "legacy", "2026-07-28"), default="auto", help="MCP protocol era")
+    common.add_argument(
+        "--mode", choices=("auto", "legacy", "2026-07-28"), default=None, help="MCP protocol era (default: auto)"
+    )
     common.add_argument("--json", action="store_true", help="machine-readable output, one JSON object per line")
     common.add_argument("--stderr", action="store_true", help="show a stdio server's stderr lines")
     common.add_argument(
-        "--connect-timeout", type=float, default=30.0, metavar="S", help="seconds to connect and discover (30)"
+        "--connect-timeout", type=float, default=None, metavar="S", help="seconds to connect and discover (30)"
     )
     common.add_argument(
         "--timeout",
@@ -119,15 +125,26 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return run_profile_command(args, stdio_command)
     try:
-        spec = None if args.profile else target_from_args(args, stdio_command)
-        _check_usage(args, spec)
-    except ConfigError as exc:
+        spec, profile = _target(args, stdio_command)
+        _check_usage(args, spec.protocol if spec is not None else profile.kind if profile is not None else "")
+    except (ConfigError, NotFoundError) as exc:
         print_error(exc, as_json=args.json)
         return EXIT_USAGE
     try:
-        return asyncio.run(_run(args, spec))
+        return asyncio.run(_run(args, spec, profile))
     except KeyboardInterrupt:
         return 130
+
+
+def _target(args: argparse.Namespace, stdio_command: list[str]) -> tuple[TargetSpec | None, ConnectionProfile | None]:
+    """The ad-hoc target, or the saved profile with this run's options laid over it (one of the two)."""
+    if not args.profile:
+        return target_from_args(args, stdio_command), None
+    if stdio_command:
+        raise ConfigError("Arguments after '--' are only for --stdio; a profile has its command saved.")
+    from workbench.cli.profile_overrides import load_profile
+
+    return None, load_profile(args)
 
 
 def _split_double_dash(argv: list[str]) -> tuple[list[str], list[str]]:
@@ -137,7 +154,7 @@ def _split_double_dash(argv: list[str]) -> tuple[list[str], list[str]]:
     return argv, []
 
 
-async def _run(args: argparse.Namespace, spec: TargetSpec | None) -> int:
+async def _run(args: argparse.Namespace, spec: TargetSpec | None, profile: ConnectionProfile | None) -> int:
     wire = WireRecorder()
     wire_file: TextIO | None = None
     as_har = wants_har(args.wire)
@@ -154,8 +171,13 @@ async def _run(args: argparse.Namespace, spec: TargetSpec | None) -> int:
         bus.subscribe(ServerStderrLine, lambda e: print(f"[server stderr] {e.line}", file=sys.stderr))
     book = AnswerBook(getattr(args, "answer", []), interactive=sys.stdin.isatty() and not args.json)
     handlers = Handlers(elicitation=book.elicitation, sampling=book.sampling, input=book.input)
+    store: RunCredentialStore | None = None
     try:
-        agent = await _agent_for(args, spec, wire=wire, bus=bus, handlers=handlers)
+        if spec is not None:
+            agent = build_target_agent(spec, wire=wire, bus=bus, handlers=handlers)
+        else:
+            assert profile is not None
+            agent, store = await _profile_agent(profile, wire=wire, bus=bus, handlers=handlers)
     except WorkbenchError as exc:
         print_error(exc, as_json=args.json)
         return EXIT_USAGE if isinstance(exc, ConfigError | NotFoundError) else EXIT_FAILED
@@ -173,34 +195,37 @@ async def _run(args: argparse.Namespace, spec: TargetSpec | None) -> int:
         return EXIT_FAILED
     finally:
         await agent.aclose()
+        if store is not None and store.unstored and not args.json:
+            print(
+                f"[workbench] no keyring: the credential you gave was used for this run and not stored "
+                f"(store it with: workbench secret set {shlex.quote(args.profile)} bearer|api-key[:HEADER])",
+                file=sys.stderr,
+            )
         if wire_file is not None:
             wire_file.close()
         if as_har:  # HAR is one JSON document: written when the session is over
             wire.export_har(args.wire)
 
 
-async def _agent_for(
-    args: argparse.Namespace, spec: TargetSpec | None, *, wire: WireRecorder, bus: EventBus, handlers: Handlers
-) -> Any:
-    """The agent for the command-line target, or for a saved profile with its secrets from the keyring."""
-    if spec is not None:
-        return build_target_agent(spec, wire=wire, bus=bus, handlers=handlers)
-    from workbench.core.agent_factory import AgentHandlers
-    from workbench.core.agent_factory import build_agent as build_profile_agent
+async def _profile_agent(
+    profile: ConnectionProfile, *, wire: WireRecorder, bus: EventBus, handlers: Handlers
+) -> tuple[RemoteAgent, RunCredentialStore]:
+    """The agent for a saved profile, its secrets from the keyring (answers kept for the run without one)."""
+    from workbench.cli.run_credentials import RunCredentialStore
+    from workbench.core.agent_factory import AgentHandlers, build_agent
     from workbench.core.credentials import KeyringCredentialStore
-    from workbench.core.profile_secrets import find_profile
-    from workbench.core.settings import ProfileStore
 
-    profile = find_profile(ProfileStore(), args.profile)
-    store = KeyringCredentialStore()
-    return await build_profile_agent(
+    keyring = KeyringCredentialStore()
+    store = RunCredentialStore(keyring)
+    agent = await build_agent(
         profile,
         wire=wire,
         bus=bus,
         handlers=AgentHandlers(elicitation=handlers.elicitation, sampling=handlers.sampling, input=handlers.input),
-        resolve_secret=store.resolve if profile.secrets else None,
+        resolve_secret=keyring.resolve if profile.secrets else None,  # no keyring: says so, names the fix
         credentials=store,  # OAuth tokens (MCP) and A2A security-scheme credentials
     )
+    return agent, store
 
 
 def _inspect(agent: RemoteAgent, args: argparse.Namespace) -> int:
@@ -221,7 +246,7 @@ def _target_options(args: argparse.Namespace) -> str | None:
     return None
 
 
-def _check_usage(args: argparse.Namespace, spec: TargetSpec | None) -> None:
+def _check_usage(args: argparse.Namespace, protocol: str) -> None:
     """Refuse a malformed command before anything is started or connected (exit 2).
 
     Raises:
@@ -235,11 +260,11 @@ def _check_usage(args: argparse.Namespace, spec: TargetSpec | None) -> None:
             raise ConfigError("--args must be a JSON object.", hint=hint, details={"args": args.args})
     if args.command == "send" and args.data is not None:
         _json_value(args.data, "--data")
-        if spec is not None and spec.protocol != "a2a":
+        if protocol != "a2a":
             hint = "an MCP tool takes its arguments with: call TOOL --args JSON"
             raise ConfigError("--data is for A2A agents.", hint=hint)
-    if args.wire and spec is not None:
-        check_wire_format(args.wire, spec.protocol)
+    if args.wire:
+        check_wire_format(args.wire, protocol)
     if args.wire:
         try:
             with open(args.wire, "a", encoding="utf-8"):

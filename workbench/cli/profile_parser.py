@@ -18,7 +18,7 @@ def add_profile_commands(sub: Any) -> None:
     add = psub.add_parser("add", help="save a profile (the protocol is explicit)")
     add.add_argument("name", metavar="NAME")
     add_target_options(add, with_profile=False)
-    add.add_argument("--mode", choices=("auto", "legacy", "2026-07-28"), default="auto", help="MCP protocol era")
+    add.add_argument("--mode", choices=("auto", "legacy", "2026-07-28"), default=None, help="MCP protocol era (auto)")
     add.add_argument("--connect-timeout", type=float, default=None, metavar="S")
     add.add_argument("--timeout", type=float, default=None, metavar="S")
     add.add_argument("--oauth", action="store_true", help="MCP over HTTP: log in with OAuth 2.1 (workbench login NAME)")

@@ -16,6 +16,12 @@ if TYPE_CHECKING:
     from workbench.core.http.origins import CredentialBoundary
 
 
+DEFAULT_CONNECT_TIMEOUT = 30.0
+A2ABindingName = Literal["auto", "JSONRPC", "HTTP+JSON"]
+BINDINGS: dict[str, A2ABindingName] = {"auto": "auto", "jsonrpc": "JSONRPC", "http-json": "HTTP+JSON"}
+"""``--binding`` values and the A2A binding names they stand for."""
+
+
 @dataclass
 class TargetSpec:
     """Which agent to talk to, as parsed from the command line."""
@@ -25,6 +31,7 @@ class TargetSpec:
     command: list[str] = field(default_factory=list)
     mode: str = "auto"
     agent_tool: str | None = None
+    binding: A2ABindingName = "auto"
     headers: dict[str, str] = field(default_factory=dict)
     env: dict[str, str] = field(default_factory=dict)
     connect_timeout: float = 30.0
@@ -56,6 +63,12 @@ def add_target_options(parser: argparse.ArgumentParser, *, with_profile: bool = 
     )
     parser.add_argument("--agent-tool", metavar="TOOL", help="MCP: the tool that serves as the agent entry point")
     parser.add_argument(
+        "--binding",
+        choices=tuple(BINDINGS),
+        default=None,
+        help="A2A: the protocol binding to use among those the card offers (default: auto, the card's first)",
+    )
+    parser.add_argument(
         "--header", action="append", default=[], metavar="K=V", help="HTTP header for every request (repeatable)"
     )
     parser.add_argument(
@@ -77,17 +90,31 @@ def target_from_args(args: argparse.Namespace, stdio_command: list[str]) -> Targ
     Raises:
         ConfigError: The options do not name one usable target.
     """
-    headers = _pairs(args.header, "--header")
-    allow_origins = _origins(getattr(args, "allow_origin", []) or [])
-    env = _pairs(args.env, "--env")
+    headers = pairs(args.header, "--header")
+    allow_origins = parse_origins(getattr(args, "allow_origin", []) or [])
+    env = pairs(args.env, "--env")
     if env and not args.stdio:
         raise ConfigError("--env is only for --stdio servers.")
+    mode = getattr(args, "mode", None)
+    binding = getattr(args, "binding", None)
+    if args.a2a:
+        for option, value in (("--mode", mode), ("--agent-tool", args.agent_tool)):
+            if value is not None:
+                raise ConfigError(
+                    f"{option} is for MCP servers; --a2a names an A2A agent.",
+                    hint="choose how to talk to an A2A agent with --binding jsonrpc|http-json",
+                    details={"option": option},
+                )
+    elif binding is not None:
+        raise ConfigError("--binding is for A2A agents (--a2a URL).", details={"option": "--binding"})
+    connect_timeout = getattr(args, "connect_timeout", None)
     common: dict[str, Any] = {
-        "mode": args.mode,
+        "mode": mode or "auto",
         "agent_tool": args.agent_tool,
+        "binding": BINDINGS.get(binding or "auto", "auto"),
         "headers": headers,
         "env": env,
-        "connect_timeout": args.connect_timeout,
+        "connect_timeout": DEFAULT_CONNECT_TIMEOUT if connect_timeout is None else connect_timeout,
         "request_timeout": args.timeout,
         "allow_origins": allow_origins,
     }
@@ -104,7 +131,12 @@ def target_from_args(args: argparse.Namespace, stdio_command: list[str]) -> Targ
     return TargetSpec("a2a", url=args.a2a, **common)
 
 
-def _origins(items: list[str]) -> list[str]:
+def parse_origins(items: list[str]) -> list[str]:
+    """``--allow-origin`` values as origins (``scheme://host:port``).
+
+    Raises:
+        ConfigError: A value is not an http(s) origin.
+    """
     from workbench.core.http.origins import origin_of
 
     out: list[str] = []
@@ -127,7 +159,12 @@ def credential_boundary(spec: TargetSpec, wire: WireRecorder) -> CredentialBound
     return CredentialBoundary([spec.url, *spec.allow_origins], redactor=wire.redactor)
 
 
-def _pairs(items: list[str], option: str) -> dict[str, str]:
+def pairs(items: list[str], option: str) -> dict[str, str]:
+    """``K=V`` option values as a dict (the last of a repeated key wins).
+
+    Raises:
+        ConfigError: A value has no ``=`` or an empty key.
+    """
     out: dict[str, str] = {}
     for item in items:
         key, sep, value = item.partition("=")
@@ -160,6 +197,7 @@ def build_target_agent(spec: TargetSpec, *, wire: WireRecorder, bus: EventBus, h
         return A2AAgent(
             spec.url,
             headers=spec.headers or None,
+            binding=spec.binding,
             wire=wire,
             input_handler=handlers.input,
             http_transport=HttpxCredentialGuard(credential_boundary(spec, wire)),
