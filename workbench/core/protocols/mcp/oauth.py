@@ -24,14 +24,11 @@ workbench needs on top:
 from __future__ import annotations
 
 import dataclasses
-import json
 import logging
 import time
-import uuid
 from collections.abc import AsyncGenerator, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
-from urllib.parse import parse_qs
 
 import httpx2
 from mcp.client.auth import OAuthFlowError
@@ -45,9 +42,10 @@ from workbench.core.credentials import CredentialStore
 from workbench.core.errors import AuthRequiredError, WorkbenchError
 from workbench.core.http.browser import BrowserOpener, follow_redirects_opener, system_browser_opener
 from workbench.core.http.loopback import LoopbackReceiver, free_port, redirect_uri
+from workbench.core.protocols.mcp._oauth_logout import LoginResult, LogoutResult, logout
+from workbench.core.protocols.mcp._oauth_steps import classify, describe_exchange
 from workbench.core.protocols.mcp._sdk_compat import HookedOAuthClientProvider
 from workbench.core.protocols.mcp.oauth_storage import CredentialTokenStorage
-from workbench.core.protocols.mcp.tap import HTTPWireTransport
 from workbench.core.wire import WireRecorder
 
 if TYPE_CHECKING:
@@ -289,77 +287,17 @@ class WorkbenchOAuthProvider(HookedOAuthClientProvider):
             self._challenge = list(seqs) if response.status_code in (401, 403) else []
             return
         await response.aread()  # the SDK reads it too (once read, it stays)
-        stage, subject = _classify(sent)
+        stage, subject = classify(sent)
         status: StepStatus = "ok" if response.status_code < 400 else "failed"
         if stage is AuthStage.DISCOVERY and response.status_code == 404:
             status = "skipped"  # a fallback URL; the next one may answer
         if self._challenge and stage is AuthStage.DISCOVERY:
             seqs, self._challenge = [*self._challenge, *seqs], []
-        self.steps.exchange(stage, subject, status, _describe(stage, subject, sent, response), seqs)
+        self.steps.exchange(stage, subject, status, describe_exchange(stage, subject, sent, response), seqs)
         if stage is AuthStage.REFRESH and response.status_code in (400, 401):
             # The refresh token was refused (revoked, expired): keeping it would only repeat the
             # refusal on every request until the user logs in again.
             await self.storage.forget_tokens()
-
-
-def _classify(request: httpx2.Request) -> tuple[AuthStage, str]:
-    path = request.url.path
-    if "/.well-known/oauth-protected-resource" in path:
-        return AuthStage.DISCOVERY, "protected-resource"
-    if "/.well-known/oauth-authorization-server" in path or "/.well-known/openid-configuration" in path:
-        return AuthStage.DISCOVERY, "authorization-server"
-    if request.method == "POST" and "x-www-form-urlencoded" in request.headers.get("content-type", ""):
-        form = parse_qs(request.content.decode("utf-8", "replace"))
-        grant = (form.get("grant_type") or [""])[0]
-        if grant == "refresh_token":
-            return AuthStage.REFRESH, grant
-        return AuthStage.TOKEN, grant
-    if request.method == "POST":
-        return AuthStage.REGISTRATION, "client"
-    return AuthStage.DISCOVERY, "other"
-
-
-def _json(response: httpx2.Response) -> dict[str, Any]:
-    try:
-        data = json.loads(response.content)
-    except (ValueError, httpx2.ResponseNotRead):
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
-def _describe(stage: AuthStage, subject: str, request: httpx2.Request, response: httpx2.Response) -> str:
-    """One line about an exchange, from fields that are never secret."""
-    where = str(request.url.copy_with(query=None))
-    body = _json(response)
-    if response.status_code >= 400:
-        error = body.get("error")
-        return f"{request.method} {where} → HTTP {response.status_code}" + (f" ({error})" if error else "")
-    if subject == "protected-resource":
-        servers = ", ".join(map(str, body.get("authorization_servers") or []))
-        scopes = " ".join(map(str, body.get("scopes_supported") or []))
-        return f"protected resource {body.get('resource')} → authorization server {servers}" + (
-            f" (scopes {scopes})" if scopes else ""
-        )
-    if subject == "authorization-server":
-        parts = [f"issuer {body.get('issuer')}"]
-        for name in ("registration_endpoint", "token_endpoint", "revocation_endpoint"):
-            if body.get(name):
-                parts.append(f"{name.removesuffix('_endpoint')} {body[name]}")
-        return "; ".join(parts)
-    if stage is AuthStage.REGISTRATION:
-        return (
-            f"registered client {body.get('client_id')} at {where} "
-            f"(token endpoint auth: {body.get('token_endpoint_auth_method') or 'unspecified'})"
-        )
-    if stage in (AuthStage.TOKEN, AuthStage.REFRESH):
-        what = "tokens issued" if stage is AuthStage.TOKEN else "tokens refreshed"
-        expires = body.get("expires_in")
-        extras = [f"expires in {expires} s" if expires is not None else "no expiry given"]
-        if body.get("scope"):
-            extras.append(f"scope {body['scope']}")
-        extras.append("refresh token" if body.get("refresh_token") else "no refresh token")
-        return f"{what} by {where} ({', '.join(extras)})"
-    return f"{request.method} {where} → HTTP {response.status_code}"
 
 
 async def build_oauth_provider(
@@ -413,105 +351,3 @@ async def build_oauth_provider(
         login_hint=login_hint,
         clock=clock,
     )
-
-
-# --------------------------------------------------------------------------- login / logout
-
-
-@dataclass(frozen=True, slots=True)
-class LoginResult:
-    """What a login did.
-
-    Attributes:
-        steps: The auth steps, in order.
-        expires_at: When the access token expires (seconds since the epoch), if known.
-        scope: The granted scope, if the server said.
-        redirect_port: The loopback port used (and registered).
-    """
-
-    steps: tuple[AuthStep, ...]
-    expires_at: float | None
-    scope: str | None
-    redirect_port: int
-
-
-@dataclass(frozen=True, slots=True)
-class LogoutResult:
-    """What a logout did.
-
-    Attributes:
-        revoked: Whether the authorization server confirmed the revocation of every token sent.
-        forgotten: How many stored entries (tokens, registration) were deleted.
-        steps: The auth steps (the ``revoke`` step, when there was something to revoke).
-    """
-
-    revoked: bool
-    forgotten: int
-    steps: tuple[AuthStep, ...]
-
-
-async def logout(
-    profile: MCPHTTPProfile | MCPSSEProfile,
-    store: CredentialStore,
-    *,
-    wire: WireRecorder | None = None,
-    on_step: StepCallback | None = None,
-    timeout: float = 30.0,
-    connection_id: str | None = None,
-) -> LogoutResult:
-    """Revoke the profile's tokens (RFC 7009, when the server has a revocation endpoint) and forget them.
-
-    The tokens and the registration are forgotten even when revocation fails (the step says so).
-    ``connection_id`` names the wire records and steps (a fresh ``oauth-logout-…`` id by default).
-
-    Raises:
-        SecureStorageUnavailableError: The credential store cannot be used.
-    """
-    wire = wire if wire is not None else WireRecorder()
-    connection_id = connection_id or f"oauth-logout-{uuid.uuid4().hex[:8]}"
-    storage = CredentialTokenStorage(store, profile.id, redactor=wire.redactor)
-    state = await storage.load()
-    steps = StepLog(connection_id, wire, on_step)
-    revoked = False
-    tokens, client, asm = state.tokens, state.client, state.authorization_server
-    if tokens is not None and client is not None and asm is not None and asm.revocation_endpoint is not None:
-        revoked = await _revoke(str(asm.revocation_endpoint), tokens, client, wire, steps, timeout)
-    elif tokens is not None:
-        why = "no revocation endpoint is known" if asm is None or client is None else "the server offers no revocation"
-        steps.step(AuthStage.REVOKE, "skipped", f"{why}; the tokens are only forgotten here")
-    forgotten = await storage.forget()
-    return LogoutResult(revoked, forgotten, tuple(steps.steps))
-
-
-async def _revoke(
-    endpoint: str, tokens: OAuthToken, client: Any, wire: WireRecorder, steps: StepLog, timeout: float
-) -> bool:
-    headers = {"Content-Type": "application/x-www-form-urlencoded"}
-    ok = True
-    statuses: list[str] = []
-    to_revoke = [(tokens.refresh_token, "refresh_token"), (tokens.access_token, "access_token")]
-    transport = HTTPWireTransport(wire, steps.connection_id)
-    async with httpx2.AsyncClient(transport=transport, timeout=timeout) as http:
-        with steps.capture() as seqs:
-            for token, hint in to_revoke:
-                if not token:
-                    continue
-                data = {"token": token, "token_type_hint": hint, "client_id": client.client_id}
-                auth: tuple[str, str] | None = None
-                if client.token_endpoint_auth_method == "client_secret_basic" and client.client_secret:
-                    auth = (client.client_id, client.client_secret)
-                elif client.client_secret:
-                    data["client_secret"] = client.client_secret
-                try:
-                    response = await http.post(
-                        endpoint, data=data, headers=headers, auth=auth or httpx2.USE_CLIENT_DEFAULT
-                    )
-                except httpx2.HTTPError as exc:
-                    ok = False
-                    statuses.append(f"{hint}: {type(exc).__name__}")
-                    continue
-                ok = ok and response.status_code == 200
-                statuses.append(f"{hint}: HTTP {response.status_code}")
-    status: StepStatus = "ok" if ok else "failed"
-    steps.step(AuthStage.REVOKE, status, f"{endpoint} ({', '.join(statuses)})", tuple(seqs))
-    return ok

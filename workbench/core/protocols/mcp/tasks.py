@@ -24,7 +24,10 @@ from workbench.core.protocols.mcp._sdk_compat import send_raw_request
 from workbench.core.protocols.mcp.discovery import PageGuard
 
 if TYPE_CHECKING:
-    from workbench.core.protocols.mcp.agent import MCPAgent
+    from mcp import Client
+
+    from workbench.core.protocols.mcp._catalog_sync import CatalogSync
+    from workbench.core.protocols.mcp._funnel import RequestFunnel
 
 TERMINAL = frozenset({"completed", "failed", "cancelled"})
 WAITING = "input_required"
@@ -78,33 +81,40 @@ class TaskInfo:
 
 
 class MCPTasks:
-    """Task operations of one ``MCPAgent`` (``agent.tasks``)."""
+    """Task operations of one MCP connection (``agent.tasks``).
 
-    def __init__(self, agent: MCPAgent) -> None:
-        self._agent = agent
+    Args:
+        funnel: The connection's request funnel (every task request goes through it).
+        sync: The connection's catalog (a tool's task support and output schema) and capabilities.
+    """
+
+    def __init__(self, funnel: RequestFunnel, sync: CatalogSync) -> None:
+        self._funnel = funnel
+        self._sync = sync
 
     def supported_for(self, tool: str) -> str | None:
         """The tool's ``execution.taskSupport`` (``required`` / ``optional`` / ``forbidden``), if declared."""
-        spec = self._agent._catalog.tool(tool)
+        spec = self._sync.catalog.tool(tool)
         execution = getattr(spec.raw, "execution", None) if spec is not None else None
         return getattr(execution, "task_support", None)
 
     async def _raw(self, method: str, params: Mapping[str, Any] | None, doing: str) -> dict[str, Any]:
-        async def send(client: Any) -> dict[str, Any]:
+        async def send(client: Client) -> dict[str, Any]:
             return await send_raw_request(client.session, method, params)
 
         try:
-            return await self._agent._request(doing, send)  # type: ignore[no-any-return]
+            return await self._funnel.request(doing, send)
         except RemoteError as exc:
             if exc.remote_code == types.INVALID_PARAMS and "taskId" in (params or {}):
                 raise NotFoundError(exc.message, details=exc.details) from exc
             raise
 
-    def _require_tasks(self) -> None:
-        caps = self._agent.capabilities
-        if not caps.supports_tasks:
+    async def _require_tasks(self) -> None:
+        await self._funnel.client()
+        caps = self._sync.capabilities
+        if caps is None or not caps.supports_tasks:
             raise UnsupportedCapabilityError(
-                f"{self._agent.name!r} does not offer tasks (no 'tasks' server capability).",
+                f"{self._funnel.agent_name!r} does not offer tasks (no 'tasks' server capability).",
                 hint="call the tool directly with agent.call_tool(...)",
             )
 
@@ -112,14 +122,14 @@ class MCPTasks:
         self, tool: str, arguments: Mapping[str, Any] | None = None, *, ttl_ms: int | None = None
     ) -> TaskInfo:
         """Start a task-augmented tool call; returns the created task at once."""
-        self._require_tasks()
+        await self._require_tasks()
         params: dict[str, Any] = {"name": tool, "arguments": dict(arguments or {}), "task": {}}
         if ttl_ms is not None:
             params["task"]["ttl"] = ttl_ms
         created = await self._raw("tools/call", params, f"starting tool {tool!r} as a task")
         if "task" not in created:
             raise UnsupportedCapabilityError(
-                f"{self._agent.name!r} ran {tool!r} directly instead of creating a task.",
+                f"{self._funnel.agent_name!r} ran {tool!r} directly instead of creating a task.",
                 hint="this tool does not support task execution",
                 details={"result": created},
             )
@@ -137,7 +147,7 @@ class MCPTasks:
         """
         raw = await self._raw("tasks/result", {"taskId": task_id}, f"getting the result of task {task_id}")
         call = types.CallToolResult.model_validate(raw)
-        schema = self._agent._catalog.output_schemas.get(tool) if tool else None
+        schema = self._sync.catalog.output_schemas.get(tool) if tool else None
         return convert.tool_result(call, schema)
 
     async def list_all(self) -> list[TaskInfo]:
@@ -164,7 +174,7 @@ class MCPTasks:
 
         Closing the iterator early cancels the task on the server.
         """
-        common: dict[str, Any] = {"agent": self._agent.name, "protocol": "mcp"}
+        common: dict[str, Any] = {"agent": self._funnel.agent_name, "protocol": "mcp"}
         info = await self.start(tool, arguments, ttl_ms=ttl_ms)
         yield StatusChanged(state=info.status, message=info.status_message, task_id=info.task_id, raw=info, **common)
         finished = False

@@ -1,0 +1,95 @@
+"""The one request funnel of an MCP connection: every request goes out here, every failure comes back typed.
+
+A request is a function of the live SDK ``Client``. The funnel connects first when needed, runs
+it, and maps whatever the SDK or the transport raised to a ``WorkbenchError`` that names what was
+being done, using what the session saw meanwhile (the stdio child's exit, the HTTP error
+response, malformed messages). A lost connection is remembered so the loss handler hears of it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+
+from mcp import Client
+
+from workbench.core.errors import ConnectionLostError, RequestTimeoutError, WorkbenchError
+from workbench.core.protocols.mcp._session import SessionOwner
+from workbench.core.protocols.mcp.errors import to_workbench_error
+
+
+class RequestFunnel:
+    """Sends requests through one session and turns failures into typed errors.
+
+    Args:
+        session: The connection's session owner.
+        agent: The façade (connected lazily by the first request).
+    """
+
+    def __init__(self, session: SessionOwner, agent: object) -> None:
+        self._session = session
+        self._agent = agent
+
+    @property
+    def agent_name(self) -> str:
+        """The agent's display name, for messages."""
+        return self._session.config.name
+
+    async def client(self) -> Client:
+        """The live SDK client (connecting first if the agent never was).
+
+        Raises:
+            ConnectionLostError: The peer went away or the agent was closed.
+        """
+        return await self._session.live_client(self._agent)
+
+    async def request[T](self, doing: str, fn: Callable[[Client], Awaitable[T]]) -> T:
+        """Run ``fn`` with the live client; failures come back as ``WorkbenchError``.
+
+        Args:
+            doing: What is being done, for messages ("calling tool 'x'").
+            fn: The request, given the client.
+
+        Raises:
+            WorkbenchError: Mapped from what the SDK or the transport raised.
+        """
+        session = self._session
+        client = await self.client()
+        faults_before = session.protocol_faults
+        http_errors_before = session.http_tap.error_count if session.http_tap is not None else 0
+        try:
+            return await fn(client)
+        except WorkbenchError:
+            raise
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            error = self.map_error(exc, doing, faults_before, http_errors_before)
+            if isinstance(error, ConnectionLostError):
+                session.mark_lost(error.message)
+            raise error from exc
+
+    def map_error(
+        self, exc: BaseException, doing: str, faults_before: int = 0, http_errors_before: int = 0
+    ) -> WorkbenchError:
+        """The typed error for ``exc``, raised while ``doing``.
+
+        Args:
+            exc: What was raised.
+            doing: What was being done.
+            faults_before: The session's malformed-message count when the request started.
+            http_errors_before: The HTTP tap's error count when the request started.
+        """
+        session = self._session
+        tap = session.http_tap
+        http_error = tap.last_error if tap is not None and tap.error_count > http_errors_before else None
+        error = to_workbench_error(
+            exc,
+            target=session.config.target_label,
+            doing=doing,
+            exit_note=session.exit_note(),
+            http_error=http_error,
+        )
+        if isinstance(error, RequestTimeoutError) and session.protocol_faults > faults_before:
+            return session.malformed_error(doing)
+        return error

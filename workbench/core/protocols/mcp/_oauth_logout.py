@@ -1,0 +1,118 @@
+"""OAuth login results and logout: RFC 7009 revocation where the authorization server offers it, then forget."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import httpx2
+from mcp.shared.auth import OAuthToken
+
+from workbench.core.auth_steps import AuthStage, AuthStep, StepCallback, StepLog, StepStatus
+from workbench.core.credentials import CredentialStore
+from workbench.core.protocols.mcp.oauth_storage import CredentialTokenStorage
+from workbench.core.protocols.mcp.tap import HTTPWireTransport
+from workbench.core.wire import WireRecorder
+
+if TYPE_CHECKING:
+    from workbench.core.profiles import MCPHTTPProfile, MCPSSEProfile
+
+
+@dataclass(frozen=True, slots=True)
+class LoginResult:
+    """What a login did.
+
+    Attributes:
+        steps: The auth steps, in order.
+        expires_at: When the access token expires (seconds since the epoch), if known.
+        scope: The granted scope, if the server said.
+        redirect_port: The loopback port used (and registered).
+    """
+
+    steps: tuple[AuthStep, ...]
+    expires_at: float | None
+    scope: str | None
+    redirect_port: int
+
+
+@dataclass(frozen=True, slots=True)
+class LogoutResult:
+    """What a logout did.
+
+    Attributes:
+        revoked: Whether the authorization server confirmed the revocation of every token sent.
+        forgotten: How many stored entries (tokens, registration) were deleted.
+        steps: The auth steps (the ``revoke`` step, when there was something to revoke).
+    """
+
+    revoked: bool
+    forgotten: int
+    steps: tuple[AuthStep, ...]
+
+
+async def logout(
+    profile: MCPHTTPProfile | MCPSSEProfile,
+    store: CredentialStore,
+    *,
+    wire: WireRecorder | None = None,
+    on_step: StepCallback | None = None,
+    timeout: float = 30.0,
+    connection_id: str | None = None,
+) -> LogoutResult:
+    """Revoke the profile's tokens (RFC 7009, when the server has a revocation endpoint) and forget them.
+
+    The tokens and the registration are forgotten even when revocation fails (the step says so).
+    ``connection_id`` names the wire records and steps (a fresh ``oauth-logout-…`` id by default).
+
+    Raises:
+        SecureStorageUnavailableError: The credential store cannot be used.
+    """
+    wire = wire if wire is not None else WireRecorder()
+    connection_id = connection_id or f"oauth-logout-{uuid.uuid4().hex[:8]}"
+    storage = CredentialTokenStorage(store, profile.id, redactor=wire.redactor)
+    state = await storage.load()
+    steps = StepLog(connection_id, wire, on_step)
+    revoked = False
+    tokens, client, asm = state.tokens, state.client, state.authorization_server
+    if tokens is not None and client is not None and asm is not None and asm.revocation_endpoint is not None:
+        revoked = await _revoke(str(asm.revocation_endpoint), tokens, client, wire, steps, timeout)
+    elif tokens is not None:
+        why = "no revocation endpoint is known" if asm is None or client is None else "the server offers no revocation"
+        steps.step(AuthStage.REVOKE, "skipped", f"{why}; the tokens are only forgotten here")
+    forgotten = await storage.forget()
+    return LogoutResult(revoked, forgotten, tuple(steps.steps))
+
+
+async def _revoke(
+    endpoint: str, tokens: OAuthToken, client: Any, wire: WireRecorder, steps: StepLog, timeout: float
+) -> bool:
+    headers = {"Content-Type": "application/x-www-form-urlencoded"}
+    ok = True
+    statuses: list[str] = []
+    to_revoke = [(tokens.refresh_token, "refresh_token"), (tokens.access_token, "access_token")]
+    transport = HTTPWireTransport(wire, steps.connection_id)
+    async with httpx2.AsyncClient(transport=transport, timeout=timeout) as http:
+        with steps.capture() as seqs:
+            for token, hint in to_revoke:
+                if not token:
+                    continue
+                data = {"token": token, "token_type_hint": hint, "client_id": client.client_id}
+                auth: tuple[str, str] | None = None
+                if client.token_endpoint_auth_method == "client_secret_basic" and client.client_secret:
+                    auth = (client.client_id, client.client_secret)
+                elif client.client_secret:
+                    data["client_secret"] = client.client_secret
+                try:
+                    response = await http.post(
+                        endpoint, data=data, headers=headers, auth=auth or httpx2.USE_CLIENT_DEFAULT
+                    )
+                except httpx2.HTTPError as exc:
+                    ok = False
+                    statuses.append(f"{hint}: {type(exc).__name__}")
+                    continue
+                ok = ok and response.status_code == 200
+                statuses.append(f"{hint}: HTTP {response.status_code}")
+    status: StepStatus = "ok" if ok else "failed"
+    steps.step(AuthStage.REVOKE, status, f"{endpoint} ({', '.join(statuses)})", tuple(seqs))
+    return ok
