@@ -42,6 +42,10 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("view.wire", "&Wire log", "Ctrl+3"),
     ActionSpec("view.handoffs", "&Handoffs", "Ctrl+4"),
     ActionSpec("app.quit", "&Quit", QKeySequence.StandardKey.Quit),
+    ActionSpec("help.getting_started", "&Getting started", QKeySequence.StandardKey.HelpContents),
+    ActionSpec("help.shortcuts", "&Keyboard shortcuts", "Ctrl+/"),
+    ActionSpec("help.readme", "Read the &README"),
+    ActionSpec("help.log_folder", "Open the &log folder"),
     ActionSpec("app.about", "&About Agent Workbench"),
 )
 

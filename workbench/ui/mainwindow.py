@@ -5,16 +5,26 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
+from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, QUrl, Signal
+from PySide6.QtCore import QByteArray, QSettings, QSize, Qt, QUrl, Signal
 from PySide6.QtGui import QCloseEvent, QDesktopServices
-from PySide6.QtWidgets import QDockWidget, QMainWindow, QMessageBox, QSplitter, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QMainWindow,
+    QMessageBox,
+    QTabWidget,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from workbench.ui.actions import ActionRegistry
 from workbench.ui.asyncutil import set_error_sink
 from workbench.ui.banner import ErrorBanner
 from workbench.ui.context import PanelContext
 from workbench.ui.errors import ErrorView
+from workbench.ui.help import HelpPages, log_folder
 from workbench.ui.panels.authsteps.widget import AuthStepsWidget
 from workbench.ui.panels.chat.widget import ChatWidget
 from workbench.ui.panels.handoffs.widget import HandoffWidget
@@ -24,6 +34,7 @@ from workbench.ui.panels.stderr.widget import StderrWidget
 from workbench.ui.panels.wirelog.widget import WireLogWidget
 from workbench.ui.prompts import UserPrompts
 from workbench.ui.statusbar import StatusBarController
+from workbench.ui.window_layout import BOTTOM, MINIMUM, ROOMY_HEIGHT, SIDEBAR, first_geometry, onto_screen
 
 log = logging.getLogger(__name__)
 
@@ -32,9 +43,23 @@ SHUTDOWN_TIMEOUT = 10.0
 
 UrlOpener = Callable[[QUrl], bool]
 
+PAGE_MINIMUM = QSize(320, 240)
+"""The handoff page's minimum (its own hint asks for more height than a laptop can spare)."""
+WIRE_LOG_MIN_HEIGHT = 150
+"""The wire log may be this short (a toolbar and a few rows); the user drags it taller."""
+
+CHAT_HINT = (
+    "Nothing said yet. Type a message below and press Ctrl+Enter (or Send); "
+    "the agent's reply streams in here. New conversation starts over."
+)
+
 
 class MainWindow(QMainWindow):
-    """The workbench window: sidebar (left), inspector and chat (centre), wire log and stderr (bottom).
+    """The workbench window: connections (left), the selected connection's workspace (centre), wire log below.
+
+    The workspace fits the connection's protocol (MCP: tools, resources, prompts, a chat tab only when
+    a tool is the server's entry point; A2A: chat first, then card, skills and tasks). The wire log,
+    server stderr and auth steps share the bottom dock area and stay out of the way until needed.
 
     Args:
         ctx: Shared services and UI state.
@@ -65,31 +90,33 @@ class MainWindow(QMainWindow):
         self.scenario_task: asyncio.Task[None] | None = None
         self.setObjectName("mainWindow")
         self.setWindowTitle("Agent Workbench")
-        self.resize(1400, 900)
+        self.setMinimumSize(MINIMUM)
+        self.help = HelpPages(self, ctx.links, log_folder(Path(settings.fileName()).parent), url_opener)
 
         self.actions_registry = ActionRegistry(self)
         self.sidebar = SidebarWidget(ctx)
         self.inspector = InspectorWidget(ctx)
         self.chat = ChatWidget(ctx)
+        self.chat.transcript.setPlaceholderText(CHAT_HINT)
         self.handoffs = HandoffWidget(ctx)
         self.wire_log = WireLogWidget(ctx)
         self.stderr = StderrWidget(ctx)
         self.auth_steps = AuthStepsWidget(ctx)
         self.banner = ErrorBanner()
+        # Pages and docks may be squeezed below what they would like (they scroll or clip inside)
+        # so that the window fits a 1366×768 laptop with the wire log open.
+        self.handoffs.setMinimumSize(PAGE_MINIMUM)
+        self.wire_log.setMinimumHeight(WIRE_LOG_MIN_HEIGHT)
 
-        self.splitter = QSplitter(Qt.Orientation.Horizontal)
-        self.splitter.setObjectName("centreSplitter")
-        self.splitter.addWidget(self.inspector)
-        self.splitter.addWidget(self.chat)
+        # The selected connection's workspace: its protocol's tabs, the chat among them where the
+        # connection takes prompts (A2A: first; MCP: when a tool is its entry point).
+        self.inspector.set_chat(self.chat)
         # the handoff sequence diagram needs the whole width: a second page of the centre
         self.centre_tabs = QTabWidget()
         self.centre_tabs.setObjectName("centreTabs")
         self.centre_tabs.setDocumentMode(True)
-        self.centre_tabs.addTab(self.splitter, "Inspector && chat")
+        self.centre_tabs.addTab(self.inspector, "Workspace")
         self.centre_tabs.addTab(self.handoffs, "Handoffs")
-        self.splitter.setStretchFactor(0, 3)
-        self.splitter.setStretchFactor(1, 2)
-        self.splitter.setSizes([640, 420])  # first run; later runs restore the user's split
         centre = QWidget()
         column = QVBoxLayout(centre)
         column.setContentsMargins(0, 0, 0, 0)
@@ -111,10 +138,16 @@ class MainWindow(QMainWindow):
         self.tabifyDockWidget(self.wire_dock, self.stderr_dock)
         self.tabifyDockWidget(self.stderr_dock, self.auth_dock)
         self.wire_dock.raise_()
-        self.resizeDocks([self.sidebar_dock], [280], Qt.Orientation.Horizontal)
-        self.resizeDocks([self.wire_dock], [260], Qt.Orientation.Vertical)
+        # the bottom docks stay out of the way until asked for (a record to show, Ctrl+3, the status bar)
+        for dock in (self.stderr_dock, self.auth_dock):
+            dock.hide()
 
         self.status = StatusBarController(ctx, self.statusBar())
+        self.wire_toggle = QToolButton(self)
+        self.wire_toggle.setObjectName("wireToggle")
+        self.wire_toggle.setAutoRaise(True)
+        self.wire_toggle.setDefaultAction(self.wire_dock.toggleViewAction())
+        self.statusBar().addPermanentWidget(self.wire_toggle)
         self._build_menus()
         self._connect_signals()
         self._restore_layout()
@@ -170,6 +203,9 @@ class MainWindow(QMainWindow):
         for dock in (self.sidebar_dock, self.wire_dock, self.stderr_dock, self.auth_dock):
             view_menu.addAction(dock.toggleViewAction())
         help_menu = bar.addMenu("&Help")
+        for action_id in ("help.getting_started", "help.shortcuts", "help.readme", "help.log_folder"):
+            help_menu.addAction(a(action_id))
+        help_menu.addSeparator()
         help_menu.addAction(a("app.about"))
 
     def _connect_signals(self) -> None:
@@ -215,6 +251,10 @@ class MainWindow(QMainWindow):
         bind("view.wire", self.focus_wire_filter)
         bind("app.quit", self.close)
         bind("app.about", self.show_about)
+        bind("help.getting_started", self.help.show_getting_started)
+        bind("help.shortcuts", lambda: self.help.show_shortcuts(self.actions_registry.all()))
+        bind("help.readme", self.help.show_readme)
+        bind("help.log_folder", self.help.open_log_folder)
 
     # ------------------------------------------------------------------ slots
 
@@ -257,13 +297,16 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(f"Not opened: links with the scheme {url.scheme()!r} are never followed", 8000)
 
     def focus_chat(self) -> None:
-        """Move the keyboard focus to the chat input."""
-        self.centre_tabs.setCurrentWidget(self.splitter)
-        self.chat.focus_input()
+        """Show the workspace's chat tab (where the connection has one) and focus its input."""
+        self.centre_tabs.setCurrentWidget(self.inspector)
+        if self.inspector.show_chat():
+            self.chat.focus_input()
+        else:
+            self.statusBar().showMessage("This connection takes no chat messages (no agent entry point).", 8000)
 
     def show_inspector(self) -> None:
-        """Bring the inspector (and chat) page to the front."""
-        self.centre_tabs.setCurrentWidget(self.splitter)
+        """Bring the workspace to the front."""
+        self.centre_tabs.setCurrentWidget(self.inspector)
         self.inspector.setFocus()
 
     def show_handoffs(self) -> None:
@@ -316,15 +359,28 @@ class MainWindow(QMainWindow):
     # ------------------------------------------------------------------ layout memory
 
     def _restore_layout(self) -> None:
+        """Geometry and docks as the user left them, unless that no longer fits; first launch fits the screen."""
+        screen = self.screen().availableGeometry()
         geometry = self._settings.value("window/geometry")
-        if isinstance(geometry, QByteArray):
-            self.restoreGeometry(geometry)
+        if isinstance(geometry, QByteArray) and self.restoreGeometry(geometry):
+            fitted = onto_screen(self.geometry(), screen)
+            if fitted != self.geometry():
+                self.setGeometry(fitted)
+        else:
+            frame = first_geometry(screen)
+            self.resize(frame.size())
+            self.move(frame.topLeft())
         state = self._settings.value("window/state")
-        if isinstance(state, QByteArray):
-            self.restoreState(state)
-        splitter = self._settings.value("window/splitter")
-        if isinstance(splitter, QByteArray):
-            self.splitter.restoreState(splitter)
+        if not (isinstance(state, QByteArray) and self.restoreState(state)):
+            self.wire_dock.setVisible(screen.height() >= ROOMY_HEIGHT)
+        self._size_docks()
+
+    def _size_docks(self) -> None:
+        """Dock sizes from the settings when they are sane for this window, else the defaults."""
+        sidebar = SIDEBAR.sane(_int(self._settings.value("window/sidebar_width")), self.width())
+        bottom = BOTTOM.sane(_int(self._settings.value("window/bottom_height")), self.height())
+        self.resizeDocks([self.sidebar_dock], [sidebar], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.wire_dock], [bottom], Qt.Orientation.Vertical)
 
     def restore_selection(self) -> None:
         """Select the connection that was selected when the window last closed (if it still exists)."""
@@ -333,10 +389,15 @@ class MainWindow(QMainWindow):
             self.ctx.selection.select(last)
 
     def save_layout(self) -> None:
-        """Remember geometry, docks, splitter and the selected connection."""
+        """Remember geometry, docks, dock sizes and the selected connection."""
         self._settings.setValue("window/geometry", self.saveGeometry())
         self._settings.setValue("window/state", self.saveState())
-        self._settings.setValue("window/splitter", self.splitter.saveState())
+        if self.sidebar_dock.isVisible() and not self.sidebar_dock.isFloating():
+            self._settings.setValue("window/sidebar_width", self.sidebar_dock.width())
+        bottom = [d for d in (self.wire_dock, self.stderr_dock, self.auth_dock) if d.isVisible() and not d.isFloating()]
+        if bottom:
+            self._settings.setValue("window/bottom_height", bottom[0].height())
+        self._settings.remove("window/splitter")  # the old centre splitter (crushed sizes were restored from it)
         self._settings.setValue("window/selection", self.ctx.selection.current or "")
         self._settings.sync()
 
@@ -364,3 +425,11 @@ class MainWindow(QMainWindow):
             self._may_close = True
             self.shutdown_finished.emit()
             self.close()
+
+
+def _int(value: object) -> int | None:
+    """A settings value as an int (``QSettings`` in INI format gives strings back), else ``None``."""
+    try:
+        return int(str(value)) if value is not None else None
+    except ValueError:
+        return None

@@ -54,11 +54,13 @@ class PlaceholderWidget(QWidget):
 
 
 class InspectorWidget(QWidget):
-    """The capability inspector dock: the MCP or A2A inspector of the selected, connected connection.
+    """The selected connection's workspace: the MCP or A2A inspector, with the chat among its tabs.
 
     Follows ``ctx.selection.changed`` and ``ctx.bridge.connection_state_changed``. When nothing is
     selected, or the selection is not connected, it shows a placeholder saying so (with the failure
     reason for a failed connection) and a Connect button that emits ``connect_requested(id)``.
+    The chat widget given to ``set_chat`` becomes a tab of the protocol inspector when the connection
+    takes prompts (``features.chat``: every A2A agent, an MCP server with an entry-point tool).
 
     Args:
         ctx: The panel context.
@@ -73,6 +75,7 @@ class InspectorWidget(QWidget):
         self._connection_id: str | None = None
         self._inspectors: dict[str, Inspector] = {}
         self._active: str | None = None
+        self._chat: QWidget | None = None
         self.placeholder = PlaceholderWidget(self)
         self.placeholder.connect_clicked.connect(self.on_placeholder_connect_clicked)
         self.stack = QStackedWidget(self)
@@ -92,10 +95,13 @@ class InspectorWidget(QWidget):
         return self._connection_id
 
     @property
-    def current_inspector(self) -> QWidget | None:
+    def current_inspector(self) -> Inspector | None:
         """The protocol inspector on display (``None`` while the placeholder shows)."""
         widget = self.stack.currentWidget()
-        return None if widget is self.placeholder else widget
+        for inspector in self._inspectors.values():
+            if widget is inspector:
+                return inspector
+        return None
 
     def inspector(self, protocol: str) -> Inspector | None:
         """The ``mcp`` or ``a2a`` inspector, if it was created."""
@@ -105,6 +111,27 @@ class InspectorWidget(QWidget):
         """Show the inspector of ``connection_id`` (or a placeholder)."""
         self._connection_id = connection_id
         self._update()
+
+    def set_chat(self, chat: QWidget) -> None:
+        """The chat pane to place in the workspace of connections that take prompts."""
+        self._chat = chat
+        chat.setParent(self)
+        chat.hide()
+        self._update()
+
+    @property
+    def has_chat(self) -> bool:
+        """Whether the workspace on show has a chat tab."""
+        widget = self.current_inspector
+        return self._chat is not None and widget is not None and widget.tabs.indexOf(self._chat) >= 0
+
+    def show_chat(self) -> bool:
+        """Bring the chat tab to the front; ``False`` when the connection on show takes no prompts."""
+        widget = self.current_inspector
+        if not self.has_chat or widget is None or self._chat is None:
+            return False
+        widget.tabs.setCurrentWidget(self._chat)
+        return True
 
     def refresh(self) -> None:
         """Ask the shown inspector to re-read what may have changed (e.g. after a chat turn)."""
@@ -162,6 +189,7 @@ class InspectorWidget(QWidget):
         self._active = protocol
         self.stack.setCurrentWidget(widget)
         widget.show_connection(cid)
+        widget.place_chat(self._chat if conn.agent.features.chat else None)
 
     def _show_placeholder(self, title: str, detail: str, *, can_connect: bool = False) -> None:
         if self._active is not None:
@@ -174,6 +202,7 @@ class InspectorWidget(QWidget):
         """Let an inspector drop its connection (stop subscriptions, forget the agent)."""
         widget = self._inspectors.get(protocol)
         if widget is not None:
+            widget.place_chat(None)
             widget.show_connection(None)
 
     def _has_connections(self) -> bool:

@@ -79,8 +79,14 @@ class SidebarWidget(QWidget):
                 self.logout_selected,
             ),
         }
+        # Two rows, so that Connect / Disconnect / Reconnect never hide behind the toolbar's "»"
+        # overflow: the connection's life on top, the profile's editing (and OAuth) below.
+        self.connection_toolbar = QToolBar(self)
+        self.connection_toolbar.setObjectName("connectionToolbar")
         self.toolbar = QToolBar(self)
-        self.toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        self.toolbar.setObjectName("profileToolbar")
+        for bar in (self.connection_toolbar, self.toolbar):
+            bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
         for action_id in ACTION_IDS:
             text, tip, slot = labels[action_id]
             action = QAction(text, self)
@@ -90,13 +96,15 @@ class SidebarWidget(QWidget):
             action.triggered.connect(lambda _checked=False, run=slot: run())
             self.actions_by_id[action_id] = action
             self.addAction(action)  # so the widget's actions() list has them too
-            self.toolbar.addAction(action)
-            if action_id in ("remove", "reconnect"):
+            lifecycle = action_id in ("connect", "disconnect", "reconnect")
+            (self.connection_toolbar if lifecycle else self.toolbar).addAction(action)
+            if action_id == "remove":
                 self.toolbar.addSeparator()
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
+        layout.addWidget(self.connection_toolbar)
         layout.addWidget(self.toolbar)
         layout.addWidget(self.view)
 

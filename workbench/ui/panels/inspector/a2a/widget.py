@@ -1,4 +1,4 @@
-"""A2AInspectorWidget: an A2A agent's card, skills, raw card JSON and tasks, in tabs."""
+"""A2AInspectorWidget: an A2A agent's workspace: chat (placed by the container), card, skills, card JSON, tasks."""
 
 from __future__ import annotations
 
@@ -30,7 +30,10 @@ class A2AInspectorWidget(QWidget):
         self.skills_widget = SkillsWidget(self)
         self.raw_widget = RawCardWidget(self)
         self.tasks_widget = TasksWidget(self.vm, self)
+        self.chat: QWidget | None = None
+        self._shown_id: str | None = None
         self.tabs = QTabWidget(self)
+        self.tabs.setDocumentMode(True)
         self.tabs.addTab(self.card_widget, "Agent card")
         self.tabs.addTab(self.skills_widget, "Skills")
         self.tabs.addTab(self.raw_widget, "Card JSON")
@@ -48,6 +51,20 @@ class A2AInspectorWidget(QWidget):
         """Inspect the A2A connection ``connection_id`` (``None`` or not connected: a note, nothing else)."""
         self.vm.show_connection(connection_id)
 
+    def place_chat(self, chat: QWidget | None) -> None:
+        """Put ``chat`` first (talking to the agent is what its workspace is for); ``None`` removes it."""
+        if self.chat is not None and self.chat is not chat:
+            index = self.tabs.indexOf(self.chat)
+            if index >= 0:
+                self.tabs.removeTab(index)
+        fresh = chat is not None and self.tabs.indexOf(chat) < 0
+        self.chat = chat
+        if chat is not None and fresh:
+            self.tabs.insertTab(0, chat, "Chat")
+        if chat is not None and (fresh or self.vm.connection_id != self._shown_id):
+            self.tabs.setCurrentWidget(chat)
+        self._shown_id = self.vm.connection_id
+
     def refresh(self) -> None:
         """Re-read the tasks (call after a chat turn with this agent completed)."""
         self.vm.refresh()
@@ -63,8 +80,10 @@ class A2AInspectorWidget(QWidget):
         self.card_widget.set_card(card)
         self.skills_widget.set_skills(card.skills if card else ())
         self.raw_widget.set_card(card)
-        self.tabs.setTabText(1, f"Skills ({len(card.skills)})" if card else "Skills")
+        self.tabs.setTabText(
+            self.tabs.indexOf(self.skills_widget), f"Skills ({len(card.skills)})" if card else "Skills"
+        )
 
     def on_vm_tasks_changed(self, rows: list[TaskSummary]) -> None:
         """Count the tasks in the tab title."""
-        self.tabs.setTabText(3, f"Tasks ({len(rows)})" if rows else "Tasks")
+        self.tabs.setTabText(self.tabs.indexOf(self.tasks_widget), f"Tasks ({len(rows)})" if rows else "Tasks")

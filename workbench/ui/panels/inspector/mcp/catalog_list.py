@@ -7,6 +7,9 @@ from PySide6.QtWidgets import QAbstractItemView, QLineEdit, QListView, QSplitter
 
 from workbench.ui.panels.inspector.mcp.itemmodel import KEY_ROLE, CatalogListModel, ListRow
 
+MIN_LIST_WIDTH = 120
+"""A catalog list is never squeezed below this (names stay readable)."""
+
 
 class CatalogListWidget(QWidget):
     """Filter box + list; ``selected(key | None)`` when the selection changes."""
@@ -78,13 +81,14 @@ class CatalogListWidget(QWidget):
             self.selected.emit(key)
 
 
-def lay_out_list_and_detail(owner: QWidget, lists: QWidget, detail: QWidget) -> QSplitter:
+def lay_out_list_and_detail(owner: QWidget, lists: QWidget, detail: QWidget, *, list_width: int = 220) -> QSplitter:
     """Fill ``owner`` edge to edge with ``lists`` on the left and ``detail`` on the right.
 
     Args:
         owner: The sub-tab that gets the layout.
         lists: The catalog list (or a column of them).
         detail: What shows the selected entry.
+        list_width: The list's first width; the detail gets the rest (and every extra pixel).
 
     Returns:
         The horizontal splitter between the two.
@@ -92,8 +96,11 @@ def lay_out_list_and_detail(owner: QWidget, lists: QWidget, detail: QWidget) -> 
     splitter = QSplitter(Qt.Orientation.Horizontal, owner)
     splitter.addWidget(lists)
     splitter.addWidget(detail)
-    splitter.setStretchFactor(1, 3)
-    splitter.setSizes([220, 660])  # the list readable, the detail roomy (scaled to the real width)
+    splitter.setStretchFactor(0, 0)
+    splitter.setStretchFactor(1, 1)
+    splitter.setChildrenCollapsible(False)
+    lists.setMinimumWidth(MIN_LIST_WIDTH)
+    splitter.setSizes([list_width, 4 * list_width])  # the list readable, the detail takes what the window adds
     layout = QVBoxLayout(owner)
     layout.setContentsMargins(0, 0, 0, 0)
     layout.addWidget(splitter)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtGui import QKeySequence, QResizeEvent, QShortcut
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -30,10 +30,19 @@ from workbench.ui.untrusted import plain_label
 
 ELAPSED_TICK_MS = 100
 PROGRESS_STEPS = 1000
+SIDE_BY_SIDE_WIDTH = 980
+"""From this width on, the form and the result sit side by side; below it the result is under the form."""
+FORM_SHARE = 0.55
+"""The form's share of the call area when the orientation is (re)set; the result gets the rest."""
 
 
 class ToolCallWidget(QWidget):
-    """Fill a tool's arguments, call it (Ctrl+Enter), watch progress, cancel, and read the result."""
+    """Fill a tool's arguments, call it (Ctrl+Enter), watch progress, cancel, and read the result.
+
+    Form and result share the area: side by side when there is width for both, stacked otherwise.
+    What the user typed into a tool's form is kept when another tool is selected and comes back
+    with the tool (per connection).
+    """
 
     def __init__(self, vm: MCPInspectorViewModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -44,9 +53,12 @@ class ToolCallWidget(QWidget):
         self._form_layout = QVBoxLayout(self._form_holder)
         self._form_layout.setContentsMargins(0, 0, 0, 0)
         self.form_errors = plain_label("", self, wrap=True)
-        self.form_errors.setStyleSheet("color: #8a1f11;")
+        self.form_errors.setObjectName("callRefused")
+        self.form_errors.setStyleSheet("color: #b00020;")
         self.form_errors.setVisible(False)
-        self.skip_validation = QCheckBox("Send even if the arguments do not match the schema", self)
+        self._kept: dict[tuple[str | None, str], dict[str, Any]] = {}
+        self.skip_validation = QCheckBox("Send even if invalid", self)
+        self.skip_validation.setToolTip("Send the arguments even if they do not match the input schema")
 
         self.call_button = QPushButton("Call", self)
         self.call_button.setToolTip("Call the tool (Ctrl+Enter)")
@@ -65,42 +77,50 @@ class ToolCallWidget(QWidget):
         buttons.addWidget(self.progress, 1)
         buttons.addWidget(self.progress_message)
         buttons.addWidget(self.elapsed)
+        buttons.addStretch(0)
+        buttons.addWidget(self.skip_validation)
 
         self.history = QComboBox(self)
-        self.history.setMinimumContentsLength(24)
+        self.history.setMinimumContentsLength(12)
+        self.history.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.history.activated.connect(self.on_history_activated)
         self.reuse_button = QPushButton("Reuse arguments", self)
         self.reuse_button.clicked.connect(self.on_reuse_button_clicked)
-        history_row = QHBoxLayout()
-        history_row.addWidget(QLabel("History", self))
-        history_row.addWidget(self.history, 1)
-        history_row.addWidget(self.reuse_button)
-
         self.banner = InlineErrorWidget(self)
         self.status = plain_label("", self)
+        history_row = QHBoxLayout()
+        history_row.addWidget(self.status)
+        history_row.addStretch(1)
+        history_row.addWidget(QLabel("History", self))
+        history_row.addWidget(self.history, 2)
+        history_row.addWidget(self.reuse_button)
+
         self.result_view = ToolResultView(self)
+        self.result_view.link_clicked.connect(vm.ctx.links.offer)
         self.result_view.link_read_requested.connect(self.on_result_link_read_requested)
 
         top = QWidget(self)
         top_layout = QVBoxLayout(top)
-        top_layout.setContentsMargins(0, 0, 0, 0)
+        top_layout.setContentsMargins(0, 4, 4, 0)
         top_layout.addWidget(self._form_holder, 1)
         top_layout.addWidget(self.form_errors)
-        top_layout.addWidget(self.skip_validation)
         top_layout.addLayout(buttons)
         bottom = QWidget(self)
         bottom_layout = QVBoxLayout(bottom)
-        bottom_layout.setContentsMargins(0, 0, 0, 0)
+        bottom_layout.setContentsMargins(4, 4, 0, 0)
         bottom_layout.addLayout(history_row)
         bottom_layout.addWidget(self.banner)
-        bottom_layout.addWidget(self.status)
         bottom_layout.addWidget(self.result_view, 1)
-        splitter = QSplitter(Qt.Orientation.Vertical, self)
+        self.splitter = splitter = QSplitter(Qt.Orientation.Vertical, self)
+        splitter.setObjectName("callSplitter")
         splitter.addWidget(top)
         splitter.addWidget(bottom)
-        splitter.setStretchFactor(0, 3)
-        splitter.setStretchFactor(1, 2)
-        splitter.setSizes([300, 200])  # the form gets the room; the result grows when dragged
+        splitter.setChildrenCollapsible(False)
+        splitter.setStretchFactor(0, 1)
+        splitter.setStretchFactor(1, 1)
+        self._oriented = False
+        self._user_split = False  # once the user drags the handle, their split is kept
+        splitter.splitterMoved.connect(self.on_splitter_moved)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(splitter)
@@ -122,6 +142,26 @@ class ToolCallWidget(QWidget):
         vm.resource_read_failed.connect(self.on_vm_resource_read_failed)
         self._sync_buttons()
 
+    # ------------------------------------------------------------------ layout
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
+        """Form beside the result when there is width for both, above it otherwise."""
+        super().resizeEvent(event)
+        wide = event.size().width() >= SIDE_BY_SIDE_WIDTH
+        orientation = Qt.Orientation.Horizontal if wide else Qt.Orientation.Vertical
+        extent = event.size().width() if wide else event.size().height()
+        if orientation != self.splitter.orientation() or not self._oriented:
+            self.splitter.setOrientation(orientation)
+            self._oriented = self._user_split = False
+        if not self._oriented or not self._user_split:
+            form = int(extent * FORM_SHARE)
+            self.splitter.setSizes([form, max(extent - form, 1)])
+            self._oriented = True
+
+    def on_splitter_moved(self, pos: int, index: int) -> None:
+        """The user chose the split: keep it (until the orientation changes)."""
+        self._user_split = True
+
     # ------------------------------------------------------------------ the tool on show
 
     def set_tool(self, spec: ToolSpec | None) -> None:
@@ -130,6 +170,8 @@ class ToolCallWidget(QWidget):
         if old is not None and spec is not None and (old.name, old.input_schema) == (spec.name, spec.input_schema):
             self.spec = spec  # the list was refreshed: keep what the user typed
             return
+        if self.form is not None and old is not None:
+            self._kept[self._key(old)] = self.form.value()
         self.spec = spec
         if self.form is not None:
             self.form.setParent(None)
@@ -140,6 +182,10 @@ class ToolCallWidget(QWidget):
         if spec is not None:
             schema: dict[str, Any] = dict(spec.input_schema or {}) or {"type": "object"}
             self.form = SchemaForm(schema, show_json=True, parent=self._form_holder)
+            kept = self._kept.get(self._key(spec))
+            if kept is not None and kept != self.form.value():
+                self.form.set_value(kept)
+            self.form.changed.connect(self.on_form_changed)
             self._form_layout.addWidget(self.form)
         self._fill_history()
         records = self.vm.calls.history(spec.name) if spec is not None else []
@@ -151,6 +197,9 @@ class ToolCallWidget(QWidget):
             self.status.clear()
         self._sync_buttons()
         self._sync_running_view()
+
+    def _key(self, spec: ToolSpec) -> tuple[str | None, str]:
+        return (self.vm.connection_id, spec.name)
 
     def _fill_history(self, select: CallRecord | None = None) -> None:
         self.history.clear()
@@ -209,12 +258,20 @@ class ToolCallWidget(QWidget):
             return
         errors = self.form.errors()
         if errors and not self.skip_validation.isChecked():
-            self.form_errors.setText("The arguments do not match the input schema:\n" + "\n".join(errors))
+            count = len(errors)
+            self.form_errors.setText(
+                f"Not sent: {count} problem{'s' if count != 1 else ''} in the arguments (marked in the form). "
+                "Fix them, or tick the box below to send them anyway."
+            )
             self.form_errors.setVisible(True)
             self.form.reveal_errors()
             return
         self.form_errors.setVisible(False)
         self.vm.calls.call(self.spec.name, self.form.value())
+
+    def on_form_changed(self) -> None:
+        """The arguments changed: a refusal about the old ones no longer holds."""
+        self.form_errors.setVisible(False)
 
     def on_history_activated(self, index: int) -> None:
         """Show an earlier result."""

@@ -4,8 +4,20 @@ from __future__ import annotations
 
 import json
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont, QFontDatabase
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPlainTextEdit, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QScrollArea,
+    QSplitter,
+    QStackedWidget,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from workbench.core.models import ToolSpec
 from workbench.ui.panels.inspector.mcp.catalog_list import CatalogListWidget, lay_out_list_and_detail
@@ -21,6 +33,10 @@ HINTS = (
     ("openWorldHint", "open world", "closed world"),
 )
 """Annotation key, badge when true, badge when false (absent hints get no badge)."""
+DESCRIPTION_LINES = 2
+"""Lines of a tool's description shown above the form (a longer one scrolls in its box)."""
+TOOL_LIST_WIDTH = 210
+"""First width of the tool list (the detail takes the rest)."""
 
 
 def annotation_badges(spec: ToolSpec) -> list[str]:
@@ -42,40 +58,73 @@ def _json_view(parent: QWidget) -> QPlainTextEdit:
 
 
 class ToolDetailWidget(QWidget):
-    """One tool: name, title, description (literal), hint badges, schemas, and the call form."""
+    """One tool: a compact header (name, title, hint badges, description), then the call form and its result.
+
+    The header takes a few lines at most (a long description scrolls in its own small box), so the
+    form and the result get the height.
+    """
 
     def __init__(self, vm: MCPInspectorViewModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.name_label = plain_label("", self)
         font = QFont(self.name_label.font())
         font.setBold(True)
-        font.setPointSizeF(font.pointSizeF() * 1.2)
+        font.setPointSizeF(font.pointSizeF() * 1.15)
         self.name_label.setFont(font)
-        self.title_label = plain_label("", self, wrap=True)
+        self.title_label = plain_label("", self)
         self.description = plain_label("", self, wrap=True)
+        self.description.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        self.description_box = QScrollArea(self)
+        self.description_box.setObjectName("toolDescription")
+        self.description_box.setWidgetResizable(True)
+        self.description_box.setFrameShape(QFrame.Shape.NoFrame)
+        self.description_box.setWidget(self.description)
+        lines = self.description.fontMetrics().lineSpacing()
+        self.description_box.setMaximumHeight(lines * DESCRIPTION_LINES + 6)
+        self.description_box.setMinimumHeight(lines + 4)
         self.badges: list[QLabel] = []
         self._badge_row = QHBoxLayout()
         self._badge_row.setContentsMargins(0, 0, 0, 0)
+        self._badge_row.addWidget(self.name_label)
+        self._badge_row.addWidget(self.title_label)
         self._badge_row.addStretch(1)
+        self.schemas_button = QToolButton(self)
+        self.schemas_button.setText("Schemas")
+        self.schemas_button.setToolTip("Show the tool's input and output schemas instead of the form")
+        self.schemas_button.setCheckable(True)
+        self.schemas_button.toggled.connect(self.on_schemas_button_toggled)
+        self._badge_row.addWidget(self.schemas_button)
         self.call = ToolCallWidget(vm, self)
         self.input_schema = _json_view(self)
         self.output_schema = _json_view(self)
-        self.tabs = QTabWidget(self)
-        self.tabs.addTab(self.call, "Call")
-        self.tabs.addTab(self.input_schema, "Input schema")
-        self.tabs.addTab(self.output_schema, "Output schema")
+        schemas = QSplitter(Qt.Orientation.Horizontal, self)
+        for title, view in (("Input schema", self.input_schema), ("Output schema", self.output_schema)):
+            column = QWidget(schemas)
+            column_layout = QVBoxLayout(column)
+            column_layout.setContentsMargins(0, 0, 0, 0)
+            column_layout.addWidget(plain_label(title, column, selectable=False))
+            column_layout.addWidget(view, 1)
+            schemas.addWidget(column)
+        self.schemas = schemas
+        self.pages = QStackedWidget(self)
+        self.pages.addWidget(self.call)
+        self.pages.addWidget(self.schemas)
         layout = QVBoxLayout(self)
-        layout.addWidget(self.name_label)
-        layout.addWidget(self.title_label)
-        layout.addWidget(self.description)
+        layout.setContentsMargins(6, 4, 0, 0)
+        layout.setSpacing(2)
         layout.addLayout(self._badge_row)
-        layout.addWidget(self.tabs, 1)
+        layout.addWidget(self.description_box)
+        layout.addWidget(self.pages, 1)
         self.show_tool(None)
+
+    def on_schemas_button_toggled(self, schemas: bool) -> None:
+        """Swap the form for the schemas and back."""
+        self.pages.setCurrentWidget(self.schemas if schemas else self.call)
 
     def show_tool(self, spec: ToolSpec | None) -> None:
         """Show ``spec`` (``None``: a hint to pick one)."""
         self.name_label.setText(spec.name if spec else "Pick a tool")
-        self.title_label.setText(spec.title or "" if spec else "")
+        self.title_label.setText(f"— {spec.title}" if spec and spec.title and spec.title != spec.name else "")
         self.title_label.setVisible(bool(spec and spec.title))
         self.description.setText((spec.description or "(no description)") if spec else "")
         for badge in self.badges:
@@ -85,15 +134,14 @@ class ToolDetailWidget(QWidget):
         for text in annotation_badges(spec) if spec else []:
             badge = plain_label(text, self, selectable=False)
             badge.setStyleSheet("border: 1px solid #888; border-radius: 6px; padding: 1px 6px;")
-            self._badge_row.insertWidget(len(self.badges), badge)
+            self._badge_row.insertWidget(2 + len(self.badges), badge)
             self.badges.append(badge)
         self.input_schema.setPlainText(json.dumps(spec.input_schema, indent=2, ensure_ascii=False) if spec else "")
         output = spec.output_schema if spec else None
         self.output_schema.setPlainText(
             json.dumps(output, indent=2, ensure_ascii=False) if output is not None else "(no output schema)"
         )
-        self.tabs.setTabEnabled(2, output is not None)
-        self.tabs.setEnabled(spec is not None)
+        self.schemas_button.setEnabled(spec is not None)
         self.call.set_tool(spec)
 
 
@@ -105,7 +153,7 @@ class ToolsWidget(QWidget):
         self.vm = vm
         self.list = CatalogListWidget("Filter tools", self)
         self.detail = ToolDetailWidget(vm, self)
-        lay_out_list_and_detail(self, self.list, self.detail)
+        self.splitter = lay_out_list_and_detail(self, self.list, self.detail, list_width=TOOL_LIST_WIDTH)
         self.list.selected.connect(self.on_list_selected)
 
     def refresh(self) -> None:

@@ -1,4 +1,4 @@
-"""MCPInspectorWidget: the MCP capability inspector (Server, Tools, Resources, Prompts) for one connection."""
+"""MCPInspectorWidget: an MCP server's workspace (Tools, Resources, Prompts, Chat where offered, Server)."""
 
 from __future__ import annotations
 
@@ -17,8 +17,9 @@ from workbench.ui.untrusted import plain_label
 class MCPInspectorWidget(QWidget):
     """Everything an MCP server offers, and trying it out.
 
-    The inspector container decides which connection is shown and calls ``show_connection``; this
-    widget follows that connection's state and list changes itself.
+    The inspector container decides which connection is shown and calls ``show_connection`` (and
+    ``place_chat`` when the server has an entry-point tool); this widget follows that connection's
+    state and list changes itself. Tools come first: trying a tool is what the workspace is for.
     """
 
     def __init__(self, ctx: PanelContext, parent: QWidget | None = None) -> None:
@@ -31,10 +32,13 @@ class MCPInspectorWidget(QWidget):
         self.resources = ResourcesWidget(self.vm, self)
         self.prompts = PromptsWidget(self.vm, self)
         self.tabs = QTabWidget(self)
-        self.tabs.addTab(self.server, "Server")
+        self.tabs.setDocumentMode(True)
         self.tabs.addTab(self.tools, "Tools")
         self.tabs.addTab(self.resources, "Resources")
         self.tabs.addTab(self.prompts, "Prompts")
+        self.tabs.addTab(self.server, "Server")
+        self.chat: QWidget | None = None
+        self._shown_id: str | None = None
         self.pages = QStackedWidget(self)
         self.pages.addWidget(self.status)
         self.pages.addWidget(self.tabs)
@@ -49,6 +53,16 @@ class MCPInspectorWidget(QWidget):
         """Inspect ``connection_id`` (``None``: nothing)."""
         self.vm.show_connection(connection_id)
 
+    def place_chat(self, chat: QWidget | None) -> None:
+        """Show ``chat`` as a tab (before Server) while the server takes prompts; ``None`` removes it."""
+        if self.chat is not None and self.chat is not chat:
+            index = self.tabs.indexOf(self.chat)
+            if index >= 0:
+                self.tabs.removeTab(index)
+        self.chat = chat
+        if chat is not None and self.tabs.indexOf(chat) < 0:
+            self.tabs.insertTab(self.tabs.indexOf(self.server), chat, "Chat")
+
     def on_vm_shown(self, connection_id: str | None) -> None:
         """Fill every sub-tab, or say why there is nothing to inspect."""
         if self.vm.agent is None:
@@ -61,9 +75,14 @@ class MCPInspectorWidget(QWidget):
         self.prompts.refresh()
         caps = self.vm.capabilities
         if caps is not None:
-            self.tabs.setTabEnabled(1, caps.supports_tools)
-            self.tabs.setTabEnabled(2, caps.supports_resources)
-            self.tabs.setTabEnabled(3, caps.supports_prompts)
+            self.tabs.setTabEnabled(self.tabs.indexOf(self.tools), caps.supports_tools)
+            self.tabs.setTabEnabled(self.tabs.indexOf(self.resources), caps.supports_resources)
+            self.tabs.setTabEnabled(self.tabs.indexOf(self.prompts), caps.supports_prompts)
+        if connection_id != self._shown_id or not self.tabs.isTabEnabled(self.tabs.currentIndex()):
+            # another server: start on the first thing it offers (tools, else resources, prompts, server)
+            first = next(i for i in range(self.tabs.count()) if self.tabs.isTabEnabled(i) or i == self.tabs.count() - 1)
+            self.tabs.setCurrentIndex(first)
+        self._shown_id = connection_id
         self.pages.setCurrentWidget(self.tabs)
 
     def on_vm_catalog_changed(self, what: str) -> None:

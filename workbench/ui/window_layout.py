@@ -1,0 +1,74 @@
+"""Where the window goes and how big its parts are: first-launch size from the screen, sane restored sizes.
+
+Pure geometry (QRect/QSize in, QRect/int out) so the rules are tested without a window manager. The
+window applies them: on first launch it fits the screen's available geometry; a remembered geometry
+that no longer fits (another screen, a smaller resolution) is pulled back onto the screen; remembered
+dock sizes that were crushed (a 20-pixel sidebar, a wire log taller than the window) are replaced by
+the defaults instead of being restored.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtCore import QRect, QSize
+
+MINIMUM = QSize(800, 560)
+"""The window's minimum size (fits a 1024×640 budget; the layout inside must not ask for more)."""
+PREFERRED = QSize(1600, 1000)
+"""First-launch size on a screen with room to spare."""
+MARGIN = 24
+"""Pixels left free around a first-launch window on a screen smaller than ``PREFERRED``."""
+ROOMY_HEIGHT = 900
+"""Below this available height the wire log starts hidden (View ▸ Wire log, Ctrl+3 shows it)."""
+
+
+@dataclass(frozen=True, slots=True)
+class DockBounds:
+    """The sizes a dock may be restored to: anything outside is a crushed or stretched layout.
+
+    Attributes:
+        default: Size on first launch (and instead of an insane remembered one).
+        minimum: Smallest size worth restoring.
+        share: Largest fraction of the window's extent worth restoring.
+    """
+
+    default: int
+    minimum: int
+    share: float
+
+    def sane(self, remembered: int | None, window_extent: int) -> int:
+        """``remembered`` when it is within bounds for a window ``window_extent`` pixels wide/high, else the default."""
+        limit = int(window_extent * self.share)
+        default = min(self.default, max(self.minimum, limit))
+        if remembered is None or remembered < self.minimum or remembered > limit:
+            return default
+        return remembered
+
+
+SIDEBAR = DockBounds(default=250, minimum=170, share=0.4)
+BOTTOM = DockBounds(default=220, minimum=120, share=0.5)
+
+
+def first_geometry(available: QRect, preferred: QSize = PREFERRED, minimum: QSize = MINIMUM) -> QRect:
+    """The window's first-launch frame: ``preferred`` when it fits, else the available area less a margin.
+
+    Never larger than ``available`` (the screen less panels and docks); centred in it.
+    """
+    room = available.size()
+    width = min(preferred.width(), room.width() - 2 * MARGIN)
+    height = min(preferred.height(), room.height() - 2 * MARGIN)
+    width = min(max(width, minimum.width()), room.width())
+    height = min(max(height, minimum.height()), room.height())
+    rect = QRect(0, 0, width, height)
+    rect.moveCenter(available.center())
+    return rect
+
+
+def onto_screen(frame: QRect, available: QRect) -> QRect:
+    """``frame`` shrunk to fit ``available`` and moved so that all of it is on the screen."""
+    width = min(frame.width(), available.width())
+    height = min(frame.height(), available.height())
+    x = min(max(frame.x(), available.left()), available.left() + available.width() - width)
+    y = min(max(frame.y(), available.top()), available.top() + available.height() - height)
+    return QRect(x, y, width, height)
