@@ -30,7 +30,9 @@ async def test_reading_a_resource_shows_text_and_blob_contents(qtbot, tmp_path):
         assert "text/markdown" in page.about.text()
         page.read_button.click()
         await reads.wait_for(lambda purpose, uri, c: uri == "demo://readme")
-        assert _text(page.contents).startswith("# Agent Workbench demo server")
+        (readme,) = page.contents.part_views
+        assert readme.markdown is not None and readme.markdown.text.startswith("# Agent Workbench demo server")
+        assert readme.markdown.browser.toPlainText().startswith("Agent Workbench demo server")  # rendered
 
         assert resources.select_resource("demo://logo.png")
         page.read_button.click()

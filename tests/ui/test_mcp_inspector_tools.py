@@ -120,7 +120,10 @@ async def test_media_tools_render_an_image_audio_a_resource_link_and_an_embedded
         link.read_button.click()
         await reads.wait_for(lambda purpose, uri, contents: purpose == "link")
         (readme,) = link.contents.part_views
-        assert readme.payload.text().startswith("# Agent Workbench demo server")
+        assert readme.markdown is not None and readme.payload is None  # text/markdown is rendered
+        assert readme.markdown.text.startswith("# Agent Workbench demo server")
+        rendered = readme.markdown.browser.toPlainText()
+        assert rendered.startswith("Agent Workbench demo server") and "#" not in rendered.splitlines()[0]
 
 
 @pytest.mark.asyncio

@@ -16,16 +16,18 @@ import wave
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, QUrl, Signal
 from PySide6.QtGui import QPixmap
 from PySide6.QtWidgets import (
     QFileDialog,
     QFrame,
     QHBoxLayout,
     QLabel,
+    QPlainTextEdit,
     QPushButton,
     QScrollArea,
     QSizePolicy,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -33,14 +35,16 @@ from PySide6.QtWidgets import (
 from workbench.core.protocols.base import ContentPart, ToolResult
 from workbench.core.protocols.catalog import ResourceContents
 from workbench.core.safe_text import safe_file_name
-from workbench.ui.payload import PayloadView
-from workbench.ui.untrusted import plain_label
+from workbench.ui.payload import TRUNCATE_AT, PayloadView
+from workbench.ui.untrusted import SafeTextBrowser, plain_label
 
 MAX_IMAGE_SIDE = 320
 """Images are scaled down to fit a square of this many pixels (tiny ones are scaled up to ``MIN_IMAGE_SIDE``)."""
 MIN_IMAGE_SIDE = 64
-TEXT_VIEW_HEIGHT = (60, 360)
-"""Minimum and maximum height of a text part's view, in pixels."""
+TEXT_VIEW_HEIGHT = (60, 520)
+"""Minimum and maximum height of a text part's view, in pixels (sized to its wrapped text in between)."""
+MARKDOWN_TYPES = frozenset({"text/markdown", "text/x-markdown"})
+"""Media types rendered as markdown (HTML in them shown as text, nothing loaded, links ask first)."""
 HAS_MULTIMEDIA = importlib.util.find_spec("PySide6.QtMultimedia") is not None
 """Whether an audio player can be offered (pyside6-essentials has no QtMultimedia: then only Save as)."""
 
@@ -108,6 +112,8 @@ class _PartFrame(QFrame):
     """A boxed part with a one-line header (kind, mime type, size) and an optional "Save as…"."""
 
     saved = Signal(str)
+    link_clicked = Signal(QUrl)
+    """A link in rendered markdown was clicked (the owner asks the user before opening it)."""
 
     def __init__(self, header: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -116,6 +122,7 @@ class _PartFrame(QFrame):
         self._suggested = "content.bin"
         self.header = plain_label(header, self, wrap=True)
         self.save_button = QPushButton("Save as…", self)
+        self.save_button.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
         self.save_button.setVisible(False)
         self.save_button.clicked.connect(self.on_save_clicked)
         top = QHBoxLayout()
@@ -151,16 +158,48 @@ class _PartFrame(QFrame):
         dialog.open()
 
 
+def _visual_lines(text: str, view: PayloadView) -> int:
+    """How many screen lines ``text`` takes in ``view`` (wrapped at its width when it wraps)."""
+    editor = view.editor
+    lines = text.split("\n", 200)[:200]
+    width = editor.viewport().width()
+    if editor.lineWrapMode() == QPlainTextEdit.LineWrapMode.NoWrap or width < 50:
+        return len(lines)
+    per_line = max(1, width // max(1, editor.fontMetrics().averageCharWidth()))
+    return sum(max(1, -(-len(line) // per_line)) for line in lines)
+
+
 def _fit_height(view: PayloadView, text: str) -> None:
     """Make ``view`` as tall as ``text`` needs, within ``TEXT_VIEW_HEIGHT``."""
-    lines = min(text.count("\n", 0, 100_000) + 1, 40)
+    lines = min(_visual_lines(text, view), 60)
     height = view.editor.fontMetrics().lineSpacing() * lines + 2 * view.editor.frameWidth() + 10
     view.editor.setFixedHeight(max(TEXT_VIEW_HEIGHT[0], min(height, TEXT_VIEW_HEIGHT[1])))
 
 
-def _text_view(text: str, frame: _PartFrame, suggested: str) -> PayloadView:
+class _Refit(QObject):
+    """Re-fits a wrapping text view's height when its width changes (wrapped text needs more lines)."""
+
+    def __init__(self, view: PayloadView, text: str) -> None:
+        super().__init__(view)
+        self._view = view
+        self._text = text[:20_000]
+        self._width = -1
+        view.editor.viewport().installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
+        """On a width change, size the view to its text again."""
+        if event.type() == QEvent.Type.Resize and self._view.editor.viewport().width() != self._width:
+            self._width = self._view.editor.viewport().width()
+            _fit_height(self._view, self._text)
+        return False
+
+
+def _text_view(text: str, frame: _PartFrame, suggested: str, *, wrap: bool = False) -> PayloadView:
     """A ``PayloadView`` sized to its text; short texts are saved from the frame's header instead."""
     view = PayloadView(frame)
+    if wrap:
+        view.editor.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        _Refit(view, text)
     view.set_text(text, suggested_name=suggested)
     _fit_height(view, text)
     if not view.truncated:
@@ -169,13 +208,60 @@ def _text_view(text: str, frame: _PartFrame, suggested: str) -> PayloadView:
     return view
 
 
+class MarkdownView(QWidget):
+    """Markdown shown rendered (no HTML, no images loaded, links only on consent) with its source a click away."""
+
+    link_clicked = Signal(QUrl)
+
+    def __init__(self, text: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.text = text
+        self.browser = SafeTextBrowser(self)
+        self.browser.setObjectName("renderedMarkdown")
+        self.browser.set_untrusted_markdown(text[:TRUNCATE_AT])
+        self.browser.link_clicked.connect(self.link_clicked)
+        lines = min(text.count("\n", 0, 100_000) + 2, 40)
+        height = self.browser.fontMetrics().lineSpacing() * lines + 16
+        self.browser.setMinimumHeight(TEXT_VIEW_HEIGHT[0])
+        self.browser.setFixedHeight(max(TEXT_VIEW_HEIGHT[0], min(height, TEXT_VIEW_HEIGHT[1])))
+        self.source_button = QToolButton(self)
+        self.source_button.setText("Show source")
+        self.source_button.setCheckable(True)
+        self.source_button.toggled.connect(self.on_source_toggled)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.browser)
+        layout.addWidget(self.source_button, 0, Qt.AlignmentFlag.AlignLeft)
+
+    def on_source_toggled(self, source: bool) -> None:
+        """Switch between the rendered text and its markdown source (shown literally)."""
+        if source:
+            self.browser.set_untrusted_text(self.text[:TRUNCATE_AT])
+        else:
+            self.browser.set_untrusted_markdown(self.text[:TRUNCATE_AT])
+        self.source_button.setText("Show rendered" if source else "Show source")
+
+
+def is_markdown(part: ContentPart) -> bool:
+    """Whether ``part`` declares a markdown media type."""
+    return (part.mime_type or "").split(";", 1)[0].strip().lower() in MARKDOWN_TYPES
+
+
 class TextPartView(_PartFrame):
     """A text part: shown literally; huge text is cut with "Show all" / "Save as…" (``PayloadView``)."""
 
     def __init__(self, part: ContentPart, parent: QWidget | None = None, *, header: str = "text") -> None:
         text = part.text or ""
         super().__init__(f"{header} · {len(text):,} characters", parent)
-        self.payload = _text_view(text, self, suggested_file_name(part, "text.txt"))
+        self.markdown: MarkdownView | None = None
+        if is_markdown(part):
+            self.header.setText(f"{header} · markdown · {len(text):,} characters")
+            self.markdown = MarkdownView(text, self)
+            self.markdown.link_clicked.connect(self.link_clicked)
+            self.set_savable(text.encode("utf-8"), suggested_file_name(part, "text.md"))
+            self.body.addWidget(self.markdown)
+            return
+        self.payload = _text_view(text, self, suggested_file_name(part, "text.txt"), wrap=True)
         self.body.addWidget(self.payload)
 
 
@@ -279,10 +365,17 @@ class EmbeddedResourceView(_PartFrame):
         self.uri_label = plain_label(part.uri or "", self, wrap=True)
         self.body.addWidget(self.uri_label)
         self.payload: PayloadView | None = None
+        self.markdown: MarkdownView | None = None
         self.image: ImagePartView | None = None
         if part.text is not None:
             self.header.setText(f"{header} · {part.mime_type or 'text'} · {len(part.text):,} characters")
-            self.payload = _text_view(part.text, self, suggested_file_name(part, "resource.txt"))
+            if is_markdown(part):
+                self.markdown = MarkdownView(part.text, self)
+                self.markdown.link_clicked.connect(self.link_clicked)
+                self.set_savable(part.text.encode("utf-8"), suggested_file_name(part, "resource.md"))
+                self.body.addWidget(self.markdown)
+                return
+            self.payload = _text_view(part.text, self, suggested_file_name(part, "resource.txt"), wrap=True)
             self.body.addWidget(self.payload)
             return
         data = decode_blob(part.blob)
@@ -367,9 +460,13 @@ def part_view(part: ContentPart, parent: QWidget | None = None, *, readable_link
 
 
 class ContentPartsView(QWidget):
-    """A column of content parts; resource links ask to be read through ``link_read_requested``."""
+    """A column of content parts; resource links ask to be read through ``link_read_requested``.
+
+    Links clicked in rendered markdown come out of ``link_clicked`` (connect it to the ``LinkGate``).
+    """
 
     link_read_requested = Signal(str)
+    link_clicked = Signal(QUrl)
 
     def __init__(self, parent: QWidget | None = None, *, resource_header: str | None = None) -> None:
         super().__init__(parent)
@@ -395,6 +492,8 @@ class ContentPartsView(QWidget):
                 view = part_view(part, self)
             if isinstance(view, ResourceLinkView):
                 view.read_requested.connect(self.link_read_requested)
+                view.contents.link_clicked.connect(self.link_clicked)
+            view.link_clicked.connect(self.link_clicked)
             self._layout.addWidget(view)
             self.part_views.append(view)
 
@@ -417,6 +516,7 @@ class ToolResultView(QWidget):
     """
 
     link_read_requested = Signal(str)
+    link_clicked = Signal(QUrl)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -438,6 +538,7 @@ class ToolResultView(QWidget):
         self.structured_box.setVisible(False)
         self.parts = ContentPartsView(self)
         self.parts.link_read_requested.connect(self.link_read_requested)
+        self.parts.link_clicked.connect(self.link_clicked)
         self.empty_label = plain_label("No content.", self)
         self.empty_label.setVisible(False)
         self.raw_button = QPushButton("Show raw JSON", self)

@@ -26,8 +26,11 @@ from workbench.ui.payload import PayloadView
 from workbench.ui.untrusted import plain_label
 
 ROW_HEIGHT = 22
-COLUMN_WIDTHS = (290, 290, 120, 100)
-"""Widths of the id, context, state and updated columns (ids are UUIDs; artifacts takes the rest)."""
+STATE_COLUMN = 2
+COLUMN_WIDTHS = (220, 220, 120, 100)
+"""First widths of the id, context, state and updated columns (ids are UUIDs, elided in the middle;
+artifacts takes the rest). The state column is never narrower than its longest state."""
+LONGEST_STATE = "input-required"
 
 
 class TasksWidget(QWidget):
@@ -53,8 +56,11 @@ class TasksWidget(QWidget):
         self.table.verticalHeader().setDefaultSectionSize(ROW_HEIGHT)
         self.table.verticalHeader().hide()
         self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        padding = 3 * self.table.fontMetrics().horizontalAdvance("M")
+        state_width = self.table.fontMetrics().horizontalAdvance(LONGEST_STATE) + padding
         for column, width in enumerate(COLUMN_WIDTHS):
-            self.table.setColumnWidth(column, width)
+            self.table.setColumnWidth(column, max(width, state_width) if column == STATE_COLUMN else width)
         self.table.selectionModel().selectionChanged.connect(self.on_table_selection_changed)
 
         self.get_button = QPushButton("Get", self)

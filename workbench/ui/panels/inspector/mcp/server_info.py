@@ -37,6 +37,9 @@ _FIELDS = (
 )
 
 
+NO_PING = "No ping: the 2026-07-28 protocol has none."
+
+
 def _fill_tree(parent: QTreeWidgetItem, value: Any) -> None:
     """Add ``value`` (dicts and lists become branches) under ``parent``; item views show text literally."""
     if isinstance(value, dict):
@@ -136,10 +139,9 @@ class ServerInfoWidget(QWidget):
         self._fill_capabilities(description)
         self.raw.set_text(json.dumps(description, indent=2, ensure_ascii=False), suggested_name="server.json")
         self.ping_button.setEnabled(self.vm.can_ping)
-        set_plain_tooltip(
-            self.ping_button,
-            "Round-trip a ping request." if self.vm.can_ping else "The 2026-07-28 protocol has no ping.",
-        )
+        set_plain_tooltip(self.ping_button, "Round-trip a ping request." if self.vm.can_ping else NO_PING)
+        # a greyed-out button says why beside it, not only in a tooltip nobody hovers over
+        self.ping_result.setText("" if self.vm.can_ping else NO_PING)
         self.log_level.setEnabled(self.vm.can_set_log_level)
         level = self.vm.log_level
         if level in LOG_LEVELS:
