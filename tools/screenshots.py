@@ -1,45 +1,140 @@
-"""Take the README's screenshots of the real window on the demo agents (run under Xvfb, 1400x900).
+"""Walk a new user's journeys through the real window and photograph each step (Xvfb + openbox).
 
-    xvfb-run -a -s "-screen 0 1400x900x24" .venv/bin/python tools/screenshots.py docs/screenshots
+    .venv/bin/python tools/screenshots.py [OUT]          # every size and palette (needs Xvfb, openbox)
+    .venv/bin/python tools/screenshots.py OUT --only 1366x768 --theme dark
 
-Drives the window the way a person would (select, fill a form, send), waits on the app's own
-signals, and grabs the whole X screen so dialogs are in the picture.
+For each screen size (1366×768, a laptop; 1920×1080) and palette (light, dark) it starts its own X
+server with a window manager (without one, focus, tooltips and minimum sizes behave differently),
+then runs the journeys in a child process on that display: the demo's first screen, a tool called
+through its form, an elicitation form, an A2A chat with its input-required form, the new stdio
+connection dialog, the error banner, and the handoff scenario. Each step is the whole X screen
+(``OUT/<size>-<palette>/NN-step.png``) so dialogs and what is cut off by the screen edge are in the
+picture. The README's pictures are copied from the 1920×1080 light run (dialogs from 1366×768).
+
+Debian packages: xvfb, openbox, libxcb-cursor0 (the Qt xcb plugin needs it).
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
+import contextlib
+import os
+import shutil
+import subprocess
 import sys
 import tempfile
+import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QApplication
-
-from workbench.app import GuiOptions, run_gui
-from workbench.ui.asyncutil import wait_signal
-
-OUT = Path(sys.argv[1] if len(sys.argv) > 1 else "docs/screenshots")
+SIZES = ("1366x768", "1920x1080")
+THEMES = ("light", "dark")
 WAIT = 30.0
+README_SHOTS = {
+    # README name: (run, step)
+    "window-mcp-tool-call.png": ("1920x1080-light", "02-tool-call.png"),
+    "dialog-elicitation.png": ("1366x768-light", "03-elicitation.png"),
+    "dialog-input-required.png": ("1366x768-light", "04-input-required.png"),
+    "window-a2a-chat.png": ("1920x1080-light", "05-a2a-chat.png"),
+    "window-handoff.png": ("1920x1080-light", "10-handoff.png"),
+    "dialog-handoff-approval.png": ("1366x768-light", "08-handoff-approval.png"),
+    "handoff-waiting-for-user.png": ("1366x768-light", "09-handoff-waiting-for-user.png"),
+}
+
+
+# --------------------------------------------------------------------------- the driver (no Qt here)
+
+
+@contextlib.contextmanager
+def x_display(size: str) -> Iterator[str]:
+    """An Xvfb screen of ``size`` with openbox on it; yields the DISPLAY value."""
+    for number in range(91, 140):
+        if not Path(f"/tmp/.X11-unix/X{number}").exists() and not Path(f"/tmp/.X{number}-lock").exists():
+            break
+    display = f":{number}"
+    xvfb = subprocess.Popen(
+        ["Xvfb", display, "-screen", "0", f"{size}x24", "-nolisten", "tcp"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    wm: subprocess.Popen[bytes] | None = None
+    try:
+        deadline = time.monotonic() + 10
+        while not Path(f"/tmp/.X11-unix/X{number}").exists():
+            if time.monotonic() > deadline or xvfb.poll() is not None:
+                raise RuntimeError(f"Xvfb did not start on {display}")
+            time.sleep(0.05)
+        wm = subprocess.Popen(
+            ["openbox"], env={**os.environ, "DISPLAY": display}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+        time.sleep(0.5)  # openbox takes over the screen before the first window maps
+        yield display
+    finally:
+        for proc in (wm, xvfb):
+            if proc is not None:
+                proc.terminate()
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    proc.wait(5)
+
+
+def drive(out: Path, sizes: tuple[str, ...], themes: tuple[str, ...]) -> int:
+    """Run the journeys once per size and palette, each in a child process on its own X screen."""
+    for tool in ("Xvfb", "openbox"):
+        if shutil.which(tool) is None:
+            print(f"{tool} is not installed (apt-get install xvfb openbox libxcb-cursor0)", file=sys.stderr)
+            return 2
+    failed = 0
+    for size in sizes:
+        for theme in themes:
+            folder = out / f"{size}-{theme}"
+            folder.mkdir(parents=True, exist_ok=True)
+            with x_display(size) as display:
+                env = {**os.environ, "DISPLAY": display, "QT_QPA_PLATFORM": "xcb"}
+                args = [sys.executable, __file__, str(folder), "--journeys", "--theme", theme]
+                code = subprocess.run(args, env=env, timeout=600, check=False).returncode
+            print(f"{size} {theme}: {'ok' if code == 0 else f'failed ({code})'}", flush=True)
+            failed += code != 0
+    if not failed and "1920x1080" in sizes and "1366x768" in sizes and "light" in themes:
+        for name, (run, step) in README_SHOTS.items():
+            shutil.copyfile(out / run / step, out / name)
+    return 1 if failed else 0
+
+
+# --------------------------------------------------------------------------- the journeys (in the child)
 
 
 async def settle() -> None:
     """Let queued repaints land (a screenshot tool, not a test: a short pause is fine here)."""
-    await asyncio.sleep(0.6)
+    await asyncio.sleep(0.7)
 
 
-def shot(name: str) -> None:
-    path = OUT / name
-    QGuiApplication.primaryScreen().grabWindow(0).save(str(path))
-    print(f"saved {path}", flush=True)
+class Camera:
+    """Saves the whole X screen as ``OUT/NN-name.png``."""
+
+    def __init__(self, out: Path) -> None:
+        self.out = out
+
+    def shot(self, name: str) -> None:
+        from PySide6.QtGui import QGuiApplication
+
+        path = self.out / name
+        QGuiApplication.primaryScreen().grabWindow(0).save(str(path))
+        print(f"saved {path}", flush=True)
 
 
-async def tour(window: Any) -> None:
+async def demo_journeys(window: Any, camera: Camera) -> None:
+    """Start, a tool through its form, an elicitation, an A2A chat, a new stdio connection, an error."""
+    from workbench.ui.asyncutil import wait_signal
+
     ctx = window.ctx
-    # 1. MCP over stdio: a tool called through its form, the result, the wire log
+    # 1. what the demo opens on
     ctx.selection.select("demo-mcp-stdio")
     await settle()
+    camera.shot("01-start.png")
+
+    # 2. MCP over stdio: a tool called through its form, and its result
     inspector = window.inspector.inspector("mcp")
     inspector.tabs.setCurrentWidget(inspector.tools)
     assert inspector.tools.select_tool("plan_trip")
@@ -56,11 +151,10 @@ async def tour(window: Any) -> None:
     )
     call.call_button.click()
     await finished
-    window.wire_log.focus_filter()
     await settle()
-    shot("window-mcp-tool-call.png")
+    camera.shot("02-tool-call.png")
 
-    # 2. an MCP elicitation answered in its form dialog
+    # 3. an MCP elicitation answered in its form dialog
     shown = asyncio.ensure_future(wait_signal(window.prompts.prompt_shown, WAIT))
     assert inspector.tools.select_tool("book_table")
     finished = asyncio.ensure_future(wait_signal(inspector.vm.calls.finished, WAIT))
@@ -68,11 +162,11 @@ async def tour(window: Any) -> None:
     (dialog,) = await shown
     dialog.form.set_value({"name": "Ada", "email": "ada@example.com", "party_size": 2})
     await settle()
-    shot("dialog-elicitation.png")
+    camera.shot("03-elicitation.png")
     dialog.accept_button.click()
     await finished
 
-    # 3. A2A: the travel planner streams, asks for the trip details in a form, then answers
+    # 4-5. A2A: the travel planner streams, asks for the trip details in a form, then answers
     ctx.selection.select("demo-travel")
     await settle()
     chat = window.chat
@@ -85,16 +179,48 @@ async def tour(window: Any) -> None:
         {"departure_date": "2026-12-04", "return_date": "2026-12-06", "travellers": 2, "cabin_class": "business"}
     )
     await settle()
-    shot("dialog-input-required.png")
+    camera.shot("04-input-required.png")
     dialog.send_button.click()
     await turn
     await settle()
-    shot("window-a2a-chat.png")
+    camera.shot("05-a2a-chat.png")
+
+    # 6. a new stdio connection, as a user types it
+    opened = asyncio.ensure_future(wait_signal(window.sidebar.dialog_opened, WAIT))
+    adding = window.sidebar.add_profile()
+    (dialog,) = await opened
+    dialog.set_kind("mcp-stdio")
+    dialog.name_edit.setText("My server")
+    dialog.command_edit.setText("npx")
+    dialog.args_edit.setPlainText("-y @modelcontextprotocol/server-everything")
+    await settle()
+    camera.shot("06-new-stdio-connection.png")
+    dialog.reject()
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(adding, WAIT)
+
+    # 7. a connection that fails: the error banner and the workspace say what failed and why
+    from workbench.core.profiles import MCPStdioProfile
+
+    broken = MCPStdioProfile(id="broken", name="Broken server", command="/nonexistent/mcp-server")
+    reported = asyncio.ensure_future(wait_signal(ctx.errors.error_reported, WAIT))
+    task = window.sidebar.add_transient(broken, persist=False)
+    ctx.selection.select("broken")
+    with contextlib.suppress(Exception):
+        if task is not None:
+            await asyncio.wait_for(task, WAIT)
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(reported, 5)
+    await settle()
+    camera.shot("07-error-banner.png")
 
 
-async def handoff_tour(window: Any) -> None:
+async def handoff_journey(window: Any, camera: Camera) -> None:
     """The handoff scenario: approve each hop, fill the booking form, shoot the finished chain."""
+    from PySide6.QtWidgets import QApplication
+
     from workbench.demo.scenarios.handoff import SCRIPTED_TRAVELLER
+    from workbench.ui.asyncutil import wait_signal
     from workbench.ui.dialogs.handoff_approval import HandoffApprovalDialog
     from workbench.ui.dialogs.input_required import InputRequiredDialog
 
@@ -110,7 +236,7 @@ async def handoff_tour(window: Any) -> None:
         await settle()
         if isinstance(dialog, HandoffApprovalDialog):
             if not shot_approval:
-                shot("dialog-handoff-approval.png")
+                camera.shot("08-handoff-approval.png")
                 shot_approval = True
             dialog.approve_button.click()
         elif isinstance(dialog, InputRequiredDialog):
@@ -118,41 +244,98 @@ async def handoff_tour(window: Any) -> None:
                 dialog.form.set_value(SCRIPTED_TRAVELLER)
                 await settle()
             if not shot_form:
-                shot("handoff-waiting-for-user.png")
+                camera.shot("09-handoff-waiting-for-user.png")
                 shot_form = True
             dialog.send_button.click()
     await task
     await settle()
-    boxes = [w for w in QApplication.topLevelWidgets() if w.objectName() == "scenarioResultBox"]
-    for box in boxes:
+    for box in [w for w in QApplication.topLevelWidgets() if w.objectName() == "scenarioResultBox"]:
         box.close()
     window.handoffs.zoom_fit()
     await settle()
-    shot("window-handoff.png")
+    camera.shot("10-handoff.png")
 
 
-def main() -> int:
-    OUT.mkdir(parents=True, exist_ok=True)
+DARK_COLORS = {
+    "Window": "#202124",
+    "WindowText": "#e8eaed",
+    "Base": "#17181a",
+    "AlternateBase": "#26282b",
+    "ToolTipBase": "#2d2f33",
+    "ToolTipText": "#e8eaed",
+    "PlaceholderText": "#8b949e",
+    "Text": "#e8eaed",
+    "Button": "#2b2d31",
+    "ButtonText": "#e8eaed",
+    "BrightText": "#ffffff",
+    "Light": "#3c4043",
+    "Midlight": "#34373b",
+    "Mid": "#5f6368",
+    "Dark": "#111214",
+    "Shadow": "#000000",
+    "Highlight": "#2f6fd6",
+    "HighlightedText": "#ffffff",
+    "Link": "#8ab4f8",
+    "LinkVisited": "#c58af9",
+}
+"""A desktop's dark palette (Xvfb has no desktop to ask): what a dark-mode user's Qt gets."""
+
+
+def use_palette(theme: str) -> None:
+    """Make the application light or dark the way a desktop would: the colour scheme hint and its palette."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import QColor, QPalette
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    assert isinstance(app, QApplication)
+    app.setStyle("Fusion")
+    app.styleHints().setColorScheme(Qt.ColorScheme.Dark if theme == "dark" else Qt.ColorScheme.Light)
+    if theme == "dark":
+        palette = QPalette()
+        for role, colour in DARK_COLORS.items():
+            palette.setColor(getattr(QPalette.ColorRole, role), QColor(colour))
+        for role in ("Text", "WindowText", "ButtonText"):
+            palette.setColor(QPalette.ColorGroup.Disabled, getattr(QPalette.ColorRole, role), QColor("#6b6f75"))
+        app.setPalette(palette)
+
+
+def journeys(out: Path, theme: str) -> int:
+    """Run every journey on the current display (the child's job)."""
+    from workbench.app import GuiOptions, run_gui
+
+    use_palette(theme)
+    camera = Camera(out)
+
+    def hook(walk: Any) -> Any:
+        async def run(window: Any) -> None:
+            try:
+                await walk(window, camera)
+            finally:
+                window.close()
+
+        return run
+
     with tempfile.TemporaryDirectory() as config:
-        code = run_gui(GuiOptions(demo=True, config_dir=config, ready_hook=_run_and_close))
+        code = run_gui(GuiOptions(demo=True, config_dir=config, ready_hook=hook(demo_journeys)))
     with tempfile.TemporaryDirectory() as config:
         return code or run_gui(
-            GuiOptions(demo=True, scenario="handoff", config_dir=config, ready_hook=_handoff_and_close)
+            GuiOptions(demo=True, scenario="handoff", config_dir=config, ready_hook=hook(handoff_journey))
         )
 
 
-async def _handoff_and_close(window: Any) -> None:
-    try:
-        await handoff_tour(window)
-    finally:
-        window.close()
-
-
-async def _run_and_close(window: Any) -> None:
-    try:
-        await tour(window)
-    finally:
-        window.close()
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("out", nargs="?", default="docs/screenshots", type=Path)
+    parser.add_argument("--only", choices=SIZES, help="one screen size")
+    parser.add_argument("--theme", choices=THEMES, help="one palette")
+    parser.add_argument("--journeys", action="store_true", help=argparse.SUPPRESS)  # the child's mode
+    args = parser.parse_args()
+    if args.journeys:
+        return journeys(args.out, args.theme or "light")
+    sizes = (args.only,) if args.only else SIZES
+    themes = (args.theme,) if args.theme else THEMES
+    return drive(args.out, sizes, themes)
 
 
 if __name__ == "__main__":

@@ -44,7 +44,8 @@ def _fully_visible(widget: QWidget) -> bool:
 def test_first_launch_fits_the_screen_it_opens_on():
     laptop = first_geometry(QRect(0, 0, 1366, 768))
     assert QRect(0, 0, 1366, 768).contains(laptop) and laptop.height() <= 768 - 48
-    assert first_geometry(QRect(0, 0, 1920, 1080)).size() == QSize(1600, 1000)
+    assert first_geometry(QRect(0, 0, 1920, 1080)).size() == QSize(1728, 1000)
+    assert first_geometry(QRect(0, 0, 2560, 1440)).size() == QSize(2304, 1296)
     # a remembered frame from a bigger screen is pulled back onto this one
     assert onto_screen(QRect(300, 200, 1400, 900), QRect(0, 0, 1366, 768)) == QRect(0, 0, 1366, 768)
 

@@ -16,7 +16,8 @@ from PySide6.QtCore import QRect, QSize
 MINIMUM = QSize(800, 560)
 """The window's minimum size (fits a 1024×640 budget; the layout inside must not ask for more)."""
 PREFERRED = QSize(1600, 1000)
-"""First-launch size on a screen with room to spare."""
+"""First-launch size at least (when the screen has room); a big screen gets ``SHARE`` of it."""
+SHARE = 0.9
 MARGIN = 24
 """Pixels left free around a first-launch window on a screen smaller than ``PREFERRED``."""
 ROOMY_HEIGHT = 900
@@ -51,13 +52,13 @@ BOTTOM = DockBounds(default=220, minimum=120, share=0.5)
 
 
 def first_geometry(available: QRect, preferred: QSize = PREFERRED, minimum: QSize = MINIMUM) -> QRect:
-    """The window's first-launch frame: ``preferred`` when it fits, else the available area less a margin.
+    """The window's first-launch frame: 90 % of a big screen, ``preferred`` on a middling one, else all but a margin.
 
     Never larger than ``available`` (the screen less panels and docks); centred in it.
     """
     room = available.size()
-    width = min(preferred.width(), room.width() - 2 * MARGIN)
-    height = min(preferred.height(), room.height() - 2 * MARGIN)
+    width = min(max(preferred.width(), int(room.width() * SHARE)), room.width() - 2 * MARGIN)
+    height = min(max(preferred.height(), int(room.height() * SHARE)), room.height() - 2 * MARGIN)
     width = min(max(width, minimum.width()), room.width())
     height = min(max(height, minimum.height()), room.height())
     rect = QRect(0, 0, width, height)

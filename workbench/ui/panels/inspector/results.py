@@ -186,6 +186,10 @@ class _Refit(QObject):
         self._width = -1
         view.editor.viewport().installEventFilter(self)
 
+    def set_text(self, text: str) -> None:
+        """Fit to ``text`` from now on."""
+        self._text = text[:20_000]
+
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
         """On a width change, size the view to its text again."""
         if event.type() == QEvent.Type.Resize and self._view.editor.viewport().width() != self._width:
@@ -270,7 +274,7 @@ class JSONPartView(_PartFrame):
 
     def __init__(self, value: Any, parent: QWidget | None = None, *, header: str = "data") -> None:
         super().__init__(header, parent)
-        self.payload = _text_view(pretty_json(value), self, "data.json")
+        self.payload = _text_view(pretty_json(value), self, "data.json", wrap=True)
         self.body.addWidget(self.payload)
 
 
@@ -530,6 +534,7 @@ class ToolResultView(QWidget):
         self.structured_title = plain_label("structured content", self.structured_box)
         self.schema_label = plain_label("", self.structured_box, wrap=True)
         self.structured = PayloadView(self.structured_box)
+        self._structured_fit = _Refit(self.structured, "")
         box = QVBoxLayout(self.structured_box)
         box.setContentsMargins(6, 4, 6, 4)
         box.addWidget(self.structured_title)
@@ -595,8 +600,10 @@ class ToolResultView(QWidget):
         if result.structured_content is not None or result.schema_errors:
             self.structured_box.setVisible(True)
             structured = pretty_json(result.structured_content)
+            self.structured.editor.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)  # long strings readable
             self.structured.set_text(structured, suggested_name="structured.json")
             _fit_height(self.structured, structured)
+            self._structured_fit.set_text(structured)
             self.schema_label.setText(self._schema_text(result, has_output_schema))
         self.parts.show_parts(result.content)
         self.empty_label.setVisible(not result.content and result.structured_content is None)

@@ -81,7 +81,7 @@ class ToolCallWidget(QWidget):
         buttons.addWidget(self.skip_validation)
 
         self.history = QComboBox(self)
-        self.history.setMinimumContentsLength(12)
+        self.history.setMinimumContentsLength(22)
         self.history.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.history.activated.connect(self.on_history_activated)
         self.reuse_button = QPushButton("Reuse arguments", self)

@@ -35,6 +35,7 @@ HINTS = (
 """Annotation key, badge when true, badge when false (absent hints get no badge)."""
 DESCRIPTION_LINES = 2
 """Lines of a tool's description shown above the form (a longer one scrolls in its box)."""
+PICK_HINT = "Pick a tool on the left: fill in its arguments, Call (Ctrl+Enter), and its result appears here."
 TOOL_LIST_WIDTH = 210
 """First width of the tool list (the detail takes the rest)."""
 
@@ -115,6 +116,7 @@ class ToolDetailWidget(QWidget):
         layout.addLayout(self._badge_row)
         layout.addWidget(self.description_box)
         layout.addWidget(self.pages, 1)
+        layout.addStretch(0)
         self.show_tool(None)
 
     def on_schemas_button_toggled(self, schemas: bool) -> None:
@@ -126,7 +128,8 @@ class ToolDetailWidget(QWidget):
         self.name_label.setText(spec.name if spec else "Pick a tool")
         self.title_label.setText(f"— {spec.title}" if spec and spec.title and spec.title != spec.name else "")
         self.title_label.setVisible(bool(spec and spec.title))
-        self.description.setText((spec.description or "(no description)") if spec else "")
+        self.description.setText((spec.description or "(no description)") if spec else PICK_HINT)
+        self.pages.setVisible(spec is not None)
         for badge in self.badges:
             badge.setParent(None)
             badge.deleteLater()
