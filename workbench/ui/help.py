@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from workbench.core.safe_text import neutralise
 from workbench.ui.untrusted import LinkGate, SafeTextBrowser
 
 LOG_FILE = "workbench.log"
@@ -64,6 +65,13 @@ def log_folder(config_dir: Path) -> Path:
     return config_dir / "logs"
 
 
+class _InertFormatter(logging.Formatter):
+    """Formats records with peer text made inert: control characters and escapes shown, never kept raw."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return neutralise(super().format(record))
+
+
 def install_file_log(folder: Path) -> logging.Handler:
     """Write the workbench's log (INFO and above) to ``folder/workbench.log``, rotated at 1 MB, three kept.
 
@@ -75,7 +83,7 @@ def install_file_log(folder: Path) -> logging.Handler:
         folder / LOG_FILE, maxBytes=LOG_BYTES, backupCount=LOG_BACKUPS, encoding="utf-8"
     )
     handler.setLevel(logging.INFO)
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    handler.setFormatter(_InertFormatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     logger = logging.getLogger("workbench")
     logger.addHandler(handler)
     if logger.level == logging.NOTSET or logger.level > logging.INFO:

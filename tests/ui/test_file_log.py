@@ -1,0 +1,22 @@
+"""The window's log file: what the Help menu opens; peer text in it is inert."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from workbench.ui.help import install_file_log, log_folder
+
+
+def test_log_records_land_in_the_log_folder_with_escape_sequences_shown_not_kept(tmp_path: Path) -> None:
+    folder = log_folder(tmp_path)
+    handler = install_file_log(folder)
+    try:
+        logging.getLogger("workbench.test").warning("server said %s", "\x1b]0;pwned\x07\x1b[2J hi")
+    finally:
+        logging.getLogger("workbench").removeHandler(handler)
+        handler.close()
+    text = (folder / "workbench.log").read_text(encoding="utf-8")
+    assert "server said" in text and "hi" in text
+    assert "\x1b" not in text and "\x07" not in text
+    assert "\\x1b" in text
