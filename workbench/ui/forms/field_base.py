@@ -52,11 +52,13 @@ class FormContext:
         resolver: Resolves ``$ref`` in the form's root schema.
         build: Builds the field for a sub-schema (set by the builder; compound fields call it).
         quiet: While > 0, programmatic changes do not emit ``changed``.
+        recursive_fields: How many fields were built inside a ``$ref`` cycle (the builder's budget).
     """
 
     resolver: SchemaResolver
     build: Callable[..., Field] | None = None
     quiet: int = 0
+    recursive_fields: int = 0
 
     def make(self, schema: Any, refs: tuple[str, ...], *, required: bool, item: bool = False) -> Field:
         """Build the field for ``schema`` (a sub-schema reached through ``refs``)."""
