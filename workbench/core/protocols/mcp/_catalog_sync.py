@@ -61,15 +61,18 @@ class CatalogSync:
 
     # ------------------------------------------------------------------ on connect
 
-    async def discover(self, client: Client) -> None:
-        """List everything the server offers (run by the session owner before ``connect`` returns).
+    async def negotiate(self, client: Client) -> None:
+        """Learn the server's capabilities where the SDK did not (a pinned 2026-07-28 session).
 
         Raises:
-            ConnectError: A pinned 2026-07-28 session whose server refused ``server/discover``.
+            ConnectError: The server refused ``server/discover``.
         """
-        self._have = dict(self._wanted)
         if self.config.mode not in ("auto", "legacy"):
             await self._discover_pinned(client, self.config.mode)
+
+    async def discover(self, client: Client) -> None:
+        """List everything the server offers (run by the session owner before ``connect`` returns)."""
+        self._have = dict(self._wanted)
         caps = client.server_capabilities
         await asyncio.gather(*(self.refresh(what, client) for what in LISTS if getattr(caps, what) is not None))
         # Change notifications are handled in tasks of their own: let those that arrived run first.

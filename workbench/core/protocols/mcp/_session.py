@@ -49,7 +49,8 @@ class SessionOwner:
         config: The agent's configuration.
         client_kwargs: Returns the SDK ``Client`` callbacks (elicitation, sampling, roots, logging,
             message handler) for a new session.
-        discover: Run by the owner once the session is open, before ``connect`` returns.
+        negotiate: Run by the owner first, once the session is open (capabilities the SDK lacks).
+        discover: Run by the owner next, before ``connect`` returns.
         keep_fresh: Run by the owner in the background after ``connect`` returned (list changes).
         subscriptions: The resource URIs a 2026-era listen stream subscribes to.
         on_closed: Called when the session ended (pending calls are told there is no more).
@@ -60,6 +61,7 @@ class SessionOwner:
         config: AgentConfig,
         *,
         client_kwargs: Callable[[], dict[str, Any]],
+        negotiate: ClientJob,
         discover: ClientJob,
         keep_fresh: ClientJob,
         subscriptions: Callable[[], list[str]],
@@ -67,6 +69,7 @@ class SessionOwner:
     ) -> None:
         self.config = config
         self._client_kwargs = client_kwargs
+        self._negotiate = negotiate
         self._discover = discover
         self._keep_fresh = keep_fresh
         self._subscriptions = subscriptions
@@ -298,6 +301,7 @@ class SessionOwner:
 
     async def _open(self, client: Client, tg: anyio.abc.TaskGroup) -> None:
         """Discovery, with the 2026 listen stream and the handshake-era GET stream opened alongside."""
+        await self._negotiate(client)
         opened: asyncio.Event | None = None
         if is_modern(client) and wants_listen(client):
             # Opened alongside discovery so its round trip overlaps the listings.

@@ -154,6 +154,7 @@ class MCPAgent(ConfigViews, ServerFeatureMethods, AgentBase):
         self._session = session = SessionOwner(
             config,
             client_kwargs=notes.client_kwargs,
+            negotiate=self._sync.negotiate,
             discover=self._sync.discover,
             keep_fresh=self._sync.keep_fresh,
             subscriptions=lambda: sorted(subscriptions),

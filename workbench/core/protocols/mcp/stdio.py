@@ -7,7 +7,11 @@ behaviour and shutdown order (close stdin, wait, SIGTERM the process group, SIGK
 - every stdout line and every outgoing message recorded as the exact text that travelled;
 - stderr read line by line (wire log + events + a tail kept for error messages);
 - the child's exit noticed at once: the read stream ends, so pending requests fail immediately
-  with "connection closed" instead of on the next request.
+  with "connection closed" instead of on the next request;
+- a quick close: after stdin closes, a child that keeps working (CPU time, output) gets up to
+  ``STDIN_CLOSE_GRACE`` to exit, but one that sits idle without exiting is sent SIGTERM after
+  ``IDLE_EXIT`` (the SDK always waits the whole grace, so a server that ignores stdin-close cost
+  every command two seconds).
 POSIX only; on Windows the adapter falls back to the SDK's ``stdio_client``.
 """
 
@@ -43,6 +47,9 @@ MAX_MESSAGE_CHARS = 64 * 1024 * 1024
 STDERR_LINE_CHARS = 64 * 1024
 """Longest stderr line kept whole (the rest is counted, not kept)."""
 STDIN_CLOSE_GRACE = 2.0
+"""Most seconds a child that is still working gets to exit by itself after its stdin closed."""
+IDLE_EXIT = 0.3
+"""Seconds of doing nothing (no CPU time, no output) after which a child that has not exited is terminated."""
 TERM_GRACE = 2.0
 KILL_REAP = 2.0
 EXIT_POLL = 0.25
@@ -120,6 +127,7 @@ class StdioTransport:
         self._on_stderr = on_stderr
         self._on_exit = on_exit
         self._exit_noted = False
+        self._activity = 0
         self._cm: contextlib.AbstractAsyncContextManager[
             tuple[MemoryObjectReceiveStream[SessionMessage | Exception], MemoryObjectSendStream[SessionMessage]]
         ] = self._run()
@@ -166,6 +174,7 @@ class StdioTransport:
             assert process.stdout is not None
             try:
                 async for line in _lines(process.stdout, self.max_message_chars):
+                    self._activity += 1
                     item = self._parse_incoming(line) if isinstance(line, str) else self._oversized(line)
                     if item is None:
                         continue
@@ -191,6 +200,7 @@ class StdioTransport:
         async def stderr_reader() -> None:
             assert process.stderr is not None
             async for line in _lines(process.stderr, STDERR_LINE_CHARS):
+                self._activity += 1
                 if isinstance(line, OversizedLine):
                     self._stderr_line(f"{line.head[:STDERR_LINE_CHARS]}… ({line.size:,} characters in all)")
                 else:
@@ -269,12 +279,12 @@ class StdioTransport:
             self._on_stderr(line)
 
     async def _shutdown(self, process: anyio.abc.Process, write_send: MemoryObjectSendStream[SessionMessage]) -> None:
-        """Close stdin, give the server a grace period, then terminate its whole process group."""
+        """Close stdin, let a working server finish, then terminate its whole process group."""
         await write_send.aclose()
         if process.stdin is not None:
             with contextlib.suppress(OSError, anyio.BrokenResourceError, anyio.ClosedResourceError):
                 await process.stdin.aclose()
-        if await _wait_exit(process, STDIN_CLOSE_GRACE):
+        if await self._wait_while_busy(process):
             return
         for sig, grace in ((signal.SIGTERM, TERM_GRACE), (signal.SIGKILL, KILL_REAP)):
             with contextlib.suppress(ProcessLookupError, PermissionError):
@@ -282,6 +292,36 @@ class StdioTransport:
             if await _wait_exit(process, grace):
                 return
         log.warning("MCP server process %d survived SIGKILL; abandoning it", process.pid)
+
+    async def _wait_while_busy(self, process: anyio.abc.Process) -> bool:
+        """Wait for the exit while the child works; returns whether it exited.
+
+        Working means CPU time advanced (Linux ``/proc``; elsewhere a child always counts as working)
+        or a line arrived on stdout or stderr during the last ``IDLE_EXIT`` seconds. A child idle for
+        that long is not exiting on its own; the grace is not waited out for it.
+        """
+        loop_time = anyio.current_time
+        deadline = loop_time() + STDIN_CLOSE_GRACE
+        cpu, activity = _cpu_ticks(process.pid), self._activity
+        while (left := deadline - loop_time()) > 0:
+            if await _wait_exit(process, min(IDLE_EXIT, left)):
+                return True
+            now_cpu, now_activity = _cpu_ticks(process.pid), self._activity
+            if now_cpu is not None and now_cpu == cpu and now_activity == activity:
+                log.debug("MCP server process %d is idle after stdin closed: terminating it", process.pid)
+                return False
+            cpu, activity = now_cpu, now_activity
+        return False
+
+
+def _cpu_ticks(pid: int) -> int | None:
+    """CPU time the process used so far, in clock ticks (``None`` where ``/proc`` does not tell)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            fields = stat.read().rsplit(b")", 1)[1].split()
+        return int(fields[11]) + int(fields[12])  # utime + stime
+    except (OSError, IndexError, ValueError):
+        return None
 
 
 def unreadable_reply(
