@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import re
 from functools import partial
 from typing import Any
 
@@ -67,11 +68,20 @@ SKILL = AgentSkill(
 )
 
 
+_PLACE = re.compile(r"\b(?:to|in|visit|visiting)\s+((?:[A-Z][\w'-]*)(?:\s+[A-Z][\w'-]*)*)")
+
+
 def destination_of(text: str) -> str:
-    """The destination named in a request ("Plan a trip to Lisbon" → "Lisbon")."""
+    """The destination named in a request ("Plan a trip to Lisbon" → "Lisbon", "a weekend in Porto for two" → "Porto").
+
+    The last capitalised place after "to" / "in" / "visit"; else the text after the last " to "; else
+    the whole request.
+    """
     text = text.strip().rstrip(".!?")
-    lower = text.lower()
-    idx = lower.rfind(" to ")
+    places = _PLACE.findall(text)
+    if places:
+        return str(places[-1])
+    idx = text.lower().rfind(" to ")
     name = text[idx + 4 :] if idx >= 0 else text
     return name.strip() or "somewhere nice"
 
