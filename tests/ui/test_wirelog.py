@@ -39,7 +39,7 @@ from workbench.ui.panels.wirelog.itemmodel import (
     WireLogModel,
 )
 from workbench.ui.panels.wirelog.viewmodel import WireLogViewModel
-from workbench.ui.panels.wirelog.widget import WireLogWidget
+from workbench.ui.panels.wirelog.widget import STATUS_MS, WireLogWidget
 
 BOUND = 30.0
 SECRET = "sk-live-4f9a8b7c6d5e"
@@ -186,11 +186,16 @@ async def test_text_connection_direction_and_kind_filters_narrow_the_live_rows(c
 
         vm.set_text_filter("TOOLS/CALL")  # case-insensitive, payload and (for stderr) summary
         shown = model.rows()
-        assert shown and all("tools/call" in (r.payload + r.summary).lower() for r in shown)
+
+        def matches(r: WireRecord) -> bool:
+            return "tools/call" in (r.payload + r.summary).lower()
+
+        answers = [r for r in shown if not matches(r)]  # a request's response comes along with it
+        assert shown and answers and all(matches(wire.find_response(r)) for r in answers)  # type: ignore[arg-type]
         assert any(r.kind is WireKind.STDERR for r in shown)
         assert any(r.kind is WireKind.HTTP_REQUEST for r in shown)  # its body carries the call
         vm.set_text_filter('tools/call"')  # narrower: refined from the rows shown
-        assert all('tools/call"' in r.payload.lower() for r in model.rows())
+        assert all('tools/call"' in (r.payload + (wire.find_response(r) or r).payload).lower() for r in model.rows())
         vm.set_text_filter("")
         assert model.rowCount() == everything
 
@@ -434,7 +439,17 @@ async def test_ring_buffer_drops_remove_rows_from_the_top_and_the_model_stays_co
     model.close()
 
 
-def test_the_view_follows_the_tail_only_when_the_user_is_at_the_bottom(
+def _push(wire: WireRecorder, first: int, count: int) -> None:
+    for i in range(first, first + count):
+        wire.jsonrpc("c1", OUT, rpc(i))
+
+
+def at_bottom(widget: WireLogWidget) -> bool:
+    bar = widget.table.verticalScrollBar()
+    return bar.maximum() > 0 and bar.value() == bar.maximum()
+
+
+def test_follow_keeps_the_newest_row_in_view_until_the_user_scrolls_up_and_resumes_at_the_bottom(
     ctx: PanelContext, qtbot: Any, qloop: asyncio.AbstractEventLoop
 ) -> None:
     widget = WireLogWidget(ctx)
@@ -443,33 +458,150 @@ def test_the_view_follows_the_tail_only_when_the_user_is_at_the_bottom(
     widget.show()
     model, bar = widget.vm.model, widget.table.verticalScrollBar()
     wire = ctx.services.wire
-    for i in range(300):
-        wire.jsonrpc("c1", OUT, rpc(i))
+    for first in range(0, 600, 100):  # a long run: many flushes, each followed
+        with qtbot.waitSignal(model.flushed, timeout=5000):
+            _push(wire, first, 100)
+        assert at_bottom(widget)
+    widget.resize(900, 300)  # a smaller dock keeps the tail in view too
+    qtbot.waitUntil(lambda: at_bottom(widget), timeout=5000)
+    bar.triggerAction(bar.SliderAction.SliderToMinimum)  # the user scrolls up to read
+    assert not widget.follow_action.isChecked() and not widget.vm.follow
     with qtbot.waitSignal(model.flushed, timeout=5000):
-        pass
-    widget.table.scrollToBottom()
-    assert bar.maximum() > 0 and bar.value() == bar.maximum()
-    with qtbot.waitSignal(model.flushed, timeout=5000):
-        for i in range(300, 400):
-            wire.jsonrpc("c1", OUT, rpc(i))
-    assert bar.value() == bar.maximum()  # followed
-    bar.setValue(0)  # the user scrolls up to read
-    with qtbot.waitSignal(model.flushed, timeout=5000):
-        for i in range(400, 500):
-            wire.jsonrpc("c1", OUT, rpc(i))
+        _push(wire, 600, 100)
     top = bar.maximum()
-    qtbot.waitUntil(lambda: bar.maximum() > top, timeout=5000)  # the view lays out the new rows
+    qtbot.waitUntil(lambda: bar.maximum() >= top, timeout=5000)
     assert bar.value() == 0  # not yanked down
+    bar.triggerAction(bar.SliderAction.SliderToMaximum)  # back at the bottom: following again
+    assert widget.follow_action.isChecked()
+    with qtbot.waitSignal(model.flushed, timeout=5000):
+        _push(wire, 700, 100)
+    assert at_bottom(widget)
     widget.follow_action.setChecked(False)
-    widget.table.scrollToBottom()
     end = bar.value()
     with qtbot.waitSignal(model.flushed, timeout=5000):
-        for i in range(500, 600):
-            wire.jsonrpc("c1", OUT, rpc(i))
+        _push(wire, 800, 100)
     qtbot.waitUntil(lambda: bar.maximum() > end, timeout=5000)
     assert bar.value() == end  # follow off: stays where it was
-    assert model.rowCount() == 600
+    widget.follow_action.setChecked(True)
+    assert at_bottom(widget)
+    assert model.rowCount() == 900
     widget.vm.close()
+
+
+def test_a_wire_log_opened_or_shown_late_starts_on_the_newest_rows(
+    ctx: PanelContext, qtbot: Any, qloop: asyncio.AbstractEventLoop
+) -> None:
+    wire = ctx.services.wire
+    _push(wire, 0, 300)  # recorded before the pane exists (a connection made at start-up)
+    widget = WireLogWidget(ctx)
+    qtbot.addWidget(widget)
+    widget.resize(900, 400)
+    widget.show()
+    qtbot.waitUntil(lambda: at_bottom(widget), timeout=5000)
+    widget.hide()  # a collapsed dock: rows keep coming while it is hidden
+    with qtbot.waitSignal(widget.vm.model.flushed, timeout=5000):
+        _push(wire, 300, 300)
+    widget.show()
+    qtbot.waitUntil(lambda: at_bottom(widget), timeout=5000)
+    assert widget.follow_action.isChecked()
+    widget.vm.close()
+
+
+def test_clearing_a_filter_while_following_shows_the_newest_rows_not_the_top(
+    ctx: PanelContext, qtbot: Any, qloop: asyncio.AbstractEventLoop
+) -> None:
+    widget = WireLogWidget(ctx)
+    qtbot.addWidget(widget)
+    widget.resize(900, 400)
+    widget.show()
+    model, wire = widget.vm.model, ctx.services.wire
+    for i in range(300):
+        wire.jsonrpc("c1", OUT, rpc(i, "ping" if i % 3 else "tools/call"))
+    with qtbot.waitSignal(model.flushed, timeout=5000):
+        pass
+    assert at_bottom(widget)
+    widget.table.selectRow(model.rowCount() - 1)
+    for text in ("ping", ""):
+        with qtbot.waitSignal(model.filter_applied, timeout=5000):
+            widget.text_filter.setText(text)
+        qtbot.waitUntil(lambda: at_bottom(widget), timeout=5000)
+    assert model.rowCount() == 300
+    widget.vm.close()
+
+
+def test_a_method_filter_keeps_the_responses_of_the_requests_it_shows(
+    ctx: PanelContext, qtbot: Any, qloop: asyncio.AbstractEventLoop
+) -> None:
+    widget = WireLogWidget(ctx)
+    qtbot.addWidget(widget)
+    vm, model, wire = widget.vm, widget.vm.model, ctx.services.wire
+    for i in range(1, 7):
+        wire.jsonrpc("c1", OUT, rpc(i, "tools/call" if i % 2 else "ping"))
+        wire.jsonrpc("c1", IN, result(i))
+    with qtbot.waitSignal(model.flushed, timeout=5000):
+        wire.jsonrpc("c1", IN, result(99))  # an answer to nothing recorded
+    vm.set_text_filter("tools/call")
+    assert [(r.rpc_id, r.direction) for r in model.rows()] == [(str(i), d) for i in (1, 3, 5) for d in (OUT, IN)]
+    with qtbot.waitSignal(model.flushed, timeout=5000):  # live appends keep the pairs too
+        wire.jsonrpc("c1", OUT, rpc(7))
+        wire.jsonrpc("c1", IN, result(7))
+    assert [r.rpc_id for r in model.rows()][-2:] == ["7", "7"]
+    vm.set_text_filter('tools/call"')  # a narrower text refines the shown rows and keeps the pairs
+    assert len(model.rows()) == 8
+    widget.table.selectRow(0)
+    widget.jump_button.click()
+    assert vm.current is model.record(1)
+
+
+def test_a_failed_jump_says_so_for_a_while_and_not_for_the_rest_of_the_session(
+    ctx: PanelContext, qtbot: Any, qloop: asyncio.AbstractEventLoop
+) -> None:
+    widget = WireLogWidget(ctx)
+    qtbot.addWidget(widget)
+    vm, model, wire = widget.vm, widget.vm.model, ctx.services.wire
+    for i in range(1, 4):
+        wire.jsonrpc("c1", OUT, rpc(i))
+        wire.jsonrpc("c1", IN, result(i))
+    with qtbot.waitSignal(model.flushed, timeout=5000):
+        pass
+    vm.set_directions([OUT])  # the responses are filtered out
+    widget.table.selectRow(0)
+    widget.jump_button.click()
+    assert widget.status_label.text()  # says why
+    widget.table.selectRow(1)  # choosing another row: the note about the last one goes
+    assert widget.status_label.text() == ""
+    widget._status_timer.setInterval(50)
+    widget.jump_button.click()
+    assert widget.status_label.text()
+    qtbot.waitUntil(lambda: widget.status_label.text() == "", timeout=2000)  # and by itself after a while
+    assert widget.status_label.text() == ""
+    assert STATUS_MS <= 10_000
+    vm.close()
+
+
+def test_sse_keepalives_are_folded_into_a_count_without_latency_and_shown_on_request(
+    ctx: PanelContext, qtbot: Any, qloop: asyncio.AbstractEventLoop
+) -> None:
+    widget = WireLogWidget(ctx)
+    qtbot.addWidget(widget)
+    vm, model, wire = widget.vm, widget.vm.model, ctx.services.wire
+    stream = wire.http_request("c1", "GET", "http://127.0.0.1:1/mcp", {"accept": "text/event-stream"})
+    with qtbot.waitSignal(model.flushed, timeout=5000):
+        for _ in range(3):
+            wire.sse_event("c1", "ping", comment=True, request=stream)
+        wire.sse_event("c1", json.dumps(result(1)), event="message", request=stream)
+    assert [r.kind for r in model.rows()] == [WireKind.HTTP_REQUEST, WireKind.SSE_EVENT]
+    assert widget.keepalive_label.text() == "3 keep-alives hidden"
+    comments = [r for r in wire.records() if (r.http or {}).get("comment")]
+    assert len(comments) == 3 and all(r.latency_ms is None for r in comments)  # no ever-growing "latency"
+    widget.keepalive_action.setChecked(True)
+    assert model.rowCount() == 5 and widget.keepalive_label.text() == ""
+    widget.table.selectRow(1)
+    assert "keep-alive on the stream of request #" in widget.info_view.toPlainText()
+    widget.keepalive_action.setChecked(False)
+    widget.clear_action.trigger()
+    assert widget.keepalive_label.text() == ""
+    vm.close()
 
 
 def test_the_text_field_filters_after_a_debounce_and_clear_empties_only_the_view(

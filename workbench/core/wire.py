@@ -287,7 +287,8 @@ class WireRecorder(WireStore):
         http: dict[str, Any] | None = None
         if request is not None or safe_id is not None or comment:
             http = {"request_seq": None if request is None else request.seq, "event_id": safe_id, "comment": comment}
-        latency = None if request is None else (mono - request.mono_time) * 1000.0
+        # a keep-alive's time since the stream opened grows forever and measures nothing
+        latency = None if request is None or comment else (mono - request.mono_time) * 1000.0
         if comment:
             summary = f"← sse comment: {preview(text)}"
         else:

@@ -40,6 +40,11 @@ def is_error(record: WireRecord) -> bool:
     return kind is WireKind.ERROR or kind is WireKind.RAW
 
 
+def is_keepalive(record: WireRecord) -> bool:
+    """Whether the record is an SSE comment line (a server's keep-alive, not a message)."""
+    return record.kind is WireKind.SSE_EVENT and bool((record.http or {}).get("comment"))
+
+
 def haystack(record: WireRecord) -> str:
     """The text the filter searches (not lowered): the payload, plus summary and URL for non-JSON-RPC.
 
@@ -61,7 +66,8 @@ def correlation(record: WireRecord) -> str:
     if http.get("session_id"):
         parts.append(f"session {http['session_id']}")
     if http.get("request_seq") is not None:
-        parts.append(f"request #{http['request_seq']}")
+        what = "keep-alive on the stream of request" if http.get("comment") else "request"
+        parts.append(f"{what} #{http['request_seq']}")
     if http.get("event_id") is not None:
         parts.append(f"event id {http['event_id']}")
     return ", ".join(parts)

@@ -22,7 +22,7 @@ from PySide6.QtGui import QColor
 from workbench.core.models import Direction, WireKind, WireRecord
 from workbench.core.timefmt import time_of_day
 from workbench.core.wire import WireRecorder
-from workbench.ui.panels.wirelog.format import ARROWS, haystack, is_error, latency_text, size_text
+from workbench.ui.panels.wirelog.format import ARROWS, haystack, is_error, is_keepalive, latency_text, size_text
 from workbench.ui.untrusted import plain_tooltip
 
 FLUSH_MS = 50
@@ -52,17 +52,26 @@ class WireFilter:
         connection: Only this connection id (None: every connection).
         directions: Only these directions (None: all).
         kinds: Only these kinds (None: all).
+        keepalives: Whether SSE keep-alive comments are shown (hidden by default: a server sends one
+            every few seconds per open stream and they say nothing but "still here").
     """
 
     text: str = ""
     connection: str | None = None
     directions: frozenset[Direction] | None = None
     kinds: frozenset[WireKind] | None = None
+    keepalives: bool = False
 
     @property
     def active(self) -> bool:
-        """Whether anything is filtered out at all."""
-        return bool(self.text) or self.connection is not None or self.directions is not None or self.kinds is not None
+        """Whether anything is filtered out at all (keep-alives are, unless shown)."""
+        return (
+            bool(self.text)
+            or self.connection is not None
+            or self.directions is not None
+            or self.kinds is not None
+            or not self.keepalives
+        )
 
     def narrows(self, other: WireFilter) -> bool:
         """Whether every record this filter accepts is also accepted by ``other`` (refine, don't rescan)."""
@@ -70,12 +79,24 @@ class WireFilter:
             self.connection == other.connection
             and self.directions == other.directions
             and self.kinds == other.kinds
+            and self.keepalives == other.keepalives
             and other.text.lower() in self.text.lower()
         )
 
-    def apply(self, records: list[WireRecord]) -> list[WireRecord]:
-        """Return the accepted records, in order (one list comprehension per active criterion)."""
+    def apply(
+        self, records: list[WireRecord], partner: Callable[[WireRecord], WireRecord | None] | None = None
+    ) -> list[WireRecord]:
+        """Return the accepted records, in order (one list comprehension per active criterion).
+
+        Args:
+            records: The records to filter, in sequence order.
+            partner: The recorder's request/response pairing (``WireRecorder.find_response``). With
+                it, a JSON-RPC response the text does not match is kept when its request matches, so
+                filtering by a method keeps the answers too.
+        """
         out = records
+        if not self.keepalives:
+            out = [r for r in out if not is_keepalive(r)]
         if self.connection is not None:
             cid = self.connection
             out = [r for r in out if r.connection_id == cid]
@@ -88,10 +109,29 @@ class WireFilter:
         if self.text:
             needle = self.text.lower()
             if needle == needle.upper():  # no cased letters: no need to lower every record
-                out = [r for r in out if needle in (r.payload if r.kind is _J else haystack(r))]
+
+                def hit(r: WireRecord) -> bool:
+                    return needle in (r.payload if r.kind is _J else haystack(r))
             else:
-                out = [r for r in out if needle in (r.payload if r.kind is _J else haystack(r)).lower()]
+
+                def hit(r: WireRecord) -> bool:
+                    return needle in (r.payload if r.kind is _J else haystack(r)).lower()
+
+            if partner is None:
+                out = [r for r in out if hit(r)]
+            else:
+                out = [r for r in out if hit(r) or _answers_a_hit(r, partner, hit)]
         return out if out is not records else list(records)
+
+
+def _answers_a_hit(
+    record: WireRecord, partner: Callable[[WireRecord], WireRecord | None], hit: Callable[[WireRecord], bool]
+) -> bool:
+    """Whether ``record`` is a JSON-RPC response whose (still held) request the filter accepts."""
+    if record.kind is not _J or record.method or record.rpc_id is None:
+        return False
+    request = partner(record)
+    return request is not None and request.seq < record.seq and hit(request)
 
 
 def _cell_time(r: WireRecord) -> str:
@@ -135,9 +175,11 @@ class WireLogModel(QAbstractTableModel):
         new_count_changed(int): While paused: records recorded since the pause (0 after resume).
         filter_applied(int): The filter was (re)applied; the argument is the number of rows shown.
         connections_changed(): A record of a connection not seen before arrived.
+        keepalives_changed(int): The number of SSE keep-alives the view took in changed.
     """
 
     flushed = Signal(int)
+    keepalives_changed = Signal(int)
     new_count_changed = Signal(int)
     filter_applied = Signal(int)
     connections_changed = Signal()
@@ -154,8 +196,9 @@ class WireLogModel(QAbstractTableModel):
         self._floor = recorder.first_seq  # "clear view" hides everything below this seq
         self._upto = recorder.last_seq  # newest seq the view has taken in (shown or filtered out)
         held = recorder.records()
-        self._rows: list[WireRecord] = held
         self._connections: dict[str, None] = dict.fromkeys(r.connection_id for r in held)
+        self._keepalives = sum(1 for r in held if is_keepalive(r))
+        self._rows: list[WireRecord] = self._filter.apply(held)  # keep-alives are hidden by default
         self._cells: tuple[Callable[[WireRecord], str], ...] = (
             _cell_time, self._cell_connection, _cell_dir, _cell_kind, self._cell_method, _cell_id,
             _cell_latency, _cell_size, _cell_summary,
@@ -255,7 +298,7 @@ class WireLogModel(QAbstractTableModel):
         if not self._paused:
             self.flush()
         old, self._filter = self._filter, new
-        rows = new.apply(self._rows if new.narrows(old) else self._source())
+        rows = new.apply(self._rows if new.narrows(old) else self._source(), self._recorder.find_response)
         self.beginResetModel()
         self._rows = rows
         self.endResetModel()
@@ -310,10 +353,19 @@ class WireLogModel(QAbstractTableModel):
             pending = pending[bisect_left(pending, first, key=_seq) :]
         self._append(pending)
 
+    @property
+    def keepalives(self) -> int:
+        """SSE keep-alive comments taken in since the view was last cleared (shown or hidden)."""
+        return self._keepalives
+
     def _append(self, pending: list[WireRecord]) -> None:
         """Add the records the filter accepts at the bottom (one insert), then say how many came."""
         self._note_connections(pending)
-        added = self._filter.apply(pending) if self._filter.active else pending
+        alive = sum(1 for r in pending if r.kind is WireKind.SSE_EVENT and is_keepalive(r))
+        if alive:
+            self._keepalives += alive
+            self.keepalives_changed.emit(self._keepalives)
+        added = self._filter.apply(pending, self._recorder.find_response) if self._filter.active else pending
         if added:
             n = len(self._rows)
             self.beginInsertRows(QModelIndex(), n, n + len(added) - 1)
@@ -377,10 +429,12 @@ class WireLogModel(QAbstractTableModel):
         self._upto = rec.last_seq
         self._pending = []
         self._new = 0
+        self._keepalives = 0
         self.beginResetModel()
         self._rows = []
         self.endResetModel()
         self.new_count_changed.emit(0)
+        self.keepalives_changed.emit(0)
 
     def close(self) -> None:
         """Stop following the recorder (idempotent)."""

@@ -129,6 +129,17 @@ class WireLogViewModel(QObject):
         chosen = frozenset(kinds)
         self.model.update_filter(kinds=None if chosen >= ALL_KINDS else chosen)
 
+    def set_keepalives_shown(self, shown: bool) -> None:
+        """Show (True) or fold away (False, the default) SSE keep-alive comments."""
+        self.model.update_filter(keepalives=shown)
+
+    def keepalive_note(self) -> str:
+        """What the toolbar says about folded keep-alives ("" when none arrived or they are shown)."""
+        count = self.model.keepalives
+        if not count or self.model.filter.keepalives:
+            return ""
+        return f"{count:,} keep-alive{'s' if count != 1 else ''} hidden"
+
     def on_model_reset(self) -> None:
         """Keep the selected record selected when it survives a refilter."""
         if self._current is not None:
@@ -151,7 +162,7 @@ class WireLogViewModel(QObject):
 
     @property
     def follow(self) -> bool:
-        """Whether the view scrolls to new rows (only when the user is already at the bottom)."""
+        """Whether the view keeps the newest row in view (after new rows, a refilter, a resize)."""
         return self._follow
 
     def set_follow(self, follow: bool) -> None:
@@ -160,9 +171,9 @@ class WireLogViewModel(QObject):
             self._follow = follow
             self.follow_changed.emit(follow)
 
-    def should_scroll(self, was_at_bottom: bool) -> bool:
-        """After new rows arrived: scroll to the bottom only when following and already there."""
-        return self._follow and was_at_bottom
+    def on_user_scrolled(self, at_bottom: bool) -> None:
+        """The user scrolled: away from the bottom stops following, back to the bottom resumes it."""
+        self.set_follow(at_bottom)
 
     # ---- selection and jumps -----------------------------------------------------------------
 
@@ -200,6 +211,7 @@ class WireLogViewModel(QObject):
         if row is None:
             self.status.emit(f"#{partner.seq} is not in the view (filtered out, cleared or paused).")
             return False
+        self.set_follow(False)  # the user went to a row: keep it in view
         self.select_row(row)
         self.row_requested.emit(row)
         return True
@@ -221,6 +233,7 @@ class WireLogViewModel(QObject):
                 continue
             row = row_of(record)
             if row is not None:
+                self.set_follow(False)  # the user went to a row: keep it in view
                 self.select_row(row)
                 self.row_requested.emit(row)
                 where = f" of {self.connection_name(connection_id)}" if connection_id is not None else ""

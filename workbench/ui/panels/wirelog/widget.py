@@ -33,6 +33,8 @@ from workbench.ui.payload import PayloadView
 from workbench.ui.untrusted import plain_label
 
 TEXT_DEBOUNCE_MS = 150
+STATUS_MS = 8000
+"""A toolbar note (a failed jump, an export) goes away after this long or when another row is chosen."""
 _COLUMN_WIDTHS = (96, 110, 34, 96, 150, 60, 90, 70)
 _BOTTOM_SLACK = 2  # pixels: "at the bottom" tolerates a partly shown last row
 
@@ -48,7 +50,6 @@ class WireLogWidget(QWidget):
     def __init__(self, ctx: PanelContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.vm = WireLogViewModel(ctx, self)
-        self._was_at_bottom = True
         self._stale_tabs: set[int] = set()
         self._build_toolbar()
         self._build_filter_bar()
@@ -79,8 +80,12 @@ class WireLogWidget(QWidget):
         self.pause_action = QAction("Pause", self, checkable=True)
         self.pause_action.setToolTip("Stop adding new records to the view (they are still recorded)")
         self.follow_action = QAction("Follow", self, checkable=True, checked=True)
-        self.follow_action.setToolTip("Scroll to new records when the view is at the bottom")
+        self.follow_action.setToolTip(
+            "Keep the newest record in view (scrolling up stops following; scrolling to the bottom resumes)"
+        )
         self.new_label = plain_label("", self, selectable=False)
+        self.keepalive_label = plain_label("", self, selectable=False)
+        self.keepalive_label.setToolTip("SSE keep-alive comments are folded away; show them from the Kind menu")
         self.export_jsonl_button = self._export_button("Export JSONL…", "jsonl")
         self.export_har_button = self._export_button("Export HAR…", "har")
         self.curl_action = QAction("Copy as curl", self)
@@ -90,6 +95,7 @@ class WireLogWidget(QWidget):
         bar.addAction(self.pause_action)
         bar.addWidget(self.new_label)
         bar.addAction(self.follow_action)
+        bar.addWidget(self.keepalive_label)
         bar.addSeparator()
         bar.addWidget(self.export_jsonl_button)
         bar.addWidget(self.export_har_button)
@@ -98,6 +104,10 @@ class WireLogWidget(QWidget):
         bar.addAction(self.clear_action)
         self.status_label = plain_label("", self, selectable=False)
         bar.addWidget(self.status_label)
+        self._status_timer = QTimer(self)
+        self._status_timer.setSingleShot(True)
+        self._status_timer.setInterval(STATUS_MS)
+        self._status_timer.timeout.connect(self.status_label.clear)
         self.toolbar = bar
 
     def _export_button(self, text: str, fmt: str) -> QToolButton:
@@ -126,6 +136,11 @@ class WireLogWidget(QWidget):
             "Direction", [(d, DIRECTION_LABELS[d]) for d in Direction]
         )
         self.kind_button, self.kind_actions = self._check_menu("Kind", [(k, k.value) for k in WireKind])
+        kind_menu = self.kind_button.menu()
+        kind_menu.addSeparator()
+        self.keepalive_action = kind_menu.addAction("SSE keep-alives")
+        self.keepalive_action.setCheckable(True)
+        self.keepalive_action.setChecked(False)
         bar = QHBoxLayout()
         bar.setContentsMargins(4, 0, 4, 0)
         bar.addWidget(self.text_filter, 1)
@@ -211,9 +226,13 @@ class WireLogWidget(QWidget):
             action.toggled.connect(self.on_direction_toggled)
         for action in self.kind_actions.values():
             action.toggled.connect(self.on_kind_toggled)
+        self.keepalive_action.toggled.connect(self.on_keepalive_toggled)
         self.table.selectionModel().currentRowChanged.connect(self.on_table_current_row_changed)
-        model.rowsAboutToBeInserted.connect(self.on_model_rows_about_to_be_inserted)
+        bar = self.table.verticalScrollBar()
+        bar.actionTriggered.connect(self.on_scrollbar_action_triggered)
+        bar.rangeChanged.connect(self.on_scrollbar_range_changed)
         model.rowsInserted.connect(self.on_model_rows_inserted)
+        model.keepalives_changed.connect(self.on_model_keepalives_changed)
         model.new_count_changed.connect(self.on_model_new_count_changed)
         model.modelReset.connect(self.on_model_reset)
         vm.current_changed.connect(self.on_vm_current_changed)
@@ -222,7 +241,7 @@ class WireLogWidget(QWidget):
         vm.follow_changed.connect(self.follow_action.setChecked)
         vm.only_selected_changed.connect(self.on_vm_only_selected_changed)
         vm.connections_changed.connect(self.on_vm_connections_changed)
-        vm.status.connect(self.status_label.setText)
+        vm.status.connect(self.on_vm_status)
         self.tabs.currentChanged.connect(self.on_tabs_current_changed)
 
     # ---- forwarding --------------------------------------------------------------------------
@@ -267,30 +286,56 @@ class WireLogWidget(QWidget):
         """Filter by the checked kinds."""
         self.vm.set_kinds(k for k, a in self.kind_actions.items() if a.isChecked())
 
+    def on_keepalive_toggled(self, shown: bool) -> None:
+        """Show or fold away SSE keep-alive comments."""
+        self.vm.set_keepalives_shown(shown)
+        self.on_model_keepalives_changed()
+
+    def on_model_keepalives_changed(self, *_args: object) -> None:
+        """Say how many keep-alives are folded away."""
+        self.keepalive_label.setText(self.vm.keepalive_note())
+
     def on_follow_toggled(self, on: bool) -> None:
         """Turn following on or off; turning it on jumps to the newest row."""
         self.vm.set_follow(on)
         if on:
             self.table.scrollToBottom()
 
-    def on_table_current_row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
-        """Show the detail of the new current row."""
-        self.vm.select_row(current.row() if current.isValid() else None)
-
-    def on_model_rows_about_to_be_inserted(self, *_args: object) -> None:
-        """Remember whether the user is at the bottom before rows arrive."""
+    def on_scrollbar_action_triggered(self, _action: int) -> None:
+        """The user moved the scroll bar (wheel, drag, keys, clicks): follow only when that lands at the bottom."""
         bar = self.table.verticalScrollBar()
-        self._was_at_bottom = bar.value() >= bar.maximum() - _BOTTOM_SLACK
+        self.vm.on_user_scrolled(bar.sliderPosition() >= bar.maximum() - _BOTTOM_SLACK)
+
+    def on_scrollbar_range_changed(self, _low: int, high: int) -> None:
+        """While following, stay pinned to the bottom whatever grew: rows, a refilter, a shown or resized dock."""
+        if self.vm.follow:
+            self.table.verticalScrollBar().setValue(high)
+
+    def on_vm_status(self, text: str) -> None:
+        """Show a short note in the toolbar for a while."""
+        self.status_label.setText(text)
+        self._status_timer.start()
+
+    def showEvent(self, event: object) -> None:  # noqa: N802
+        """A dock shown for the first time (or again) opens on the newest rows when following."""
+        super().showEvent(event)  # type: ignore[arg-type]
+        if self.vm.follow:
+            self.table.scrollToBottom()
+
+    def on_table_current_row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        """Show the detail of the new current row (a note about the previous one goes)."""
+        if self.vm.select_row(current.row() if current.isValid() else None) is not None:
+            self._status_timer.stop()
+            self.status_label.clear()
 
     def on_model_rows_inserted(self, *_args: object) -> None:
-        """Follow the tail when the user was at the bottom."""
-        if self.vm.should_scroll(self._was_at_bottom):
+        """Follow the tail."""
+        if self.vm.follow:
             self.table.scrollToBottom()
 
     def on_model_reset(self) -> None:
-        """After a refilter: the view model re-selects a surviving record; otherwise follow the tail."""
-        current = self.vm.current
-        if self.vm.follow and (current is None or self.vm.model.row_of(current) is None):
+        """After a refilter or a clear: the newest rows when following (the selection stays selected)."""
+        if self.vm.follow:
             self.table.scrollToBottom()
 
     def on_model_new_count_changed(self, count: int) -> None:
@@ -302,7 +347,10 @@ class WireLogWidget(QWidget):
         index = self.vm.model.index(row, 0)
         selection = self.table.selectionModel()
         selection.setCurrentIndex(index, selection.SelectionFlag.ClearAndSelect | selection.SelectionFlag.Rows)
-        self.table.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtCenter)
+        if self.vm.follow:  # a refilter re-selected the record; the tail stays in view
+            self.table.scrollToBottom()
+        else:
+            self.table.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtCenter)
 
     def on_vm_only_selected_changed(self, on: bool) -> None:
         """Mirror the toggle; the combo is unused while it is on."""
