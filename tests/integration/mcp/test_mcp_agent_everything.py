@@ -186,3 +186,17 @@ async def test_list_changed_announced_at_connect_refreshes_the_tools(everything:
     async with agent:
         await asyncio.wait_for(changed.wait(), 10)
         assert "trigger-sampling-request" in agent.tools
+
+
+async def test_a_handshake_era_session_warns_of_no_deprecation(everything: Callable[..., MCPAgent]) -> None:
+    """ping, logging/setLevel (also the one sent on connect) and subscriptions are the 2025-11-25 protocol."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        async with everything(mode="legacy", log_level="debug") as agent:
+            assert agent.capabilities.protocol_version == "2025-11-25"
+            await agent.ping()
+            await agent.set_logging_level("info")
+            await agent.subscribe_resource("demo://resource/static/document/architecture.md")
+            await agent.unsubscribe_resource("demo://resource/static/document/architecture.md")

@@ -11,6 +11,7 @@ import mcp.types as types
 from workbench.core.errors import UsageError
 from workbench.core.protocols.base import SamplingMessage
 from workbench.core.protocols.catalog import CompletionResult, PromptResult, ResourceContents
+from workbench.core.protocols.mcp import _handshake_era as handshake_era
 from workbench.core.protocols.mcp import convert
 from workbench.core.protocols.mcp._funnel import RequestFunnel
 from workbench.core.protocols.mcp._sdk_compat import set_session_log_level
@@ -46,7 +47,7 @@ class ServerFeatureCalls:
         if is_modern(client):
             await self._reopen_listen()
             return
-        await self._funnel.request(f"subscribing to {uri!r}", lambda c: c.subscribe_resource(uri))
+        await self._funnel.request(f"subscribing to {uri!r}", lambda c: handshake_era.subscribe_resource(c, uri))
 
     async def unsubscribe_resource(self, uri: str) -> None:
         """Stop updates for ``uri``."""
@@ -55,7 +56,7 @@ class ServerFeatureCalls:
         if is_modern(client):
             await self._reopen_listen()
             return
-        await self._funnel.request(f"unsubscribing from {uri!r}", lambda c: c.unsubscribe_resource(uri))
+        await self._funnel.request(f"unsubscribing from {uri!r}", lambda c: handshake_era.unsubscribe_resource(c, uri))
 
     async def _reopen_listen(self) -> None:
         listen = self._session.listen
@@ -98,7 +99,7 @@ class ServerFeatureCalls:
         if is_modern(client):
             set_session_log_level(client.session, level)  # type: ignore[arg-type]  # validated by the server
             return
-        await self._funnel.request("setting the log level", lambda c: c.set_logging_level(level))  # type: ignore[arg-type]
+        await self._funnel.request("setting the log level", lambda c: handshake_era.set_logging_level(c, level))  # type: ignore[arg-type]
 
     async def set_roots(self, roots: list[tuple[str, str | None]]) -> None:
         """Replace the roots offered to the server and tell it they changed.
@@ -116,13 +117,13 @@ class ServerFeatureCalls:
         config.roots = list(roots)
         client = await self._funnel.client()
         if not is_modern(client):
-            await self._funnel.request("announcing roots", lambda c: c.send_roots_list_changed())
+            await self._funnel.request("announcing roots", handshake_era.roots_list_changed)
 
     async def ping(self) -> float:
         """Round-trip a ``ping`` (handshake era only); returns milliseconds."""
         loop = asyncio.get_running_loop()
         started = loop.time()
-        await self._funnel.request("pinging", lambda c: c.send_ping())
+        await self._funnel.request("pinging", handshake_era.ping)
         return (loop.time() - started) * 1000
 
 

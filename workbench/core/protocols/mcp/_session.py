@@ -21,6 +21,7 @@ from workbench.core.errors import ConnectError, ConnectionLostError, ProtocolErr
 from workbench.core.events import ServerProcessExited, ServerStderrLine
 from workbench.core.protocols.agent_base import LoopBinding, register_for_exit
 from workbench.core.protocols.contract import LossHandler
+from workbench.core.protocols.mcp import _handshake_era as handshake_era
 from workbench.core.protocols.mcp._config import CLIENT_INFO, AgentConfig
 from workbench.core.protocols.mcp._sdk_compat import accept_any_tool_result
 from workbench.core.protocols.mcp.discovery import is_modern, wants_listen
@@ -323,7 +324,7 @@ class SessionOwner:
     async def _apply_log_level(self, client: Client, level: str) -> None:
         """Handshake era: ask for log messages at ``level`` (after connect; some servers lack it)."""
         try:
-            await client.set_logging_level(level)  # type: ignore[arg-type]  # validated by the server
+            await handshake_era.set_logging_level(client, level)  # type: ignore[arg-type]  # the server checks it
         except Exception as exc:  # e.g. MCPServer advertises logging but has no logging/setLevel
             log.info("%s did not accept logging/setLevel %s: %s", self.config.target_label, level, exc)
 

@@ -15,19 +15,27 @@ from workbench.core.wire import WireRecorder
 
 
 class _TeardownRaceFilter(logging.Filter):
-    """Drop the SDK's "Error in sse_reader" when it only means the session closed under the reader.
+    """Keep the SDK's teardown-race tracebacks off ERROR: the session closed under a reader, nothing was lost.
 
-    A legacy SSE server may send a notification while the session is being closed; the SDK's reader
-    then fails to hand it on (BrokenResourceError / ClosedResourceError) and logs a traceback at
-    ERROR. Nothing was lost that anyone was waiting for, and the wire log has the message itself.
+    A server may send a message while the session is being closed (a ``list_changed`` re-list
+    answered as the command exits, a progress notification after the result); the SDK's reader then
+    fails to hand it on (``BrokenResourceError`` / ``ClosedResourceError``) and logs a traceback at
+    ERROR — "Error in sse_reader" (legacy SSE), "Error parsing SSE message" (Streamable HTTP),
+    "Reading from the MCP server's stdout failed" (stdio). Nobody was waiting for it and the wire log
+    has the message itself, so the record is kept at DEBUG for whoever reads the debug log.
     """
 
     def filter(self, record: logging.LogRecord) -> bool:
         exc = record.exc_info[1] if record.exc_info else None
-        return not isinstance(exc, anyio.BrokenResourceError | anyio.ClosedResourceError)
+        if isinstance(exc, anyio.BrokenResourceError | anyio.ClosedResourceError) and record.levelno > logging.DEBUG:
+            record.levelno, record.levelname = logging.DEBUG, "DEBUG"
+        return True
 
 
-logging.getLogger("mcp.client.sse").addFilter(_TeardownRaceFilter())
+TEARDOWN_RACE_LOGGERS = ("mcp.client.sse", "mcp.client.streamable_http", "mcp.client.stdio")
+"""The SDK transports' loggers whose teardown races are demoted to DEBUG."""
+for _name in TEARDOWN_RACE_LOGGERS:
+    logging.getLogger(_name).addFilter(_TeardownRaceFilter())
 
 # The SDK refuses Streamable HTTP SSE events over 1 MiB; a workbench must show a 20 MB result.
 MAX_SSE_EVENT_BYTES = 512 * 1024 * 1024
