@@ -1,0 +1,278 @@
+"""Hostile peers (issue 11, item 3): each ends in bounded time and memory, a typed error, and a wire log that kept it.
+
+Every peer is a small loopback server under tests/servers. Bounds are generous ``asyncio.wait_for``
+limits (a hang fails the test, it does not stall the suite); memory is this process's RSS sampled
+while the peer works. Cases that fail today are strict xfails whose reason says what happens now.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+
+import pytest
+
+from tests.servers import script_path, start_listening_process
+from workbench.core.errors import AgentCardError, ProtocolError, RequestTimeoutError
+from workbench.core.models import WireKind
+from workbench.core.protocols.a2a import A2AAgent
+from workbench.core.protocols.mcp.agent import MCPAgent
+from workbench.core.wire import WireRecorder
+
+BOUND = 60.0
+MIB = 1024 * 1024
+WORKBENCH = [sys.executable, "-m", "workbench"]
+
+
+def stdio_agent(server: str, *args: str, **kwargs: Any) -> MCPAgent:
+    return MCPAgent.stdio(sys.executable, [script_path(server), *args], mode="legacy", **kwargs)
+
+
+def rss() -> int:
+    with open("/proc/self/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    raise AssertionError("no VmRSS")
+
+
+class PeakRSS:
+    """The most this process's RSS grew while the block ran (sampled every 20 ms)."""
+
+    growth = 0
+
+
+@contextlib.asynccontextmanager
+async def peak_rss() -> AsyncIterator[PeakRSS]:
+    peak, start = PeakRSS(), rss()
+
+    async def sample() -> None:
+        while True:
+            peak.growth = max(peak.growth, rss() - start)
+            await asyncio.sleep(0.02)
+
+    sampler = asyncio.create_task(sample())
+    try:
+        yield peak
+    finally:
+        sampler.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await sampler
+        peak.growth = max(peak.growth, rss() - start)
+
+
+def run_cli(*argv: str, timeout: float = BOUND) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*WORKBENCH, *argv], capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL
+    )
+
+
+def json_lines(text: str) -> Iterator[dict[str, Any]]:
+    for line in text.splitlines():
+        if line.startswith("{"):
+            yield json.loads(line)
+
+
+# ------------------------------------------------------------------------------------------- stdio
+
+
+def test_workbench_call_without_a_timeout_ends_on_a_reply_nested_100000_deep() -> None:
+    done = run_cli("call", "--json", "nested", "--stdio", "--", sys.executable, script_path("unreadable_replies"))
+    assert done.returncode == 1
+    [failed] = [m for m in json_lines(done.stdout) if m.get("kind") == "failed"]
+    assert failed["error"]["type"] == "ProtocolError" and failed["error"]["details"]["reason"] == "too-deep"
+
+
+def test_workbench_inspect_refuses_a_tool_list_that_never_ends_naming_the_limit() -> None:
+    done = run_cli("inspect", "--json", "--stdio", "--", sys.executable, script_path("endless_pages"), "forever")
+    assert done.returncode == 1
+    [failed] = [m for m in json_lines(done.stdout) if m.get("kind") == "failed"]
+    assert failed["error"]["type"] == "ProtocolError" and failed["error"]["details"]["limit"] == "max_pages"
+
+
+@pytest.mark.asyncio
+async def test_ten_thousand_tools_are_all_listed_and_callable() -> None:
+    async with peak_rss() as peak:
+        agent = stdio_agent("many_tools")
+        async with agent:
+            await asyncio.wait_for(agent.connect(), BOUND)
+            assert len(agent.tools) == 10_000
+            result = await asyncio.wait_for(agent.call_tool("tool_09999", {}), BOUND)
+            assert result.content[0].text == "ok tool_09999"
+    assert peak.growth < 400 * MIB
+
+
+def test_workbench_inspect_shows_ten_thousand_tools() -> None:
+    done = run_cli("inspect", "--json", "--stdio", "--", sys.executable, script_path("many_tools"))
+    assert done.returncode == 0, done.stderr[-2000:]
+    [listing] = json_lines(done.stdout)
+    assert len(listing["tools"]) == 10_000
+
+
+@pytest.mark.asyncio
+async def test_tools_whose_schemas_have_ref_cycles_are_listed_and_called() -> None:
+    async with stdio_agent("ref_cycle_schema") as agent:
+        await asyncio.wait_for(agent.connect(), BOUND)
+        assert sorted(agent.tools) == ["fan", "loop", "tree"]
+        tree = {"root": {"label": "a", "children": [{"label": "b", "children": []}]}}
+        for name, arguments in (("tree", tree), ("loop", {"x": 1}), ("fan", {"p0": {"p1": {}}})):
+            result = await asyncio.wait_for(agent.call_tool(name, arguments), BOUND)
+            assert result.structured_content == {"arguments": arguments}
+
+
+def test_workbench_inspect_prints_tools_whose_schemas_have_ref_cycles() -> None:
+    for output in ("--json", None):
+        done = run_cli(
+            "inspect", *([output] if output else []), "--stdio", "--", sys.executable, script_path("ref_cycle_schema")
+        )
+        assert done.returncode == 0, done.stderr[-2000:]
+        assert "fan" in done.stdout and "loop" in done.stdout and "tree" in done.stdout
+
+
+@pytest.mark.asyncio
+async def test_a_flood_of_progress_notifications_reaches_the_caller_and_the_call_still_ends() -> None:
+    count = 20_000  # 100,000 take ~37 s here (see the report); the behaviour is the same
+    seen: list[float] = []
+    wire = WireRecorder()
+    async with peak_rss() as peak, stdio_agent("progress_flood", str(count), wire=wire) as agent:
+        result = await asyncio.wait_for(
+            agent.call_tool("flood", {}, on_progress=lambda progress, *rest: seen.append(progress)), 90
+        )
+    assert result.content[0].text == "done"
+    assert len(seen) == count and seen[-1] == count - 1  # every one, in order
+    progress = [r for r in wire.records() if r.method == "notifications/progress"]
+    assert len(progress) == count  # the wire log kept them all
+    assert peak.growth < 300 * MIB
+
+
+@pytest.mark.asyncio
+async def test_replies_to_unknown_and_duplicate_ids_do_not_answer_the_wrong_call() -> None:
+    wire = WireRecorder()
+    async with stdio_agent("wrong_ids", wire=wire) as agent:
+        for _ in range(3):  # each call is surrounded by strangers and followed by its own duplicate
+            result = await asyncio.wait_for(agent.call_tool("echo", {}), BOUND)
+            assert result.content[0].text == "yours"
+        started = time.monotonic()
+        with pytest.raises(RequestTimeoutError):
+            await asyncio.wait_for(agent.call_tool("only_wrong", {}, timeout=2), BOUND)
+        assert time.monotonic() - started < 20
+        assert (await asyncio.wait_for(agent.call_tool("echo", {}), BOUND)).content[0].text == "yours"
+    ids = {r.rpc_id for r in wire.records() if r.kind is WireKind.JSONRPC}
+    assert "987654321" in ids and any(i and i.startswith("stranger-") for i in ids)  # kept as they arrived
+
+
+@pytest.mark.asyncio
+async def test_invalid_utf8_is_shown_replaced_and_kept_in_the_wire_log() -> None:
+    wire = WireRecorder()
+    async with stdio_agent("invalid_utf8", wire=wire) as agent:
+        text = (await asyncio.wait_for(agent.call_tool("text", {}), BOUND)).content[0].text
+        assert text is not None and text.startswith("bad ") and "\ufffd" in text
+        assert (await asyncio.wait_for(agent.call_tool("echo", {}), BOUND)).content[0].text == "ok"
+    [garbage] = [r for r in wire.records() if r.kind is WireKind.RAW]
+    assert "not utf-8" in garbage.payload and "\ufffd" in garbage.payload
+
+
+@pytest.mark.asyncio
+async def test_a_server_that_never_finishes_the_handshake_fails_at_the_connect_timeout() -> None:
+    wire = WireRecorder()
+    agent = stdio_agent("no_handshake", wire=wire, connect_timeout=2)
+    started = time.monotonic()
+    with pytest.raises(RequestTimeoutError):
+        await asyncio.wait_for(agent.connect(), BOUND)
+    await asyncio.wait_for(agent.aclose(), BOUND)
+    assert time.monotonic() - started < 20
+    sent = [r.method for r in wire.records() if r.kind is WireKind.JSONRPC]
+    assert "initialize" in sent  # the wire log shows what was asked and never answered
+
+
+# -------------------------------------------------------------------------------------------- HTTP
+
+
+@contextlib.asynccontextmanager
+async def http_hostile() -> AsyncIterator[str]:
+    async with start_listening_process([sys.executable, script_path("http_hostile")]) as server:
+        yield server.url
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="no response size limit over HTTP: the 200 MB tools/call reply is read whole and returned "
+    "(14.6 s, peak RSS 1.3 GB, the wire log holds 419 M characters: the body twice)",
+)
+@pytest.mark.asyncio
+async def test_a_200_mb_http_response_is_refused_naming_the_limit_in_bounded_memory() -> None:
+    wire = WireRecorder()
+    async with http_hostile() as url, peak_rss() as peak, MCPAgent(url, mode="legacy", wire=wire) as agent:
+        with pytest.raises(ProtocolError) as refused:
+            await asyncio.wait_for(agent.call_tool("huge", {}), BOUND)
+        assert refused.value.details.get("limit")
+        assert (await asyncio.wait_for(agent.call_tool("echo", {}), BOUND)).content[0].text == "ok"
+    assert peak.growth < 300 * MIB
+    assert any(r.kind is WireKind.HTTP_RESPONSE for r in wire.records())
+
+
+@pytest.mark.asyncio
+async def test_an_endless_sse_stream_of_1_mb_events_ends_at_the_request_timeout_with_the_wire_log_bounded() -> None:
+    wire = WireRecorder(max_chars=64 * MIB)
+    async with http_hostile() as url, peak_rss() as peak, MCPAgent(url, mode="legacy", wire=wire) as agent:
+        started = time.monotonic()
+        with pytest.raises(RequestTimeoutError):
+            await asyncio.wait_for(agent.call_tool("endless", {}, timeout=3), BOUND)
+        assert time.monotonic() - started < 30
+        assert (await asyncio.wait_for(agent.call_tool("echo", {}), BOUND)).content[0].text == "ok"
+    events = [r for r in wire.records() if r.kind is WireKind.SSE_EVENT]
+    assert events and wire.held_chars <= 64 * MIB + 2 * MIB  # the newest events kept, the oldest evicted
+    assert peak.growth < 400 * MIB
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="without a request timeout (the CLI's default for MCP) a response stream of 1 MB events that "
+    "never carries the reply is read forever: no limit, no error; RSS grows to ~600 MB (the wire log's "
+    "512 Mi-character bound) in 20 s",
+)
+@pytest.mark.asyncio
+async def test_an_endless_sse_stream_without_a_timeout_is_refused_naming_a_limit() -> None:
+    wire = WireRecorder(max_chars=64 * MIB)  # keep this test's own memory small either way
+    async with http_hostile() as url, MCPAgent(url, mode="legacy", wire=wire) as agent:
+        with pytest.raises(ProtocolError) as refused:
+            await asyncio.wait_for(agent.call_tool("endless", {}), 20)
+        assert refused.value.details.get("limit")
+
+
+# --------------------------------------------------------------------------------------------- A2A
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("where", ["", "/chunked"], ids=["content-length", "no-length"])
+async def test_a_50_mb_agent_card_is_refused_naming_the_limit_before_it_is_read(where: str) -> None:
+    wire = WireRecorder()
+    async with start_listening_process([sys.executable, script_path("a2a_huge_card")]) as server, peak_rss() as peak:
+        started = time.monotonic()
+        with pytest.raises(AgentCardError) as refused:
+            async with A2AAgent(server.url + where, wire=wire, connect_timeout=BOUND):
+                pass
+        assert time.monotonic() - started < 30
+        assert refused.value.details["problem"] == "too-large"
+        assert refused.value.details["limit_bytes"] < 50 * MIB
+        gone = await server.wait_for_stderr("gone after", timeout=BOUND)
+        assert int(gone.split()[2]) < 50  # the client hung up long before the end
+    assert peak.growth < 100 * MIB
+    assert any(r.kind is WireKind.HTTP_RESPONSE for r in wire.records())
+
+
+def test_workbench_inspect_refuses_a_50_mb_agent_card() -> None:
+    async def run() -> subprocess.CompletedProcess[str]:
+        async with start_listening_process([sys.executable, script_path("a2a_huge_card")]) as server:
+            return await asyncio.to_thread(run_cli, "inspect", "--json", "--a2a", server.url)
+
+    done = asyncio.run(run())
+    assert done.returncode == 1
+    [failed] = [m for m in json_lines(done.stdout) if m.get("kind") == "failed"]
+    assert failed["error"]["type"] == "AgentCardError" and failed["error"]["details"]["problem"] == "too-large"

@@ -1,0 +1,87 @@
+"""Fault server (HTTP, 127.0.0.1, ephemeral port): an A2A agent whose card is CARD_MB MiB (default 50).
+
+Prints `LISTENING http://127.0.0.1:<port>` once bound. `GET /.well-known/agent-card.json` answers
+a syntactically valid card whose `description` is the padding, streamed in 1 MiB writes, with its
+Content-Length; under `/chunked/` (base URL `http://127.0.0.1:<port>/chunked`) the same card comes
+without a Content-Length (ended by closing the connection), so a client cannot refuse it from its
+headers. Each disconnect is logged on stderr as `gone after <n> MiB`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import sys
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+MIB = 1024 * 1024
+CARD_MB = int(os.environ.get("CARD_MB", "50"))
+
+
+class Handler(BaseHTTPRequestHandler):
+    """Serves the oversized card (with or without its length) and 404 elsewhere."""
+
+    protocol_version = "HTTP/1.1"
+
+    def do_GET(self) -> None:
+        if not self.path.endswith("/.well-known/agent-card.json"):
+            self.send_response(404)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        base = f"http://127.0.0.1:{self.server.server_address[1]}"
+        card = {
+            "name": "Huge card",
+            "description": "",
+            "version": "1.0.0",
+            "supportedInterfaces": [{"url": base, "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}],
+            "capabilities": {"streaming": True},
+            "defaultInputModes": ["text/plain"],
+            "defaultOutputModes": ["text/plain"],
+            "skills": [],
+        }
+        before, _, after = json.dumps(card).partition('"description": ""')
+        prefix, suffix = (before + '"description": "').encode(), ('"' + after).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        if self.path.startswith("/chunked/"):
+            self.close_connection = True
+        else:
+            self.send_header("Content-Length", str(len(prefix) + CARD_MB * MIB + len(suffix)))
+        self.end_headers()
+        sent = 0
+        try:
+            self.wfile.write(prefix)
+            chunk = b"z" * MIB
+            while sent < CARD_MB:
+                self.wfile.write(chunk)
+                sent += 1
+            self.wfile.write(suffix)
+        except (BrokenPipeError, ConnectionResetError):
+            sys.stderr.write(f"gone after {sent} MiB\n")
+            sys.stderr.flush()
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+def _stop(signum: int, frame: object) -> None:
+    raise SystemExit(0)
+
+
+def main() -> int:
+    signal.signal(signal.SIGTERM, _stop)
+    signal.signal(signal.SIGINT, _stop)
+    with ThreadingHTTPServer(("127.0.0.1", 0), Handler) as httpd:
+        httpd.daemon_threads = True
+        print(f"LISTENING http://127.0.0.1:{httpd.server_address[1]}", flush=True)
+        with contextlib.suppress(SystemExit):
+            httpd.serve_forever(poll_interval=0.1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
