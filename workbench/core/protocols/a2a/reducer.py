@@ -345,6 +345,12 @@ class TaskReducer:
 
     def _set_status(self, view: TaskView, status: TaskStatus, change: Change, old_state: str | None) -> None:
         new_state = state_name(status.state)
+        if old_state in TERMINAL_STATES and new_state != old_state:
+            # A task that ended stays ended: a later status (a confused or replaying agent) is not applied.
+            change.state, change.state_changed = old_state, False
+            for av in view.artifacts.values():
+                av.complete = True
+            return
         message = status.message if status.HasField("message") else None
         current_id = view.status.message.message_id if view.status.HasField("message") else None
         fresh_message = message is not None and (
@@ -398,8 +404,8 @@ class TaskReducer:
             view.artifacts[artifact_id] = av
         av.chunks += 1
         last_chunk = update.last_chunk
-        if last_chunk:
-            av.complete = True
+        if last_chunk or (view.status_history and view.state in TERMINAL_STATES):
+            av.complete = True  # its last chunk, or the task has ended: nothing more will come
         return view, av, content, append, last_chunk
 
     def _apply_artifact(self, update: TaskArtifactUpdateEvent) -> Change:
