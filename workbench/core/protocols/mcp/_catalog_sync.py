@@ -15,14 +15,14 @@ import logging
 from typing import Any
 
 import mcp.types as types
-from mcp import Client
+from mcp import Client, MCPError
 
 from workbench.core.errors import ConnectError
 from workbench.core.events import ListChanged
 from workbench.core.protocols.base import AgentCapabilities
 from workbench.core.protocols.mcp._config import AgentConfig
 from workbench.core.protocols.mcp.discovery import LISTS, ServerCatalog
-from workbench.core.protocols.mcp.errors import to_workbench_error
+from workbench.core.protocols.mcp.errors import leaves, to_workbench_error
 from workbench.core.protocols.snapshot import AgentSnapshot
 
 log = logging.getLogger(__name__)
@@ -92,9 +92,10 @@ class CatalogSync:
         except Exception as exc:
             doing = f"asking server/discover at {version}"
             cause = to_workbench_error(exc, target=self.config.target_label, doing=doing)
+            said = next((leaf.error.message for leaf in leaves(exc) if isinstance(leaf, MCPError)), None)
             raise ConnectError(
-                f"{self.config.target_label} does not speak MCP {version}: it refused server/discover "
-                f"({cause.message}).",
+                f"{self.config.target_label} does not speak MCP {version}: "
+                + (f"it answered server/discover with {said!r}." if said else f"{cause.message}"),
                 hint="connect in mode 'auto' (or 'legacy') to use the handshake era this server speaks",
                 details={"mode": version, "cause": cause.code, **cause.details},
             ) from exc

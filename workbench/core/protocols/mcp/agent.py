@@ -163,7 +163,7 @@ class MCPAgent(ConfigViews, ServerFeatureMethods, AgentBase):
         self._funnel = funnel = RequestFunnel(session, self)
         self._features = ServerFeatureCalls(funnel, session, subscriptions)
         self._tasks = MCPTasks(funnel, self._sync)
-        self._calls = ToolCalls(funnel, self._sync, notes)
+        self._calls = ToolCalls(funnel, self._sync, notes, self._tasks)
 
     # ------------------------------------------------------------------ construction helpers
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -16,8 +15,6 @@ from workbench.core.models import ToolSpec
 from workbench.core.protocols.base import AgentCapabilities
 from workbench.core.protocols.catalog import PromptArgumentSpec, PromptSpec, ResourceSpec, ResourceTemplateSpec
 from workbench.core.protocols.mcp import convert
-
-log = logging.getLogger(__name__)
 
 AGENT_ENTRY_META = "io.workbench/agent-entry"
 AGENT_ENTRY_NAMES = ("ask", "chat", "agent", "invoke", "query", "prompt")
@@ -102,19 +99,6 @@ async def all_pages[T](fetch: Callable[[str | None], Awaitable[Any]], items: str
         cursor = page.next_cursor
         if not guard.page(len(got), cursor):
             return out
-
-
-async def discover_pinned(client: Client, version: str, target: str) -> None:
-    """A pinned modern version skips the probe, so capabilities would be empty: ask once anyway.
-
-    ``server/discover`` is sent at the pinned version; a server that refuses it keeps the SDK's
-    synthesized (empty) capabilities, and the listings are then skipped.
-    """
-    try:
-        raw = await client.session.send_discover(version)
-        client.session.adopt(types.DiscoverResult.model_validate(raw))
-    except Exception as exc:  # the pin is the user's choice; an old server just shows less
-        log.info("%s refused server/discover at %s: %s", target, version, exc)
 
 
 class ServerCatalog:

@@ -11,7 +11,7 @@ receive a ``CreateTaskResult`` for ``tools/call`` without the SDK validating it 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncGenerator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -169,7 +169,7 @@ class MCPTasks:
 
     async def run(
         self, tool: str, arguments: Mapping[str, Any] | None = None, *, ttl_ms: int | None = None
-    ) -> AsyncIterator[AgentEvent]:
+    ) -> AsyncGenerator[AgentEvent, None]:
         """Run a tool as a task: yield ``StatusChanged`` as it moves, then ``Completed`` or ``Failed``.
 
         Closing the iterator early cancels the task on the server.
