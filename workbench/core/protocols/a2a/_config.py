@@ -1,0 +1,147 @@
+"""What one ``A2AAgent`` was configured with, checked once, and the read-only views of it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+from urllib.parse import urlsplit
+
+import httpx
+
+from workbench.core.errors import UsageError
+from workbench.core.protocols.base import InputHandler
+from workbench.core.redaction import is_secret_header, mask_query_values
+from workbench.core.wire import WireRecorder
+
+Binding = Literal["auto", "JSONRPC", "HTTP+JSON"]
+BINDING_CHOICES: tuple[str, ...] = ("auto", "JSONRPC", "HTTP+JSON")
+"""``auto`` (the card's first HTTP binding) or one of the bindings the workbench speaks."""
+DEFAULT_CONNECT_TIMEOUT = 10.0
+
+
+@dataclass
+class A2AConfig:
+    """Everything ``A2AAgent(...)`` was given (see its docstring), plus the display name once known."""
+
+    url: str
+    wire: WireRecorder | None
+    connection_id: str
+    explicit_name: str | None = None
+    card_url: str | None = None
+    headers: dict[str, str] = field(default_factory=dict)
+    bearer_token: str | None = None
+    binding: Binding = "auto"
+    streaming: bool = True
+    input_handler: InputHandler | None = None
+    connect_timeout: float = DEFAULT_CONNECT_TIMEOUT
+    request_timeout: float | None = 60.0
+    stream_idle_timeout: float | None = None
+    http_transport: httpx.AsyncBaseTransport | None = None
+    name: str = ""
+
+    def __post_init__(self) -> None:
+        self.check()
+        self.name = self.explicit_name or urlsplit(self.url).netloc or self.url
+        self.register_secrets()
+
+    def check(self) -> None:
+        """Refuse a configuration that cannot work.
+
+        Raises:
+            UsageError: An unknown binding.
+        """
+        if self.binding not in BINDING_CHOICES:
+            raise UsageError(f"Unknown A2A binding {self.binding!r}.", hint="use auto, JSONRPC or HTTP+JSON")
+
+    def register_secrets(self) -> None:
+        """Tell the wire recorder's redactor about the bearer token and credential-like headers."""
+        if self.wire is None:
+            return
+        redactor = self.wire.redactor
+        if self.bearer_token:
+            redactor.add_secret(self.bearer_token)
+        for key, value in self.headers.items():
+            if is_secret_header(key):
+                redactor.add_secret(value)
+
+    def add_secret(self, value: str) -> None:
+        """Redact ``value`` from the wire log from now on."""
+        if self.wire is not None:
+            self.wire.redactor.add_secret(value)
+
+    def auth_headers(self) -> dict[str, str]:
+        """The headers every request carries (the bearer token as ``Authorization``)."""
+        headers = dict(self.headers)
+        if self.bearer_token:
+            headers["Authorization"] = f"Bearer {self.bearer_token}"
+        return headers
+
+    @property
+    def target_label(self) -> str:
+        """The agent's URL with query values masked."""
+        return mask_query_values(self.url)
+
+
+class ConfigViews:
+    """Read-only views of an ``A2AConfig`` (the ``A2AAgent`` façade's options)."""
+
+    _config: A2AConfig
+
+    @property
+    def url(self) -> str:
+        """The URL the agent was configured with (its base URL or its card URL)."""
+        return self._config.url
+
+    @property
+    def card_url(self) -> str | None:
+        """The card URL the user gave, if any (else the well-known paths are tried)."""
+        return self._config.card_url
+
+    @property
+    def binding(self) -> Binding:
+        """The binding asked for (``auto``: the card's first HTTP binding)."""
+        return self._config.binding
+
+    @property
+    def streaming(self) -> bool:
+        """Whether streaming is used when the agent supports it."""
+        return self._config.streaming
+
+    @property
+    def wire(self) -> WireRecorder | None:
+        """The wire recorder every request, response and SSE event goes to."""
+        return self._config.wire
+
+    @property
+    def connect_timeout(self) -> float:
+        """Seconds for fetching the card and creating the client, in total."""
+        return self._config.connect_timeout
+
+    @property
+    def request_timeout(self) -> float | None:
+        """Seconds to wait for a non-streaming response (``None``: no limit)."""
+        return self._config.request_timeout
+
+    @property
+    def stream_idle_timeout(self) -> float | None:
+        """Seconds of silence allowed inside an SSE stream (``None``: no limit)."""
+        return self._config.stream_idle_timeout
+
+    @property
+    def http_transport(self) -> httpx.AsyncBaseTransport | None:
+        """The transport under the wire tap that really talks HTTP (``None``: a plain one)."""
+        return self._config.http_transport
+
+    @property
+    def target_label(self) -> str:
+        """The agent's URL with query values masked."""
+        return self._config.target_label
+
+    @property
+    def input_handler(self) -> InputHandler | None:
+        """Answers input-required / auth-required pauses (``None``: the stream ends at them)."""
+        return self._config.input_handler
+
+    @input_handler.setter
+    def input_handler(self, handler: InputHandler | None) -> None:
+        self._config.input_handler = handler

@@ -1,0 +1,84 @@
+"""The one request/error funnel of an A2A agent: every SDK call goes out here, every failure comes back typed.
+
+A request is a function of the SDK ``Client``. ``request`` connects first when needed, runs it and
+maps whatever the SDK, httpx or protobuf raised to a ``WorkbenchError`` naming what was being done
+and the URL in use. ``stream`` does the same for the event streams of ``send_message`` and
+``subscribe``: the error surfaces where the stream is read. ``errors`` is the mapping itself, for
+the few places that hold the client already.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Iterator
+from contextlib import aclosing, contextmanager
+from typing import Any, cast
+
+from a2a.client import Client
+from a2a.types import StreamResponse
+
+from workbench.core.errors import WorkbenchError
+from workbench.core.protocols.a2a._session import Session
+from workbench.core.protocols.a2a.errors import map_error
+
+
+class RequestFunnel:
+    """Sends requests through one session's client and turns failures into typed errors.
+
+    Args:
+        session: The agent's session (connected lazily by the first request).
+    """
+
+    def __init__(self, session: Session) -> None:
+        self._session = session
+
+    def map(self, exc: BaseException, doing: str) -> WorkbenchError:
+        """The typed error for ``exc``, raised while ``doing`` (``exc`` chained as its cause)."""
+        error = map_error(exc, action=doing, url=self._session.error_url)
+        if error is not exc:
+            error.__cause__ = exc
+        return error
+
+    @contextmanager
+    def errors(self, doing: str) -> Iterator[None]:
+        """Map any ``Exception`` raised inside (a ``WorkbenchError`` passes as it is) to a typed error.
+
+        Raises:
+            WorkbenchError: Mapped from what the SDK or httpx raised.
+        """
+        try:
+            yield
+        except WorkbenchError:
+            raise
+        except Exception as exc:
+            raise self.map(exc, doing) from exc
+
+    async def request[T](self, doing: str, fn: Callable[[Client], Awaitable[T]]) -> T:
+        """Connect if needed, then run ``fn`` with the SDK client; failures come back typed.
+
+        Args:
+            doing: What is being done, for messages ("cancelling task X").
+            fn: The request, given the client.
+
+        Raises:
+            WorkbenchError: The connection failed, or mapped from what the SDK or httpx raised.
+        """
+        await self._session.connect()
+        client = self._session.require_client()
+        with self.errors(doing):
+            return await fn(client)
+
+    async def stream(
+        self, doing: str, fn: Callable[[Client], AsyncIterator[StreamResponse]]
+    ) -> AsyncGenerator[StreamResponse, None]:
+        """The events of a streaming request (the agent must be connected); failures raise typed errors.
+
+        Raises:
+            UsageError: The agent is not connected.
+            WorkbenchError: Mapped from what the SDK or httpx raised while the stream was read.
+        """
+        client = self._session.require_client()
+        with self.errors(doing):
+            source = cast(AsyncGenerator[StreamResponse, Any], fn(client))  # the SDK returns async generators
+            async with aclosing(source) as events:
+                async for event in events:
+                    yield event

@@ -1,0 +1,208 @@
+"""The life of one A2A connection: the HTTP client, the card fetch, the SDK client, and closing them."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING
+
+import httpx
+from a2a.client import Client, ClientConfig, ClientFactory
+from a2a.types import AgentCard, AgentInterface, GetExtendedAgentCardRequest
+
+from workbench.core.errors import UsageError, WorkbenchError
+from workbench.core.protocols.a2a._config import A2AConfig
+from workbench.core.protocols.a2a.discovery import CardFetch, fetch_card, select_interface
+from workbench.core.protocols.a2a.errors import map_error
+from workbench.core.protocols.a2a.security_auth import SecurityAuth
+from workbench.core.protocols.a2a.security_oauth import BrowserOpener
+from workbench.core.protocols.a2a.wire_tap import A2ATransport
+from workbench.core.protocols.agent_base import LoopBinding, register_for_exit, run_sync
+
+if TYPE_CHECKING:
+    from workbench.core.credentials import CredentialStore
+
+log = logging.getLogger(__name__)
+
+
+class Session:
+    """The HTTP client, the card and the SDK client of one agent, from ``connect`` to ``aclose``.
+
+    Args:
+        config: The agent's options.
+        credentials: Where the values for the card's security schemes live (``None``: no ``SecurityAuth``).
+        credential_id: Prefix of the credential-store keys (default: the connection id).
+        oauth_opener: Opens an authorization URL for browser sign-in.
+    """
+
+    def __init__(
+        self,
+        config: A2AConfig,
+        *,
+        credentials: CredentialStore | None = None,
+        credential_id: str | None = None,
+        oauth_opener: BrowserOpener | None = None,
+    ) -> None:
+        self.config = config
+        self.http: httpx.AsyncClient | None = None
+        self.client: Client | None = None
+        self.fetch: CardFetch | None = None
+        self.card: AgentCard | None = None
+        self.interface: AgentInterface | None = None
+        self.extended = False
+        self.extended_card_error: WorkbenchError | None = None
+        self._lock = asyncio.Lock()
+        self._loop = LoopBinding(config.name)
+        self.security: SecurityAuth | None = None
+        if credentials is not None:
+            self.security = SecurityAuth(
+                lambda: self.card,
+                credentials,
+                credential_id or config.connection_id,
+                opener=oauth_opener,
+                on_secret=config.add_secret,
+            )
+
+    @property
+    def connected(self) -> bool:
+        """The card is known and a client exists."""
+        return self.client is not None
+
+    @property
+    def error_url(self) -> str:
+        """The URL errors name: the interface in use once known, else the configured URL."""
+        return self.interface.url if self.interface is not None else self.config.url
+
+    def _new_http(self) -> httpx.AsyncClient:
+        config = self.config
+        tap = A2ATransport(
+            inner=config.http_transport,
+            stream_idle_timeout=config.stream_idle_timeout,
+            recorder=config.wire,
+            connection_id=config.connection_id,
+        )
+        http = httpx.AsyncClient(
+            transport=tap,
+            headers=config.auth_headers(),
+            timeout=httpx.Timeout(config.request_timeout, connect=config.connect_timeout, pool=config.connect_timeout),
+            auth=self.security,
+        )
+        if self.security is not None:
+            self.security.http = http
+        return http
+
+    async def connect(self) -> None:
+        """Fetch the card and build the client (idempotent).
+
+        Raises:
+            UnreachableError: Nothing answers at the URL.
+            AuthRequiredError: The card needs a credential.
+            AgentCardError: No card, or an invalid one (the message names the URL).
+            UnsupportedCapabilityError: The agent offers no binding the workbench speaks (e.g. gRPC only).
+            UsageError: The agent is already connected on another event loop.
+        """
+        self._loop.bind()
+        if self.client is not None:
+            return
+        async with self._lock:
+            if self.connected:  # another task connected while this one waited for the lock
+                return
+            config = self.config
+            http = self._new_http()
+            try:
+                fetch = await fetch_card(http, config.url, card_url=config.card_url)
+                interface = select_interface(fetch.card, config.binding)
+                client = self._create_client(http, fetch.card, interface)
+            except BaseException:
+                await http.aclose()
+                raise
+            self.http, self.client, self.fetch = http, client, fetch
+            self.card, self.interface = fetch.card, interface
+            if config.explicit_name is None and fetch.card.name:
+                config.name = fetch.card.name
+            register_for_exit(self)
+            await self._fetch_extended_card()
+
+    def _create_client(self, http: httpx.AsyncClient, card: AgentCard, interface: AgentInterface) -> Client:
+        config = ClientConfig(
+            streaming=self.config.streaming,
+            httpx_client=http,
+            supported_protocol_bindings=[interface.protocol_binding],
+        )
+        try:
+            return ClientFactory(config).create(card)
+        except ValueError as exc:
+            raise map_error(exc, action="creating the client", url=self.config.url) from exc
+
+    async def _fetch_extended_card(self) -> None:
+        card, client, security = self.card, self.client, self.security
+        if card is None or client is None or not card.capabilities.extended_agent_card:
+            return
+        config = self.config
+        if not (config.bearer_token or config.headers or (security is not None and await security.ready())):
+            return  # the extended card is for authenticated callers; don't provoke a 401
+        try:
+            extended = await client.get_extended_agent_card(GetExtendedAgentCardRequest())
+        except Exception as exc:  # any failure leaves the public card in place; kept for display
+            self.extended_card_error = map_error(exc, action="fetching the extended agent card", url=config.url)
+            log.info("extended card of %s not available: %s", config.target_label, self.extended_card_error)
+            return
+        self.card = extended
+        self.extended = True
+
+    async def aclose(self) -> None:
+        """Close the SDK and HTTP clients (safe to call twice; running remote tasks are not cancelled)."""
+        client, http = self.client, self.http
+        self.client = self.http = None
+        try:
+            if client is not None:
+                await client.close()
+        finally:
+            if http is not None:
+                await http.aclose()
+            self._loop.release()
+            self._lock = asyncio.Lock()  # a fresh lock for whichever loop connects next
+            if self.security is not None:
+                self.security.detach()
+
+    def set_bearer_token(self, token: str) -> None:
+        """Use ``token`` as ``Authorization: Bearer`` from now on (also on an open connection)."""
+        self.config.bearer_token = token
+        self.config.register_secrets()
+        if self.http is not None:
+            self.http.headers["Authorization"] = f"Bearer {token}"
+
+    def ensure_card(self) -> AgentCard:
+        """The card; outside an event loop the agent connects first.
+
+        Raises:
+            UsageError: Inside an event loop, before ``connect``.
+        """
+        if self.card is None:
+            try:
+                asyncio.get_running_loop()
+            except RuntimeError:
+                run_sync(self.connect())
+            else:
+                raise UsageError(
+                    f"The card of {self.config.name!r} is not loaded yet.",
+                    hint="await agent.connect() first (or use 'async with agent')",
+                )
+        assert self.card is not None
+        return self.card
+
+    def ensure_fetch(self) -> CardFetch:
+        """How the card was fetched (connecting first outside an event loop, as ``ensure_card``)."""
+        self.ensure_card()
+        assert self.fetch is not None
+        return self.fetch
+
+    def require_client(self) -> Client:
+        """The SDK client.
+
+        Raises:
+            UsageError: Not connected.
+        """
+        if self.client is None:
+            raise UsageError(f"{self.config.name!r} is not connected.", hint="await agent.connect() first")
+        return self.client
