@@ -34,7 +34,7 @@ def run_on_a_terminal(argv: list[str], answers: dict[str, str]) -> tuple[int, st
     )
     os.close(slave)
     seen = ""
-    prompts_answered = 0
+    answered_upto = 0
     deadline = time.monotonic() + 60
     try:
         while proc.poll() is None and time.monotonic() < deadline:
@@ -45,12 +45,14 @@ def run_on_a_terminal(argv: list[str], answers: dict[str, str]) -> tuple[int, st
                 seen += os.read(master, 4096).decode(errors="replace")
             except OSError:  # the child closed the terminal
                 break
-            # Log notes may land after a prompt; answer every prompt seen so far, once, in order.
-            prompts = PROMPT.findall(seen)
-            for prompt in prompts[prompts_answered:]:
-                reply = next((v for k, v in answers.items() if prompt.startswith(k)), "")
-                os.write(master, (reply + "\n").encode())
-            prompts_answered = len(prompts)
+            # A prompt waits for its answer, so it is the last thing on the terminal; a line of
+            # output that merely looks like one ("Getting around: on foot") is followed by more.
+            for match in PROMPT.finditer(seen, answered_upto):
+                if seen[match.end() :].strip() == "":
+                    reply = next((v for k, v in answers.items() if match.group(0).startswith(k)), "")
+                    os.write(master, (reply + "\n").encode())
+                    answered_upto = match.end()
+                    break
         proc.wait(timeout=15)
         while select.select([master], [], [], 0.2)[0]:
             try:
@@ -72,7 +74,7 @@ def test_a_person_on_a_tty_fills_the_elicitation_form_and_the_tool_uses_it() -> 
     assert "Ada" in seen
 
 
-def test_a_person_on_a_tty_answers_an_a2a_agents_question_with_json() -> None:
+def test_a_person_on_a_tty_answers_an_a2a_agents_question_with_json_asked_once() -> None:
     demo = subprocess.Popen(
         [sys.executable, "-m", "workbench", "demo", "--headless", "--json"], stdout=subprocess.PIPE, text=True
     )
@@ -92,5 +94,7 @@ def test_a_person_on_a_tty_answers_an_a2a_agents_question_with_json() -> None:
         if demo.stdout is not None:
             demo.stdout.close()
     assert code == 0, seen
-    assert "answer with JSON matching" in seen
+    assert seen.count("answer with JSON matching") == 1, seen
+    assert seen.count("which cabin class?") == 1, seen  # the question, printed once
+    assert "That did not work" not in seen, seen  # the first answer was taken
     assert "Your trip to Porto is planned" in seen

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import shlex
 import sys
 from collections.abc import Sequence
@@ -17,13 +18,15 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from workbench.cli import terminal
 from workbench.cli.answers import AnswerBook
+from workbench.cli.logs import route_to_debug_log
 from workbench.cli.profile_parser import add_profile_commands
-from workbench.cli.render import HumanPrinter, describe_human, print_error, print_json, tool_result_human
+from workbench.cli.render import HumanPrinter, describe_human, print_error, print_json
 from workbench.cli.targets import Handlers, TargetSpec, add_target_options, build_target_agent, target_from_args
+from workbench.cli.tool_call import call_tool
 from workbench.core.errors import ConfigError, NotFoundError, WorkbenchError
 from workbench.core.events import EventBus, ServerStderrLine
 from workbench.core.models import WireRecord
-from workbench.core.protocols.base import Completed, Failed, TextDelta
+from workbench.core.protocols.base import Completed, Failed
 from workbench.core.protocols.contract import RemoteAgent
 from workbench.core.wire import WireRecorder
 
@@ -74,7 +77,14 @@ def _parser() -> argparse.ArgumentParser:
     add_target_options(call)
     call.add_argument("tool", metavar="TOOL")
     call.add_argument("--args", default="{}", metavar="JSON", help="tool arguments as a JSON object")
-    call.add_argument("--answer", action="append", default=[], help="answer to a request for input, in order")
+    call.add_argument(
+        "--answer",
+        action="append",
+        default=[],
+        metavar="JSON|TEXT|accept|decline|cancel",
+        help="answers to the server's questions, in order: a JSON object for a form, TEXT for a completion "
+        "(sampling), accept once a URL it asked you to open is done (the call is then retried), decline or cancel",
+    )
 
     send = sub.add_parser("send", parents=[common], help="send a message to an agent and stream the reply")
     add_target_options(send)
@@ -120,6 +130,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from workbench.cli.demo import run_demo
 
         return run_demo(args)
+    debug_log = route_to_debug_log()  # log records (SDK tracebacks, warnings) go to a file, not the terminal
     if args.command in ("profile", "secret", "login", "logout"):
         from workbench.cli.profile_commands import run_profile_command
 
@@ -131,9 +142,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         print_error(exc, as_json=args.json)
         return EXIT_USAGE
     try:
-        return asyncio.run(_run(args, spec, profile))
+        code = asyncio.run(_run(args, spec, profile))
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # the reader went away (| head): no traceback, no second error at exit
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
+    if code != EXIT_OK and debug_log.records and not args.json:
+        print(f"[workbench] more in the debug log: {debug_log.path}", file=sys.stderr)
+    return code
 
 
 def _target(args: argparse.Namespace, stdio_command: list[str]) -> tuple[TargetSpec | None, ConnectionProfile | None]:
@@ -184,8 +201,14 @@ async def _run(args: argparse.Namespace, spec: TargetSpec | None, profile: Conne
     try:
         await agent.connect()
         if args.command == "inspect":
-            return _inspect(agent, args)
-        status = await _call(agent, args) if args.command == "call" else await _send(agent, args)
+            return _inspect(agent, args, wire)
+        if args.command == "call":
+            arguments = _json_value(args.args, "--args")
+            status = await call_tool(agent, args.tool, arguments, book=book, as_json=args.json)
+        else:
+            status = await _send(agent, args)
+        if book.unused:
+            print(f"[workbench] warning: {_answers(book.unused)} not used (nothing asked for it)", file=sys.stderr)
         if book.problems:  # an --answer that did not fit: the request was cancelled, nothing invalid sent
             print_error(book.problems[0], as_json=args.json)
             return EXIT_USAGE
@@ -228,8 +251,12 @@ async def _profile_agent(
     return agent, store
 
 
-def _inspect(agent: RemoteAgent, args: argparse.Namespace) -> int:
+def _inspect(agent: RemoteAgent, args: argparse.Namespace, wire: WireRecorder) -> int:
     info = agent.describe().to_dict()
+    if info.get("protocol") == "mcp":
+        from workbench.cli.capabilities import client_capabilities
+
+        info["client_capabilities"] = client_capabilities(wire.records())  # as declared on the wire
     if args.json:
         print_json(info)
     else:
@@ -296,33 +323,15 @@ def check_wire_format(wire: str, protocol: str) -> None:
         )
 
 
+def _answers(count: int) -> str:
+    return "1 --answer value was" if count == 1 else f"{count} --answer values were"
+
+
 def _json_value(text: str, option: str) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise ConfigError(f"{option} is not valid JSON: {exc.msg} at column {exc.colno}.") from None
-
-
-async def _call(agent: RemoteAgent, args: argparse.Namespace) -> int:
-    arguments = _json_value(args.args, "--args")
-    if not isinstance(arguments, dict):
-        raise ConfigError("--args must be a JSON object.")
-    agent.tools[args.tool]  # NotFoundError listing the tools (skills) there are
-    # An A2A skill gets its 'message' as text and the other arguments as a data part.
-    stream = agent.call_tool_stream(args.tool, arguments)
-    full_results = agent.features.tool_results
-    status = EXIT_OK
-    human = HumanPrinter()
-    async for event in stream:
-        if args.json:
-            print_json(event.to_dict())
-        elif isinstance(event, Completed) and event.result.tool_result is not None:
-            tool_result_human(event.result.tool_result)
-        elif not (isinstance(event, TextDelta) and full_results):
-            human.event(event)  # an MCP tool's text is printed once, with the rest of its result
-        if isinstance(event, Failed) or (isinstance(event, Completed) and event.result.is_error):
-            status = EXIT_FAILED
-    return status
 
 
 async def _send(agent: RemoteAgent, args: argparse.Namespace) -> int:

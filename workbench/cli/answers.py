@@ -24,6 +24,7 @@ from workbench.core.protocols.base import (
 
 DECLINE_WORDS = ("decline", "no")
 CANCEL_WORDS = ("cancel",)
+ACCEPT_WORDS = ("accept", "yes", "y", "retry")
 
 
 class AnswerBook:
@@ -96,12 +97,18 @@ class AnswerBook:
 
     async def input(self, request: InputRequest) -> InputResponse:
         """Answer an A2A ``input-required`` / ``auth-required`` pause."""
+        # The one place the question is shown (the event printer leaves it to us): once, here.
         scripted = self._next_scripted()
-        if scripted is None and self._interactive:
-            self._say(f"[{request.agent or 'agent'} asks] {request.text}")
+        asks = f"[{request.agent or 'agent'} asks] {request.text}"
+        if scripted is not None:
+            self._say(f"{asks} → answered from --answer")
+        elif self._interactive:
+            self._say(asks)
             if request.schema:
-                self._say("expected JSON matching: " + json.dumps(request.schema))
+                self._say("  answer with JSON matching: " + json.dumps(request.schema, ensure_ascii=False))
             scripted = await self._ask_or_none("answer (JSON object, text, or 'cancel'): ")
+        elif request.schema:
+            self._say("  answer with JSON matching: " + json.dumps(request.schema, ensure_ascii=False))
         if scripted is None:
             self.declined.append(request.text)
             if request.kind == "auth":
@@ -133,7 +140,36 @@ class AnswerBook:
                 "The server asked for an LLM completion (sampling) and no answer was given.",
                 hint="pass --answer TEXT to reply, or run on a terminal",
             )
+        if scripted.strip().lower() in (*DECLINE_WORDS, *CANCEL_WORDS):
+            from workbench.core.errors import SamplingRejectedError
+
+            # Sent as the spec's "user rejected" error, never as a reply reading "decline".
+            self._say("[workbench] declined the server's request for a completion")
+            raise SamplingRejectedError("The user declined the sampling request.")
         return SamplingResponse(text=scripted)
+
+    async def consent_to_url(self, request: ElicitationRequest) -> bool:
+        """Ask whether the user completed a URL the server requires first (MCP error -32042).
+
+        The URL is always shown; the answer is the next ``--answer`` (``accept``/``yes``/``y``
+        consent, anything else does not), else the terminal, else no.
+        """
+        self._say(f"[{request.agent or 'server'} requires] {request.message}")
+        self._say(f"  open: {request.url}")
+        scripted = self._next_scripted()
+        if scripted is None and self._interactive:
+            scripted = await self._ask_or_none("Did you complete it there? Retry the call? [y = retry / n = stop]: ")
+        elif scripted is not None:
+            self._say(f"  → answered {scripted.strip()!r} from --answer")
+        if scripted is None:
+            self._say("[workbench] not retried: open the URL, then run the command again with --answer accept")
+            return False
+        return scripted.strip().lower() in ACCEPT_WORDS
+
+    @property
+    def unused(self) -> int:
+        """How many ``--answer`` values nobody asked for."""
+        return len(self._answers)
 
     async def _elicit_on_tty(self, request: ElicitationRequest) -> ElicitationResponse:
         self._say(f"[{request.agent or 'server'} asks] {request.message}")

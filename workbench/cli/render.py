@@ -5,11 +5,13 @@ from __future__ import annotations
 import json
 from typing import Any, TextIO
 
+from workbench.cli.capabilities import capability_words
 from workbench.cli.terminal import STDERR, STDOUT
 from workbench.core.errors import AuthRequiredError, WorkbenchError
 from workbench.core.protocols.base import (
     AgentEvent,
     ArtifactUpdated,
+    AuthRequired,
     Completed,
     ContentPart,
     ElicitationRequested,
@@ -69,8 +71,12 @@ def describe_human(info: dict[str, Any], out: TextIO = STDOUT) -> None:
     w(f"target      {info.get('target')}\n")
     w(f"protocol    {info.get('protocol_version')} ({info.get('era')} era, {info.get('transport')})\n")
     caps = info.get("capabilities") or {}
-    offered = [k.removeprefix("supports_") for k, v in caps.items() if k.startswith("supports_") and v is True]
-    w(f"offers      {', '.join(offered)}\n")
+    declared = (caps.get("extra") or {}).get("server_capabilities")
+    if isinstance(declared, dict):  # what the server declared, not what the client could do
+        w(f"server      {', '.join(capability_words(declared)) or 'no capabilities declared'}\n")
+    client = info.get("client_capabilities")
+    if isinstance(client, dict):
+        w(f"client      {', '.join(capability_words(client)) or 'no capabilities declared'} (declared by workbench)\n")
     if caps.get("agent_entry_point"):
         w(f"agent tool  {caps['agent_entry_point']}\n")
     if info.get("instructions"):
@@ -145,6 +151,9 @@ def _part_text(part: ContentPart) -> str:
     return f"[{part.type} {part.uri or ''}]"
 
 
+_ASKING_STATES = ("input_required", "auth_required", "input-required", "auth-required")
+
+
 class HumanPrinter:
     """Prints streamed events for people: reply text to stdout, everything else to stderr.
 
@@ -190,20 +199,23 @@ class HumanPrinter:
         elif isinstance(event, LogMessage):
             note(f"[log {event.level}] {event.data}")
         elif isinstance(event, StatusChanged):
-            note(f"[status {event.state}] {event.message or ''}")
+            if event.state not in _ASKING_STATES:  # the answer book shows the question, once
+                note(f"[status {event.state}] {event.message or ''}")
         elif isinstance(event, ArtifactUpdated):
-            body = "".join(_part_text(p) for p in event.parts).rstrip("\n")
-            note(f"[artifact {event.name or event.artifact_id}{' +' if event.append else ''}] {body}")
+            # The artifact is the agent's output: its content goes to stdout like reply text, its
+            # name to stderr (a pipe gets the content alone).
+            body = "".join(_part_text(p) for p in event.parts)
+            if not event.append:
+                note(f"[artifact {event.name or event.artifact_id}]")
+            self._text(body)  # chunks continue the line; the next note or the end closes it
         elif isinstance(event, ToolCallRequested):
             note(f"[tool call] {event.name}({json.dumps(event.arguments)})")
         elif isinstance(event, ElicitationRequested | SamplingRequested):
             # The answer book speaks for these: it shows the question when it asks on the terminal and
             # says what it answered otherwise. (Printing here too would race with its prompt.)
             pass
-        elif isinstance(event, InputRequired):
-            note(f"[{event.kind.value}] {event.request.text}")
-            if event.request.schema:
-                note(f"  answer with JSON matching: {json.dumps(event.request.schema, ensure_ascii=False)}")
+        elif isinstance(event, InputRequired | AuthRequired):
+            pass  # the answer book shows the question (and its schema) when it asks or declines
         elif isinstance(event, Completed):
             if self._open_line:
                 self._text("\n")

@@ -102,6 +102,7 @@ def install() -> None:
 
 _previous: list[Any] = [warnings.showwarning]
 _deprecations = logging.getLogger("workbench.deprecations")
+_warnings = logging.getLogger("workbench.warnings")
 
 
 def _show_warning(
@@ -112,8 +113,14 @@ def _show_warning(
     file: TextIO | None = None,
     line: str | None = None,
 ) -> None:
-    """Deprecation notices (the SDKs' ``MCPDeprecationWarning`` included) are for developers: debug log."""
+    """Warnings are for developers: they go to the log, not the terminal (``cli.logs`` routes it to a file).
+
+    Deprecations (the SDKs' ``MCPDeprecationWarning`` included) at debug level, the others at warning.
+    """
     if category.__name__.endswith("DeprecationWarning"):
         _deprecations.debug("%s:%s: %s: %s", filename, lineno, category.__name__, message)
         return
-    _previous[0](message, category, filename, lineno, file, line)
+    if file is not None:  # written somewhere on purpose (warnings.showwarning(file=…)): leave it be
+        _previous[0](message, category, filename, lineno, file, line)
+        return
+    _warnings.warning("%s:%s: %s: %s", filename, lineno, category.__name__, message)

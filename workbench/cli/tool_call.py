@@ -1,0 +1,84 @@
+"""``workbench call``: one tool call streamed to the terminal, retried after a URL the server requires.
+
+An MCP server may refuse a call with error -32042 ("URL elicitation required"): the user must first
+open a URL (a login, a consent page) and then retry. The URL is shown in text and JSON output alike;
+once the user says it is done (``--answer accept`` or ``y`` on the terminal) the same call is sent
+again, at most ``MAX_URL_RETRIES`` times.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from workbench.cli.answers import AnswerBook
+from workbench.cli.render import HumanPrinter, print_json, tool_result_human
+from workbench.core.errors import WorkbenchError
+from workbench.core.protocols.base import Completed, ElicitationRequest, Failed, TextDelta
+from workbench.core.protocols.contract import RemoteAgent
+
+URL_ELICITATION_REQUIRED = -32042
+"""The MCP error code of a call that needs the user to visit a URL first."""
+MAX_URL_RETRIES = 3
+EXIT_OK, EXIT_FAILED = 0, 1
+
+
+def required_urls(error: BaseException | None, agent: str = "") -> list[ElicitationRequest]:
+    """The URL elicitations a -32042 error carries (empty for any other error)."""
+    if not isinstance(error, WorkbenchError) or error.details.get("remote_code") != URL_ELICITATION_REQUIRED:
+        return []
+    data = error.details.get("remote_data")
+    items = data.get("elicitations") if isinstance(data, dict) else None
+    out = []
+    for item in items if isinstance(items, list) else []:
+        if isinstance(item, dict) and isinstance(item.get("url"), str):
+            message = item.get("message")
+            out.append(
+                ElicitationRequest(
+                    mode="url",
+                    message=message if isinstance(message, str) else error.message,
+                    url=item["url"],
+                    elicitation_id=item.get("elicitationId") if isinstance(item.get("elicitationId"), str) else None,
+                    agent=agent,
+                )
+            )
+    return out
+
+
+async def call_tool(
+    agent: RemoteAgent, tool: str, arguments: dict[str, Any], *, book: AnswerBook, as_json: bool
+) -> int:
+    """Call ``tool`` and print its events; returns the exit code (0 done, 1 failed or ``is_error``)."""
+    agent.tools[tool]  # NotFoundError listing the tools (skills) there are
+    for attempt in range(MAX_URL_RETRIES + 1):
+        status, urls = await _call_once(agent, tool, arguments, as_json=as_json)
+        if not urls or attempt == MAX_URL_RETRIES:
+            return status
+        for request in urls:
+            if not await book.consent_to_url(request):
+                return status
+    return EXIT_FAILED  # not reached: the last attempt returns
+
+
+async def _call_once(
+    agent: RemoteAgent, tool: str, arguments: dict[str, Any], *, as_json: bool
+) -> tuple[int, list[ElicitationRequest]]:
+    # An A2A skill gets its 'message' as text and the other arguments as a data part.
+    full_results = agent.features.tool_results
+    status = EXIT_OK
+    human = HumanPrinter()
+    urls: list[ElicitationRequest] = []
+    async for event in agent.call_tool_stream(tool, arguments):
+        if isinstance(event, Failed):
+            status = EXIT_FAILED
+            urls = required_urls(event.error, event.agent)
+        elif isinstance(event, Completed) and event.result.is_error:
+            status = EXIT_FAILED
+        if as_json:
+            print_json(event.to_dict())
+        elif urls:
+            pass  # the answer book shows the message and the URL when it asks to retry
+        elif isinstance(event, Completed) and event.result.tool_result is not None:
+            tool_result_human(event.result.tool_result)
+        elif not (isinstance(event, TextDelta) and full_results):
+            human.event(event)  # an MCP tool's text is printed once, with the rest of its result
+    return status, urls
