@@ -245,3 +245,16 @@ def test_a_task_stays_in_its_first_terminal_state_whatever_comes_after(first: in
     view = reducer.views["t1"]
     assert view.state == state_name(first)
     assert [s.state for s in view.status_history if s.state in TERMINAL_STATES] == [state_name(first)]
+
+
+def test_a_long_session_keeps_a_bounded_number_of_task_views_forgetting_ended_ones_first() -> None:
+    reducer = TaskReducer(max_views=3)
+
+    def status(task_id: str, state: int) -> None:
+        update = TaskStatusUpdateEvent(task_id=task_id, context_id="ctx", status=TaskStatus(state=state))  # type: ignore[arg-type]
+        reducer.apply(StreamResponse(status_update=update))
+
+    status("waiting", TaskState.TASK_STATE_INPUT_REQUIRED)
+    for n in range(1, 6):
+        status(f"done-{n}", TaskState.TASK_STATE_COMPLETED)
+    assert list(reducer.views) == ["waiting", "done-4", "done-5"]  # the task still waiting is kept

@@ -247,11 +247,32 @@ class Change:
     view: TaskView | None = None
 
 
-class TaskReducer:
-    """Keeps a ``TaskView`` per task id from everything the client sees."""
+MAX_TASK_VIEWS = 1_000
+"""Task views one agent keeps; past it the oldest ended task is forgotten (a long session stays bounded)."""
 
-    def __init__(self) -> None:
+
+class TaskReducer:
+    """Keeps a ``TaskView`` per task id from everything the client sees.
+
+    Args:
+        max_views: Most views kept; when a new task would pass it, the oldest ended task's view goes
+            (the oldest view of all when none has ended).
+    """
+
+    def __init__(self, max_views: int = MAX_TASK_VIEWS) -> None:
         self.views: dict[str, TaskView] = {}
+        self.max_views = max(1, max_views)
+
+    def _keep(self, view: TaskView) -> None:
+        """Add a new task's view, forgetting the oldest ended one when there are too many."""
+        views = self.views
+        views[view.task_id] = view
+        if len(views) <= self.max_views:
+            return
+        old = next((tid for tid, v in views.items() if v.terminal and tid != view.task_id), None)
+        if old is None:
+            old = next(tid for tid in views if tid != view.task_id)
+        del views[old]
 
     def get(self, task_id: str) -> TaskView | None:
         """The view of ``task_id``, if it was seen."""
@@ -289,7 +310,7 @@ class TaskReducer:
         change = Change(task_id=task.id, context_id=task.context_id)
         if view is None:
             view = TaskView(task_id=task.id, context_id=task.context_id)
-            self.views[task.id] = view
+            self._keep(view)
             old_state: str | None = None
         else:
             old_state = view.state
@@ -327,7 +348,7 @@ class TaskReducer:
         if view is None:
             # An update for a task whose snapshot we never saw (e.g. a follow-up's first event).
             view = TaskView(task_id=task_id, context_id=context_id)
-            self.views[task_id] = view
+            self._keep(view)
         return view
 
     def _apply_status(self, task_id: str, context_id: str, status: TaskStatus, metadata: dict[str, Any]) -> Change:
