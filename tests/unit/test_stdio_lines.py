@@ -5,7 +5,7 @@ from __future__ import annotations
 import anyio
 import pytest
 
-from workbench.core.protocols.mcp.stdio import HEAD_KEPT, OversizedLine, _lines
+from workbench.core.protocols.mcp.stdio_lines import HEAD_KEPT, OversizedLine, read_lines
 
 
 async def lines_of(chunks: list[bytes], limit: int | None = None) -> list[str | OversizedLine]:
@@ -14,7 +14,7 @@ async def lines_of(chunks: list[bytes], limit: int | None = None) -> list[str | 
         send.send_nowait(chunk)
     send.close()
     with receive:
-        return [line async for line in _lines(receive, limit)]  # type: ignore[arg-type]
+        return [line async for line in read_lines(receive, limit)]  # type: ignore[arg-type]
 
 
 TEXT = b'{"a":1}\n{"b":"caf\xc3\xa9"}\n\nlast'
