@@ -1,0 +1,201 @@
+"""What the client knows of one A2A task: ``TaskView`` (status history, messages, artifacts) and its parts.
+
+``TaskReducer`` (``reducer.py``) builds and updates these from stream events and task snapshots.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from a2a.types import Artifact, Message, Part, Task, TaskStatus
+
+from workbench.core.protocols.a2a.convert import (
+    INTERRUPTED_STATES,
+    TERMINAL_STATES,
+    content_to_part,
+    message_to_dict,
+    state_name,
+)
+from workbench.core.protocols.base import ContentPart
+
+
+@dataclass(slots=True)
+class StatusEntry:
+    """One status the task went through (as seen by this client).
+
+    Attributes:
+        state: Neutral state name.
+        text: The status message's text, if any.
+        timestamp: The agent's timestamp (RFC 3339), if it gave one.
+        message: The status message (proto), if any.
+    """
+
+    state: str
+    text: str | None = None
+    timestamp: str | None = None
+    message: Message | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a JSON-ready dict."""
+        out: dict[str, Any] = {"state": self.state}
+        if self.text:
+            out["text"] = self.text
+        if self.timestamp:
+            out["timestamp"] = self.timestamp
+        return out
+
+
+@dataclass(slots=True)
+class ArtifactView:
+    """An artifact as merged so far.
+
+    Chunks are kept as the parts that arrived (no copying per chunk); ``artifact`` builds the
+    merged proto when asked.
+
+    Attributes:
+        artifact_id: The artifact's id.
+        name: Its name, if given.
+        description: Its description, if given.
+        chunks: How many updates built it.
+        complete: ``last_chunk`` was seen (or the task ended).
+        content: The merged parts, converted (the same objects the events carried).
+    """
+
+    artifact_id: str
+    name: str | None = None
+    description: str | None = None
+    chunks: int = 0
+    complete: bool = False
+    content: list[ContentPart] = field(default_factory=list)
+    _base: Artifact = field(default_factory=Artifact, repr=False)
+    _cache: Artifact | None = field(default=None, repr=False)
+
+    @classmethod
+    def of(cls, artifact: Artifact, content: list[ContentPart]) -> ArtifactView:
+        """A view starting from ``artifact`` (whose parts are ``content`` converted)."""
+        base = Artifact()
+        base.CopyFrom(artifact)
+        del base.parts[:]
+        return cls(
+            artifact.artifact_id,
+            artifact.name or None,
+            artifact.description or None,
+            content=list(content),
+            _base=base,
+        )
+
+    def fill(self, target: Artifact) -> None:
+        """Write the merged artifact into ``target`` (an empty ``Artifact``, e.g. ``task.artifacts.add()``)."""
+        target.CopyFrom(self._base)
+        add, append = target.parts.add, target.parts.append
+        for c in self.content:
+            if isinstance(c.raw, Part):
+                append(c.raw)
+            elif c.type == "text" and c.text is not None:
+                add(text=c.text, media_type=c.mime_type or "", filename=c.name or "")
+            else:
+                append(content_to_part(c))
+
+    @property
+    def artifact(self) -> Artifact:
+        """The merged proto ``Artifact`` (built when first asked for after a change)."""
+        if self._cache is None:
+            merged = Artifact()
+            self.fill(merged)
+            self._cache = merged
+        return self._cache
+
+    @property
+    def parts(self) -> list[ContentPart]:
+        """The merged parts, converted."""
+        return list(self.content)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a JSON-ready dict."""
+        out: dict[str, Any] = {
+            "artifact_id": self.artifact_id,
+            "chunks": self.chunks,
+            "complete": self.complete,
+            "parts": [p.to_dict() for p in self.content],
+        }
+        if self.name:
+            out["name"] = self.name
+        if self.description:
+            out["description"] = self.description
+        return out
+
+
+@dataclass(slots=True)
+class TaskView:
+    """One task as merged by this client.
+
+    Attributes:
+        task_id: The task id.
+        context_id: The task's context id.
+        status_history: Every state seen, oldest first (consecutive duplicates kept only when the
+            message differs).
+        messages: User and agent messages in order (de-duplicated by message id).
+        artifacts: Artifacts by id, in order of first appearance.
+        metadata: The task's metadata (last snapshot).
+        status: The current proto status.
+    """
+
+    task_id: str
+    context_id: str
+    status_history: list[StatusEntry] = field(default_factory=list)
+    messages: list[Message] = field(default_factory=list)
+    artifacts: dict[str, ArtifactView] = field(default_factory=dict)
+    metadata: dict[str, Any] = field(default_factory=dict)
+    status: TaskStatus = field(default_factory=TaskStatus)
+    _message_ids: set[str] = field(default_factory=set, repr=False)
+
+    @property
+    def state(self) -> str:
+        """The current neutral state name."""
+        return state_name(self.status.state)
+
+    @property
+    def terminal(self) -> bool:
+        """The task has finished (completed, failed, canceled, rejected)."""
+        return self.state in TERMINAL_STATES
+
+    @property
+    def interrupted(self) -> bool:
+        """The task waits for input or authentication."""
+        return self.state in INTERRUPTED_STATES
+
+    @property
+    def status_message(self) -> Message | None:
+        """The current status message, if any."""
+        return self.status.message if self.status.HasField("message") else None
+
+    def to_task(self) -> Task:
+        """Rebuild a proto ``Task`` from the view (what ``get_task`` would return, as far as seen)."""
+        task = Task(id=self.task_id, context_id=self.context_id)
+        task.status.CopyFrom(self.status)
+        task.history.extend(self.messages)
+        for av in self.artifacts.values():
+            av.fill(task.artifacts.add())
+        if self.metadata:
+            task.metadata.update(self.metadata)
+        return task
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a JSON-ready dict (the task in camelCase wire form plus the client's bookkeeping)."""
+        return {
+            "task_id": self.task_id,
+            "context_id": self.context_id,
+            "state": self.state,
+            "status_history": [s.to_dict() for s in self.status_history],
+            "messages": [message_to_dict(m) for m in self.messages],
+            "artifacts": [a.to_dict() for a in self.artifacts.values()],
+        }
+
+    def _add_message(self, message: Message) -> bool:
+        if message.message_id and message.message_id in self._message_ids:
+            return False
+        if message.message_id:
+            self._message_ids.add(message.message_id)
+        self.messages.append(message)
+        return True
