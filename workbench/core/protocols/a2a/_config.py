@@ -8,7 +8,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from workbench.core.errors import UsageError
+from workbench.core.errors import ConfigError
 from workbench.core.protocols.base import InputHandler
 from workbench.core.redaction import is_secret_header, mask_query_values
 from workbench.core.wire import WireRecorder
@@ -16,7 +16,19 @@ from workbench.core.wire import WireRecorder
 Binding = Literal["auto", "JSONRPC", "HTTP+JSON"]
 BINDING_CHOICES: tuple[str, ...] = ("auto", "JSONRPC", "HTTP+JSON")
 """``auto`` (the card's first HTTP binding) or one of the bindings the workbench speaks."""
-DEFAULT_CONNECT_TIMEOUT = 10.0
+DEFAULT_CONNECT_TIMEOUT = 30.0
+"""Seconds for fetching the card and creating the client, in total (as MCP's handshake)."""
+
+
+def _positive(name: str, value: float | None, *, optional: bool) -> None:
+    if value is None and optional:
+        return
+    if not isinstance(value, int | float) or isinstance(value, bool) or not value > 0:
+        raise ConfigError(
+            f"The A2A option {name} must be a positive number of seconds, got {value!r}.",
+            hint="use None for no limit" if optional else None,
+            details={"option": name},
+        )
 
 
 @dataclass
@@ -24,7 +36,7 @@ class A2AConfig:
     """Everything ``A2AAgent(...)`` was given (see its docstring), plus the display name once known."""
 
     url: str
-    wire: WireRecorder | None
+    wire: WireRecorder
     connection_id: str
     explicit_name: str | None = None
     card_url: str | None = None
@@ -34,7 +46,7 @@ class A2AConfig:
     streaming: bool = True
     input_handler: InputHandler | None = None
     connect_timeout: float = DEFAULT_CONNECT_TIMEOUT
-    request_timeout: float | None = 60.0
+    request_timeout: float | None = None
     stream_idle_timeout: float | None = None
     http_transport: httpx.AsyncBaseTransport | None = None
     name: str = ""
@@ -48,15 +60,26 @@ class A2AConfig:
         """Refuse a configuration that cannot work.
 
         Raises:
-            UsageError: An unknown binding.
+            ConfigError: Not an http(s) URL, an unknown binding, or a timeout that is not a positive number.
         """
+        if not isinstance(self.url, str) or urlsplit(self.url).scheme not in ("http", "https"):
+            raise ConfigError(
+                f"An A2A agent needs an http(s) URL, got {self.url!r}.",
+                hint="the agent's base URL (http://host:port) or its card URL",
+                details={"option": "url"},
+            )
         if self.binding not in BINDING_CHOICES:
-            raise UsageError(f"Unknown A2A binding {self.binding!r}.", hint="use auto, JSONRPC or HTTP+JSON")
+            raise ConfigError(
+                f"Unknown A2A binding {self.binding!r}.",
+                hint="use auto, JSONRPC or HTTP+JSON",
+                details={"option": "binding", "choices": list(BINDING_CHOICES)},
+            )
+        _positive("connect_timeout", self.connect_timeout, optional=False)
+        _positive("request_timeout", self.request_timeout, optional=True)
+        _positive("stream_idle_timeout", self.stream_idle_timeout, optional=True)
 
     def register_secrets(self) -> None:
         """Tell the wire recorder's redactor about the bearer token and credential-like headers."""
-        if self.wire is None:
-            return
         redactor = self.wire.redactor
         if self.bearer_token:
             redactor.add_secret(self.bearer_token)
@@ -66,8 +89,7 @@ class A2AConfig:
 
     def add_secret(self, value: str) -> None:
         """Redact ``value`` from the wire log from now on."""
-        if self.wire is not None:
-            self.wire.redactor.add_secret(value)
+        self.wire.redactor.add_secret(value)
 
     def auth_headers(self) -> dict[str, str]:
         """The headers every request carries (the bearer token as ``Authorization``)."""
@@ -108,7 +130,7 @@ class ConfigViews:
         return self._config.streaming
 
     @property
-    def wire(self) -> WireRecorder | None:
+    def wire(self) -> WireRecorder:
         """The wire recorder every request, response and SSE event goes to."""
         return self._config.wire
 

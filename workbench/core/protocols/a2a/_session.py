@@ -1,16 +1,23 @@
-"""The life of one A2A connection: the HTTP client, the card fetch, the SDK client, and closing them."""
+"""The life of one A2A connection: the HTTP client, the card fetch, the SDK client, and closing them.
+
+``connect`` is bounded by ``connect_timeout`` as a whole (card fetch, client creation and the
+extended card), so a peer that accepts the TCP connection and never answers fails in that time,
+not after the read timeout of each request.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from typing import TYPE_CHECKING
 
+import anyio
 import httpx
 from a2a.client import Client, ClientConfig, ClientFactory
 from a2a.types import AgentCard, AgentInterface, GetExtendedAgentCardRequest
 
-from workbench.core.errors import UsageError, WorkbenchError
+from workbench.core.errors import RequestTimeoutError, UsageError, WorkbenchError
 from workbench.core.protocols.a2a._config import A2AConfig
 from workbench.core.protocols.a2a.discovery import CardFetch, fetch_card, select_interface
 from workbench.core.protocols.a2a.errors import map_error
@@ -92,10 +99,11 @@ class Session:
         return http
 
     async def connect(self) -> None:
-        """Fetch the card and build the client (idempotent).
+        """Fetch the card and build the client (idempotent), all within ``connect_timeout``.
 
         Raises:
             UnreachableError: Nothing answers at the URL.
+            RequestTimeoutError: The card and the client were not ready within ``connect_timeout``.
             AuthRequiredError: The card needs a credential.
             AgentCardError: No card, or an invalid one (the message names the URL).
             UnsupportedCapabilityError: The agent offers no binding the workbench speaks (e.g. gRPC only).
@@ -108,11 +116,15 @@ class Session:
             if self.connected:  # another task connected while this one waited for the lock
                 return
             config = self.config
+            deadline = time.monotonic() + config.connect_timeout
             http = self._new_http()
             try:
-                fetch = await fetch_card(http, config.url, card_url=config.card_url)
-                interface = select_interface(fetch.card, config.binding)
-                client = self._create_client(http, fetch.card, interface)
+                with anyio.move_on_after(config.connect_timeout) as scope:
+                    fetch = await fetch_card(http, config.url, card_url=config.card_url)
+                    interface = select_interface(fetch.card, config.binding)
+                    client = self._create_client(http, fetch.card, interface)
+                if scope.cancelled_caught:
+                    raise self._connect_timeout()
             except BaseException:
                 await http.aclose()
                 raise
@@ -121,7 +133,7 @@ class Session:
             if config.explicit_name is None and fetch.card.name:
                 config.name = fetch.card.name
             register_for_exit(self)
-            await self._fetch_extended_card()
+            await self._fetch_extended_card(max(deadline - time.monotonic(), 0.0))
 
     def _create_client(self, http: httpx.AsyncClient, card: AgentCard, interface: AgentInterface) -> Client:
         config = ClientConfig(
@@ -134,7 +146,15 @@ class Session:
         except ValueError as exc:
             raise map_error(exc, action="creating the client", url=self.config.url) from exc
 
-    async def _fetch_extended_card(self) -> None:
+    def _connect_timeout(self) -> RequestTimeoutError:
+        seconds, target = self.config.connect_timeout, self.config.target_label
+        return RequestTimeoutError(
+            f"Connecting to {target} took longer than {seconds:g} s (its agent card did not arrive).",
+            hint="check that it is an A2A agent and that it answers; raise the connect timeout if it starts slowly",
+            details={"url": target, "connect_timeout": seconds, "phase": "agent card"},
+        )
+
+    async def _fetch_extended_card(self, budget: float) -> None:
         card, client, security = self.card, self.client, self.security
         if card is None or client is None or not card.capabilities.extended_agent_card:
             return
@@ -142,7 +162,8 @@ class Session:
         if not (config.bearer_token or config.headers or (security is not None and await security.ready())):
             return  # the extended card is for authenticated callers; don't provoke a 401
         try:
-            extended = await client.get_extended_agent_card(GetExtendedAgentCardRequest())
+            with anyio.fail_after(budget):
+                extended = await client.get_extended_agent_card(GetExtendedAgentCardRequest())
         except Exception as exc:  # any failure leaves the public card in place; kept for display
             self.extended_card_error = map_error(exc, action="fetching the extended agent card", url=config.url)
             log.info("extended card of %s not available: %s", config.target_label, self.extended_card_error)

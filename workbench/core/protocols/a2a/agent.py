@@ -49,10 +49,10 @@ from workbench.core.protocols.agent_base import AgentBase, ToolRegistry
 from workbench.core.protocols.base import AgentCapabilities, AgentEvent, ContentPart, InputHandler, ToolResult
 from workbench.core.protocols.contract import AgentFeatures, LossHandler, ProgressCallback, Prompt
 from workbench.core.protocols.snapshot import AgentSnapshot
+from workbench.core.wire import WireRecorder
 
 if TYPE_CHECKING:
     from workbench.core.credentials import CredentialStore
-    from workbench.core.wire import WireRecorder
 
 __all__ = ["SKILL_METADATA_KEY", "A2AAgent", "Binding"]
 
@@ -74,10 +74,13 @@ class A2AAgent(ConfigViews, TaskMethods, PushMethods, AgentBase):
             ``Completed(result.state="input_required")`` and the caller continues with
             ``invoke_async(answer, task_id=...)``. For auth, ``text`` is a bearer token: it is sent in
             the ``Authorization`` header from then on (never in a message body).
-        wire: Wire recorder for all HTTP traffic, SSE events and JSON-RPC messages.
+        wire: Wire recorder for all HTTP traffic, SSE events and JSON-RPC messages (default: the
+            agent's own ``WireRecorder``; pass one to share a log).
         connection_id: Connection id in the wire log (default: the URL).
-        connect_timeout: Seconds to establish a TCP connection.
-        request_timeout: Seconds to wait for a non-streaming response.
+        connect_timeout: Seconds for connecting in total: the agent card's fetch (every URL tried)
+            and the client's creation.
+        request_timeout: Seconds to wait for a non-streaming response (``None``: no limit; an agent
+            may wait for a person, and every call can be cancelled).
         stream_idle_timeout: Seconds of silence allowed inside an SSE stream (``None``: no limit —
             an agent may legitimately think for minutes).
         credentials: Where the values for the card's security schemes live. When set, every request
@@ -94,7 +97,7 @@ class A2AAgent(ConfigViews, TaskMethods, PushMethods, AgentBase):
             in-process agent. It is wrapped by the wire tap either way.
 
     Raises:
-        UsageError: An unknown binding.
+        ConfigError: Not an http(s) URL, an unknown binding, or a timeout that is not a positive number.
     """
 
     protocol: Literal["a2a"] = "a2a"
@@ -113,7 +116,7 @@ class A2AAgent(ConfigViews, TaskMethods, PushMethods, AgentBase):
         wire: WireRecorder | None = None,
         connection_id: str | None = None,
         connect_timeout: float = DEFAULT_CONNECT_TIMEOUT,
-        request_timeout: float | None = 60.0,
+        request_timeout: float | None = None,
         stream_idle_timeout: float | None = None,
         credentials: CredentialStore | None = None,
         credential_id: str | None = None,
@@ -122,7 +125,7 @@ class A2AAgent(ConfigViews, TaskMethods, PushMethods, AgentBase):
     ) -> None:
         self._config = config = A2AConfig(
             url=url,
-            wire=wire,
+            wire=wire if wire is not None else WireRecorder(),
             connection_id=connection_id or url,
             explicit_name=name,
             card_url=card_url,
@@ -178,6 +181,7 @@ class A2AAgent(ConfigViews, TaskMethods, PushMethods, AgentBase):
 
         Raises:
             UnreachableError: Nothing answers at the URL.
+            RequestTimeoutError: The card and the client were not ready within ``connect_timeout``.
             AuthRequiredError: The card needs a credential.
             AgentCardError: No card, or an invalid one (the message names the URL).
             UnsupportedCapabilityError: The agent offers no binding the workbench speaks (e.g. gRPC only).
