@@ -5,8 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 import mcp.types as types
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import SchemaError
 
 from workbench.core.models import ToolSpec
 from workbench.core.protocols.base import (
@@ -80,6 +78,10 @@ def output_schema_errors(schema: dict[str, Any] | None, result: types.CallToolRe
         return []
     if result.structured_content is None:
         return ["the tool declares an outputSchema but returned no structuredContent"]
+    # Imported here: jsonschema (with referencing and attrs) costs a command that lists tools ~40 ms.
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import SchemaError
+
     try:
         validator = Draft202012Validator(schema)
         errors = sorted(validator.iter_errors(result.structured_content), key=lambda e: list(e.path))
