@@ -33,7 +33,7 @@ class RequestFunnel:
 
     def map(self, exc: BaseException, doing: str) -> WorkbenchError:
         """The typed error for ``exc``, raised while ``doing`` (``exc`` chained as its cause)."""
-        error = map_error(exc, action=doing, url=self._session.error_url)
+        error = map_error(exc, action=doing, url=self._session.error_url, sent=self._session.unreadable.last)
         if error is not exc:
             error.__cause__ = exc
         return error

@@ -21,6 +21,7 @@ from workbench.core.errors import RequestTimeoutError, UsageError, WorkbenchErro
 from workbench.core.protocols.a2a._config import A2AConfig
 from workbench.core.protocols.a2a.discovery import CardFetch, fetch_card, select_interface
 from workbench.core.protocols.a2a.errors import map_error
+from workbench.core.protocols.a2a.normalise import NormalisingTransport, Unreadable
 from workbench.core.protocols.a2a.security_auth import SecurityAuth
 from workbench.core.protocols.a2a.security_oauth import BrowserOpener
 from workbench.core.protocols.a2a.wire_tap import A2ATransport
@@ -58,6 +59,8 @@ class Session:
         self.interface: AgentInterface | None = None
         self.extended = False
         self.extended_card_error: WorkbenchError | None = None
+        self.unreadable = Unreadable()
+        """Values the agent sent that could not be made parseable (named in parse errors)."""
         self._lock = asyncio.Lock()
         self._loop = LoopBinding(config.name)
         self.security: SecurityAuth | None = None
@@ -89,7 +92,8 @@ class Session:
             connection_id=config.connection_id,
         )
         http = httpx.AsyncClient(
-            transport=tap,
+            # The SDK reads payloads made parseable; the wire log (under it) keeps them as sent.
+            transport=NormalisingTransport(tap, self.unreadable),
             headers=config.auth_headers(),
             timeout=httpx.Timeout(config.request_timeout, connect=config.connect_timeout, pool=config.connect_timeout),
             auth=self.security,

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -13,6 +15,7 @@ from a2a.utils.errors import (
     PushNotificationNotSupportedError,
     TaskNotFoundError,
 )
+from google.protobuf.json_format import ParseError
 
 from workbench.core.errors import (
     ConnectionLostError,
@@ -25,6 +28,12 @@ from workbench.core.errors import (
     WorkbenchError,
 )
 from workbench.core.http.status import http_status_error as shared_http_status_error
+from workbench.core.safe_text import neutralise_line
+
+_PARSE_FIELD = re.compile(r" at ([A-Za-z_][\w.]*?)\.*$")
+_ENUM_VALUE = re.compile(r"Invalid enum value (\S{1,200}) for enum type")
+MAX_SHOWN = 200
+"""Characters of an unreadable value shown in a message."""
 
 
 def _http_cause(exc: BaseException) -> BaseException | None:
@@ -37,6 +46,46 @@ def _http_cause(exc: BaseException) -> BaseException | None:
             return cur
         cur = cur.__cause__ or cur.__context__
     return None
+
+
+def _in_chain[E: BaseException](exc: BaseException, kind: type[E]) -> E | None:
+    """The first exception of type ``kind`` in ``exc``'s cause chain."""
+    seen: set[int] = set()
+    cur: BaseException | None = exc
+    while cur is not None and id(cur) not in seen:
+        seen.add(id(cur))
+        if isinstance(cur, kind):
+            return cur
+        cur = cur.__cause__ or cur.__context__
+    return None
+
+
+def unreadable_value_error(
+    exc: ParseError, *, action: str, where: str, sent: Callable[[str], str | None] | None = None
+) -> ProtocolError:
+    """The ``ProtocolError`` for a payload the SDK could not parse, naming the field and the value sent.
+
+    Args:
+        exc: The protobuf parse error (its text ends with the field's path).
+        action: What was being done.
+        where: `` at URL`` (or empty).
+        sent: The raw value the agent sent for a field name, when the transport remembered it.
+    """
+    text = str(exc)
+    match = _PARSE_FIELD.search(text)
+    field = match.group(1) if match else None
+    value = sent(field.rsplit(".", 1)[-1]) if field and sent is not None else None
+    if value is None and (enum := _ENUM_VALUE.search(text)) is not None:
+        value = enum.group(1)
+    shown = neutralise_line(value[:MAX_SHOWN]) if value is not None else None
+    named = (
+        f'{neutralise_line(field)} = "{shown}"' if field and shown is not None else neutralise_line(field or "a value")
+    )
+    return ProtocolError(
+        f"The agent{where} sent a value the workbench cannot read while {action}: {named}.",
+        hint="the agent does not follow the A2A schema here (timestamps: RFC 3339); the wire log shows what it sent",
+        details={"field": field, "value": shown, "error": neutralise_line(text[:500])},
+    )
 
 
 def _error_object(text: str) -> dict[str, Any] | None:
@@ -68,13 +117,17 @@ def http_status_error(status: int, *, action: str, url: str, challenge: str | No
     return shared_http_status_error(status, url=url, doing=action, challenge=challenge)
 
 
-def map_error(exc: BaseException, *, action: str, url: str = "") -> WorkbenchError:
+def map_error(
+    exc: BaseException, *, action: str, url: str = "", sent: Callable[[str], str | None] | None = None
+) -> WorkbenchError:
     """Map any exception raised by the A2A client stack to a ``WorkbenchError``.
 
     Args:
         exc: What the SDK (or httpx) raised.
         action: What was being done, for the message ("sending the message", "cancelling task X").
         url: The agent URL involved, named in the message.
+        sent: The raw value the agent sent for a field name (``normalise.Unreadable.last``), to name
+            it when a payload cannot be parsed.
 
     Returns:
         The typed error; ``exc`` should be chained as its cause by the caller.
@@ -88,6 +141,8 @@ def map_error(exc: BaseException, *, action: str, url: str = "") -> WorkbenchErr
             hint="raise the timeout (request_timeout / stream_idle_timeout), or check that the agent is alive",
             details={"url": url} if url else None,
         )
+    if (parse := _in_chain(exc, ParseError)) is not None:
+        return unreadable_value_error(parse, action=action, where=where, sent=sent)
     if isinstance(exc, AgentCardResolutionError) and exc.status_code is not None:
         return http_status_error(exc.status_code, action=action, url=url)
     if isinstance(exc, TaskNotFoundError):

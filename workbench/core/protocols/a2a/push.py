@@ -28,6 +28,7 @@ from starlette.routing import Route
 
 from workbench.core.errors import UsageError
 from workbench.core.models import WireKind
+from workbench.core.protocols.a2a.normalise import normalise_json
 from workbench.core.serving import serve_asgi
 
 if TYPE_CHECKING:
@@ -164,8 +165,8 @@ class PushReceiver:
             self.rejected += 1
             return JSONResponse({"error": "bad or missing notification token"}, status_code=401)
         try:
-            payload = json.loads(body)
-            event = parse_lenient(payload, StreamResponse())
+            payload = json.loads(body)  # kept as sent; the event is parsed from the repaired JSON
+            event = parse_lenient(json.loads(normalise_json(body)), StreamResponse())
         except (ValueError, TypeError, ParseError) as exc:
             return JSONResponse({"error": f"not a StreamResponse: {exc}"}, status_code=400)
         note = PushNotification(task_id=_task_id_of(event), event=event, payload=payload)
