@@ -193,7 +193,8 @@ class Conversation:
             self._reducer.record_outgoing(message)
             retry_auth: AuthRequiredError | None = None
             handler = self._config.input_handler
-            async for ev in self._reader.read(self._send(message, skill), outcome, resuming=resuming, run=run):
+            source = self._send(message, skill)
+            async for ev in self._reader.read(source, outcome, resuming=resuming, sent_id=message.message_id, run=run):
                 if (
                     isinstance(ev, Failed)
                     and isinstance(ev.error, AuthRequiredError)

@@ -86,9 +86,18 @@ class StreamReader:
         outcome: Outcome,
         *,
         resuming: str | None = None,
+        sent_id: str | None = None,
         run: Run | None = None,
     ) -> AsyncGenerator[AgentEvent, None]:
         """Merge and translate a stream of ``StreamResponse``s; stop at a terminal or waiting state.
+
+        Args:
+            source: The stream (from the funnel).
+            outcome: Filled with how the stream ended.
+            resuming: The task this stream continues, if any: a snapshot of it as the first event is
+                the agent re-sending the task, whose earlier turns are not reported again.
+            sent_id: The id of the message that continues ``resuming``.
+            run: The ``stream_async`` call this stream belongs to.
 
         A typed failure of the stream becomes a ``Failed`` event (and ``outcome.failed``).
         """
@@ -117,7 +126,10 @@ class StreamReader:
                             raw=event,
                         )
                         continue
-                    change = apply(event)
+                    if first and resuming and event.WhichOneof("payload") == "task" and event.task.id == resuming:
+                        change = reducer.apply_resent_task(event.task, sent_id)
+                    else:
+                        change = apply(event)
                     for ev in events_for(change, agent=name, raw=event):
                         yield ev
                     if change.reply is not None:

@@ -14,6 +14,7 @@ from typing import Any
 from a2a.types import Message, Role, StreamResponse, Task, TaskArtifactUpdateEvent, TaskStatus
 
 from workbench.core.protocols.a2a.convert import (
+    INTERRUPTED_STATES,
     TERMINAL_STATES,
     message_text,
     part_to_content,
@@ -161,6 +162,37 @@ class TaskReducer:
         self._set_status(view, task.status, change, old_state)
         change.view = view
         return change
+
+    def apply_resent_task(self, task: Task, sent_message_id: str | None) -> Change:
+        """Merge the snapshot an agent sends first when a waiting task is continued; report only what is new.
+
+        Some agents (the JS SDK's) re-send the whole task before the new turn's events. What it holds
+        from earlier turns was delivered already (to this client, or to an earlier run continued now
+        from another process): the history up to the message just sent, the artifacts, and a status
+        still waiting with the question just answered. They are merged without being reported again;
+        history after the sent message and a status that moved on are new.
+
+        Args:
+            task: The snapshot (the first event of the continuation's stream, for the task continued).
+            sent_message_id: The id of the message that continues the task.
+        """
+        view = self.views.get(task.id)
+        if view is None:
+            view = TaskView(task_id=task.id, context_id=task.context_id)
+            self._keep(view)
+        ids = [m.message_id for m in task.history]
+        earlier = ids.index(sent_message_id) + 1 if sent_message_id and sent_message_id in ids else len(ids)
+        for msg in task.history[:earlier]:
+            view._add_message(msg)
+        for art in task.artifacts:
+            known = view.artifacts.get(art.artifact_id)
+            if known is None or known.artifact != art:  # the agent's merge of chunks may differ from ours
+                av = ArtifactView.of(art, parts_to_content(art.parts))
+                av.chunks, av.complete = (known.chunks, known.complete) if known is not None else (1, True)
+                view.artifacts[art.artifact_id] = av
+        if not view.status_history and state_name(task.status.state) in INTERRUPTED_STATES:
+            view.status.CopyFrom(task.status)  # the question just answered: the earlier turn's status
+        return self.apply_task(task)
 
     def _view_for(self, task_id: str, context_id: str) -> TaskView:
         view = self.views.get(task_id)
