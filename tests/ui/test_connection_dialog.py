@@ -91,7 +91,7 @@ def test_a_legacy_sse_profile_is_built(qtbot):
 def test_an_a2a_profile_keeps_card_url_binding_and_streaming(qtbot):
     dialog = _dialog(qtbot)
     dialog.set_kind("a2a")
-    assert dialog.connect_timeout_spin.value() == 10.0  # the A2A default replaced the MCP one
+    assert dialog.connect_timeout_spin.value() == 30.0  # the same default for both protocols
     dialog.name_edit.setText("travel")
     dialog.url_edit.setText("http://127.0.0.1:9999/")
     dialog.card_url_edit.setText("http://127.0.0.1:9999/card.json")

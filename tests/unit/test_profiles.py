@@ -110,8 +110,12 @@ def test_protocol_and_transport_are_derived_from_the_kind() -> None:
     assert a2a.protocol == "a2a"
 
 
-def test_a2a_and_mcp_profiles_have_their_own_timeout_defaults() -> None:
-    assert A2AProfile(name="a", url="http://h/").connect_timeout == 10.0
+def test_a2a_and_mcp_profiles_share_their_timeout_defaults() -> None:
+    assert (
+        A2AProfile(name="a", url="http://h/").request_timeout
+        == MCPHTTPProfile(name="m", url="http://h/mcp").request_timeout
+    )
+    assert A2AProfile(name="a", url="http://h/").connect_timeout == 30.0
     assert MCPHTTPProfile(name="m", url="http://h/mcp").connect_timeout == 30.0
     with pytest.raises(ValidationError):
         MCPHTTPProfile(name="m", url="http://h/mcp", connect_timeout=0)

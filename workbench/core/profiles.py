@@ -424,8 +424,6 @@ class A2AProfile(_URLMixin, _HeadersMixin, _ProfileBase):
     card_url: str | None = None
     binding: A2ABinding = "auto"
     streaming: bool = True
-    connect_timeout: Annotated[float, Field(gt=0, le=3600)] = 10.0
-    request_timeout: Annotated[float, Field(gt=0, le=86400)] = 60.0  # A2A always bounds a request
     stream_idle_timeout: Annotated[float | None, Field(gt=0, le=86400)] = None
 
     @field_validator("card_url")
