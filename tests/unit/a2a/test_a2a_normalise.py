@@ -10,6 +10,8 @@ from a2a.types import StreamResponse
 from google.protobuf.json_format import Parse
 
 from workbench.core.protocols.a2a.normalise import (
+    MAX_REPAIRED_BYTES,
+    VERBATIM,
     NormalisingTransport,
     Unreadable,
     normalise_json,
@@ -67,7 +69,14 @@ def test_an_unreadable_timestamp_is_remembered_as_sent() -> None:
     assert unreadable.last("timestamp") == "soon\x1b]0;x\x07"
 
 
-async def _through_transport(body: bytes, content_type: str, chunk: int) -> bytes:
+async def _through_transport(body: bytes, content_type: str, chunk: int, *, verbatim: bool = False) -> bytes:
+    response = await _response_through_transport(body, content_type, chunk, verbatim=verbatim)
+    return response.content
+
+
+async def _response_through_transport(
+    body: bytes, content_type: str, chunk: int, *, verbatim: bool = False
+) -> httpx.Response:
     class Chunked(httpx.AsyncByteStream):
         async def __aiter__(self):  # type: ignore[no-untyped-def]
             for i in range(0, len(body), chunk):
@@ -79,8 +88,8 @@ async def _through_transport(body: bytes, content_type: str, chunk: int) -> byte
             return httpx.Response(200, headers=headers, stream=Chunked())
 
     async with httpx.AsyncClient(transport=NormalisingTransport(Inner())) as client:
-        response = await client.get("http://agent.test/")
-        return response.content
+        extensions = {VERBATIM: True} if verbatim else {}
+        return await client.get("http://agent.test/", extensions=extensions)
 
 
 @pytest.mark.asyncio
@@ -99,3 +108,49 @@ async def test_a_json_body_split_anywhere_is_repaired_whole(chunk: int) -> None:
     body = json.dumps(event("2026-11-24T23:47:56.203316"), indent=2).encode()
     got = await _through_transport(body, "application/json", chunk)
     assert json.loads(got)["result"]["task"]["status"]["timestamp"] == "2026-11-24T23:47:56.203316Z"
+
+
+@pytest.mark.asyncio
+async def test_a_verbatim_request_gets_the_response_as_it_came_with_its_length() -> None:
+    body = json.dumps(event("2026-11-24T23:47:56.203316")).encode()
+    response = await _response_through_transport(body, "application/json", 7, verbatim=True)
+    assert response.content == body
+    assert response.headers["content-length"] == str(len(body))
+
+
+@pytest.mark.asyncio
+async def test_a_json_body_over_the_repair_limit_passes_unrepaired_as_it_arrives() -> None:
+    padding = b"z" * (3 * MAX_REPAIRED_BYTES)
+    stamped = json.dumps(event("2026-11-24T23:47:56.203316")).encode()
+    body = stamped[:-2] + b', "padding": "' + padding + b'"}}'
+    assert json.loads(body)["result"]["task"]["status"]["timestamp"] == "2026-11-24T23:47:56.203316"
+    chunk = 1024 * 1024
+    pulled: list[int] = []
+
+    class Inner(httpx.AsyncBaseTransport):
+        async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+            async def chunks():  # type: ignore[no-untyped-def]
+                for i in range(0, len(body), chunk):
+                    pulled.append(i)
+                    yield body[i : i + chunk]
+
+            return httpx.Response(200, headers={"content-type": "application/json"}, stream=_Chunks(chunks))
+
+    async with (
+        httpx.AsyncClient(transport=NormalisingTransport(Inner())) as client,
+        client.stream("GET", "http://agent.test/") as response,
+    ):
+        raw = response.aiter_raw()
+        first = await anext(raw)
+        assert len(pulled) <= MAX_REPAIRED_BYTES // chunk + 2  # held no more than the limit before passing on
+        rest = b"".join([part async for part in raw])
+    assert first + rest == body  # unrepaired, byte for byte
+
+
+class _Chunks(httpx.AsyncByteStream):
+    def __init__(self, make) -> None:  # type: ignore[no-untyped-def]
+        self._make = make
+
+    async def __aiter__(self):  # type: ignore[no-untyped-def]
+        async for part in self._make():
+            yield part

@@ -22,6 +22,7 @@ from google.protobuf.json_format import ParseError
 
 from workbench.core.errors import AgentCardError, UnsupportedCapabilityError
 from workbench.core.protocols.a2a.errors import http_status_error, map_error
+from workbench.core.protocols.a2a.normalise import VERBATIM
 
 WELL_KNOWN = "/.well-known/agent-card.json"
 LEGACY_WELL_KNOWN = "/.well-known/agent.json"
@@ -103,7 +104,9 @@ def parse_card(raw: Any, *, url: str) -> tuple[AgentCard, list[str]]:
 
 async def _get_bounded(http: httpx.AsyncClient, url: str, limit: int) -> tuple[httpx.Response, bytes | None]:
     """GET ``url``; the body when it is at most ``limit`` bytes, else ``None`` (the rest is not read)."""
-    async with http.stream("GET", url, headers={"Accept": "application/json"}, follow_redirects=True) as response:
+    async with http.stream(
+        "GET", url, headers={"Accept": "application/json"}, follow_redirects=True, extensions={VERBATIM: True}
+    ) as response:
         declared = response.headers.get("content-length")
         if declared is not None and declared.isdigit() and int(declared) > limit:
             return response, None

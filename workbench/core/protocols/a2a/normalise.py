@@ -15,7 +15,10 @@ payload whose timestamps are all valid is passed on byte for byte without being 
 timestamp that cannot be repaired (``"yesterday"``) is left as it is and remembered, so the parse
 error that follows can name the field and the value the agent sent (``Unreadable``). SSE bodies
 are repaired line by line (each ``data:`` line one JSON document) and passed on as each line
-completes; a JSON body is repaired whole.
+completes; a JSON body is repaired whole when it is at most ``MAX_REPAIRED_BYTES`` (a larger
+one is passed on as it arrives, unrepaired, so a huge body is never held twice). A request
+carrying the ``VERBATIM`` extension (the agent-card fetch, which bounds its own read and checks
+``Content-Length``) gets the response exactly as it came.
 """
 
 from __future__ import annotations
@@ -34,6 +37,10 @@ _RFC3339 = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+
 _REPAIRABLE = re.compile(r"(\d{4}-\d{2}-\d{2})[Tt ](\d{2}:\d{2}:\d{2})(?:\.(\d+))?([Zz]|[+-]\d{2}:\d{2})?")
 MAX_REMEMBERED = 8
 """Unreadable values kept per connection (the newest; one is enough to name in an error)."""
+MAX_REPAIRED_BYTES = 8 * 1024 * 1024
+"""Largest JSON body held whole to be repaired; larger ones pass unrepaired as they arrive."""
+VERBATIM = "workbench.verbatim"
+"""Request extension: set (to ``True``) on a request whose response must not be touched."""
 MAX_DEPTH = 64
 """Deepest JSON nesting searched for task statuses (A2A payloads are a few levels deep)."""
 
@@ -170,16 +177,34 @@ class _SSEStream(httpx.AsyncByteStream):
 
 
 class _JSONStream(httpx.AsyncByteStream):
-    """A JSON body passed on whole once it has arrived, repaired (the SDK reads it whole anyway)."""
+    """A JSON body passed on whole once it has arrived, repaired (the SDK reads it whole anyway).
+
+    A body over ``MAX_REPAIRED_BYTES`` is passed on unrepaired as it arrives.
+    """
 
     def __init__(self, inner: httpx.AsyncByteStream, unreadable: Unreadable) -> None:
         self._inner = inner
         self._unreadable = unreadable
 
     async def __aiter__(self) -> AsyncIterator[bytes]:
-        body = b"".join([chunk async for chunk in self._inner])
-        if body:
-            yield normalise_json(body, self._unreadable)
+        held: list[bytes] = []
+        size = 0
+        chunks = self._inner.__aiter__()
+        async for chunk in chunks:
+            held.append(chunk)
+            size += len(chunk)
+            if size > MAX_REPAIRED_BYTES:
+                break
+        else:
+            body = b"".join(held)
+            if body:
+                yield normalise_json(body, self._unreadable)
+            return
+        for chunk in held:  # too large to hold for repair: passed on as it came
+            yield chunk
+        held.clear()
+        async for chunk in chunks:
+            yield chunk
 
     async def aclose(self) -> None:
         """Close the wrapped stream."""
@@ -202,6 +227,8 @@ class NormalisingTransport(httpx.AsyncBaseTransport):
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         """Send ``request``; a JSON or SSE response's body is repaired on its way to the SDK."""
         response = await self._inner.handle_async_request(request)
+        if request.extensions.get(VERBATIM):
+            return response
         content_type = response.headers.get("content-type", "").lower()
         encoding = response.headers.get("content-encoding", "identity").lower()
         stream = response.stream
