@@ -199,12 +199,10 @@ async def run_window(app: QApplication, opts: GuiOptions) -> int:
     done: asyncio.Future[None] = loop.create_future()
     async with contextlib.AsyncExitStack() as stack:
         window = build_workbench(opts.config_dir).window
-        from workbench.ui.help import install_file_log, log_folder
+        from workbench.ui.help import file_log, log_folder
 
         # The log the Help menu's "Open log folder" shows (peer text inert, secrets masked).
-        file_log = install_file_log(log_folder(Path(window.ctx.services.profiles.path).parent))
-        stack.callback(file_log.close)
-        stack.callback(logging.getLogger("workbench").removeHandler, file_log)
+        stack.enter_context(file_log(log_folder(Path(window.ctx.services.profiles.path).parent)))
 
         def finished() -> None:
             if not done.done():

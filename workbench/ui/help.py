@@ -6,10 +6,11 @@ All text here is the workbench's own (trusted); the README is still rendered thr
 
 from __future__ import annotations
 
+import contextlib
 import importlib.metadata
 import logging
 import logging.handlers
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from PySide6.QtCore import Qt, QUrl
@@ -72,11 +73,14 @@ class _InertFormatter(logging.Formatter):
         return neutralise(super().format(record))
 
 
-def install_file_log(folder: Path) -> logging.Handler:
+@contextlib.contextmanager
+def file_log(folder: Path) -> Iterator[logging.Handler]:
     """Write the workbench's log (INFO and above) to ``folder/workbench.log``, rotated at 1 MB, three kept.
 
-    Returns:
-        The handler (the caller removes it from the ``workbench`` logger when the window closes).
+    On exit the handler is removed and closed, and the ``workbench`` logger's level is what it was.
+
+    Yields:
+        The handler.
     """
     folder.mkdir(parents=True, exist_ok=True)
     handler = logging.handlers.RotatingFileHandler(
@@ -85,10 +89,16 @@ def install_file_log(folder: Path) -> logging.Handler:
     handler.setLevel(logging.INFO)
     handler.setFormatter(_InertFormatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     logger = logging.getLogger("workbench")
+    level = logger.level
     logger.addHandler(handler)
-    if logger.level == logging.NOTSET or logger.level > logging.INFO:
+    if level == logging.NOTSET or level > logging.INFO:
         logger.setLevel(logging.INFO)
-    return handler
+    try:
+        yield handler
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(level)
+        handler.close()
 
 
 def readme_text() -> str:
