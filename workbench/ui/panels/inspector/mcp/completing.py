@@ -13,8 +13,10 @@ DEBOUNCE_MS = 150
 class CompletingLineEdit(QLineEdit):
     """A ``QLineEdit`` with a ``QCompleter`` fed asynchronously.
 
-    ``completion_requested(text)`` is emitted after a typing pause (and on focus); the owner asks the
-    server and hands the answer to ``offer(values)``, which pops the suggestions up.
+    ``completion_requested(text)`` is emitted after a typing pause (and when the user moves into the
+    field); the owner asks the server and hands the answer to ``offer(values)``, which pops the
+    suggestions up while the field still holds the text they were asked for. Picking a suggestion,
+    closing the popup (Escape, a click elsewhere) or coming back from it asks nothing more.
     """
 
     completion_requested = Signal(str)
@@ -32,28 +34,51 @@ class CompletingLineEdit(QLineEdit):
         self._timer.setInterval(DEBOUNCE_MS)
         self._timer.timeout.connect(self.request_now)
         self.textEdited.connect(self.on_text_edited)
+        completer.activated.connect(self.on_completer_activated)
+        self._asked: str | None = None  # the text the last request was for
+        self._picked: str | None = None  # the suggestion just picked (its own edit asks nothing)
 
     def focusInEvent(self, event: QFocusEvent) -> None:  # noqa: N802
-        """Fetch suggestions when the field gets focus, so they are there before the first key."""
+        """Fetch suggestions when the user moves into the field, so they are there before the first key.
+
+        Focus coming back from the suggestion popup (a pick, Escape) or from another window asks nothing.
+        """
         super().focusInEvent(event)
+        quiet = (Qt.FocusReason.PopupFocusReason, Qt.FocusReason.ActiveWindowFocusReason)
+        if self.completions_enabled and event.reason() not in quiet and self.text() != self._picked:
+            self._timer.start()
+
+    def focusOutEvent(self, event: QFocusEvent) -> None:  # noqa: N802
+        """Leaving the field (Tab, a click on a button) drops a pending request."""
+        super().focusOutEvent(event)
+        if event.reason() != Qt.FocusReason.PopupFocusReason:
+            self._timer.stop()
+
+    def on_text_edited(self, text: str) -> None:
+        """Restart the typing-pause timer (not for the edit a pick makes)."""
+        if text == self._picked:
+            self._timer.stop()
+            return
+        self._picked = None
         if self.completions_enabled:
             self._timer.start()
 
-    def on_text_edited(self, text: str) -> None:
-        """Restart the typing-pause timer."""
-        if self.completions_enabled:
-            self._timer.start()
+    def on_completer_activated(self, text: str) -> None:
+        """A suggestion was picked: it is the value, nothing more to ask."""
+        self._picked = text
+        self._timer.stop()
 
     def request_now(self) -> None:
         """Ask for suggestions for the current text right away."""
         self._timer.stop()
         if self.completions_enabled:
-            self.completion_requested.emit(self.text())
+            self._asked = self.text()
+            self.completion_requested.emit(self._asked)
 
     def offer(self, values: list[str]) -> None:
-        """Show ``values`` as suggestions (a popup when this field has focus)."""
+        """Take ``values`` as the suggestions; pop them up when the field has focus and still holds the text asked."""
         self.suggestions.setStringList(values)
-        if values and self.hasFocus():
+        if values and self.hasFocus() and self.text() == self._asked and self.text() != self._picked:
             self.completer().complete()
 
     def values(self) -> list[str]:

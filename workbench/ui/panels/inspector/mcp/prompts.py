@@ -103,6 +103,8 @@ class PromptDetailWidget(QWidget):
             # a server-sent name: never let QFormLayout make an AutoText label of it
             self._form.addRow(plain_label(argument.name + (" *" if argument.required else ""), self), field)
             self.fields[argument.name] = field
+        if self.fields:  # fields made after the button would otherwise Tab past it
+            QWidget.setTabOrder(list(self.fields.values())[-1], self.get_button)
         self.on_field_text_changed()
 
     def arguments(self) -> dict[str, str]:
