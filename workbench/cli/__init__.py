@@ -21,7 +21,7 @@ from workbench.cli.answers import AnswerBook
 from workbench.cli.logs import route_to_debug_log
 from workbench.cli.profile_parser import add_profile_commands
 from workbench.cli.render import HumanPrinter, describe_human, print_error, print_json
-from workbench.cli.targets import Handlers, TargetSpec, add_target_options, build_target_agent, target_from_args
+from workbench.cli.targets import TargetSpec, add_target_options, target_from_args
 from workbench.cli.tool_call import call_tool
 from workbench.core.errors import ConfigError, NotFoundError, WorkbenchError
 from workbench.core.events import EventBus, ServerStderrLine
@@ -32,6 +32,7 @@ from workbench.core.wire import WireRecorder
 
 if TYPE_CHECKING:
     from workbench.cli.run_credentials import RunCredentialStore
+    from workbench.core.agent_factory import AgentHandlers
     from workbench.core.profiles import ConnectionProfile
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -187,11 +188,13 @@ async def _run(args: argparse.Namespace, spec: TargetSpec | None, profile: Conne
     if args.stderr and not args.json:
         bus.subscribe(ServerStderrLine, lambda e: print(f"[server stderr] {e.line}", file=sys.stderr))
     book = AnswerBook(getattr(args, "answer", []), interactive=sys.stdin.isatty() and not args.json)
-    handlers = Handlers(elicitation=book.elicitation, sampling=book.sampling, input=book.input)
+    from workbench.core.agent_factory import AgentHandlers
+
+    handlers = AgentHandlers(elicitation=book.elicitation, sampling=book.sampling, input=book.input)
     store: RunCredentialStore | None = None
     try:
         if spec is not None:
-            agent = build_target_agent(spec, wire=wire, bus=bus, handlers=handlers)
+            agent = await _target_agent(spec, wire=wire, bus=bus, handlers=handlers)
         else:
             assert profile is not None
             agent, store = await _profile_agent(profile, wire=wire, bus=bus, handlers=handlers)
@@ -230,12 +233,33 @@ async def _run(args: argparse.Namespace, spec: TargetSpec | None, profile: Conne
             wire.export_har(args.wire)
 
 
+async def _target_agent(spec: TargetSpec, *, wire: WireRecorder, bus: EventBus, handlers: AgentHandlers) -> RemoteAgent:
+    """The agent for an ad-hoc target: a transient profile through the same factory as saved ones.
+
+    Raises:
+        ConfigError: A value no profile can hold (a timeout out of range, a bad URL).
+    """
+    from pydantic import ValidationError
+
+    from workbench.cli.transient import transient_profile
+    from workbench.core.agent_factory import build_agent
+    from workbench.core.profiles import validation_details
+
+    try:
+        profile = transient_profile(spec)
+    except ValidationError as exc:
+        first = validation_details(exc)[0]
+        raise ConfigError(f"{'.'.join(first['loc'])}: {first['msg']}", details={"errors": [first]}) from None
+    # no keyring: the command line's own values only (an A2A agent's 401 asks the answer book)
+    return await build_agent(profile, wire=wire, bus=bus, handlers=handlers, peer_names_itself=True)
+
+
 async def _profile_agent(
-    profile: ConnectionProfile, *, wire: WireRecorder, bus: EventBus, handlers: Handlers
+    profile: ConnectionProfile, *, wire: WireRecorder, bus: EventBus, handlers: AgentHandlers
 ) -> tuple[RemoteAgent, RunCredentialStore]:
     """The agent for a saved profile, its secrets from the keyring (answers kept for the run without one)."""
     from workbench.cli.run_credentials import RunCredentialStore
-    from workbench.core.agent_factory import AgentHandlers, build_agent
+    from workbench.core.agent_factory import build_agent
     from workbench.core.credentials import KeyringCredentialStore
 
     keyring = KeyringCredentialStore()
@@ -244,7 +268,7 @@ async def _profile_agent(
         profile,
         wire=wire,
         bus=bus,
-        handlers=AgentHandlers(elicitation=handlers.elicitation, sampling=handlers.sampling, input=handlers.input),
+        handlers=handlers,
         resolve_secret=keyring.resolve if profile.secrets else None,  # no keyring: says so, names the fix
         credentials=store,  # OAuth tokens (MCP) and A2A security-scheme credentials
     )

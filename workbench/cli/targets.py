@@ -1,20 +1,12 @@
-"""Turn command-line target options into an agent, with the protocol always explicit."""
+"""Turn command-line target options into a target spec (the protocol always explicit); see ``transient``."""
 
 from __future__ import annotations
 
 import argparse
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from workbench.core.errors import ConfigError
-from workbench.core.events import EventBus
-from workbench.core.protocols.base import ElicitationHandler, InputHandler, SamplingHandler
-from workbench.core.protocols.contract import RemoteAgent
-from workbench.core.wire import WireRecorder
-
-if TYPE_CHECKING:
-    from workbench.core.http.origins import CredentialBoundary
-
 
 DEFAULT_CONNECT_TIMEOUT = 30.0
 A2ABindingName = Literal["auto", "JSONRPC", "HTTP+JSON"]
@@ -151,14 +143,6 @@ def parse_origins(items: list[str]) -> list[str]:
     return out
 
 
-def credential_boundary(spec: TargetSpec, wire: WireRecorder) -> CredentialBoundary:
-    """Where this target's credentials may go: its URL and every ``--allow-origin``."""
-    from workbench.core.http.origins import CredentialBoundary
-
-    assert spec.url is not None
-    return CredentialBoundary([spec.url, *spec.allow_origins], redactor=wire.redactor)
-
-
 def pairs(items: list[str], option: str) -> dict[str, str]:
     """``K=V`` option values as a dict (the last of a repeated key wins).
 
@@ -172,55 +156,3 @@ def pairs(items: list[str], option: str) -> dict[str, str]:
             raise ConfigError(f"{option} expects K=V, got {item!r}.")
         out[key.strip()] = value
     return out
-
-
-@dataclass
-class Handlers:
-    """Callbacks that answer the peer's questions."""
-
-    elicitation: ElicitationHandler | None = None
-    sampling: SamplingHandler | None = None
-    input: InputHandler | None = None
-
-
-def build_target_agent(spec: TargetSpec, *, wire: WireRecorder, bus: EventBus, handlers: Handlers) -> RemoteAgent:
-    """Create the agent for ``spec`` (nothing is connected yet)."""
-    if spec.protocol == "a2a":
-        from workbench.core.protocols.a2a import A2AAgent
-
-        assert spec.url is not None
-        timeouts: dict[str, Any] = {"connect_timeout": spec.connect_timeout}
-        if spec.request_timeout is not None:
-            timeouts["request_timeout"] = spec.request_timeout
-        from workbench.core.http.httpx_transport import HttpxCredentialGuard
-
-        return A2AAgent(
-            spec.url,
-            headers=spec.headers or None,
-            binding=spec.binding,
-            wire=wire,
-            input_handler=handlers.input,
-            http_transport=HttpxCredentialGuard(credential_boundary(spec, wire)),
-            **timeouts,
-        )
-    from workbench.core.protocols.mcp import MCPAgent
-
-    common: dict[str, Any] = {
-        "mode": spec.mode,
-        "agent_tool": spec.agent_tool,
-        "headers": spec.headers or None,
-        "wire": wire,
-        "bus": bus,
-        "elicitation_handler": handlers.elicitation,
-        "sampling_handler": handlers.sampling,
-        "connect_timeout": spec.connect_timeout,
-        "request_timeout": spec.request_timeout,
-    }
-    if spec.protocol == "mcp-stdio":
-        return MCPAgent.stdio(spec.command[0], spec.command[1:], env=spec.env or None, **common)
-    assert spec.url is not None
-    from workbench.core.http.httpx2_transport import Httpx2CredentialGuard
-
-    transport: Literal["sse", "streamable-http"] = "sse" if spec.protocol == "mcp-sse" else "streamable-http"
-    guard = Httpx2CredentialGuard(credential_boundary(spec, wire))
-    return MCPAgent(spec.url, transport=transport, http_transport=guard, **common)

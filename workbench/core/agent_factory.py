@@ -174,6 +174,7 @@ async def build_agent(
     oauth_opener: OAuthOpener | None = None,
     on_auth_step: Callable[[AuthStep], None] | None = None,
     oauth_login_timeout: float | None = None,
+    peer_names_itself: bool = False,
 ) -> RemoteAgent:
     """Build the agent ``profile`` describes (not connected yet).
 
@@ -190,6 +191,8 @@ async def build_agent(
             login fails with ``AuthRequiredError`` (``details["oauth"] == "login-required"``).
         on_auth_step: Receives each OAuth ``AuthStep`` (they are also published on ``bus``).
         oauth_login_timeout: Seconds an OAuth login waits for the browser (default: the provider's).
+        peer_names_itself: The agent takes the name the server or card gives (a transient profile's
+            name is only a label for its target); otherwise it keeps the profile's name.
 
     Returns:
         An ``MCPAgent`` or ``A2AAgent``.
@@ -211,8 +214,9 @@ async def build_agent(
             if scheme and credential:
                 redactor.add_secret(credential)
         protect_logs(redactor)
+    name = None if peer_names_itself else profile.name
     if isinstance(profile, A2AProfile):
-        return _build_a2a(profile, cid, wire, handlers, secrets, credentials, oauth_opener)
+        return _build_a2a(profile, cid, name, wire, handlers, secrets, credentials, oauth_opener)
     auth = None
     if isinstance(profile, MCPHTTPProfile | MCPSSEProfile) and profile.auth == "oauth":
         if credentials is None:
@@ -227,7 +231,7 @@ async def build_agent(
         auth = await _oauth_provider(
             profile, cid, wire, bus, credentials, oauth_opener, on_auth_step, oauth_login_timeout
         )
-    return _build_mcp(profile, cid, wire, bus, handlers, secrets, auth)
+    return _build_mcp(profile, cid, name, wire, bus, handlers, secrets, auth)
 
 
 async def _oauth_provider(
@@ -263,6 +267,7 @@ async def _oauth_provider(
 def _build_mcp(
     profile: MCPStdioProfile | MCPHTTPProfile | MCPSSEProfile,
     connection_id: str,
+    name: str | None,
     wire: WireRecorder | None,
     bus: EventBus | None,
     handlers: AgentHandlers,
@@ -294,7 +299,7 @@ def _build_mcp(
         args=list(stdio.args) if stdio else None,
         env=({**stdio.env, **secrets.env} or None) if stdio else None,
         cwd=stdio.cwd if stdio else None,
-        name=profile.name,
+        name=name,
         mode=profile.mode,
         headers=headers,
         agent_tool=profile.agent_tool,
@@ -314,6 +319,7 @@ def _build_mcp(
 def _build_a2a(
     profile: A2AProfile,
     connection_id: str,
+    name: str | None,
     wire: WireRecorder | None,
     handlers: AgentHandlers,
     secrets: ResolvedSecrets,
@@ -325,7 +331,7 @@ def _build_a2a(
 
     agent = A2AAgent(
         profile.url,
-        name=profile.name,
+        name=name,
         card_url=profile.card_url,
         headers={**profile.headers, **secrets.headers} or None,
         bearer_token=secrets.bearer_token,
