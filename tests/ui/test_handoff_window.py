@@ -4,6 +4,7 @@ the chain drawn live in the handoff view, clicking a hop selects its wire record
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +12,7 @@ import pytest
 
 from workbench.app import Workbench, build_workbench
 from workbench.core.credentials import MemoryCredentialStore
+from workbench.core.events import ConnectionState
 from workbench.core.handoff.events import USER, HandoffEvent, HopKind, HopState
 from workbench.demo.scenarios.handoff import SCRIPTED_TRAVELLER, serve_handoff_agents
 from workbench.ui.asyncutil import wait_signal
@@ -21,8 +23,17 @@ from workbench.ui.dialogs.input_required import InputRequiredDialog
 WAIT = 30.0
 
 
-async def _answer_prompts(window: Any, task: asyncio.Task[None], *, deny_first: bool = False) -> list[str]:
-    """Act as the user until the scenario ends: approve (or deny the first) handoff, fill the form."""
+async def _answer_prompts(
+    window: Any,
+    task: asyncio.Task[None],
+    *,
+    deny_first: bool = False,
+    on_prompt: Callable[[Any, Any], None] | None = None,
+) -> list[str]:
+    """Act as the user until the scenario ends: approve (or deny the first) handoff, fill the form.
+
+    ``on_prompt(window, dialog)`` looks at the window each time the user is asked (the chain is mid-run).
+    """
     seen: list[str] = []
     while not task.done():
         shown = asyncio.ensure_future(wait_signal(window.prompts.prompt_shown, WAIT))
@@ -31,6 +42,8 @@ async def _answer_prompts(window: Any, task: asyncio.Task[None], *, deny_first: 
             shown.cancel()
             break
         (dialog,) = shown.result()
+        if on_prompt is not None:
+            on_prompt(window, dialog)
         if isinstance(dialog, HandoffApprovalDialog):
             seen.append("approval")
             (dialog.deny_button if deny_first and seen.count("approval") == 1 else dialog.approve_button).click()
@@ -43,7 +56,11 @@ async def _answer_prompts(window: Any, task: asyncio.Task[None], *, deny_first: 
 
 
 async def _run_in_window(
-    qtbot: Any, config_dir: Path, *, deny_first: bool = False
+    qtbot: Any,
+    config_dir: Path,
+    *,
+    deny_first: bool = False,
+    on_prompt: Callable[[Any, Any], None] | None = None,
 ) -> tuple[Workbench, list[HandoffEvent], list[str]]:
     """Run the scenario in a real window with the user answering, then close it.
 
@@ -59,7 +76,8 @@ async def _run_in_window(
     try:
         async with serve_handoff_agents() as scenario:
             task = asyncio.ensure_future(run_handoff_in_window(window, scenario))
-            seen = await asyncio.wait_for(_answer_prompts(window, task, deny_first=deny_first), WAIT * 2)
+            answering = _answer_prompts(window, task, deny_first=deny_first, on_prompt=on_prompt)
+            seen = await asyncio.wait_for(answering, WAIT * 2)
     finally:
         done = asyncio.ensure_future(wait_signal(window.shutdown_finished, WAIT))
         window.close()
@@ -103,3 +121,77 @@ async def test_denying_a_handoff_in_the_window_marks_the_hop_and_the_orchestrato
     assert any(e.state is HopState.DENIED for e in events)
     assert window.scenario_result is not None
     assert "denied" in window.scenario_result.lower() or "refused" in window.scenario_result.lower()
+
+
+SCENARIO_AGENTS = ("orchestrator", "demo-mcp", "booking", "mcp-proxy")
+
+
+@pytest.mark.asyncio
+async def test_the_scenario_agents_show_connected_and_working_in_the_sidebar_while_the_chain_runs(qtbot, tmp_path):
+    rows_seen: list[dict[str, tuple[ConnectionState, str]]] = []
+
+    def look(window: Any, dialog: Any) -> None:
+        items = window.sidebar.viewmodel.items()
+        rows_seen.append({i.name: (i.state, i.state_text) for i in items})
+        window.ctx.selection.select(next(i.id for i in items if i.name == "orchestrator"))
+
+    bench, _, _ = await _run_in_window(qtbot, tmp_path / "config", on_prompt=look)
+    assert rows_seen
+    for rows in rows_seen:  # every time the user was asked, mid-chain
+        assert set(SCENARIO_AGENTS) <= set(rows)
+        assert all(rows[name][0] is ConnectionState.CONNECTED for name in SCENARIO_AGENTS), rows
+        assert "working" in rows["orchestrator"][1]  # the question to it is still open
+    assert any("waiting for" in text for rows in rows_seen for _, text in rows.values())  # the form's target
+    after = {i.name: i.state_text for i in bench.window.sidebar.viewmodel.items()}
+    assert not any("working" in text or "waiting" in text for text in after.values())  # idle once it ended
+
+
+@pytest.mark.asyncio
+async def test_the_next_window_does_not_open_on_a_stale_scenario_agent(qtbot, tmp_path):
+    config = tmp_path / "config"
+    bench, _, _ = await _run_in_window(
+        qtbot, config, on_prompt=lambda w, _d: w.ctx.selection.select(w.sidebar.viewmodel.items()[0].id)
+    )
+    assert bench.window.ctx.selection.current is not None  # a scenario agent was selected at close
+    assert all(not i.persisted for i in bench.window.sidebar.viewmodel.items())  # never saved
+    again = build_workbench(config, credentials=MemoryCredentialStore())
+    qtbot.addWidget(again.window)
+    again.window.restore_selection()
+    assert again.window.sidebar.viewmodel.items() == []
+    assert again.ctx.selection.current is None
+    assert "not connected" not in again.window.inspector.placeholder.title_label.text()
+    done = asyncio.ensure_future(wait_signal(again.window.shutdown_finished, WAIT))
+    again.window.close()
+    await done
+
+
+@pytest.mark.asyncio
+async def test_each_scenario_agent_has_one_name_in_sidebar_wire_log_handoff_view_chat_and_stderr(qtbot, tmp_path):
+    seen_titles: dict[str, tuple[str, str, str]] = {}
+
+    def look(window: Any, dialog: Any) -> None:
+        for item in window.sidebar.viewmodel.items():
+            window.ctx.selection.select(item.id)
+            seen_titles[item.name] = (
+                window.chat.title.text(),
+                window.stderr.title.text(),
+                window.wire_log.vm.connection_name(item.id),
+            )
+
+    bench, events, _ = await _run_in_window(qtbot, tmp_path / "config", on_prompt=look)
+    window = bench.window
+    sidebar_names = {i.name for i in window.sidebar.viewmodel.items()}
+    lanes = {lane.name for lane in window.handoffs.vm.current.lanes} - {USER}
+    assert sidebar_names == set(SCENARIO_AGENTS) == lanes
+    for name, (chat, stderr, wire) in seen_titles.items():
+        assert (chat, stderr, wire) == (name, f"stderr of {name}", name)
+    # the wire log's connection column names every record's connection by its sidebar name
+    wire_names = {window.wire_log.vm.connection_name(r.connection_id) for r in bench.ctx.services.wire.records()}
+    assert wire_names <= sidebar_names
+    # a hop's "Wire" fact names the connection too
+    hop_with_wire = next(e for e in events if e.connection_id and e.wire_seqs)
+    window.handoffs.vm.set_current(hop_with_wire.chain_id)
+    hop = window.handoffs.vm.current.hops[hop_with_wire.handoff_id]
+    window.handoffs.on_vm_hop_selected(hop)
+    wire_fact = window.handoffs.fact_labels["Wire"].text()
+    assert wire_fact.split(" #")[0] in sidebar_names

@@ -108,7 +108,8 @@ def check_transition(old: ConnectionState, new: ConnectionState) -> None:
 class _Attempt:
     """One try at a connection: its owner task and how the task is told to stop."""
 
-    def __init__(self) -> None:
+    def __init__(self, agent: RemoteAgent | None = None) -> None:
+        self.agent = agent  # an agent built elsewhere to connect (None: the factory builds one)
         self.task: asyncio.Task[None] | None = None
         self.phase: str = "starting"  # starting → handshake → running → closing → done
         self.settled = asyncio.Event()  # set once the handshake succeeded or failed
@@ -289,7 +290,9 @@ class ConnectionManager:
 
     # ------------------------------------------------------------------ commands
 
-    async def connect(self, profile: ConnectionProfile, *, connection_id: str | None = None) -> Connection:
+    async def connect(
+        self, profile: ConnectionProfile, *, connection_id: str | None = None, agent: RemoteAgent | None = None
+    ) -> Connection:
         """Open a connection for ``profile`` and return once it is CONNECTED.
 
         A CLOSED or FAILED connection with the same id is reused (with this ``profile``).
@@ -297,6 +300,11 @@ class ConnectionManager:
         Args:
             profile: What to connect to.
             connection_id: The id to use (default: ``profile.id``).
+            agent: An agent built elsewhere (not connected yet) to connect and own instead of one from
+                the factory — e.g. the handoff router's agents, whose handlers the router answers, so
+                the window lists, inspects and closes the very agents that take part in the chain.
+                The manager connects it, closes it on disconnect, and a reconnect builds a fresh one
+                from the factory.
 
         Returns:
             The connection, CONNECTED (it may fail later; watch its state).
@@ -320,7 +328,7 @@ class ConnectionManager:
                 details={"connection_id": cid, "state": conn.state.value},
             )
         conn._profile = profile
-        attempt = self._start(conn)
+        attempt = self._start(conn, agent)
         return await self._await_attempt(conn, attempt)
 
     async def disconnect(self, connection_id: str) -> None:
@@ -412,8 +420,8 @@ class ConnectionManager:
             )
         )
 
-    def _start(self, conn: Connection) -> _Attempt:
-        attempt = _Attempt()
+    def _start(self, conn: Connection, agent: RemoteAgent | None = None) -> _Attempt:
+        attempt = _Attempt(agent)
         conn._attempt = attempt
         conn._error = None
         conn._capabilities = None
@@ -464,7 +472,9 @@ class ConnectionManager:
         profile = conn.profile
         try:
             attempt.phase = "handshake"
-            agent = await self._factory(profile, connection_id=conn.id, wire=self._wire, bus=self._bus)
+            agent = attempt.agent
+            if agent is None:
+                agent = await self._factory(profile, connection_id=conn.id, wire=self._wire, bus=self._bus)
             agent.set_loss_handler(conn.report_lost)
             async with asyncio.timeout(profile.connect_timeout + CONNECT_GRACE):
                 await agent.connect()

@@ -13,12 +13,16 @@ from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
 from workbench.core.errors import WorkbenchError
-from workbench.core.profiles import A2AProfile, MCPHTTPProfile
+from workbench.core.handoff.events import HandoffEvent, HopState
+from workbench.core.profiles import A2AProfile, ConnectionProfile, MCPHTTPProfile
 from workbench.demo.profiles import demo_profiles
 
 if TYPE_CHECKING:
+    from workbench.core.handoff.router import HandoffRouter
+    from workbench.core.protocols.contract import RemoteAgent
     from workbench.demo.launcher import DemoAgent
     from workbench.ui.mainwindow import MainWindow
+    from workbench.ui.panels.sidebar.viewmodel import SidebarViewModel
 
 
 @contextlib.asynccontextmanager
@@ -30,34 +34,115 @@ async def scenario_agents() -> AsyncIterator[Any]:
         yield scenario
 
 
+def scenario_profiles(router: HandoffRouter) -> list[tuple[ConnectionProfile, RemoteAgent]]:
+    """A sidebar profile for each of the router's agents, paired with the agent itself.
+
+    One name per agent everywhere: the profile's name is the name the agent has in the chain
+    (its lane in the handoff view) and its id is the agent's connection id (its wire records'
+    connection), so the sidebar, the inspector, the chat, the stderr tab, the wire log and the
+    handoff view all say ``orchestrator``.
+    """
+    out: list[tuple[ConnectionProfile, RemoteAgent]] = []
+    for name, entry in router.agents.items():
+        agent = entry.agent
+        url = entry.uri or agent.url or ""
+        pid = agent.connection_id  # handoff-<name>: a valid profile id
+        profile: ConnectionProfile
+        if agent.protocol == "a2a":
+            profile = A2AProfile(id=pid, name=name, url=url)
+        else:
+            profile = MCPHTTPProfile(id=pid, name=name, url=url)
+        out.append((profile, agent))
+    return out
+
+
+class ScenarioActivity:
+    """Tells the sidebar which scenario agent is working (or waiting for the user) as hops change.
+
+    An agent is busy while a hop it is asked for (its target) is unfinished; the newest such hop's
+    state is what its row says.
+    """
+
+    def __init__(self, sidebar: SidebarViewModel, profile_ids: dict[str, str]) -> None:
+        self._sidebar = sidebar
+        self._ids = profile_ids  # agent name -> profile id
+        self._open: dict[str, dict[str, HopState]] = {}  # agent name -> unfinished hop id -> state
+
+    def on_event(self, event: HandoffEvent) -> None:
+        """Record one hop's new state and update its target's row."""
+        name = event.target
+        if name not in self._ids:
+            return
+        hops = self._open.setdefault(name, {})
+        if event.state.finished:
+            hops.pop(event.handoff_id, None)
+        else:
+            hops[event.handoff_id] = event.state
+        self._sidebar.set_activity(self._ids[name], _activity(list(hops.values())))
+
+    def clear(self) -> None:
+        """The scenario ended: every agent is idle."""
+        self._open.clear()
+        for pid in self._ids.values():
+            self._sidebar.set_activity(pid, "")
+
+
+def _activity(states: list[HopState]) -> str:
+    if not states:
+        return ""
+    latest = states[-1]
+    if latest is HopState.WAITING_FOR_USER:
+        return "waiting for you…"
+    if latest is HopState.PENDING:
+        return "waiting for approval…"
+    return "working…"
+
+
 async def run_handoff_in_window(window: MainWindow, scenario: Any) -> None:
     """Run the handoff scenario live in the window: approvals and the traveller form are the user's.
 
     The chain is drawn in the handoff view as it happens; the scenario's agents are listed in the
-    sidebar (not saved; connect one to inspect its card or tools); the final answer ends up in the
-    status bar and in a note beside the diagram.
+    sidebar (not saved), connected through the window's connection manager — the very agents the
+    router hands work to, so their rows say ``connected · working…`` while they work and the
+    inspector shows them live; the final answer ends up in the status bar and in a note beside the
+    diagram.
     """
     from workbench.demo.scenarios.handoff import build_router, run_scenario
 
     ctx = window.ctx
-    for name, protocol, url in scenario.agents():
-        kind = A2AProfile(id=f"scenario-{name}", name=f"{name} (scenario)", url=url) if protocol == "a2a" else None
-        profile = kind or MCPHTTPProfile(id=f"scenario-{name}", name=f"{name} (scenario)", url=url)
-        window.sidebar.viewmodel.add(profile, persist=False)
-    window.show_handoffs()
+    sidebar = window.sidebar.viewmodel
+    activity: ScenarioActivity | None = None
+
+    def on_event(event: HandoffEvent) -> None:
+        if activity is not None:
+            activity.on_event(event)
+
     router = build_router(
         scenario,
         bus=ctx.services.bus,
         wire=ctx.services.wire,
         approval=window.prompts.decide_handoff,
         user_input=window.prompts.answer_input,
+        on_event=on_event,
+        owned=False,  # the connection manager connects and closes them
     )
+    pairs = scenario_profiles(router)
+    activity = ScenarioActivity(sidebar, {p.name: p.id for p, _ in pairs})
+    connecting = []
+    for profile, agent in pairs:
+        sidebar.add(profile, persist=False)
+        task = sidebar.connect_agent(profile.id, agent)
+        if task is not None:
+            connecting.append(task)
+    window.show_handoffs()
     try:
+        await asyncio.gather(*connecting, return_exceptions=True)  # failures show in the sidebar
         result = await run_scenario(router, scenario.question)
         window.show_scenario_result(result.text, failed=result.state != "completed")
     except WorkbenchError as exc:
         ctx.errors.report(exc, "running the handoff scenario")
     finally:
+        activity.clear()
         await router.aclose()
 
 

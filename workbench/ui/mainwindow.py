@@ -383,9 +383,9 @@ class MainWindow(QMainWindow):
         self.resizeDocks([self.wire_dock], [bottom], Qt.Orientation.Vertical)
 
     def restore_selection(self) -> None:
-        """Select the connection that was selected when the window last closed (if it still exists)."""
+        """Select the connection that was selected when the window last closed (if it is still listed)."""
         last = self._settings.value("window/selection")
-        if isinstance(last, str) and last:
+        if isinstance(last, str) and last and self.sidebar.viewmodel.item(last) is not None:
             self.ctx.selection.select(last)
 
     def save_layout(self) -> None:
@@ -398,7 +398,9 @@ class MainWindow(QMainWindow):
         if bottom:
             self._settings.setValue("window/bottom_height", bottom[0].height())
         self._settings.remove("window/splitter")  # the old centre splitter (crushed sizes were restored from it)
-        self._settings.setValue("window/selection", self.ctx.selection.current or "")
+        # Only a saved profile is remembered: a demo or scenario agent is gone by the next launch.
+        item = self.sidebar.viewmodel.item(self.ctx.selection.current or "")
+        self._settings.setValue("window/selection", item.id if item is not None and item.persisted else "")
         self._settings.sync()
 
     # ------------------------------------------------------------------ shutdown

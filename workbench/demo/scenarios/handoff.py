@@ -147,6 +147,7 @@ def build_router(
     policies: HandoffPolicies | None = None,
     max_depth: int = DEFAULT_MAX_DEPTH,
     sampling: SamplingHandler | None = None,
+    owned: bool = True,
 ) -> HandoffRouter:
     """A router with the scenario's agents registered (it owns them: ``await router.aclose()``).
 
@@ -160,6 +161,8 @@ def build_router(
         policies: Explicit policies (override what ``approval`` implies).
         max_depth: The chain's depth limit.
         sampling: Answers the demo MCP server's sampling requests that name no agent (e.g. a person).
+        owned: The router closes the agents when it closes; ``False`` when someone else connects
+            and closes them (the window's connection manager).
     """
     if policies is None:
         policies = HandoffPolicies(Policy.ASK if approval is not None else Policy.AUTO)
@@ -178,22 +181,22 @@ def build_router(
         sampling_handler=router.sampling_handler(MCP_SERVER, fallback=sampling),
         wire=wire,
         bus=bus,
-        connection_id=f"handoff:{MCP_SERVER}",
+        connection_id=f"handoff-{MCP_SERVER}",
     )
 
     def asking_agent(url: str, name: str) -> A2AAgent:
         # an A2A agent whose input-required questions the router answers (tool calls, the user's form)
         return A2AAgent(
-            url, name=name, input_handler=router.input_handler(name), wire=wire, connection_id=f"handoff:{name}"
+            url, name=name, input_handler=router.input_handler(name), wire=wire, connection_id=f"handoff-{name}"
         )
 
     orchestrator = asking_agent(scenario.orchestrator_url, ORCHESTRATOR)
     booking = asking_agent(scenario.booking_url, BOOKING)
-    proxy = A2AAgent(scenario.proxy_url, name=PROXY, wire=wire, connection_id=f"handoff:{PROXY}")
-    router.register(MCP_SERVER, mcp, uri=scenario.mcp_url, as_tool=False, owned=True)
-    router.register(ORCHESTRATOR, orchestrator, uri=scenario.orchestrator_url, as_tool=False, owned=True)
-    router.register(BOOKING, booking, uri=scenario.booking_url, owned=True)
-    router.register(PROXY, proxy, uri=scenario.proxy_url, proxy_targets={PROXY_SERVER_ID: MCP_SERVER}, owned=True)
+    proxy = A2AAgent(scenario.proxy_url, name=PROXY, wire=wire, connection_id=f"handoff-{PROXY}")
+    router.register(MCP_SERVER, mcp, uri=scenario.mcp_url, as_tool=False, owned=owned)
+    router.register(ORCHESTRATOR, orchestrator, uri=scenario.orchestrator_url, as_tool=False, owned=owned)
+    router.register(BOOKING, booking, uri=scenario.booking_url, owned=owned)
+    router.register(PROXY, proxy, uri=scenario.proxy_url, proxy_targets={PROXY_SERVER_ID: MCP_SERVER}, owned=owned)
     router.offer_tools(ORCHESTRATOR, OFFERED_TO_ORCHESTRATOR)
     return router
 

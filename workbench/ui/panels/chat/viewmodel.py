@@ -27,6 +27,7 @@ from workbench.core.protocols.base import AgentEvent, Failed, InputResponse
 from workbench.core.protocols.contract import RemoteAgent
 from workbench.ui.asyncutil import spawn
 from workbench.ui.context import PanelContext
+from workbench.ui.names import connection_name
 
 log = logging.getLogger(__name__)
 
@@ -206,7 +207,7 @@ class ChatViewModel(QObject):
         agent = conn.agent if conn is not None else None
         if agent is not None:
             agent.new_conversation()
-        title = conn.profile.name if conn is not None else cid
+        title = connection_name(self._ctx.services, cid)
         self._sessions[cid] = _Session(Conversation(title), generation=(old.generation + 1) if old else 0)
         self.conversation_reset.emit(cid)
         if cid == self._current:
@@ -243,8 +244,7 @@ class ChatViewModel(QObject):
     def _session(self, cid: str) -> _Session:
         session = self._sessions.get(cid)
         if session is None:
-            conn = self._ctx.services.connections.get(cid)
-            session = _Session(Conversation(conn.profile.name if conn is not None else cid))
+            session = _Session(Conversation(connection_name(self._ctx.services, cid)))
             self._sessions[cid] = session
         return session
 

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 
 from workbench.ui.asyncutil import spawn
 from workbench.ui.context import PanelContext
+from workbench.ui.names import connection_name
 from workbench.ui.panels.chat.render import TranscriptRenderer
 from workbench.ui.panels.chat.viewmodel import ChatViewModel, InputState
 from workbench.ui.untrusted import SafeTextBrowser, plain_label
@@ -232,8 +233,7 @@ class ChatWidget(QWidget):
         self._shown = connection_id
         self._timer.stop()
         self.renderer.reset()
-        conn = self._ctx.services.connections.get(connection_id) if connection_id else None
-        self.title.setText(conn.profile.name if conn is not None else (connection_id or ""))
+        self.title.setText(connection_name(self._ctx.services, connection_id))
         if connection_id is not None:
             self.flush()
         self._apply_input_state(self.viewmodel.input_state())

@@ -28,6 +28,7 @@ from workbench.core.errors import WorkbenchError
 from workbench.core.timefmt import time_of_day
 from workbench.ui.asyncutil import spawn
 from workbench.ui.context import PanelContext
+from workbench.ui.names import connection_name
 from workbench.ui.panels.handoffs.diagram import DiagramChange, Hop
 from workbench.ui.panels.handoffs.items import ArrowItem, lane_title
 from workbench.ui.panels.handoffs.scene import HEADER_Z, HandoffScene
@@ -38,14 +39,14 @@ ZOOM_STEP = 1.25
 ZOOM_MIN, ZOOM_MAX = 0.1, 8.0
 
 
-def hop_facts(hop: Hop) -> list[tuple[str, str]]:
-    """The detail pane's rows for a hop (plain text)."""
+def hop_facts(hop: Hop, name_of: Callable[[str], str] = str) -> list[tuple[str, str]]:
+    """The detail pane's rows for a hop (plain text); ``name_of`` names its wire records' connection."""
     duration = hop.duration
     timing = f"started {time_of_day(hop.started_at)}"
     timing += f", took {duration:.3f} s" if duration is not None else f", last update {time_of_day(hop.updated_at)}"
     wire = "none"
     if hop.connection_id and hop.wire_seqs:
-        wire = f"{hop.connection_id} #{hop.wire_seqs[0]}–#{hop.wire_seqs[1]}"
+        wire = f"{name_of(hop.connection_id)} #{hop.wire_seqs[0]}–#{hop.wire_seqs[1]}"
     return [
         ("Kind", hop.kind.value),
         ("State", hop.state.value),
@@ -425,7 +426,7 @@ class HandoffWidget(QWidget):
             self.detail_view.setPlainText("")
             return
         self.detail_title.setText(f"{hop.kind.value}: {lane_title(hop.source)} → {lane_title(hop.target)}")
-        for name, value in hop_facts(hop):
+        for name, value in hop_facts(hop, lambda cid: connection_name(self._ctx.services, cid)):
             self.fact_labels[name].setText(value)
         self.summary_view.setPlainText(hop.summary)
         self.detail_view.setPlainText(json.dumps(hop.detail, indent=2, ensure_ascii=False, default=str))

@@ -11,6 +11,7 @@ from workbench.core.errors import WorkbenchError
 from workbench.core.events import ConnectionState, ConnectionStateChanged
 from workbench.ui.context import PanelContext
 from workbench.ui.errors import describe_error
+from workbench.ui.names import connection_name
 from workbench.ui.untrusted import plain_label
 
 if TYPE_CHECKING:
@@ -171,7 +172,7 @@ class InspectorWidget(QWidget):
                 )
             return
         conn = self.ctx.services.connections.get(cid)
-        name = conn.profile.name if conn is not None else self._profile_name(cid)
+        name = connection_name(self.ctx.services, cid)
         state = conn.state if conn is not None else S.DISCONNECTED
         if conn is None or state is not S.CONNECTED or conn.agent is None:
             if state is S.CONNECTING:
@@ -212,12 +213,6 @@ class InspectorWidget(QWidget):
             return bool(self.ctx.services.profiles.load())
         except WorkbenchError:  # an unreadable profile file: the sidebar reports it
             return True
-
-    def _profile_name(self, connection_id: str) -> str:
-        try:
-            return self.ctx.services.profiles.get(connection_id).name
-        except WorkbenchError:
-            return connection_id
 
     def _inspector_for(self, protocol: str) -> Inspector:
         widget = self._inspectors.get(protocol)

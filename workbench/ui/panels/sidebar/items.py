@@ -92,6 +92,7 @@ class SidebarItem:
         hint: What the user can do about a failure (may be empty).
         persisted: Whether the profile is saved in the profile store.
         oauth: The stored login of an OAuth profile (``None`` for other profiles).
+        activity: What the agent is doing for a running handoff chain (``working…``), else empty.
     """
 
     profile: ConnectionProfile
@@ -100,6 +101,7 @@ class SidebarItem:
     hint: str = ""
     persisted: bool = True
     oauth: OAuthStatus | None = None
+    activity: str = ""
 
     @property
     def id(self) -> str:
@@ -140,11 +142,14 @@ class SidebarItem:
     def state_text(self) -> str:
         """The state in words: ``connecting…``, ``connected · <version>``, ``failed: <reason>`` ...
 
-        An OAuth profile's login follows (``disconnected · logged in until 14:05``).
+        An OAuth profile's login follows (``disconnected · logged in until 14:05``); a connected agent
+        taking part in a handoff chain says so instead of its version (``connected · working…``).
         """
         auth = self.auth_text
         if self.state is S.CONNECTING:
             text = "connecting…"
+        elif self.state is S.CONNECTED and self.activity:
+            text = f"connected · {self.activity}"
         elif self.state is S.CONNECTED:
             text = f"connected · {self.detail}" if self.detail else "connected"
         elif self.state is S.FAILED:

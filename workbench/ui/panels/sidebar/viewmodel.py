@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import dataclasses
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QUrl, Signal
 from PySide6.QtGui import QDesktopServices
@@ -35,6 +35,9 @@ from workbench.ui.panels.sidebar.items import (
     detail_and_hint,
     is_oauth,
 )
+
+if TYPE_CHECKING:
+    from workbench.core.protocols.contract import RemoteAgent
 
 S = ConnectionState
 
@@ -354,9 +357,31 @@ class SidebarViewModel(QObject):
             return None
         return self.connect_profile(profile.id)
 
-    async def _connect(self, profile: ConnectionProfile) -> None:
+    def connect_agent(self, profile_id: str, agent: RemoteAgent) -> asyncio.Task[None] | None:
+        """Connect the row's profile with ``agent``, built elsewhere (the handoff router's agents).
+
+        The connection manager then owns it like any other connection (state in the row, inspector,
+        closed with the window); a later reconnect builds a fresh agent from the profile.
+
+        Returns:
+            The background task, or ``None`` when there is no such profile or it is already live.
+        """
+        item = self.item(profile_id)
+        if item is None or item.is_live:
+            return None
+        return self._run(profile_id, self._connect(item.profile, agent), f"connecting to {item.name!r}")
+
+    def set_activity(self, profile_id: str, activity: str) -> None:
+        """Say what the row's agent is doing (``working…``; ``""`` when idle) while it is connected."""
+        index = self.index_of(profile_id)
+        if index < 0 or self._items[index].activity == activity:
+            return
+        self._items[index] = dataclasses.replace(self._items[index], activity=activity)
+        self.item_changed.emit(profile_id)
+
+    async def _connect(self, profile: ConnectionProfile, agent: RemoteAgent | None = None) -> None:
         try:
-            await self._ctx.services.connections.connect(profile)
+            await self._ctx.services.connections.connect(profile, agent=agent)
         except WorkbenchError as exc:
             self._report_connect_failure(exc, f"connecting to {profile.name!r}")
 

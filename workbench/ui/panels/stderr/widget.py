@@ -6,6 +6,7 @@ from PySide6.QtGui import QFontDatabase, QTextCursor
 from PySide6.QtWidgets import QHBoxLayout, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
 
 from workbench.ui.context import PanelContext
+from workbench.ui.names import connection_name
 from workbench.ui.panels.stderr.viewmodel import MAX_LINES, StderrViewModel
 from workbench.ui.untrusted import plain_label
 
@@ -69,7 +70,7 @@ class StderrWidget(QWidget):
             self.text.clear()
             return
         conn = self._ctx.services.connections.get(connection_id)
-        name = conn.profile.name if conn is not None else connection_id
+        name = connection_name(self._ctx.services, connection_id)
         self.title.setText(f"stderr of {name}")
         if conn is not None and conn.profile.kind != "mcp-stdio":
             self.text.setPlaceholderText("Only servers started as a local process (stdio) have a stderr.")
