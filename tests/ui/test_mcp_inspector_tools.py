@@ -200,3 +200,23 @@ async def test_progress_stays_with_the_running_tool_when_the_user_looks_at_anoth
         (record,) = await finished.wait_for()
         assert record.outcome == "cancelled"
         assert call.call_button.isEnabled()
+
+
+@pytest.mark.asyncio
+async def test_log_messages_sent_during_a_call_are_shown_beside_its_result(qtbot, tmp_path):
+    async with inspector(tmp_path, qtbot) as it:
+        logged = SignalLog(it.widget.vm.calls.logged)
+        call, finished = _call(it.widget, "slow_count", {"n": 3, "delay": 0.01})
+        await logged.wait_for()  # shown while the call runs, not only at the end
+        assert call.call_log.isVisibleTo(call)
+        (record,) = await finished.wait_for()
+        assert record.outcome == "ok"
+        assert record.logs == [f"info · demo: slow_count: {i}" for i in (1, 2, 3)]
+        assert call.call_log.toPlainText().splitlines() == record.logs
+        assert call.call_log_title.text() == "Server log during this call (3 messages)"
+        # another tool's call without logs hides the pane; coming back shows the earlier call's log again
+        call, finished = _call(it.widget, "add", {"a": 1, "b": 2})
+        await finished.wait_for()
+        assert not call.call_log.isVisibleTo(call)
+        assert it.widget.tools.select_tool("slow_count")
+        assert call.call_log.toPlainText().splitlines() == record.logs

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections import deque
 from dataclasses import dataclass, field
@@ -10,8 +11,9 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal
 
-from workbench.core.errors import WorkbenchError
-from workbench.core.protocols.base import ToolResult
+from workbench.core.errors import ProtocolError, WorkbenchError
+from workbench.core.protocols.base import Completed, Failed, LogMessage, ProgressReported, ToolResult
+from workbench.core.safe_text import json_line, neutralise_line
 from workbench.core.timefmt import time_of_day
 from workbench.ui.asyncutil import spawn
 from workbench.ui.errors import ErrorView
@@ -21,6 +23,20 @@ if TYPE_CHECKING:
 
 HISTORY_SIZE = 20
 """Results kept per tool (and connection)."""
+MAX_CALL_LOG_LINES = 500
+"""Log messages kept per call (the wire log keeps every one)."""
+MAX_LOG_LINE = 2000
+"""Characters kept of one log message."""
+
+
+def log_line(event: LogMessage) -> str:
+    """One log notification as one plain line: ``info · demo.tools: booked for 2`` (peer text neutralised)."""
+    data = event.data if isinstance(event.data, str) else json_line(event.data, default=str)
+    text = neutralise_line(data)
+    if len(text) > MAX_LOG_LINE:
+        text = text[:MAX_LOG_LINE] + "…"
+    where = f" · {neutralise_line(event.logger)}" if event.logger else ""
+    return f"{neutralise_line(event.level)}{where}: {text}"
 
 
 @dataclass(slots=True)
@@ -37,6 +53,7 @@ class CallRecord:
         error: Why the call itself failed (a JSON-RPC error, timeout, lost connection).
         cancelled: The user cancelled it.
         has_output_schema: Whether the tool declared an ``outputSchema`` when it was called.
+        logs: The server's log messages (``notifications/message``) that arrived during the call.
     """
 
     connection_id: str
@@ -48,6 +65,7 @@ class CallRecord:
     error: ErrorView | None = None
     cancelled: bool = False
     has_output_schema: bool = False
+    logs: list[str] = field(default_factory=list)
 
     @property
     def outcome(self) -> str:
@@ -72,11 +90,14 @@ class ToolCallViewModel(QObject):
     Signals:
         started(CallRecord): A call went out.
         progressed(float, object, str): progress, total (``None`` if unknown), message ("" if none).
+        logged(CallRecord, str): The server sent a log message during the call (the line was added to
+            ``record.logs``).
         finished(CallRecord): The call ended (result, failure or cancellation: see ``outcome``).
     """
 
     started = Signal(object)
     progressed = Signal(float, object, str)
+    logged = Signal(object, str)
     finished = Signal(object)
 
     def __init__(self, inspector: MCPInspectorViewModel) -> None:
@@ -132,12 +153,27 @@ class ToolCallViewModel(QObject):
             self._task.cancel()
 
     async def _call(self, agent: Any, record: CallRecord) -> None:
-        def on_progress(progress: float, total: float | None, message: str | None) -> None:
-            if self._current is record:
-                self.progressed.emit(float(progress), total, message or "")
-
+        # The call's stream (not call_tool) so that log messages sent during it land beside its result.
         try:
-            record.result = await agent.call_tool(record.tool, record.arguments, on_progress=on_progress)
+            async with contextlib.aclosing(agent.call_tool_stream(record.tool, record.arguments)) as events:
+                async for event in events:
+                    if isinstance(event, ProgressReported):
+                        if self._current is record:
+                            self.progressed.emit(float(event.progress), event.total, event.message or "")
+                    elif isinstance(event, LogMessage):
+                        if len(record.logs) < MAX_CALL_LOG_LINES:
+                            line = log_line(event)
+                            record.logs.append(line)
+                            self.logged.emit(record, line)
+                    elif isinstance(event, Completed):
+                        record.result = event.result.tool_result
+                    elif isinstance(event, Failed):
+                        error = event.error
+                        if not isinstance(error, WorkbenchError):
+                            error = ProtocolError(event.message or str(error))
+                        raise error
+            if record.result is None:
+                raise ProtocolError(f"The call of {record.tool!r} ended without a result.")
         except WorkbenchError as exc:
             record.error = self._inspector.report("call", exc, f"calling tool {record.tool}")
         except asyncio.CancelledError:

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
     QLabel,
+    QPlainTextEdit,
     QProgressBar,
     QPushButton,
     QSplitter,
@@ -22,7 +23,7 @@ from workbench.core.models import ToolSpec
 from workbench.core.protocols.catalog import ResourceContents
 from workbench.ui.errors import ErrorView
 from workbench.ui.forms.schema_form import SchemaForm
-from workbench.ui.panels.inspector.mcp.calls import CallRecord
+from workbench.ui.panels.inspector.mcp.calls import MAX_CALL_LOG_LINES, CallRecord
 from workbench.ui.panels.inspector.mcp.inline_error import InlineErrorWidget
 from workbench.ui.panels.inspector.mcp.viewmodel import MCPInspectorViewModel
 from workbench.ui.panels.inspector.results import ToolResultView
@@ -32,6 +33,8 @@ ELAPSED_TICK_MS = 100
 PROGRESS_STEPS = 1000
 SIDE_BY_SIDE_WIDTH = 980
 """From this width on, the form and the result sit side by side; below it the result is under the form."""
+CALL_LOG_HEIGHT = 110
+"""Height of the pane of log messages sent during a call (under the result)."""
 FORM_SHARE = 0.55
 """The form's share of the call area when the orientation is (re)set; the result gets the rest."""
 
@@ -98,6 +101,17 @@ class ToolCallWidget(QWidget):
         self.result_view = ToolResultView(self)
         self.result_view.link_clicked.connect(vm.ctx.links.offer)
         self.result_view.link_read_requested.connect(self.on_result_link_read_requested)
+        # the server's log messages sent during the call shown (plain text; hidden when there are none)
+        self.call_log_title = plain_label("", self, selectable=False)
+        self.call_log = QPlainTextEdit(self)
+        self.call_log.setObjectName("callLog")
+        self.call_log.setReadOnly(True)
+        self.call_log.setMaximumBlockCount(MAX_CALL_LOG_LINES)
+        self.call_log.setMaximumHeight(CALL_LOG_HEIGHT)
+        self.call_log.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self.call_log_title.setVisible(False)
+        self.call_log.setVisible(False)
+        self._log_shown: CallRecord | None = None
 
         top = QWidget(self)
         top_layout = QVBoxLayout(top)
@@ -111,6 +125,8 @@ class ToolCallWidget(QWidget):
         bottom_layout.addLayout(history_row)
         bottom_layout.addWidget(self.banner)
         bottom_layout.addWidget(self.result_view, 1)
+        bottom_layout.addWidget(self.call_log_title)
+        bottom_layout.addWidget(self.call_log)
         self.splitter = splitter = QSplitter(Qt.Orientation.Vertical, self)
         splitter.setObjectName("callSplitter")
         splitter.addWidget(top)
@@ -137,6 +153,7 @@ class ToolCallWidget(QWidget):
 
         vm.calls.started.connect(self.on_calls_started)
         vm.calls.progressed.connect(self.on_calls_progressed)
+        vm.calls.logged.connect(self.on_calls_logged)
         vm.calls.finished.connect(self.on_calls_finished)
         vm.resource_read.connect(self.on_vm_resource_read)
         vm.resource_read_failed.connect(self.on_vm_resource_read_failed)
@@ -195,6 +212,7 @@ class ToolCallWidget(QWidget):
         else:
             self.result_view.clear()
             self.status.clear()
+            self._show_call_log(None)
         self._sync_buttons()
         self._sync_running_view()
 
@@ -211,8 +229,22 @@ class ToolCallWidget(QWidget):
         self.history.setEnabled(bool(records))
         self.reuse_button.setEnabled(bool(records))
 
+    def _show_call_log(self, record: CallRecord | None) -> None:
+        """Show the log messages the server sent during ``record`` (hidden when it sent none)."""
+        self._log_shown = record
+        lines = record.logs if record is not None else []
+        self.call_log.setPlainText("\n".join(lines))
+        self._sync_call_log_title()
+
+    def _sync_call_log_title(self) -> None:
+        count = self.call_log.blockCount() if self.call_log.toPlainText() else 0
+        self.call_log_title.setText(f"Server log during this call ({count} message{'s' if count != 1 else ''})")
+        self.call_log_title.setVisible(count > 0)
+        self.call_log.setVisible(count > 0)
+
     def _show_record(self, record: CallRecord) -> None:
         self.banner.clear()
+        self._show_call_log(record)
         if record.result is not None:
             self.result_view.show_result(record.result, has_output_schema=record.has_output_schema)
         else:
@@ -298,6 +330,7 @@ class ToolCallWidget(QWidget):
             return
         self.banner.clear()
         self.result_view.clear()
+        self._show_call_log(record)
         self.status.setText("Calling…")
         self.progress.setRange(0, 0)
         self.progress.setVisible(True)
@@ -316,6 +349,13 @@ class ToolCallWidget(QWidget):
         else:
             self.progress.setRange(0, 0)
         self.progress_message.setText(message or (f"{progress:g}/{total:g}" if total else f"{progress:g}"))
+
+    def on_calls_logged(self, record: CallRecord, line: str) -> None:
+        """A log message arrived during the call shown: add it beside the result as it comes."""
+        if record is not self._log_shown:
+            return
+        self.call_log.appendPlainText(line)
+        self._sync_call_log_title()
 
     def on_calls_finished(self, record: CallRecord) -> None:
         """Show the result (if this tool is on show) and stop the clock."""
