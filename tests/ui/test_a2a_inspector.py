@@ -40,6 +40,7 @@ from workbench.demo.a2a_agents import (
     serve_agent,
     travel_app_factory,
 )
+from workbench.ui.asyncutil import wait_signal
 from workbench.ui.context import PanelContext
 from workbench.ui.panels.inspector.a2a.taskinfo import STATUS_HISTORY
 from workbench.ui.panels.inspector.a2a.viewmodel import LISTING_NOTE, LOCAL_NOTE_0_3
@@ -491,3 +492,54 @@ def test_without_a_connected_a2a_agent_the_inspector_says_so(ctx: PanelContext, 
     assert widget.note_label.text() == "Not connected to an A2A agent."
     assert widget.card_widget.tree.topLevelItemCount() == 0
     assert widget.vm.refresh() is None and widget.vm.fetch_task() is None and widget.vm.resubscribe() is None
+
+
+@pytest.mark.asyncio
+async def test_the_tasks_tab_on_screen_shows_a_new_task_without_refresh(ctx: PanelContext, qtbot: Any) -> None:
+    async with (
+        settled(),
+        run_demo_agents(chunk_delay=0.0) as urls,
+        inspector_for(ctx, qtbot, A2AProfile(id="travel", name="travel", url=urls["travel"])) as (widget, agent),
+    ):
+        tasks = widget.tasks_widget
+        widget.vm.set_poll_interval(50)
+        widget.show()
+        widget.tabs.setCurrentWidget(tasks)
+        assert widget.vm.polling  # on screen: polling
+        result = await asyncio.wait_for(agent.invoke_async("Plan a trip to Lisbon"), BOUND)
+        # nobody presses Refresh or calls refresh(): the poll brings the task in
+        await until(widget.vm.tasks_changed, lambda: any(r.task_id == result.task_id for r in tasks.model.rows()))
+        widget.tabs.setCurrentWidget(widget.card_widget)
+        assert not widget.vm.polling  # off screen: quiet
+
+
+@pytest.mark.asyncio
+async def test_a_chat_turn_in_the_window_refreshes_the_agents_tasks_by_itself(tmp_path: Path, qtbot: Any) -> None:
+    from workbench.app import build_workbench
+    from workbench.core.credentials import MemoryCredentialStore
+
+    bench = build_workbench(tmp_path / "config", credentials=MemoryCredentialStore())
+    window = bench.window
+    qtbot.addWidget(window)
+    window.show()
+    try:
+        async with run_demo_agents(chunk_delay=0.0) as urls:
+            profile = A2AProfile(id="travel", name="travel", url=urls["travel"])
+            window.sidebar.viewmodel.add(profile, persist=False)
+            await asyncio.wait_for(bench.ctx.services.connections.connect(profile), BOUND)
+            bench.ctx.selection.select("travel")
+            a2a = window.inspector.inspector("a2a")
+            assert a2a is not None and a2a.tabs.currentWidget() is window.chat  # chatting, Tasks tab not on screen
+            assert a2a.vm.rows == []
+            window.chat.input.setPlainText("Plan a trip to Lisbon")
+            asked = asyncio.ensure_future(wait_signal(window.prompts.prompt_shown, BOUND))
+            assert window.chat.send()
+            (dialog,) = await asked
+            dialog.close_button.click()  # answer later: the task keeps waiting, the turn ends
+            await until(window.chat.viewmodel.turn_finished, lambda: not window.chat.viewmodel.is_streaming("travel"))
+            await until(a2a.vm.tasks_changed, lambda: len(a2a.vm.rows) == 1)
+            assert a2a.vm.rows[0].state == "input_required"
+    finally:
+        done = asyncio.ensure_future(wait_signal(window.shutdown_finished, BOUND))
+        window.close()
+        await done

@@ -221,6 +221,8 @@ class MainWindow(QMainWindow):
         # sidebar
         self.sidebar.status_message.connect(lambda text: self.statusBar().showMessage(text, 8000))
         self.inspector.connect_requested.connect(self.sidebar.viewmodel.connect_profile)
+        # a chat turn starting or ending changes the agent's tasks: the Tasks tab re-reads them
+        self.chat.viewmodel.streaming_changed.connect(self.on_chat_streaming_changed)
         bind("connection.add", self.sidebar.add_profile)
         bind("connection.edit", self.sidebar.edit_selected)
         bind("connection.duplicate", self.sidebar.duplicate_selected)
@@ -257,6 +259,11 @@ class MainWindow(QMainWindow):
         bind("help.log_folder", self.help.open_log_folder)
 
     # ------------------------------------------------------------------ slots
+
+    def on_chat_streaming_changed(self, connection_id: object, streaming: bool) -> None:
+        """A chat turn started (a new task) or ended (its final state): the Tasks tab shows it."""
+        if isinstance(connection_id, str):
+            self.inspector.refresh_tasks(connection_id)
 
     def on_errors_error_reported(self, view: ErrorView) -> None:
         """Show a failure inline (banner) and in the status bar."""

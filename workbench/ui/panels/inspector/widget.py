@@ -134,6 +134,12 @@ class InspectorWidget(QWidget):
         widget.tabs.setCurrentWidget(self._chat)
         return True
 
+    def refresh_tasks(self, connection_id: str) -> None:
+        """A chat turn with ``connection_id`` started or ended: its A2A Tasks tab re-reads the tasks."""
+        widget = self._inspectors.get("a2a")
+        if widget is not None and widget is self.current_inspector and connection_id == self._connection_id:
+            self.refresh()
+
     def refresh(self) -> None:
         """Ask the shown inspector to re-read what may have changed (e.g. after a chat turn)."""
         widget = self.current_inspector

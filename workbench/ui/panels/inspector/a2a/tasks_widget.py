@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QItemSelection, Qt
-from PySide6.QtGui import QFontDatabase, QTextCursor
+from PySide6.QtGui import QFontDatabase, QHideEvent, QShowEvent, QTextCursor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -120,6 +120,18 @@ class TasksWidget(QWidget):
         vm.events_cleared.connect(self.events_view.clear)
         vm.subscription_changed.connect(self.on_vm_subscription_changed)
         self._update_buttons(None)
+
+    # ------------------------------------------------------------------ on screen or not
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802
+        """On screen (its tab chosen, the window shown): re-read the tasks now and every few seconds."""
+        super().showEvent(event)
+        self.vm.set_polling(True)
+
+    def hideEvent(self, event: QHideEvent) -> None:  # noqa: N802
+        """Off screen: stop polling."""
+        super().hideEvent(event)
+        self.vm.set_polling(False)
 
     # ------------------------------------------------------------------ from the view-model
 

@@ -21,6 +21,8 @@ from workbench.ui.panels.inspector.a2a.taskinfo import event_line
 
 FLUSH_MS = 50
 """Live events are shown in batches at most this often (a long stream must not repaint per event)."""
+POLL_MS = 5000
+"""While the Tasks tab is on screen the tasks are re-read this often (a modest poll, quietly)."""
 
 LISTING_NOTE = "Tasks the agent listed, and the ones this workbench has seen."
 LOCAL_NOTE_0_3 = "This agent speaks A2A 0.3, which cannot list tasks: showing the tasks this workbench has seen."
@@ -80,6 +82,10 @@ class A2AInspectorViewModel(QObject):
         self._flush_timer.setSingleShot(True)
         self._flush_timer.setInterval(FLUSH_MS)
         self._flush_timer.timeout.connect(self._flush)
+        self._shown_task: TaskSnapshot | None = None
+        self._poll_timer = QTimer(self)
+        self._poll_timer.setInterval(POLL_MS)
+        self._poll_timer.timeout.connect(self.on_poll_timer_timeout)
 
     # ------------------------------------------------------------------ state
 
@@ -146,6 +152,7 @@ class A2AInspectorViewModel(QObject):
                 self._agent, self._tasks = agent, agent.task_operations
         self.note_changed.emit(note)
         self.card_changed.emit(self._card)
+        self._shown_task = None
         self.task_changed.emit(None)
         self._emit_rows()
         if self._agent is not None:
@@ -155,6 +162,36 @@ class A2AInspectorViewModel(QObject):
             self.listing_changed.emit("")
 
     # ------------------------------------------------------------------ tasks
+
+    @property
+    def polling(self) -> bool:
+        """Whether the tasks are re-read every ``POLL_MS`` (while the Tasks tab is on screen)."""
+        return self._poll_timer.isActive()
+
+    def set_polling(self, on: bool) -> None:
+        """Re-read the tasks now and then every ``POLL_MS`` (True), or stop (False).
+
+        The Tasks tab turns it on while it is on screen, so a task that changed state (a chat turn,
+        another client, the agent finishing it) shows without pressing Refresh.
+        """
+        if on and not self._poll_timer.isActive():
+            self._poll_timer.start()
+            self.refresh()
+        elif not on:
+            self._poll_timer.stop()
+
+    def set_poll_interval(self, ms: int) -> None:
+        """How often polling re-reads the tasks."""
+        self._poll_timer.setInterval(max(1, ms))
+
+    def on_poll_timer_timeout(self) -> None:
+        """Poll: the local view at once, the agent's listing quietly (no busy note) unless one runs."""
+        if self._agent is None:
+            return
+        self._emit_rows()
+        self._emit_selected()
+        if self._refresh_task is None or self._refresh_task.done():
+            self._refresh_task = spawn(self._refresh(self._agent, self._tasks), doing="listing the agent's tasks")
 
     def refresh(self) -> asyncio.Task[None] | None:
         """Re-read the tasks seen locally, then (A2A 1.0) ask the agent for its list.
@@ -320,8 +357,10 @@ class A2AInspectorViewModel(QObject):
             self._rows = rows
             self.tasks_changed.emit(rows)
 
-    def _emit_selected(self) -> None:
+    def _emit_selected(self, *, force: bool = False) -> None:
         task: TaskSnapshot | None = None
         if self._tasks is not None and self._selected is not None:
             task = self._tasks.known_task(self._selected)
-        self.task_changed.emit(task)
+        if force or task != self._shown_task:  # a poll that changed nothing redraws nothing
+            self._shown_task = task
+            self.task_changed.emit(task)
