@@ -27,7 +27,7 @@ from workbench.ui.context import PanelContext
 from workbench.ui.dialogs.handoff_approval import HandoffApprovalDialog
 from workbench.ui.panels.handoffs.diagram import ChainDiagram, LaneState
 from workbench.ui.panels.handoffs.items import ArrowItem, lane_centre
-from workbench.ui.panels.handoffs.widget import HandoffWidget
+from workbench.ui.panels.handoffs.widget import FIT_MIN, HandoffWidget
 from workbench.ui.panels.wirelog.widget import WireLogWidget
 from workbench.ui.prompts import UserPrompts
 from workbench.ui.untrusted import plain_tooltip
@@ -345,6 +345,11 @@ def test_zoom_buttons_and_ctrl_wheel_change_the_transform(ctx: PanelContext, wid
     widget.zoom_fit_action.trigger()
     shown = view.mapToScene(view.viewport().rect()).boundingRect()
     scene_rect = widget.scene.sceneRect()
+    whole = shown.width() >= scene_rect.width() - 1 and shown.height() >= scene_rect.height() - 1
+    assert whole or view.zoom_level() == pytest.approx(FIT_MIN)  # the whole chain, or as much as stays readable
+    widget.resize(1600, 900)
+    widget.zoom_fit_action.trigger()
+    shown = view.mapToScene(view.viewport().rect()).boundingRect()
     assert shown.width() >= scene_rect.width() - 1 and shown.height() >= scene_rect.height() - 1
     widget.zoom_reset_action.trigger()
     assert view.zoom_level() == pytest.approx(1.0)
@@ -653,3 +658,43 @@ def test_the_approval_dialog_shows_remote_text_literally(qtbot: Any) -> None:
     assert dialog.route_label.text() == f"{HTML} → <i>booker</i>"
     assert dialog.message_label.text() == HTML
     assert dialog.always_check.text() == f"Always allow this route ({HTML} → <i>booker</i>)"
+
+
+def test_replay_redraws_the_chain_just_watched_step_by_step_without_any_agent(
+    qtbot: Any, ctx: PanelContext, widget: HandoffWidget
+) -> None:
+    assert not widget.replay_current_action.isEnabled()  # nothing watched yet
+    publish(ctx, trip_chain())
+    live = widget.vm.current
+    assert live is not None and widget.replay_current_action.isEnabled()
+    widget.vm.set_play_interval(1)
+    steps: list[int] = []
+    widget.vm.replay_changed.connect(lambda position, total: steps.append(position))
+    with qtbot.waitSignal(widget.vm.playing_changed, timeout=5000, check_params_cb=lambda on: not on):
+        widget.replay_current_action.trigger()
+    assert steps == list(range(0, len(live.events) + 1))  # one event per step, from an empty diagram
+    replayed = widget.vm.current
+    assert replayed is not None and replayed is not live
+    assert widget.chain_combo.currentText() == "Replay: Plan my trip to Lisbon"
+    assert signature(replayed) == signature(live)
+    assert len(widget.scene.arrow_items) == len(live.arrows)
+
+
+def test_fit_keeps_labels_readable_on_a_long_wide_chain(ctx: PanelContext, widget: HandoffWidget) -> None:
+    c = Chain("long")
+    events = [c.hop("q", W, USER, "agent-0", "a2a", HopKind.QUESTION, "start")]
+    for i in range(60):  # 60 hops over 7 lanes: far taller and wider than the view
+        hid = f"h{i}"
+        events.append(c.hop(hid, W, f"agent-{i % 6}", f"agent-{(i + 1) % 6}", "a2a", HopKind.AGENT_TOOL, f"step {i}"))
+        events.append(c.hop(hid, D, summary=f"done {i}"))
+    publish(ctx, events)
+    widget.resize(1000, 500)  # about what the view gets in a 1366×768 window
+    widget.zoom_fit_action.trigger()
+    view = widget.view
+    assert view.zoom_level() >= FIT_MIN  # was ~0.2: labels a few pixels high
+    assert view.verticalScrollBar().maximum() > 0  # the time axis scrolls instead
+    label_px = view.zoom_level() * widget.scene.arrow_items[0]._metrics.height()
+    assert label_px >= 9
+    # the newest arrow is in view after Fit
+    shown = view.mapToScene(view.viewport().rect()).boundingRect()
+    assert shown.intersects(widget.scene.arrow_items[-1].sceneBoundingRect())

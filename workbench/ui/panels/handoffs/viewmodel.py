@@ -291,6 +291,27 @@ class HandoffViewModel(QObject):
         self.status.emit(f"Loaded {len(events)} events from {name}: press Step or Play.")
         self.replay_changed.emit(0, len(events))
 
+    def can_replay_current(self) -> bool:
+        """Whether a chain with events is shown (``replay_current`` has something to replay)."""
+        diagram = self.current
+        return diagram is not None and bool(diagram.events)
+
+    def replay_current(self, *, play: bool = True) -> int:
+        """Replay the chain shown — the one just watched — from its recorded events, step by step.
+
+        Nothing is sent to any agent: the events the chain published are drawn again, one per step
+        (``play``: stepping every ``PLAY_INTERVAL_MS``). Returns how many events will be replayed.
+        """
+        diagram = self.current
+        if diagram is None or not diagram.events:
+            self.status.emit("There is no chain to replay.")
+            return 0
+        events = list(diagram.events)
+        self.load_replay(events, diagram.title or "chain")
+        if play:
+            self.play()
+        return len(events)
+
     def step(self) -> bool:
         """Show the replay's next event; False when there is none."""
         replay = self._replay

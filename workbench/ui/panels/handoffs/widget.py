@@ -6,7 +6,7 @@ import json
 from collections.abc import Callable
 
 from PySide6.QtCore import QPoint, QRectF, Qt, Signal
-from PySide6.QtGui import QFontDatabase, QMouseEvent, QPainter, QWheelEvent
+from PySide6.QtGui import QFontDatabase, QMouseEvent, QPainter, QTransform, QWheelEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -37,6 +37,10 @@ from workbench.ui.untrusted import plain_label
 
 ZOOM_STEP = 1.25
 ZOOM_MIN, ZOOM_MAX = 0.1, 8.0
+FIT_MIN = 0.7
+"""Fit never zooms out below this: lane names and hop labels stay readable (the rest scrolls)."""
+FIT_MAX = 1.0
+"""Fit never enlarges a small chain beyond actual size."""
 
 
 def hop_facts(hop: Hop, name_of: Callable[[str], str] = str) -> list[tuple[str, str]]:
@@ -166,6 +170,7 @@ class HandoffWidget(QWidget):
         layout.addWidget(self.status_label)
         self._connect()
         self.on_vm_chains_changed()
+        self.on_vm_current_chain_changed(self.vm.current_key)
         self.on_vm_replay_changed(0, 0)
         self.on_vm_hop_selected(None)
 
@@ -202,7 +207,11 @@ class HandoffWidget(QWidget):
         self.export_button.setMenu(menu)
         bar.addWidget(self.export_button)
         bar.addSeparator()
-        self.open_replay_action = bar.addAction("Replay…")
+        self.replay_current_action = bar.addAction("Replay")
+        self.replay_current_action.setToolTip(
+            "Draw the chain shown again, step by step, from what was recorded (no agent is called)"
+        )
+        self.open_replay_action = bar.addAction("Replay file…")
         self.open_replay_action.setToolTip("Load a recorded chain (JSON Lines) and step through it")
         self.step_action = bar.addAction("Step ▶")
         self.play_action = bar.addAction("Play")
@@ -258,6 +267,7 @@ class HandoffWidget(QWidget):
         self.export_png_action.triggered.connect(lambda: self.ask_save("png"))
         self.export_svg_action.triggered.connect(lambda: self.ask_save("svg"))
         self.save_chain_action.triggered.connect(lambda: self.ask_save("jsonl"))
+        self.replay_current_action.triggered.connect(self.on_replay_current_action_triggered)
         self.open_replay_action.triggered.connect(self.ask_open_replay)
         self.step_action.triggered.connect(vm.step)
         self.play_action.triggered.connect(self.on_play_action_triggered)
@@ -285,12 +295,28 @@ class HandoffWidget(QWidget):
         """Zoom out one step."""
         self.view.zoom_by(1 / ZOOM_STEP)
 
+    def fit_level(self) -> float:
+        """The scale Fit chooses, kept within ``FIT_MIN``…``FIT_MAX`` so labels stay readable.
+
+        The whole chain when it fits at a readable scale; else every lane across (the time axis
+        scrolls); else ``FIT_MIN`` (both scroll).
+        """
+        rect = self.scene.sceneRect()
+        viewport = self.view.viewport().rect()
+        if rect.isEmpty() or viewport.isEmpty():
+            return 1.0
+        across = (viewport.width() - 2) / rect.width()
+        down = (viewport.height() - 2) / rect.height()
+        whole = min(across, down)
+        level = whole if whole >= FIT_MIN else across
+        return max(FIT_MIN, min(FIT_MAX, level))
+
     def zoom_fit(self) -> None:
-        """Fit the whole chain into the view."""
-        self.view.fitInView(self.scene.sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
-        level = self.view.zoom_level()
-        if level > ZOOM_MAX or level < ZOOM_MIN:
-            self.view.zoom_by(1.0)
+        """Fit the chain into the view as far as its labels stay readable (see ``fit_level``)."""
+        level = self.fit_level()
+        self.view.setTransform(QTransform.fromScale(level, level))
+        if level * self.scene.sceneRect().height() > self.view.viewport().height():
+            self._scroll_to_newest()
         self.on_view_scrolled()
 
     def zoom_reset(self) -> None:
@@ -354,6 +380,10 @@ class HandoffWidget(QWidget):
         if index >= 0:
             self.vm.set_current(self.chain_combo.itemData(index))
 
+    def on_replay_current_action_triggered(self) -> None:
+        """Replay the chain shown."""
+        self.vm.replay_current()
+
     def on_play_action_triggered(self, checked: bool) -> None:
         """Play or pause the replay."""
         if checked:
@@ -386,6 +416,7 @@ class HandoffWidget(QWidget):
 
     def on_vm_current_chain_changed(self, key: str | None) -> None:
         """Draw the chain now shown (the one full build; later events only add items)."""
+        self.replay_current_action.setEnabled(self.vm.can_replay_current())
         self.scene.show_diagram(self.vm.chain(key))
         index = self.chain_combo.findData(key) if key is not None else -1
         if index != self.chain_combo.currentIndex():
@@ -398,6 +429,7 @@ class HandoffWidget(QWidget):
         """Add what an event drew to the scene when its chain is shown."""
         if key != self.vm.current_key:
             return
+        self.replay_current_action.setEnabled(True)  # the chain shown has events now
         added = self.scene.apply(change)
         if added and (self.vm.follow or self.vm.replay is not None):
             self._scroll_to_newest()
