@@ -28,20 +28,35 @@ async def test_reading_a_resource_shows_text_and_blob_contents(qtbot, tmp_path):
         page = resources.resource_page
         assert resources.pages.currentWidget() is page
         assert "text/markdown" in page.about.text()
-        page.read_button.click()
+        # selecting it read it: no click on Read
         await reads.wait_for(lambda purpose, uri, c: uri == "demo://readme")
         (readme,) = page.contents.part_views
         assert readme.markdown is not None and readme.markdown.text.startswith("# Agent Workbench demo server")
         assert readme.markdown.browser.toPlainText().startswith("Agent Workbench demo server")  # rendered
 
         assert resources.select_resource("demo://logo.png")
-        page.read_button.click()
         await reads.wait_for(lambda purpose, uri, c: uri == "demo://logo.png")
         (blob,) = page.contents.part_views
         assert blob.data.startswith(b"\x89PNG")
         assert "image/png" in blob.header.text()
         assert blob.image is not None and blob.image.image_size.width() == 32
         assert blob.save_button.isVisibleTo(blob)
+
+
+@pytest.mark.asyncio
+async def test_selecting_a_resource_reads_it_and_list_tooltips_name_it_in_full(qtbot, tmp_path):
+    async with inspector(tmp_path, qtbot) as it:
+        resources = it.widget.resources
+        reads = SignalLog(it.widget.vm.resource_read)
+        assert resources.select_resource("demo://counter")
+        (purpose, uri, _contents) = await reads.wait_for()
+        assert (purpose, uri) == ("resources", "demo://counter")
+        assert _text(resources.resource_page.contents) == "counter = 0"
+        # a catalog list elides long names: the tooltip has the whole name, then the description
+        tools = it.widget.tools.list.model
+        row = tools.visible_keys().index("slow_count")
+        tip = tools.data(tools.index(row), Qt.ItemDataRole.ToolTipRole)
+        assert "slow_count" in tip and "Count" in tip
 
 
 async def _subscribe_and_watch_updates(it) -> None:
@@ -54,8 +69,7 @@ async def _subscribe_and_watch_updates(it) -> None:
     calls = SignalLog(vm.calls.finished)
     assert resources.select_resource("demo://counter")
     assert page.subscribe_box.isEnabled()
-    page.read_button.click()
-    await reads.wait_for(lambda purpose, uri, c: uri == "demo://counter")
+    await reads.wait_for(lambda purpose, uri, c: uri == "demo://counter")  # selecting it read it
     assert _text(page.contents) == "counter = 0"
 
     page.subscribe_box.click()

@@ -50,7 +50,8 @@ class CatalogListModel(QAbstractListModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return row.text
         if role == Qt.ItemDataRole.ToolTipRole:
-            return plain_tooltip(row.tooltip)
+            # the full name first (a narrow list elides it), then the description
+            return plain_tooltip(f"{row.text}\n\n{row.tooltip}" if row.tooltip else row.text)
         if role == KEY_ROLE:
             return row.key
         return None

@@ -75,7 +75,7 @@ class ResourcePage(QWidget):
         layout.addWidget(_scrolled(self.contents, self), 1)
 
     def show_resource(self, spec: ResourceSpec | None) -> None:
-        """Show ``spec`` (its last contents are not kept: Read again)."""
+        """Show ``spec`` and read it at once (Read reads it again; a refreshed list re-reads nothing)."""
         if self.spec is not None and spec is not None and self.spec.uri == spec.uri:
             self.spec = spec
             self._sync()
@@ -85,6 +85,8 @@ class ResourcePage(QWidget):
         self.banner.clear()
         self.status.clear()
         self._sync()
+        if spec is not None:
+            self.on_read_button_clicked()
 
     def _sync(self) -> None:
         spec = self.spec
