@@ -9,6 +9,9 @@ STAMP := $(VENV)/.installed
 NPM_PREFIX := .cache/npm
 EVERYTHING := @modelcontextprotocol/server-everything@2026.8.31
 EVERYTHING_STAMP := $(NPM_PREFIX)/.installed-2026.8.31
+# The JS SDK's A2A agents (tests/servers/a2a_js_agent_*.mjs): 1.3.0 speaks A2A 1.0, 0.3.14 speaks 0.3.
+A2A_JS_PACKAGES := @a2a-js/sdk@1.3.0=a2a-js-1.3.0 @a2a-js/sdk@0.3.14=a2a-js-0.3.14
+A2A_JS_STAMP := $(NPM_PREFIX)/.installed-a2a-js-1.3.0-0.3.14
 
 .PHONY: demo test lint typecheck imports unit env bench clean
 
@@ -31,6 +34,14 @@ $(EVERYTHING_STAMP):
 	  && touch $(EVERYTHING_STAMP); \
 	else echo "npm not found: tests against server-everything will be skipped"; fi
 
+$(A2A_JS_STAMP):
+	@if command -v npm >/dev/null 2>&1; then \
+	  for item in $(A2A_JS_PACKAGES); do \
+	    mkdir -p $(NPM_PREFIX)/$${item#*=} && npm install --silent --no-audit --no-fund \
+	      --prefix $(NPM_PREFIX)/$${item#*=} $${item%=*} express@5.3.0 || exit 1; \
+	  done && touch $(A2A_JS_STAMP); \
+	else echo "npm not found: tests against the JS SDK's A2A agents will be skipped"; fi
+
 lint: $(STAMP)
 	$(VENV)/bin/ruff check workbench tests bench tools resources packaging
 	$(VENV)/bin/ruff format --check workbench tests bench tools resources packaging
@@ -41,7 +52,7 @@ typecheck: $(STAMP)
 imports: $(STAMP)
 	$(VENV)/bin/lint-imports
 
-test: $(STAMP) $(EVERYTHING_STAMP) lint typecheck imports
+test: $(STAMP) $(EVERYTHING_STAMP) $(A2A_JS_STAMP) lint typecheck imports
 	QT_QPA_PLATFORM=offscreen $(VENV)/bin/pytest -q -p no:cacheprovider -n 4
 
 bench: $(STAMP) $(EVERYTHING_STAMP)

@@ -203,11 +203,16 @@ async def _run(args: argparse.Namespace, spec: TargetSpec | None, profile: Conne
         return EXIT_USAGE if isinstance(exc, ConfigError | NotFoundError) else EXIT_FAILED
     try:
         await agent.connect()
+        if args.wire and agent.capabilities.transport == "GRPC":
+            kept = "only the agent card's HTTP fetch" if as_har else "each gRPC message decoded as JSON"
+            print(f"[workbench] gRPC binding: the wire log keeps {kept}, not HTTP/2 frames or headers", file=sys.stderr)
         if args.command == "inspect":
             return _inspect(agent, args, wire)
         if args.command == "call":
             arguments = _json_value(args.args, "--args")
-            status = await call_tool(agent, args.tool, arguments, book=book, as_json=args.json)
+            status = await call_tool(
+                agent, args.tool, arguments, book=book, as_json=args.json, target=_target_options(args)
+            )
         else:
             status = await _send(agent, args)
         if book.unused:
@@ -291,10 +296,16 @@ def _inspect(agent: RemoteAgent, args: argparse.Namespace, wire: WireRecorder) -
 def _target_options(args: argparse.Namespace) -> str | None:
     """The options naming this command's target, to repeat in a hint (``None`` for stdio commands)."""
     if args.profile:
-        return f"--profile {shlex.quote(args.profile)}"
-    if args.a2a:
-        return f"--a2a {shlex.quote(args.a2a)}"
-    return None
+        target = f"--profile {shlex.quote(args.profile)}"
+    elif args.a2a:
+        target = f"--a2a {shlex.quote(args.a2a)}"
+    else:
+        return None
+    # the task is continued the way it was started (the same interface of the card)
+    for option, value in (("--binding", args.binding), ("--a2a-version", args.a2a_version)):
+        if value is not None:
+            target += f" {option} {value}"
+    return target
 
 
 def _check_usage(args: argparse.Namespace, protocol: str) -> None:

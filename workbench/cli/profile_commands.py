@@ -121,7 +121,9 @@ def _new_profile(args: argparse.Namespace, stdio_command: list[str]) -> Connecti
             return MCPHTTPProfile(url=spec.url, headers=spec.headers, **mcp_fields, **fields)
         if spec.protocol == "mcp-sse":
             return MCPSSEProfile(url=spec.url, headers=spec.headers, **mcp_fields, **fields)
-        return A2AProfile(url=spec.url, headers=spec.headers, binding=spec.binding, **fields)
+        return A2AProfile(
+            url=spec.url, headers=spec.headers, binding=spec.binding, protocol_version=spec.a2a_version, **fields
+        )
     except ValidationError as exc:
         errors = validation_details(exc)
         first = errors[0]

@@ -1,7 +1,7 @@
 """``--profile NAME`` with target options: the saved profile, with this run's options laid over it.
 
 ``--mode``, ``--agent-tool``, ``--header``, ``--env``, ``--allow-origin``, ``--binding``,
-``--timeout`` and ``--connect-timeout`` given next to ``--profile`` override the saved values for
+``--a2a-version``, ``--timeout`` and ``--connect-timeout`` given next to ``--profile`` override the saved values for
 this run only (nothing is saved). An option the profile's kind cannot use (``--env`` for an HTTP
 server, ``--mode`` for an A2A agent, …) is refused with a ``ConfigError`` naming the conflict.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from workbench.cli.targets import pairs, parse_origins
+from workbench.cli.targets import BINDINGS, pairs, parse_origins
 from workbench.core.errors import ConfigError
 from workbench.core.profiles import (
     A2AProfile,
@@ -71,7 +71,11 @@ def with_overrides(profile: ConnectionProfile, args: argparse.Namespace) -> Conn
     if getattr(args, "binding", None) is not None:
         if not isinstance(profile, A2AProfile):
             raise refuse("--binding", "A2A agents")
-        update["binding"] = args.binding
+        update["binding"] = BINDINGS[args.binding]  # the command line's name for it (jsonrpc → JSONRPC)
+    if getattr(args, "a2a_version", None) is not None:
+        if not isinstance(profile, A2AProfile):
+            raise refuse("--a2a-version", "A2A agents")
+        update["protocol_version"] = args.a2a_version
     env = pairs(getattr(args, "env", []) or [], "--env")
     if env:
         if not isinstance(profile, MCPStdioProfile):

@@ -158,7 +158,8 @@ class HumanPrinter:
     """Prints streamed events for people: reply text to stdout, everything else to stderr.
 
     Keeps the two streams readable on one terminal: a note never lands in the middle of a line
-    of reply text.
+    of reply text, and a status message that also arrives as reply text (A2A agents' "thinking…")
+    is shown once when both streams are terminals (a pipe still gets it on stdout).
     """
 
     def __init__(self, out: TextIO = STDOUT, err: TextIO = STDERR, *, target: str | None = None) -> None:
@@ -174,6 +175,13 @@ class HumanPrinter:
         self._err = err
         self._target = target
         self._open_line = False
+        self._shown_status: str | None = None  # the status message just noted, while it may still echo
+
+    def _one_screen(self) -> bool:
+        try:
+            return self._out.isatty() and self._err.isatty()
+        except (AttributeError, ValueError):  # a closed or unusual stream
+            return False
 
     def _text(self, text: str) -> None:
         if text:
@@ -191,8 +199,10 @@ class HumanPrinter:
     def event(self, event: AgentEvent) -> None:
         """Print one event."""
         note = self._note
+        shown, self._shown_status = self._shown_status, None
         if isinstance(event, TextDelta):
-            self._text(event.text)
+            if event.text != shown or not self._one_screen():
+                self._text(event.text)
         elif isinstance(event, ProgressReported):
             total = f"/{event.total:g}" if event.total else ""
             note(f"[progress {event.progress:g}{total}] {event.message or ''}")
@@ -200,7 +210,8 @@ class HumanPrinter:
             note(f"[log {event.level}] {event.data}")
         elif isinstance(event, StatusChanged):
             if event.state not in _ASKING_STATES:  # the answer book shows the question, once
-                note(f"[status {event.state}] {event.message or ''}")
+                note(f"[status {event.state}]" + (f" {event.message}" if event.message else ""))
+                self._shown_status = event.message
         elif isinstance(event, ArtifactUpdated):
             # The artifact is the agent's output: its content goes to stdout like reply text, its
             # name to stderr (a pipe gets the content alone).

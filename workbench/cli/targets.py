@@ -9,9 +9,12 @@ from typing import Any, Literal
 from workbench.core.errors import ConfigError
 
 DEFAULT_CONNECT_TIMEOUT = 30.0
-A2ABindingName = Literal["auto", "JSONRPC", "HTTP+JSON"]
-BINDINGS: dict[str, A2ABindingName] = {"auto": "auto", "jsonrpc": "JSONRPC", "http-json": "HTTP+JSON"}
+A2ABindingName = Literal["auto", "JSONRPC", "HTTP+JSON", "GRPC"]
+BINDINGS: dict[str, A2ABindingName] = {"auto": "auto", "jsonrpc": "JSONRPC", "http-json": "HTTP+JSON", "grpc": "GRPC"}
 """``--binding`` values and the A2A binding names they stand for."""
+A2AVersionName = Literal["auto", "1.0", "0.3"]
+A2A_VERSIONS: tuple[A2AVersionName, ...] = ("auto", "1.0", "0.3")
+"""``--a2a-version`` values."""
 
 
 @dataclass
@@ -24,6 +27,7 @@ class TargetSpec:
     mode: str = "auto"
     agent_tool: str | None = None
     binding: A2ABindingName = "auto"
+    a2a_version: A2AVersionName = "auto"
     headers: dict[str, str] = field(default_factory=dict)
     env: dict[str, str] = field(default_factory=dict)
     connect_timeout: float = 30.0
@@ -58,7 +62,15 @@ def add_target_options(parser: argparse.ArgumentParser, *, with_profile: bool = 
         "--binding",
         choices=tuple(BINDINGS),
         default=None,
-        help="A2A: the protocol binding to use among those the card offers (default: auto, the card's first)",
+        help="A2A: the protocol binding to use among those the card offers (default: auto, the card's first "
+        "HTTP one; grpc needs a2a-sdk[grpc] and its wire log keeps messages, not HTTP/2 frames)",
+    )
+    parser.add_argument(
+        "--a2a-version",
+        choices=A2A_VERSIONS,
+        default=None,
+        help="A2A: the protocol version to speak, using the card's interface of that version "
+        "(default: auto, 1.0 when the card offers it)",
     )
     parser.add_argument(
         "--header", action="append", default=[], metavar="K=V", help="HTTP header for every request (repeatable)"
@@ -89,21 +101,25 @@ def target_from_args(args: argparse.Namespace, stdio_command: list[str]) -> Targ
         raise ConfigError("--env is only for --stdio servers.")
     mode = getattr(args, "mode", None)
     binding = getattr(args, "binding", None)
+    a2a_version = getattr(args, "a2a_version", None)
     if args.a2a:
         for option, value in (("--mode", mode), ("--agent-tool", args.agent_tool)):
             if value is not None:
                 raise ConfigError(
                     f"{option} is for MCP servers; --a2a names an A2A agent.",
-                    hint="choose how to talk to an A2A agent with --binding jsonrpc|http-json",
+                    hint="choose how to talk to an A2A agent with --binding and --a2a-version",
                     details={"option": option},
                 )
-    elif binding is not None:
-        raise ConfigError("--binding is for A2A agents (--a2a URL).", details={"option": "--binding"})
+    else:
+        for option, value in (("--binding", binding), ("--a2a-version", a2a_version)):
+            if value is not None:
+                raise ConfigError(f"{option} is for A2A agents (--a2a URL).", details={"option": option})
     connect_timeout = getattr(args, "connect_timeout", None)
     common: dict[str, Any] = {
         "mode": mode or "auto",
         "agent_tool": args.agent_tool,
         "binding": BINDINGS.get(binding or "auto", "auto"),
+        "a2a_version": a2a_version or "auto",
         "headers": headers,
         "env": env,
         "connect_timeout": DEFAULT_CONNECT_TIMEOUT if connect_timeout is None else connect_timeout,

@@ -45,12 +45,22 @@ def required_urls(error: BaseException | None, agent: str = "") -> list[Elicitat
 
 
 async def call_tool(
-    agent: RemoteAgent, tool: str, arguments: dict[str, Any], *, book: AnswerBook, as_json: bool
+    agent: RemoteAgent,
+    tool: str,
+    arguments: dict[str, Any],
+    *,
+    book: AnswerBook,
+    as_json: bool,
+    target: str | None = None,
 ) -> int:
-    """Call ``tool`` and print its events; returns the exit code (0 done, 1 failed or ``is_error``)."""
+    """Call ``tool`` and print its events; returns the exit code (0 done, 1 failed or ``is_error``).
+
+    ``target`` is the command line's target options, repeated in the hint that continues a task
+    the call left waiting (an A2A skill that asks for input).
+    """
     agent.tools[tool]  # NotFoundError listing the tools (skills) there are
     for attempt in range(MAX_URL_RETRIES + 1):
-        status, urls = await _call_once(agent, tool, arguments, as_json=as_json)
+        status, urls = await _call_once(agent, tool, arguments, as_json=as_json, target=target)
         if not urls or attempt == MAX_URL_RETRIES:
             return status
         for request in urls:
@@ -60,12 +70,12 @@ async def call_tool(
 
 
 async def _call_once(
-    agent: RemoteAgent, tool: str, arguments: dict[str, Any], *, as_json: bool
+    agent: RemoteAgent, tool: str, arguments: dict[str, Any], *, as_json: bool, target: str | None
 ) -> tuple[int, list[ElicitationRequest]]:
     # An A2A skill gets its 'message' as text and the other arguments as a data part.
     full_results = agent.features.tool_results
     status = EXIT_OK
-    human = HumanPrinter()
+    human = HumanPrinter(target=target)
     urls: list[ElicitationRequest] = []
     async for event in agent.call_tool_stream(tool, arguments):
         if isinstance(event, Failed):

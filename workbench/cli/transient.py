@@ -40,7 +40,7 @@ def transient_profile(spec: TargetSpec) -> ConnectionProfile:
     fields.update(url=_checkable(spec.url), allowed_origins=spec.allow_origins)
     profile: A2AProfile | MCPHTTPProfile | MCPSSEProfile
     if spec.protocol == "a2a":
-        profile = A2AProfile(binding=spec.binding, **fields)
+        profile = A2AProfile(binding=spec.binding, protocol_version=spec.a2a_version, **fields)
     elif spec.protocol == "mcp-sse":
         profile = MCPSSEProfile(mode=spec.mode, agent_tool=spec.agent_tool, **fields)
     else:

@@ -336,6 +336,7 @@ def _build_a2a(
         headers={**profile.headers, **secrets.headers} or None,
         bearer_token=secrets.bearer_token,
         binding=profile.binding,
+        protocol_version=profile.protocol_version,
         streaming=profile.streaming,
         input_handler=handlers.input,
         wire=wire,

@@ -33,7 +33,8 @@ PLAINTEXT_SECRET = "plaintext_secret"
 """The pydantic error type raised for a literal secret in a profile (stable; tests assert it)."""
 
 MCPMode = Literal["auto", "legacy", "2026-07-28"]
-A2ABinding = Literal["auto", "JSONRPC", "HTTP+JSON"]
+A2ABinding = Literal["auto", "JSONRPC", "HTTP+JSON", "GRPC"]
+A2AProtocolVersion = Literal["auto", "1.0", "0.3"]
 
 _ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 _HEADER_NAME_RE = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")  # RFC 9110 token
@@ -415,7 +416,8 @@ class A2AProfile(_URLMixin, _HeadersMixin, _ProfileBase):
     Attributes:
         url: The agent's base URL (its card is looked up under ``/.well-known/``).
         card_url: Where the agent card is, when it is not under ``url``.
-        binding: Preferred protocol binding, or ``auto`` to follow the card.
+        binding: Preferred protocol binding, or ``auto`` to follow the card (``GRPC`` needs ``a2a-sdk[grpc]``).
+        protocol_version: The A2A protocol version whose card interface is used (``auto``: 1.0 when offered).
         streaming: Use streaming (``message/stream``) when the agent supports it.
         stream_idle_timeout: Give up on a stream silent for this long (seconds; ``None``: never).
     """
@@ -423,6 +425,7 @@ class A2AProfile(_URLMixin, _HeadersMixin, _ProfileBase):
     kind: Literal["a2a"] = "a2a"
     card_url: str | None = None
     binding: A2ABinding = "auto"
+    protocol_version: A2AProtocolVersion = "auto"
     streaming: bool = True
     stream_idle_timeout: Annotated[float | None, Field(gt=0, le=86400)] = None
 

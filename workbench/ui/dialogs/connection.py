@@ -67,7 +67,7 @@ PROFILE_CLASSES: dict[str, type[BaseModel]] = {
 }
 
 MCP_MODES = ["auto", "legacy", "2026-07-28"]
-A2A_BINDINGS = ["auto", "JSONRPC", "HTTP+JSON"]
+A2A_BINDINGS = ["auto", "JSONRPC", "HTTP+JSON", "GRPC"]
 
 SECRETS_LATER = (
     "Secrets (tokens, API keys, passwords) are never stored in a profile: "

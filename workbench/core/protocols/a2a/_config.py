@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 from dataclasses import dataclass, field
 from typing import Literal
 from urllib.parse import urlsplit
@@ -13,9 +14,12 @@ from workbench.core.protocols.base import InputHandler
 from workbench.core.redaction import is_secret_header, mask_query_values
 from workbench.core.wire import WireRecorder
 
-Binding = Literal["auto", "JSONRPC", "HTTP+JSON"]
-BINDING_CHOICES: tuple[str, ...] = ("auto", "JSONRPC", "HTTP+JSON")
-"""``auto`` (the card's first HTTP binding) or one of the bindings the workbench speaks."""
+Binding = Literal["auto", "JSONRPC", "HTTP+JSON", "GRPC"]
+BINDING_CHOICES: tuple[str, ...] = ("auto", "JSONRPC", "HTTP+JSON", "GRPC")
+"""``auto`` (the card's first HTTP binding) or one of the bindings the workbench speaks (gRPC: ``a2a-sdk[grpc]``)."""
+ProtocolVersion = Literal["auto", "1.0", "0.3"]
+PROTOCOL_VERSION_CHOICES: tuple[str, ...] = ("auto", "1.0", "0.3")
+"""``auto`` (1.0 when the card offers it, as the SDK chooses) or the A2A protocol version to speak."""
 DEFAULT_CONNECT_TIMEOUT = 30.0
 """Seconds for fetching the card and creating the client, in total (as MCP's handshake)."""
 
@@ -43,6 +47,7 @@ class A2AConfig:
     headers: dict[str, str] = field(default_factory=dict)
     bearer_token: str | None = None
     binding: Binding = "auto"
+    protocol_version: ProtocolVersion = "auto"
     streaming: bool = True
     input_handler: InputHandler | None = None
     connect_timeout: float = DEFAULT_CONNECT_TIMEOUT
@@ -60,7 +65,8 @@ class A2AConfig:
         """Refuse a configuration that cannot work.
 
         Raises:
-            ConfigError: Not an http(s) URL, an unknown binding, or a timeout that is not a positive number.
+            ConfigError: Not an http(s) URL, an unknown binding or protocol version, gRPC without ``grpcio``,
+                or a timeout that is not a positive number.
         """
         if not isinstance(self.url, str) or urlsplit(self.url).scheme not in ("http", "https"):
             raise ConfigError(
@@ -71,8 +77,20 @@ class A2AConfig:
         if self.binding not in BINDING_CHOICES:
             raise ConfigError(
                 f"Unknown A2A binding {self.binding!r}.",
-                hint="use auto, JSONRPC or HTTP+JSON",
+                hint="use auto, JSONRPC, HTTP+JSON or GRPC",
                 details={"option": "binding", "choices": list(BINDING_CHOICES)},
+            )
+        if self.binding == "GRPC" and importlib.util.find_spec("grpc") is None:
+            raise ConfigError(
+                "The gRPC binding needs the grpcio package, which is not installed.",
+                hint='install it with: pip install "a2a-sdk[grpc]" (or choose the JSONRPC or HTTP+JSON binding)',
+                details={"option": "binding", "missing": "grpcio"},
+            )
+        if self.protocol_version not in PROTOCOL_VERSION_CHOICES:
+            raise ConfigError(
+                f"Unknown A2A protocol version {self.protocol_version!r}.",
+                hint="use auto, 1.0 or 0.3",
+                details={"option": "protocol_version", "choices": list(PROTOCOL_VERSION_CHOICES)},
             )
         _positive("connect_timeout", self.connect_timeout, optional=False)
         _positive("request_timeout", self.request_timeout, optional=True)
@@ -123,6 +141,11 @@ class ConfigViews:
     def binding(self) -> Binding:
         """The binding asked for (``auto``: the card's first HTTP binding)."""
         return self._config.binding
+
+    @property
+    def protocol_version(self) -> ProtocolVersion:
+        """The A2A protocol version asked for (``auto``: 1.0 when the card offers it)."""
+        return self._config.protocol_version
 
     @property
     def streaming(self) -> bool:

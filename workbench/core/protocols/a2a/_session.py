@@ -125,7 +125,7 @@ class Session:
             try:
                 with anyio.move_on_after(config.connect_timeout) as scope:
                     fetch = await fetch_card(http, config.url, card_url=config.card_url)
-                    interface = select_interface(fetch.card, config.binding)
+                    interface = select_interface(fetch.card, config.binding, config.protocol_version)
                     client = self._create_client(http, fetch.card, interface)
                 if scope.cancelled_caught:
                     raise self._connect_timeout()
@@ -140,13 +140,24 @@ class Session:
             await self._fetch_extended_card(max(deadline - time.monotonic(), 0.0))
 
     def _create_client(self, http: httpx.AsyncClient, card: AgentCard, interface: AgentInterface) -> Client:
+        """The SDK client for ``interface``: it gets a card offering only that one, so it cannot choose another."""
+        only = AgentCard()
+        only.CopyFrom(card)
+        del only.supported_interfaces[:]
+        only.supported_interfaces.append(interface)
+        grpc_factory = None
+        if interface.protocol_binding == "GRPC":
+            from workbench.core.protocols.a2a.grpc_channel import channel_factory  # grpcio only when used
+
+            grpc_factory = channel_factory(self.config.auth_headers, self.config.wire, self.config.connection_id)
         config = ClientConfig(
             streaming=self.config.streaming,
             httpx_client=http,
             supported_protocol_bindings=[interface.protocol_binding],
+            grpc_channel_factory=grpc_factory,
         )
         try:
-            return ClientFactory(config).create(card)
+            return ClientFactory(config).create(only)
         except ValueError as exc:
             raise map_error(exc, action="creating the client", url=self.config.url) from exc
 

@@ -32,7 +32,13 @@ from a2a.types import AgentCard, AgentInterface, AgentSkill
 from workbench.core.errors import UsageError, WorkbenchError
 from workbench.core.models import ToolSpec
 from workbench.core.protocols.a2a import _discovery
-from workbench.core.protocols.a2a._config import DEFAULT_CONNECT_TIMEOUT, A2AConfig, Binding, ConfigViews
+from workbench.core.protocols.a2a._config import (
+    DEFAULT_CONNECT_TIMEOUT,
+    A2AConfig,
+    Binding,
+    ConfigViews,
+    ProtocolVersion,
+)
 from workbench.core.protocols.a2a._conversation import SKILL_METADATA_KEY, Conversation
 from workbench.core.protocols.a2a._funnel import RequestFunnel
 from workbench.core.protocols.a2a._push import PushCalls, PushMethods
@@ -54,7 +60,7 @@ from workbench.core.wire import WireRecorder
 if TYPE_CHECKING:
     from workbench.core.credentials import CredentialStore
 
-__all__ = ["SKILL_METADATA_KEY", "A2AAgent", "Binding"]
+__all__ = ["SKILL_METADATA_KEY", "A2AAgent", "Binding", "ProtocolVersion"]
 
 
 class A2AAgent(ConfigViews, TaskMethods, PushMethods, AgentBase):
@@ -66,7 +72,9 @@ class A2AAgent(ConfigViews, TaskMethods, PushMethods, AgentBase):
         card_url: Fetch the card from exactly this URL instead of the well-known paths.
         headers: Extra HTTP headers for every request (credential-like values are redacted).
         bearer_token: Sent as ``Authorization: Bearer <token>`` (redacted in the wire log).
-        binding: ``auto`` (the agent's preference among JSON-RPC and HTTP+JSON), or one of them.
+        binding: ``auto`` (the agent's preference among JSON-RPC and HTTP+JSON), one of them, or ``GRPC``
+            (needs ``a2a-sdk[grpc]``; the wire log keeps its messages decoded, not its HTTP/2 frames).
+        protocol_version: ``auto`` (1.0 when the card offers it), ``1.0`` or ``0.3``: that version's interface.
         streaming: Use streaming when the agent supports it (else one blocking request per turn).
         input_handler: Answers input-required / auth-required pauses inside ``stream_async``:
             ``text`` / ``data`` continue the task, ``cancel`` cancels it, an empty ``InputResponse()``
@@ -97,7 +105,8 @@ class A2AAgent(ConfigViews, TaskMethods, PushMethods, AgentBase):
             in-process agent. It is wrapped by the wire tap either way.
 
     Raises:
-        ConfigError: Not an http(s) URL, an unknown binding, or a timeout that is not a positive number.
+        ConfigError: Not an http(s) URL, an unknown binding or protocol version, ``GRPC`` without
+            ``grpcio``, or a timeout that is not a positive number.
     """
 
     protocol: Literal["a2a"] = "a2a"
@@ -111,6 +120,7 @@ class A2AAgent(ConfigViews, TaskMethods, PushMethods, AgentBase):
         headers: dict[str, str] | None = None,
         bearer_token: str | None = None,
         binding: Binding = "auto",
+        protocol_version: ProtocolVersion = "auto",
         streaming: bool = True,
         input_handler: InputHandler | None = None,
         wire: WireRecorder | None = None,
@@ -132,6 +142,7 @@ class A2AAgent(ConfigViews, TaskMethods, PushMethods, AgentBase):
             headers=dict(headers or {}),
             bearer_token=bearer_token,
             binding=binding,
+            protocol_version=protocol_version,
             streaming=streaming,
             input_handler=input_handler,
             connect_timeout=connect_timeout,
@@ -184,7 +195,7 @@ class A2AAgent(ConfigViews, TaskMethods, PushMethods, AgentBase):
             RequestTimeoutError: The card and the client were not ready within ``connect_timeout``.
             AuthRequiredError: The card needs a credential.
             AgentCardError: No card, or an invalid one (the message names the URL).
-            UnsupportedCapabilityError: The agent offers no binding the workbench speaks (e.g. gRPC only).
+            UnsupportedCapabilityError: No interface of the binding and protocol version asked for.
             UsageError: The agent is already connected on another event loop.
         """
         await self._session.connect()

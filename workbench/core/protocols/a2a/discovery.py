@@ -27,7 +27,9 @@ from workbench.core.protocols.a2a.normalise import VERBATIM
 WELL_KNOWN = "/.well-known/agent-card.json"
 LEGACY_WELL_KNOWN = "/.well-known/agent.json"
 BINDINGS = ("JSONRPC", "HTTP+JSON")
-"""Bindings the workbench speaks over HTTP."""
+"""Bindings the workbench speaks over HTTP (``auto`` chooses among them; gRPC only when asked for)."""
+CARD_VERSION_HEADERS = {"A2A-Version": "1.0"}
+"""Sent with the card request: a server that also speaks 0.3 serves its 0.3 card to a request without it."""
 _FALL_THROUGH = frozenset({404, 405, 410})
 MAX_CARD_BYTES = 4 * 1024 * 1024
 """Largest agent card read (real cards are a few KB; a 50 MB one is refused before it is all read)."""
@@ -94,6 +96,7 @@ def parse_card(raw: Any, *, url: str) -> tuple[AgentCard, list[str]]:
             details={"url": url, "problem": "missing-fields", "missing": missing},
         )
     notes: list[str] = []
+    _drop_repeated_interfaces(card)
     for iface in card.supported_interfaces:
         if iface.protocol_version.startswith("0.2"):
             # 0.2-era agents speak the 0.3 JSON-RPC method names; the SDK only accepts >= 0.3.
@@ -102,10 +105,28 @@ def parse_card(raw: Any, *, url: str) -> tuple[AgentCard, list[str]]:
     return card, notes
 
 
+def _drop_repeated_interfaces(card: AgentCard) -> None:
+    """Keep one of each interface (a 0.3 card names its main URL in ``url`` and ``additionalInterfaces``)."""
+    seen: set[tuple[str, str, str, str]] = set()
+    unique: list[AgentInterface] = []
+    for iface in card.supported_interfaces:
+        key = (iface.url, iface.protocol_binding, iface.protocol_version, iface.tenant)
+        if key not in seen:
+            seen.add(key)
+            unique.append(iface)
+    if len(unique) < len(card.supported_interfaces):
+        del card.supported_interfaces[:]
+        card.supported_interfaces.extend(unique)
+
+
 async def _get_bounded(http: httpx.AsyncClient, url: str, limit: int) -> tuple[httpx.Response, bytes | None]:
     """GET ``url``; the body when it is at most ``limit`` bytes, else ``None`` (the rest is not read)."""
     async with http.stream(
-        "GET", url, headers={"Accept": "application/json"}, follow_redirects=True, extensions={VERBATIM: True}
+        "GET",
+        url,
+        headers={"Accept": "application/json", **CARD_VERSION_HEADERS},
+        follow_redirects=True,
+        extensions={VERBATIM: True},
     ) as response:
         declared = response.headers.get("content-length")
         if declared is not None and declared.isdigit() and int(declared) > limit:
@@ -186,7 +207,7 @@ def usable_interfaces(card: AgentCard, binding: str = "auto") -> list[AgentInter
     """The card's interfaces the workbench can use with ``binding`` (``auto`` = any HTTP binding).
 
     Raises:
-        UnsupportedCapabilityError: None is usable (e.g. a gRPC-only agent).
+        UnsupportedCapabilityError: None is usable (e.g. a gRPC-only agent and ``auto``).
     """
     wanted = BINDINGS if binding == "auto" else (binding,)
     usable = [i for i in card.supported_interfaces if i.protocol_binding in wanted]
@@ -195,13 +216,13 @@ def usable_interfaces(card: AgentCard, binding: str = "auto") -> list[AgentInter
     offered = sorted({i.protocol_binding or "?" for i in card.supported_interfaces})
     if offered == ["GRPC"]:
         raise UnsupportedCapabilityError(
-            f"The agent {card.name!r} offers only gRPC, which the workbench does not speak.",
-            hint="the workbench speaks A2A over JSON-RPC and HTTP+JSON; ask for an HTTP interface",
-            details={"offered": offered},
+            f"The agent {card.name!r} offers only gRPC.",
+            hint="ask for the gRPC binding (--binding grpc; needs a2a-sdk[grpc])",
+            details={"offered": offered, "wanted": list(wanted)},
         )
     raise UnsupportedCapabilityError(
         f"The agent {card.name!r} offers no {('/'.join(wanted))} interface (it offers {', '.join(offered)}).",
-        hint="choose another binding (auto, JSONRPC or HTTP+JSON)",
+        hint="choose another binding (auto, JSONRPC, HTTP+JSON or GRPC)",
         details={"offered": offered, "wanted": list(wanted)},
     )
 
@@ -214,16 +235,27 @@ def _version_key(version: str) -> tuple[int, int] | None:
     return major, minor
 
 
-def select_interface(card: AgentCard, binding: str = "auto") -> AgentInterface:
-    """The interface the SDK's client factory will use (server preference, as the SDK does).
+def interface_version(interface: AgentInterface) -> str:
+    """``"1.0"`` or ``"0.3"``: the A2A version the SDK speaks to ``interface`` (unversioned = 1.0)."""
+    return protocol_era(interface)
+
+
+def select_interface(card: AgentCard, binding: str = "auto", version: str = "auto") -> AgentInterface:
+    """The interface to talk to: the SDK's choice (server preference), or the one of ``version``.
 
     The first usable binding in card order wins; among its interfaces protocol 1.0 is preferred,
-    then a newer one, then 0.3 or later, then one without a version.
+    then a newer one, then 0.3 or later, then one without a version. With ``version`` ``1.0`` or
+    ``0.3`` only interfaces of that version count (the first binding in card order offering it).
 
     Raises:
-        UnsupportedCapabilityError: No usable interface.
+        UnsupportedCapabilityError: No usable interface (of that version: the message names the
+            versions the agent offers).
     """
     usable = usable_interfaces(card, binding)
+    if version != "auto":
+        usable = [i for i in usable if interface_version(i) == version]
+        if not usable:
+            raise _no_such_version(card, binding, version)
     first = usable[0].protocol_binding
     same = [i for i in usable if i.protocol_binding == first]
     newer: AgentInterface | None = None
@@ -247,6 +279,20 @@ def select_interface(card: AgentCard, binding: str = "auto") -> AgentInterface:
             details={"versions": [i.protocol_version for i in same]},
         )
     return chosen
+
+
+def _no_such_version(card: AgentCard, binding: str, version: str) -> UnsupportedCapabilityError:
+    wanted = BINDINGS if binding == "auto" else (binding,)
+    offered = sorted(
+        {f"{interface_version(i)} over {i.protocol_binding}" for i in card.supported_interfaces if i.protocol_binding}
+    )
+    versions = sorted({interface_version(i) for i in card.supported_interfaces if i.protocol_binding in wanted})
+    over = "" if binding == "auto" else f" over {binding}"
+    return UnsupportedCapabilityError(
+        f"The agent {card.name!r} offers no A2A {version} interface{over} (it offers {', '.join(offered) or 'none'}).",
+        hint=f"choose protocol version {' or '.join(versions)}" if versions else "choose another binding",
+        details={"wanted_version": version, "binding": binding, "offered_versions": versions, "offered": offered},
+    )
 
 
 def protocol_era(interface: AgentInterface) -> str:
