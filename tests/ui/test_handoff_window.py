@@ -129,10 +129,13 @@ SCENARIO_AGENTS = ("orchestrator", "demo-mcp", "booking", "mcp-proxy")
 @pytest.mark.asyncio
 async def test_the_scenario_agents_show_connected_and_working_in_the_sidebar_while_the_chain_runs(qtbot, tmp_path):
     rows_seen: list[dict[str, tuple[ConnectionState, str]]] = []
+    at_form: dict[str, str] = {}
 
     def look(window: Any, dialog: Any) -> None:
         items = window.sidebar.viewmodel.items()
         rows_seen.append({i.name: (i.state, i.state_text) for i in items})
+        if isinstance(dialog, InputRequiredDialog):
+            at_form.update({i.name: i.state_text for i in items})
         window.ctx.selection.select(next(i.id for i in items if i.name == "orchestrator"))
 
     bench, _, _ = await _run_in_window(qtbot, tmp_path / "config", on_prompt=look)
@@ -141,7 +144,7 @@ async def test_the_scenario_agents_show_connected_and_working_in_the_sidebar_whi
         assert set(SCENARIO_AGENTS) <= set(rows)
         assert all(rows[name][0] is ConnectionState.CONNECTED for name in SCENARIO_AGENTS), rows
         assert "working" in rows["orchestrator"][1]  # the question to it is still open
-    assert any("waiting for" in text for rows in rows_seen for _, text in rows.values())  # the form's target
+    assert at_form["booking"] == "connected · waiting for you…"  # it asked the user for the traveller form
     after = {i.name: i.state_text for i in bench.window.sidebar.viewmodel.items()}
     assert not any("working" in text or "waiting" in text for text in after.values())  # idle once it ended
 

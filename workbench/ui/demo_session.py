@@ -13,7 +13,7 @@ from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
 from workbench.core.errors import WorkbenchError
-from workbench.core.handoff.events import HandoffEvent, HopState
+from workbench.core.handoff.events import USER, HandoffEvent, HopState
 from workbench.core.profiles import A2AProfile, ConnectionProfile, MCPHTTPProfile
 from workbench.demo.profiles import demo_profiles
 
@@ -59,43 +59,42 @@ def scenario_profiles(router: HandoffRouter) -> list[tuple[ConnectionProfile, Re
 class ScenarioActivity:
     """Tells the sidebar which scenario agent is working (or waiting for the user) as hops change.
 
-    An agent is busy while a hop it is asked for (its target) is unfinished; the newest such hop's
-    state is what its row says.
+    An agent is working while a hop asked of it (its target) runs, and waiting for the user while it
+    paused for the user or a question it asked the user is open; a hop still waiting for approval
+    involves nobody yet.
     """
 
     def __init__(self, sidebar: SidebarViewModel, profile_ids: dict[str, str]) -> None:
         self._sidebar = sidebar
         self._ids = profile_ids  # agent name -> profile id
-        self._open: dict[str, dict[str, HopState]] = {}  # agent name -> unfinished hop id -> state
+        self._open: dict[str, tuple[str, str, HopState]] = {}  # unfinished hop id -> (source, target, state)
 
     def on_event(self, event: HandoffEvent) -> None:
-        """Record one hop's new state and update its target's row."""
-        name = event.target
-        if name not in self._ids:
-            return
-        hops = self._open.setdefault(name, {})
+        """Record one hop's new state and update the rows of the agents it involves."""
         if event.state.finished:
-            hops.pop(event.handoff_id, None)
+            self._open.pop(event.handoff_id, None)
         else:
-            hops[event.handoff_id] = event.state
-        self._sidebar.set_activity(self._ids[name], _activity(list(hops.values())))
+            self._open[event.handoff_id] = (event.source, event.target, event.state)
+        for name in {event.source, event.target} & self._ids.keys():
+            self._sidebar.set_activity(self._ids[name], self.activity(name))
+
+    def activity(self, name: str) -> str:
+        """What agent ``name`` is doing now, in words (``""``: idle)."""
+        hops = self._open.values()
+        if any(
+            (dst == name and state is HopState.WAITING_FOR_USER) or (src == name and dst == USER)
+            for src, dst, state in hops
+        ):
+            return "waiting for you…"
+        if any(dst == name and state is HopState.WORKING for _, dst, state in hops):
+            return "working…"
+        return ""
 
     def clear(self) -> None:
         """The scenario ended: every agent is idle."""
         self._open.clear()
         for pid in self._ids.values():
             self._sidebar.set_activity(pid, "")
-
-
-def _activity(states: list[HopState]) -> str:
-    if not states:
-        return ""
-    latest = states[-1]
-    if latest is HopState.WAITING_FOR_USER:
-        return "waiting for you…"
-    if latest is HopState.PENDING:
-        return "waiting for approval…"
-    return "working…"
 
 
 async def run_handoff_in_window(window: MainWindow, scenario: Any) -> None:

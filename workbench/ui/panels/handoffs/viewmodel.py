@@ -310,6 +310,7 @@ class HandoffViewModel(QObject):
         self.load_replay(events, diagram.title or "chain")
         if play:
             self.play()
+            self.status.emit(f"Replaying {len(events)} recorded events (no agent is called): Play pauses.")
         return len(events)
 
     def step(self) -> bool:

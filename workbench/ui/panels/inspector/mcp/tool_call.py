@@ -33,8 +33,8 @@ ELAPSED_TICK_MS = 100
 PROGRESS_STEPS = 1000
 SIDE_BY_SIDE_WIDTH = 980
 """From this width on, the form and the result sit side by side; below it the result is under the form."""
-CALL_LOG_HEIGHT = 110
-"""Height of the pane of log messages sent during a call (under the result)."""
+CALL_LOG_SHARE = 0.25
+"""The share of the result area the call's log messages get when they first show (the result keeps the rest)."""
 FORM_SHARE = 0.55
 """The form's share of the call area when the orientation is (re)set; the result gets the rest."""
 
@@ -102,15 +102,27 @@ class ToolCallWidget(QWidget):
         self.result_view.link_clicked.connect(vm.ctx.links.offer)
         self.result_view.link_read_requested.connect(self.on_result_link_read_requested)
         # the server's log messages sent during the call shown (plain text; hidden when there are none)
-        self.call_log_title = plain_label("", self, selectable=False)
-        self.call_log = QPlainTextEdit(self)
+        self.call_log_box = QWidget(self)
+        self.call_log_title = plain_label("", self.call_log_box, selectable=False)
+        self.call_log = QPlainTextEdit(self.call_log_box)
         self.call_log.setObjectName("callLog")
         self.call_log.setReadOnly(True)
         self.call_log.setMaximumBlockCount(MAX_CALL_LOG_LINES)
-        self.call_log.setMaximumHeight(CALL_LOG_HEIGHT)
         self.call_log.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
-        self.call_log_title.setVisible(False)
-        self.call_log.setVisible(False)
+        log_layout = QVBoxLayout(self.call_log_box)
+        log_layout.setContentsMargins(0, 0, 0, 0)
+        log_layout.setSpacing(2)
+        log_layout.addWidget(self.call_log_title)
+        log_layout.addWidget(self.call_log, 1)
+        self.call_log_box.setVisible(False)
+        self.result_split = QSplitter(Qt.Orientation.Vertical, self)
+        self.result_split.setObjectName("resultSplitter")
+        self.result_split.addWidget(self.result_view)
+        self.result_split.addWidget(self.call_log_box)
+        self.result_split.setStretchFactor(0, 3)
+        self.result_split.setStretchFactor(1, 1)
+        self.result_split.setChildrenCollapsible(False)
+        self._log_sized = False
         self._log_shown: CallRecord | None = None
 
         top = QWidget(self)
@@ -124,9 +136,7 @@ class ToolCallWidget(QWidget):
         bottom_layout.setContentsMargins(4, 4, 0, 0)
         bottom_layout.addLayout(history_row)
         bottom_layout.addWidget(self.banner)
-        bottom_layout.addWidget(self.result_view, 1)
-        bottom_layout.addWidget(self.call_log_title)
-        bottom_layout.addWidget(self.call_log)
+        bottom_layout.addWidget(self.result_split, 1)
         self.splitter = splitter = QSplitter(Qt.Orientation.Vertical, self)
         splitter.setObjectName("callSplitter")
         splitter.addWidget(top)
@@ -239,8 +249,13 @@ class ToolCallWidget(QWidget):
     def _sync_call_log_title(self) -> None:
         count = self.call_log.blockCount() if self.call_log.toPlainText() else 0
         self.call_log_title.setText(f"Server log during this call ({count} message{'s' if count != 1 else ''})")
-        self.call_log_title.setVisible(count > 0)
-        self.call_log.setVisible(count > 0)
+        shown = count > 0
+        if shown and not self.call_log_box.isVisibleTo(self) and not self._log_sized:
+            total = max(sum(self.result_split.sizes()), 1)
+            log = int(total * CALL_LOG_SHARE)
+            self.result_split.setSizes([total - log, log])  # the result keeps most; the user may drag
+            self._log_sized = True
+        self.call_log_box.setVisible(shown)
 
     def _show_record(self, record: CallRecord) -> None:
         self.banner.clear()
