@@ -2,7 +2,8 @@
 
 Every peer is a small loopback server under tests/servers. Bounds are generous ``asyncio.wait_for``
 limits (a hang fails the test, it does not stall the suite); memory is this process's RSS sampled
-while the peer works. Cases that fail today are strict xfails whose reason says what happens now.
+while the peer works. Cases that fail today are strict xfails whose reason says what happens now
+(none left).
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ import pytest
 
 from tests.servers import script_path, start_listening_process
 from workbench.core.errors import AgentCardError, ProtocolError, RequestTimeoutError
-from workbench.core.models import WireKind
+from workbench.core.http.limits import DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_MAX_STREAM_BYTES, HTTPLimits
+from workbench.core.models import WireKind, WireRecord
 from workbench.core.protocols.a2a import A2AAgent
 from workbench.core.protocols.mcp.agent import MCPAgent
 from workbench.core.wire import WireRecorder
@@ -200,27 +202,53 @@ async def http_hostile() -> AsyncIterator[str]:
         yield server.url
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="no response size limit over HTTP: the 200 MB tools/call reply is read whole and returned "
-    "(14.6 s, peak RSS 1.3 GB, the wire log holds 419 M characters: the body twice)",
-)
+def refusal_records(wire: WireRecorder, limit: str) -> list[WireRecord]:
+    """The wire log's records of a refusal naming ``limit``."""
+    return [r for r in wire.records() if r.kind is WireKind.ERROR and f"({limit})" in r.summary]
+
+
 @pytest.mark.asyncio
-async def test_a_200_mb_http_response_is_refused_naming_the_limit_in_bounded_memory() -> None:
+@pytest.mark.parametrize("tool", ["huge", "huge_chunked"], ids=["content-length", "no-length"])
+async def test_a_200_mb_http_response_is_refused_naming_the_limit_in_bounded_memory(tool: str) -> None:
     wire = WireRecorder()
     async with http_hostile() as url, peak_rss() as peak, MCPAgent(url, mode="legacy", wire=wire) as agent:
         with pytest.raises(ProtocolError) as refused:
-            await asyncio.wait_for(agent.call_tool("huge", {}), BOUND)
-        assert refused.value.details.get("limit")
+            await asyncio.wait_for(agent.call_tool(tool, {}), BOUND)
+        assert refused.value.details["limit"] == "max_message_bytes"
+        assert refused.value.details["limit_bytes"] == DEFAULT_MAX_MESSAGE_BYTES
+        assert refused.value.hint and "max_message_bytes" in refused.value.hint
         assert (await asyncio.wait_for(agent.call_tool("echo", {}), BOUND)).content[0].text == "ok"
     assert peak.growth < 300 * MIB
-    assert any(r.kind is WireKind.HTTP_RESPONSE for r in wire.records())
+    responses = [r for r in wire.records() if r.kind is WireKind.HTTP_RESPONSE and r.http and r.http["status"] == 200]
+    assert responses and max(r.size for r in responses) <= 1 * MIB  # what arrived, cut, not 200 MB
+    assert refusal_records(wire, "max_message_bytes")
+
+
+@pytest.mark.asyncio
+async def test_a_200_mb_event_on_a_legacy_sse_session_is_refused_and_the_session_closed_cleanly() -> None:
+    wire = WireRecorder()
+    async with http_hostile() as base, peak_rss() as peak:
+        url = base.removesuffix("/mcp") + "/sse"
+        async with MCPAgent(url, transport="sse", mode="legacy", wire=wire) as agent:
+            assert (await asyncio.wait_for(agent.call_tool("echo", {}), BOUND)).content[0].text == "ok"
+            with pytest.raises(ProtocolError) as refused:
+                await asyncio.wait_for(agent.call_tool("huge", {}), BOUND)
+            assert refused.value.details["limit"] == "max_message_bytes"
+        async with MCPAgent(url, transport="sse", mode="legacy", wire=wire) as again:  # the app goes on
+            assert (await asyncio.wait_for(again.call_tool("echo", {}), BOUND)).content[0].text == "ok"
+    assert peak.growth < 300 * MIB
+    assert refusal_records(wire, "max_message_bytes")
 
 
 @pytest.mark.asyncio
 async def test_an_endless_sse_stream_of_1_mb_events_ends_at_the_request_timeout_with_the_wire_log_bounded() -> None:
     wire = WireRecorder(max_chars=64 * MIB)
-    async with http_hostile() as url, peak_rss() as peak, MCPAgent(url, mode="legacy", wire=wire) as agent:
+    no_stream_limit = HTTPLimits(max_stream_bytes=None)  # the timeout, not the stream limit, ends it here
+    async with (
+        http_hostile() as url,
+        peak_rss() as peak,
+        MCPAgent(url, mode="legacy", wire=wire, limits=no_stream_limit) as agent,
+    ):
         started = time.monotonic()
         with pytest.raises(RequestTimeoutError):
             await asyncio.wait_for(agent.call_tool("endless", {}, timeout=3), BOUND)
@@ -231,19 +259,30 @@ async def test_an_endless_sse_stream_of_1_mb_events_ends_at_the_request_timeout_
     assert peak.growth < 400 * MIB
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="without a request timeout (the CLI's default for MCP) a response stream of 1 MB events that "
-    "never carries the reply is read forever: no limit, no error; RSS grows to ~600 MB (the wire log's "
-    "512 Mi-character bound) in 20 s",
-)
 @pytest.mark.asyncio
 async def test_an_endless_sse_stream_without_a_timeout_is_refused_naming_a_limit() -> None:
     wire = WireRecorder(max_chars=64 * MIB)  # keep this test's own memory small either way
-    async with http_hostile() as url, MCPAgent(url, mode="legacy", wire=wire) as agent:
+    async with http_hostile() as url, peak_rss() as peak, MCPAgent(url, mode="legacy", wire=wire) as agent:
         with pytest.raises(ProtocolError) as refused:
-            await asyncio.wait_for(agent.call_tool("endless", {}), 20)
-        assert refused.value.details.get("limit")
+            await asyncio.wait_for(agent.call_tool("endless", {}), BOUND)
+        assert refused.value.details["limit"] == "max_stream_bytes"
+        assert refused.value.details["limit_bytes"] == DEFAULT_MAX_STREAM_BYTES
+        assert (await asyncio.wait_for(agent.call_tool("echo", {}), BOUND)).content[0].text == "ok"
+    assert peak.growth < 400 * MIB
+    assert refusal_records(wire, "max_stream_bytes")
+
+
+def test_workbench_call_refuses_a_200_mb_response_with_a_hint_and_exit_1() -> None:
+    async def run() -> subprocess.CompletedProcess[str]:
+        async with http_hostile() as url:
+            return await asyncio.to_thread(run_cli, "call", "--json", "huge", "--mcp", url, "--mode", "legacy")
+
+    done = asyncio.run(run())
+    assert done.returncode == 1
+    [failed] = [m for m in json_lines(done.stdout) if m.get("kind") == "failed"]
+    error = failed["error"]
+    assert error["type"] == "ProtocolError" and error["details"]["limit"] == "max_message_bytes"
+    assert "max_message_bytes" in error["hint"]
 
 
 # --------------------------------------------------------------------------------------------- A2A

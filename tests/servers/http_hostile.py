@@ -1,13 +1,18 @@
-"""Fault server (MCP Streamable HTTP, 127.0.0.1, ephemeral port): answers that never fit in memory.
+"""Fault server (MCP Streamable HTTP and legacy HTTP+SSE, 127.0.0.1, ephemeral port): answers that never fit in memory.
 
 Prints `LISTENING http://127.0.0.1:<port>/mcp` once bound. The handshake and `tools/list` are plain
 JSON responses (`server/discover` gets -32601, so clients fall back to `initialize`). `tools/call`:
 
 - `huge`    -> a proper JSON-RPC result whose text is `HUGE_MB` MiB (default 200) of `x`, sent as
                `application/json` with its Content-Length, streamed in 1 MiB writes;
+- `huge_chunked` -> the same without a Content-Length (chunked), so only counting can refuse it;
 - `endless` -> `text/event-stream` of 1 MiB `notifications/message` events, forever (until the
                client goes away), never the result;
 - `echo`    -> a proper small result.
+
+The same server speaks the legacy HTTP+SSE transport at `/sse` (session stream; messages are POSTed
+to `/messages?session_id=…` and answered on the stream): there `huge` is one `HUGE_MB` MiB event
+and `endless` 1 MiB notification events forever, both on the session stream.
 
 Each client disconnect is logged on stderr as `gone <tool> after <n> MiB`. Stops on SIGTERM/SIGINT.
 """
@@ -15,10 +20,14 @@ Each client disconnect is logged on stderr as `gone <tool> after <n> MiB`. Stops
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import os
+import queue
 import signal
 import sys
+import uuid
+from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -26,8 +35,15 @@ MIB = 1024 * 1024
 HUGE_MB = int(os.environ.get("HUGE_MB", "200"))
 TOOLS = [
     {"name": name, "description": text, "inputSchema": {"type": "object"}}
-    for name, text in (("huge", "A 200 MB answer."), ("endless", "1 MB events forever."), ("echo", "A proper answer."))
+    for name, text in (
+        ("huge", "A 200 MB answer."),
+        ("huge_chunked", "A 200 MB answer without a length."),
+        ("endless", "1 MB events forever."),
+        ("echo", "A proper answer."),
+    )
 ]
+SESSIONS: dict[str, queue.Queue[Iterator[bytes]]] = {}
+"""Legacy SSE: what each session stream has still to send (each item a series of writes)."""
 
 
 def log(text: str) -> None:
@@ -49,56 +65,45 @@ class Handler(BaseHTTPRequestHandler):
         self.wfile.write(data)
 
     def do_GET(self) -> None:
-        self._json(405, None)  # no standalone SSE stream
+        if self.path.startswith("/sse"):
+            self._session_stream()
+        else:
+            self._json(405, None)  # no standalone SSE stream
 
     def do_DELETE(self) -> None:
         self._json(200, None)
 
     def do_POST(self) -> None:
         message = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)) or b"{}")
-        method, rid = message.get("method"), message.get("id")
+        if self.path.startswith("/messages"):
+            self._legacy_message(message)
+            return
+        rid, name = message.get("id"), (message.get("params") or {}).get("name")
         if rid is None:
             self._json(202, None)
-        elif method == "initialize":
-            result = {
-                "protocolVersion": "2025-11-25",
-                "capabilities": {"tools": {}},
-                "serverInfo": {"name": "http-hostile", "version": "0.1.0"},
-            }
-            self._json(200, {"jsonrpc": "2.0", "id": rid, "result": result})
-        elif method == "tools/list":
-            self._json(200, {"jsonrpc": "2.0", "id": rid, "result": {"tools": TOOLS}})
-        elif method == "ping":
-            self._json(200, {"jsonrpc": "2.0", "id": rid, "result": {}})
-        elif method == "tools/call":
-            name = (message.get("params") or {}).get("name")
-            if name == "huge":
-                self._huge(rid)
-            elif name == "endless":
-                self._endless()
-            else:
-                result = {"content": [{"type": "text", "text": "ok"}]}
-                self._json(200, {"jsonrpc": "2.0", "id": rid, "result": result})
+        elif message.get("method") == "tools/call" and name in ("huge", "huge_chunked"):
+            self._huge(rid, chunked=name == "huge_chunked")
+        elif message.get("method") == "tools/call" and name == "endless":
+            self._endless()
         else:
-            error = {"code": -32601, "message": "Method not found"}
-            self._json(200, {"jsonrpc": "2.0", "id": rid, "error": error})
+            self._json(200, _reply(message))
 
-    def _huge(self, rid: Any) -> None:
-        head = json.dumps({"jsonrpc": "2.0", "id": rid, "result": {"content": [{"type": "text", "text": ""}]}})
-        before, _, after = head.rpartition('""')
-        prefix, suffix = (before + '"').encode(), ('"' + after).encode()
+    def _huge(self, rid: Any, *, chunked: bool = False) -> None:
+        prefix, suffix = _huge_parts(rid)
         self.send_response(200)
         self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(prefix) + HUGE_MB * MIB + len(suffix)))
+        if chunked:
+            self.send_header("Transfer-Encoding", "chunked")
+        else:
+            self.send_header("Content-Length", str(len(prefix) + HUGE_MB * MIB + len(suffix)))
         self.end_headers()
         sent = 0
         try:
-            self.wfile.write(prefix)
-            chunk = b"x" * MIB
-            while sent < HUGE_MB:
-                self.wfile.write(chunk)
-                sent += 1
-            self.wfile.write(suffix)
+            for piece in _huge_pieces(prefix, suffix):
+                self.wfile.write(b"%x\r\n%s\r\n" % (len(piece), piece) if chunked else piece)
+                sent += len(piece) // MIB
+            if chunked:
+                self.wfile.write(b"0\r\n\r\n")
         except (BrokenPipeError, ConnectionResetError):
             log(f"gone huge after {sent} MiB")
 
@@ -108,22 +113,105 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("Cache-Control", "no-cache")
         self.end_headers()  # no Content-Length, no chunking: the body ends when the connection does
         self.close_connection = True
-        filler = "y" * (MIB - 200)
         sent = 0
         try:
-            while True:
-                note = {
-                    "jsonrpc": "2.0",
-                    "method": "notifications/message",
-                    "params": {"level": "info", "data": filler},
-                }
-                self.wfile.write(f"event: message\ndata: {json.dumps(note)}\n\n".encode())
+            for event in _endless_events():
+                self.wfile.write(event)
                 sent += 1
         except (BrokenPipeError, ConnectionResetError):
             log(f"gone endless after {sent} MiB")
 
+    # ---- legacy HTTP+SSE
+
+    def _session_stream(self) -> None:
+        session = uuid.uuid4().hex
+        pending: queue.Queue[Iterator[bytes]] = queue.Queue()
+        SESSIONS[session] = pending
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Cache-Control", "no-cache")
+        self.end_headers()
+        self.close_connection = True
+        sent = 0
+        try:
+            self.wfile.write(f"event: endpoint\ndata: /messages?session_id={session}\n\n".encode())
+            self.wfile.flush()
+            while True:
+                for piece in pending.get():
+                    self.wfile.write(piece)
+                    sent += len(piece)
+                self.wfile.flush()
+        except (BrokenPipeError, ConnectionResetError):
+            log(f"gone sse session after {sent // MIB} MiB")
+        finally:
+            SESSIONS.pop(session, None)
+
+    def _legacy_message(self, message: dict[str, Any]) -> None:
+        session = (self.path.partition("session_id=")[2] or "").split("&")[0]
+        pending = SESSIONS.get(session)
+        if pending is None:
+            self._json(404, None)
+            return
+        self._json(202, None)
+        rid = message.get("id")
+        if rid is None:
+            return
+        method = message.get("method")
+        name = (message.get("params") or {}).get("name")
+        if method == "tools/call" and name in ("huge", "huge_chunked"):
+            prefix, suffix = _huge_parts(rid)
+            pending.put(itertools.chain([b"event: message\ndata: "], _huge_pieces(prefix, suffix), [b"\n\n"]))
+            return
+        if method == "tools/call" and name == "endless":
+            pending.put(_endless_events())
+            return
+        reply = _reply(message)
+        pending.put(iter([f"event: message\ndata: {json.dumps(reply)}\n\n".encode()]))
+
     def log_message(self, format: str, *args: Any) -> None:
         pass
+
+
+def _reply(message: dict[str, Any]) -> dict[str, Any]:
+    """The plain JSON-RPC answer to a request that is not one of the hostile tool calls."""
+    method, rid = message.get("method"), message.get("id")
+    if method == "initialize":
+        result = {
+            "protocolVersion": "2025-11-25",
+            "capabilities": {"tools": {}},
+            "serverInfo": {"name": "http-hostile", "version": "0.1.0"},
+        }
+        return {"jsonrpc": "2.0", "id": rid, "result": result}
+    if method == "tools/list":
+        return {"jsonrpc": "2.0", "id": rid, "result": {"tools": TOOLS}}
+    if method == "ping":
+        return {"jsonrpc": "2.0", "id": rid, "result": {}}
+    if method == "tools/call":
+        return {"jsonrpc": "2.0", "id": rid, "result": {"content": [{"type": "text", "text": "ok"}]}}
+    return {"jsonrpc": "2.0", "id": rid, "error": {"code": -32601, "message": "Method not found"}}
+
+
+def _huge_parts(rid: Any) -> tuple[bytes, bytes]:
+    """The JSON-RPC result around the huge text: what comes before it and after it."""
+    head = json.dumps({"jsonrpc": "2.0", "id": rid, "result": {"content": [{"type": "text", "text": ""}]}})
+    before, _, after = head.rpartition('""')
+    return (before + '"').encode(), ('"' + after).encode()
+
+
+def _huge_pieces(prefix: bytes, suffix: bytes) -> Iterator[bytes]:
+    yield prefix
+    chunk = b"x" * MIB
+    for _ in range(HUGE_MB):
+        yield chunk
+    yield suffix
+
+
+def _endless_events() -> Iterator[bytes]:
+    filler = "y" * (MIB - 200)
+    note = {"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": filler}}
+    event = f"event: message\ndata: {json.dumps(note)}\n\n".encode()
+    while True:
+        yield event
 
 
 def _stop(signum: int, frame: object) -> None:

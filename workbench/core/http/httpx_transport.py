@@ -1,7 +1,8 @@
 """The ``httpx`` shim of the HTTP wire tap (the A2A SDK's client): hands each exchange to ``HTTPTap``.
 
 Everything but moving bytes lives in ``workbench.core.http.tap``; ``httpx2_transport`` is the same
-shim for ``httpx2`` (the MCP SDK's client). Bodies pass through unchanged.
+shim for ``httpx2`` (the MCP SDK's client). Bodies pass through unchanged, counted against the
+connection's size limits (``workbench.core.http.limits``); a refused one raises its ``ProtocolError``.
 """
 
 from __future__ import annotations
@@ -12,8 +13,10 @@ from collections.abc import AsyncIterator
 import anyio
 import httpx
 
+from workbench.core.errors import ProtocolError
+from workbench.core.http.limits import LimitGuard
 from workbench.core.http.origins import OAUTH_ENDPOINT, CredentialBoundary
-from workbench.core.http.tap import ERROR_BODY_WAIT, Exchange, HTTPTap
+from workbench.core.http.tap import ERROR_BODY_WAIT, BodyWatch, HTTPTap
 
 
 class HttpxCredentialGuard(httpx.AsyncBaseTransport):
@@ -46,36 +49,52 @@ class HttpxCredentialGuard(httpx.AsyncBaseTransport):
 
 
 class HttpxTapTransport(httpx.AsyncBaseTransport):
-    """An ``httpx`` transport that records every exchange with ``tap`` (``None``: records nothing).
+    """An ``httpx`` transport that records every exchange with ``tap`` and bounds every response body.
 
     Args:
-        tap: The recorder of this connection's HTTP layer.
+        tap: The recorder of this connection's HTTP layer (``None``: records nothing).
         inner: The transport that really talks HTTP (default ``httpx.AsyncHTTPTransport()``).
+        guard: The response size limits (``None``: none); a refused body raises its ``ProtocolError``.
     """
 
-    def __init__(self, tap: HTTPTap | None, inner: httpx.AsyncBaseTransport | None = None) -> None:
+    def __init__(
+        self,
+        tap: HTTPTap | None,
+        inner: httpx.AsyncBaseTransport | None = None,
+        *,
+        guard: LimitGuard | None = None,
+    ) -> None:
         self.tap = tap
+        self.guard = guard
         self._inner = inner if inner is not None else httpx.AsyncHTTPTransport()
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        """Send ``request``; record it, its response and the response body as it streams."""
-        if self.tap is None:
+        """Send ``request``; record it, its response and the response body as it streams (bounded)."""
+        tap, guard = self.tap, self.guard
+        if tap is None and guard is None:
             return await self._inner.handle_async_request(request)
         try:
             body: bytes | None = request.content
         except httpx.RequestNotRead:
             body = None
-        exchange = self.tap.exchange(request.method, str(request.url), request.headers.multi_items(), body)
+        url = str(request.url)
+        exchange = tap.exchange(request.method, url, request.headers.multi_items(), body) if tap else None
         try:
             response = await self._inner.handle_async_request(request)
         except Exception as exc:  # recorded, then re-raised unchanged
-            exchange.failed(exc)
+            if exchange is not None:
+                exchange.failed(exc)
             raise
-        exchange.respond(response.status_code, response.headers.multi_items())
+        if exchange is not None:
+            exchange.respond(response.status_code, response.headers.multi_items())
+        meter = None
+        if guard is not None:
+            headers = response.headers
+            meter = guard.meter(request.method, url, body, headers.get("content-type"), headers.get("content-length"))
         return httpx.Response(
             response.status_code,
             headers=response.headers,
-            stream=_Tee(response.stream, exchange),
+            stream=_Tee(response.stream, BodyWatch(exchange, meter, guard)),
             extensions=response.extensions,
             request=request,
         )
@@ -86,33 +105,42 @@ class HttpxTapTransport(httpx.AsyncBaseTransport):
 
 
 class _Tee(httpx.AsyncByteStream):
-    """Passes a response body through unchanged while the exchange records it."""
+    """Passes a response body through unchanged while it is counted and recorded."""
 
-    def __init__(self, inner: httpx.SyncByteStream | httpx.AsyncByteStream, exchange: Exchange) -> None:
+    def __init__(self, inner: httpx.SyncByteStream | httpx.AsyncByteStream, watch: BodyWatch) -> None:
         self._inner = inner
-        self._exchange = exchange
+        self._watch = watch
 
     async def __aiter__(self) -> AsyncIterator[bytes]:
-        inner = self._inner
+        inner, watch = self._inner, self._watch
         assert isinstance(inner, httpx.AsyncByteStream), "an async transport returns async streams"
+        exchange = watch.exchange
+        if (refusal := watch.at_start()) is not None:
+            raise refusal
         try:
             async for chunk in inner:
-                self._exchange.feed(chunk)
+                if (refusal := watch.take(chunk)) is not None:
+                    raise refusal
                 yield chunk
-        except Exception as exc:  # recorded, then re-raised unchanged
-            self._exchange.body_failed(exc)
+        except ProtocolError:
             raise
-        self._exchange.finish()
+        except Exception as exc:  # recorded, then re-raised unchanged
+            if exchange is not None:
+                exchange.body_failed(exc)
+            raise
+        if exchange is not None:
+            exchange.finish()
 
     async def aclose(self) -> None:
         """Record what arrived (an unread error body is read first, bounded), then close the wrapped stream."""
-        exchange, inner = self._exchange, self._inner
-        if exchange.wants_unread_body and isinstance(inner, httpx.AsyncByteStream):
-            with anyio.move_on_after(ERROR_BODY_WAIT), contextlib.suppress(httpx.HTTPError):
-                async for chunk in inner:
-                    exchange.feed(chunk)
-                    if exchange.body_full:
-                        break
-        exchange.finish()
+        exchange, inner = self._watch.exchange, self._inner
+        if exchange is not None:
+            if exchange.wants_unread_body and isinstance(inner, httpx.AsyncByteStream):
+                with anyio.move_on_after(ERROR_BODY_WAIT), contextlib.suppress(httpx.HTTPError):
+                    async for chunk in inner:
+                        exchange.feed(chunk)
+                        if exchange.body_full:
+                            break
+            exchange.finish()
         if isinstance(inner, httpx.AsyncByteStream):
             await inner.aclose()

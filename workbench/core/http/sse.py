@@ -69,6 +69,12 @@ class SSEFramer:
     def __init__(self) -> None:
         self._buf = bytearray()
         self._cr = False  # the last chunk ended in \r: it may be the first half of \r\n
+        self._scanned = 0  # bytes at the buffer's start known to hold no blank line (a large event is scanned once)
+
+    @property
+    def pending_bytes(self) -> int:
+        """Bytes of the frame still being received (its blank line has not arrived yet)."""
+        return len(self._buf)
 
     def feed(self, chunk: bytes) -> list[SSEFrame]:
         """Add a chunk of the body; returns the frames it completed (often none or one)."""
@@ -84,16 +90,27 @@ class SSEFramer:
         buf = self._buf
         buf += chunk
         frames: list[SSEFrame] = []
-        while (end := buf.find(b"\n\n")) >= 0:
+        while (end := buf.find(b"\n\n", self._scanned)) >= 0:
             frames.append(parse_frame(buf[:end].decode("utf-8", "replace")))
             del buf[: end + 2]
+            self._scanned = 0
+        self._scanned = max(len(buf) - 1, 0)  # a trailing \n may be the first half of the next blank line
         return frames
+
+    def take_pending(self, most: int) -> bytes:
+        """Drop the unfinished frame; returns its first ``most`` bytes (for a record of what arrived)."""
+        head = bytes(self._buf[:most])
+        self._buf.clear()
+        self._cr = False
+        self._scanned = 0
+        return head
 
     def close(self) -> SSEFrame | None:
         """The last frame when the stream ended without its blank line (``None`` if nothing was left)."""
         rest = bytes(self._buf) + (b"\n" if self._cr else b"")
         self._buf.clear()
         self._cr = False
+        self._scanned = 0
         if not rest.strip():
             return None
         return parse_frame(rest.decode("utf-8", "replace"))

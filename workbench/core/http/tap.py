@@ -22,6 +22,8 @@ from __future__ import annotations
 import asyncio
 import time
 
+from workbench.core.errors import ProtocolError
+from workbench.core.http.limits import RECORD_PREVIEW_BYTES, BodyMeter, LimitGuard
 from workbench.core.http.sse import SSEFrame, SSEFramer
 from workbench.core.http.status import StatusSeen
 from workbench.core.models import Direction, WireKind, WireRecord
@@ -44,6 +46,16 @@ def is_jsonrpc(body: bytes | str) -> bool:
         return body[:200].lstrip()[:1] in ("{", "[") and '"jsonrpc"' in body
     head = body[:200].lstrip()
     return head[:1] in (b"{", b"[") and b'"jsonrpc"' in body
+
+
+def _head(chunks: list[bytes], most: int) -> bytes:
+    """The first ``most`` bytes of ``chunks`` (without joining them all)."""
+    out = bytearray()
+    for chunk in chunks:
+        out += chunk[: most - len(out)]
+        if len(out) >= most:
+            break
+    return bytes(out)
 
 
 def _header(headers: Headers, name: str) -> str | None:
@@ -172,6 +184,37 @@ class Exchange:
             self._local_error(f"response body of {self.method} {self.url}: {type(exc).__name__}: {exc}")
         self.finish()
 
+    def refused(self, error: ProtocolError) -> None:
+        """The body was refused for a size limit: what arrived is recorded, cut to ``RECORD_PREVIEW_BYTES``.
+
+        A response record keeps the body's first bytes (an event stream's record, its head, is
+        already there); a local error record says what was refused, naming the limit, and holds the
+        first bytes of an unfinished event.
+        """
+        if self._done:
+            return
+        self._done = True
+        tap = self._tap
+        pending, kept = b"", ""
+        if self._framer is None:
+            body = _head(self._body, RECORD_PREVIEW_BYTES)
+            self._body.clear()
+            tap.wire.http_response(
+                tap.connection_id, self.request, self._status, self._headers, body or None, protocol=tap.protocol
+            )
+            if self._size:
+                kept = f"; the response record keeps its first {len(body):,} of {self._size:,} bytes"
+        else:
+            pending = self._framer.take_pending(RECORD_PREVIEW_BYTES)
+        summary = f"{self.method} {self.url}: {error.message}{kept}"
+        tap.wire.local(
+            tap.connection_id,
+            WireKind.ERROR,
+            summary[:500],
+            pending.decode("utf-8", "replace"),
+            protocol=tap.protocol,
+        )
+
     def finish(self) -> None:
         """The body ended or the response was closed (idempotent)."""
         if self._done:
@@ -207,3 +250,41 @@ class Exchange:
     def _local_error(self, summary: str) -> None:
         tap = self._tap
         tap.wire.local(tap.connection_id, WireKind.ERROR, summary[:500], protocol=tap.protocol)
+
+
+class BodyWatch:
+    """What a transport shim does with each chunk of one response body: count it, then record it.
+
+    Either part may be missing (no recorder, no limits). The shim asks ``at_start`` before reading
+    and ``take`` for every chunk; a ``ProtocolError`` returned means: stop reading, raise it.
+
+    Args:
+        exchange: The tap's record of this exchange (``None``: nothing is recorded).
+        meter: The body's meter (``None``: no limits).
+        guard: Where refusals are noted for the adapter.
+    """
+
+    def __init__(self, exchange: Exchange | None, meter: BodyMeter | None, guard: LimitGuard | None) -> None:
+        self.exchange = exchange
+        self._meter = meter
+        self._guard = guard
+
+    def at_start(self) -> ProtocolError | None:
+        """The refusal of a body announced too large (``Content-Length``), before it is read."""
+        refusal = self._meter.refusal_from_headers() if self._meter is not None else None
+        return self._refuse(refusal) if refusal is not None else None
+
+    def take(self, chunk: bytes) -> ProtocolError | None:
+        """Record and count ``chunk`` (it arrived); the refusal when it took the body over a limit."""
+        if self.exchange is not None:
+            self.exchange.feed(chunk)
+        if self._meter is not None and (refusal := self._meter.count(chunk)) is not None:
+            return self._refuse(refusal)
+        return None
+
+    def _refuse(self, refusal: ProtocolError) -> ProtocolError:
+        if self._guard is not None:
+            self._guard.refused(refusal)
+        if self.exchange is not None:
+            self.exchange.refused(refusal)
+        return refusal

@@ -10,6 +10,7 @@ import mcp.types as types
 
 from workbench.core.errors import ConfigError
 from workbench.core.events import EventBus
+from workbench.core.http.limits import HTTPLimits
 from workbench.core.protocols.base import ElicitationHandler, SamplingHandler
 from workbench.core.redaction import is_secret_header, mask_query_values
 from workbench.core.wire import WireRecorder
@@ -50,6 +51,7 @@ class AgentConfig:
     server: Any = None
     sdk_transport: Any = None
     http_transport: httpx2.AsyncBaseTransport | None = None  # under the wire tap (credential guard, tests)
+    limits: HTTPLimits = field(default_factory=HTTPLimits)  # response sizes (HTTP)
     explicit_name: str | None = None
     name: str = ""
 
@@ -204,6 +206,11 @@ class ConfigViews:
     def http_transport(self) -> httpx2.AsyncBaseTransport | None:
         """HTTP: the transport under the wire tap that really talks HTTP (``None``: a plain one)."""
         return self._config.http_transport
+
+    @property
+    def limits(self) -> HTTPLimits:
+        """HTTP: the response size limits (one message or event, one request's event stream)."""
+        return self._config.limits
 
     @property
     def target_label(self) -> str:

@@ -3,7 +3,8 @@
 A request is a function of the live SDK ``Client``. The funnel connects first when needed, runs
 it, and maps whatever the SDK or the transport raised to a ``WorkbenchError`` that names what was
 being done, using what the session saw meanwhile (the stdio child's exit, the HTTP error
-response, malformed messages). A lost connection is remembered so the loss handler hears of it.
+response, malformed messages, a response refused for a size limit). A lost connection is remembered
+so the loss handler hears of it.
 """
 
 from __future__ import annotations
@@ -11,9 +12,10 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 
-from mcp import Client
+from mcp import Client, MCPError
+from mcp.types import CONNECTION_CLOSED, PARSE_ERROR
 
-from workbench.core.errors import ConnectionLostError, RequestTimeoutError, WorkbenchError
+from workbench.core.errors import ConnectionLostError, ProtocolError, RequestTimeoutError, WorkbenchError
 from workbench.core.protocols.mcp._session import SessionOwner
 from workbench.core.protocols.mcp.errors import to_workbench_error
 
@@ -56,7 +58,9 @@ class RequestFunnel:
         session = self._session
         client = await self.client()
         faults_before = session.protocol_faults
-        http_errors_before = session.http_tap.error_count if session.http_tap is not None else 0
+        tap = session.http_tap
+        http_errors_before = tap.error_count if tap is not None else 0
+        refusals_before = tap.refusal_count if tap is not None else 0
         try:
             return await fn(client)
         except WorkbenchError:
@@ -64,6 +68,9 @@ class RequestFunnel:
         except asyncio.CancelledError:
             raise
         except Exception as exc:
+            refusal = tap.last_refusal if tap is not None and tap.refusal_count > refusals_before else None
+            if refusal is not None and _failed_for_it(exc):
+                raise _named(refusal, doing) from exc
             error = self.map_error(exc, doing, faults_before, http_errors_before)
             if isinstance(error, ConnectionLostError):
                 session.mark_lost(error.message)
@@ -93,3 +100,21 @@ class RequestFunnel:
         if isinstance(error, RequestTimeoutError) and session.protocol_faults > faults_before:
             return session.malformed_error(doing)
         return error
+
+
+def _failed_for_it(exc: Exception) -> bool:
+    """Whether ``exc`` is how the SDK reports a body that could not be read (not a peer's answer).
+
+    A refused body reaches the caller as the SDK's stand-in error: a parse error (JSON body), a
+    closed connection (event stream) or the refusal itself; a timeout or a peer's own JSON-RPC
+    error during the same request keeps its meaning.
+    """
+    if isinstance(exc, MCPError):
+        return exc.code in (PARSE_ERROR, CONNECTION_CLOSED)
+    return isinstance(exc, ProtocolError)
+
+
+def _named(refusal: ProtocolError, doing: str) -> ProtocolError:
+    """The refusal as this request's error (a copy: the message says what was being done)."""
+    message = f"{doing[:1].upper()}{doing[1:]} failed: {refusal.message}"
+    return ProtocolError(message, hint=refusal.hint, details=refusal.details)

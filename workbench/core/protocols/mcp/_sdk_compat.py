@@ -137,3 +137,25 @@ class HookedOAuthClientProvider(OAuthClientProvider):
 
     def _auth_flow(self, request: httpx2.Request) -> AsyncGenerator[httpx2.Request, httpx2.Response]:
         return self.watch_flow(request, super()._auth_flow(request))
+
+
+def lift_legacy_sse_event_limit() -> None:
+    """Let the legacy HTTP+SSE client read events of any size; the workbench's own limit bounds them.
+
+    ``mcp.client.sse.sse_client`` (mcp 2.3.0) opens its session stream through the module-level
+    name ``sse_within_origin`` with its default 1 MiB event limit, which cannot be configured: a
+    larger result ended the whole connection with an ``SSEError``. The HTTP layer's
+    ``max_message_bytes`` (``workbench.core.http.limits``) refuses oversized events instead, with a
+    typed error naming the limit. Idempotent; affects every ``sse_client`` in this process.
+    """
+    import mcp.client.sse as sdk_sse
+
+    original = sdk_sse.sse_within_origin  # type: ignore[attr-defined]  # imported there from a private module
+    if getattr(original, "_workbench_unbounded", False):
+        return
+
+    def unbounded(client: httpx2.AsyncClient, url: Any, *, headers: Any = None, max_event_size: Any = None) -> Any:
+        return original(client, url, headers=headers, max_event_size=None)
+
+    unbounded._workbench_unbounded = True  # type: ignore[attr-defined]
+    sdk_sse.sse_within_origin = unbounded  # type: ignore[attr-defined]

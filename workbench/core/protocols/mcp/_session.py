@@ -248,6 +248,7 @@ class SessionOwner:
             connection_id=cfg.connection_id,
             auth=cfg.auth,
             http_inner=cfg.http_transport,
+            limits=cfg.limits,
         )
         return transport
 

@@ -24,6 +24,7 @@ import httpx2
 
 from workbench.core.errors import UsageError
 from workbench.core.events import EventBus
+from workbench.core.http.limits import HTTPLimits
 from workbench.core.models import ToolSpec
 from workbench.core.protocols.agent_base import AgentBase, ToolRegistry, run_sync
 from workbench.core.protocols.base import (
@@ -89,6 +90,8 @@ class MCPAgent(ConfigViews, ServerFeatureMethods, AgentBase):
         http_transport: HTTP only: the ``httpx2`` transport under the wire tap that really talks
             HTTP (default: a plain one) — e.g. ``Httpx2CredentialGuard``, which keeps the profile's
             credentials to the origins the user configured, or a test's in-process app.
+        limits: HTTP only: response size limits (default ``HTTPLimits()``: 64 MiB per message or
+            event, 128 MiB per request's event stream); a refusal is a ``ProtocolError`` naming it.
     """
 
     protocol: Literal["mcp"] = "mcp"
@@ -119,6 +122,7 @@ class MCPAgent(ConfigViews, ServerFeatureMethods, AgentBase):
         server: Any = None,
         sdk_transport: Any = None,
         http_transport: httpx2.AsyncBaseTransport | None = None,
+        limits: HTTPLimits | None = None,
     ) -> None:
         self._config = config = AgentConfig(
             transport=transport,
@@ -143,6 +147,7 @@ class MCPAgent(ConfigViews, ServerFeatureMethods, AgentBase):
             server=server,
             sdk_transport=sdk_transport,
             http_transport=http_transport,
+            limits=limits if limits is not None else HTTPLimits(),
             explicit_name=name,
         )
         self.connection_id = config.connection_id

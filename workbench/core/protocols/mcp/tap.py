@@ -4,7 +4,8 @@
   receives (stdio does its own recording in ``stdio.py``, byte-exact).
 - ``HTTPWireTransport`` is the shared HTTP tap of ``workbench.core.http`` (the same one A2A uses)
   set up for MCP: each HTTP request, response and server-sent event as the bytes arrive
-  (keep-alive comments included), with the session id.
+  (keep-alive comments included), with the session id; response sizes are bounded
+  (``workbench.core.http.limits``) and refusals kept for the request funnel.
 """
 
 from __future__ import annotations
@@ -17,13 +18,27 @@ import httpx2
 from mcp.client import Transport
 from mcp.shared.message import SessionMessage
 
+from workbench.core.errors import ProtocolError
 from workbench.core.http.httpx2_transport import Httpx2TapTransport
+from workbench.core.http.limits import HTTPLimits, LimitGuard
 from workbench.core.http.status import StatusSeen
 from workbench.core.http.tap import SSE_DATA_PREVIEW, HTTPTap
 from workbench.core.models import Direction, WireKind
 from workbench.core.wire import WireRecorder
 
 __all__ = ["SSE_DATA_PREVIEW", "HTTPWireTransport", "JSONRPCTap"]
+
+
+_LISTEN = b'"subscriptions/listen"'
+
+
+def is_listening(method: str, body: bytes | None) -> bool:
+    """Whether an MCP HTTP request opens a stream that lives as long as the connection.
+
+    The handshake era's standalone GET stream (Streamable HTTP) and session stream (legacy SSE), and
+    the 2026 ``subscriptions/listen`` request: no ``max_stream_bytes`` for them, only the message limit.
+    """
+    return method == "GET" or (body is not None and _LISTEN in body[:4096])
 
 
 def _message_dict(item: SessionMessage) -> dict[str, Any]:
@@ -120,9 +135,26 @@ class HTTPWireTransport(Httpx2TapTransport):
     (``Mcp-Session-Id``), the last status and the last error response for the adapter.
     """
 
-    def __init__(self, wire: WireRecorder, connection_id: str, inner: httpx2.AsyncBaseTransport | None = None) -> None:
+    def __init__(
+        self,
+        wire: WireRecorder,
+        connection_id: str,
+        inner: httpx2.AsyncBaseTransport | None = None,
+        *,
+        limits: HTTPLimits | None = None,
+    ) -> None:
         self.http_tap = HTTPTap(wire, connection_id, protocol="mcp", session_header="mcp-session-id")
-        super().__init__(self.http_tap, inner)
+        super().__init__(self.http_tap, inner, guard=LimitGuard(limits, listening=is_listening))
+
+    @property
+    def refusal_count(self) -> int:
+        """How many response bodies or events were refused for a size limit."""
+        return self.guard.refusal_count if self.guard is not None else 0
+
+    @property
+    def last_refusal(self) -> ProtocolError | None:
+        """The last size-limit refusal (the SDK reports it as a generic failure of the request)."""
+        return self.guard.last_refusal if self.guard is not None else None
 
     @property
     def last_session_id(self) -> str | None:

@@ -10,6 +10,9 @@ import httpx2
 from mcp.client.sse import sse_client
 from mcp.client.streamable_http import streamable_http_client
 
+from workbench.core.http.httpx2_transport import Httpx2LimitError
+from workbench.core.http.limits import HTTPLimits
+from workbench.core.protocols.mcp._sdk_compat import lift_legacy_sse_event_limit
 from workbench.core.protocols.mcp.tap import HTTPWireTransport, JSONRPCTap
 from workbench.core.wire import WireRecorder
 
@@ -23,21 +26,29 @@ class _TeardownRaceFilter(logging.Filter):
     ERROR — "Error in sse_reader" (legacy SSE), "Error parsing SSE message" (Streamable HTTP),
     "Reading from the MCP server's stdout failed" (stdio). Nobody was waiting for it and the wire log
     has the message itself, so the record is kept at DEBUG for whoever reads the debug log.
+
+    The same for a response refused for a size limit ("Error parsing JSON response", "Error in
+    sse_reader"): the caller gets the typed error and the wire log a record naming the limit.
     """
 
     def filter(self, record: logging.LogRecord) -> bool:
         exc = record.exc_info[1] if record.exc_info else None
-        if isinstance(exc, anyio.BrokenResourceError | anyio.ClosedResourceError) and record.levelno > logging.DEBUG:
+        if isinstance(exc, _DEMOTED) and record.levelno > logging.DEBUG:
             record.levelno, record.levelname = logging.DEBUG, "DEBUG"
         return True
 
+
+_DEMOTED = (anyio.BrokenResourceError, anyio.ClosedResourceError, Httpx2LimitError)
 
 TEARDOWN_RACE_LOGGERS = ("mcp.client.sse", "mcp.client.streamable_http", "mcp.client.stdio")
 """The SDK transports' loggers whose teardown races are demoted to DEBUG."""
 for _name in TEARDOWN_RACE_LOGGERS:
     logging.getLogger(_name).addFilter(_TeardownRaceFilter())
+lift_legacy_sse_event_limit()  # max_message_bytes bounds legacy SSE events, not the SDK's fixed 1 MiB
 
-# The SDK refuses Streamable HTTP SSE events over 1 MiB; a workbench must show a 20 MB result.
+# The SDK refuses Streamable HTTP SSE events over 1 MiB; a workbench must show a 20 MB result. The
+# connection's own limit (max_message_bytes, refused with a typed error) is the one that applies;
+# this is only a backstop when that limit is turned off.
 MAX_SSE_EVENT_BYTES = 512 * 1024 * 1024
 # A legacy SSE stream that is quiet for a long time is still alive (no keep-alives required).
 SSE_READ_TIMEOUT = 24 * 3600.0
@@ -53,13 +64,15 @@ def http_transport(
     connection_id: str,
     auth: httpx2.Auth | None = None,
     http_inner: httpx2.AsyncBaseTransport | None = None,
+    limits: HTTPLimits | None = None,
 ) -> tuple[JSONRPCTap, HTTPWireTransport]:
     """A Streamable HTTP (or legacy SSE) transport whose JSON-RPC and HTTP layers are both recorded.
 
     Reads have no timeout (a server may hold a stream open for minutes); connects and writes use
-    ``connect_timeout``; per-request timeouts are the session's business.
+    ``connect_timeout``; per-request timeouts are the session's business. Response sizes are
+    bounded by ``limits`` (default ``HTTPLimits()``).
     """
-    http_tap = HTTPWireTransport(wire, connection_id, http_inner)
+    http_tap = HTTPWireTransport(wire, connection_id, http_inner, limits=limits)
     if sse:
 
         def factory(headers: dict[str, str] | None = None, timeout: Any = None, auth: Any = None) -> httpx2.AsyncClient:
