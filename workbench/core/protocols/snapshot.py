@@ -183,6 +183,8 @@ class TaskSummary:
         updated: When its status last changed, by the agent's clock (epoch seconds), if known.
         artifacts: How many artifacts it has.
         terminal: Whether it has ended.
+        tool: The tool the task runs (MCP tasks; empty for A2A or when not known).
+        created: When the task was created, by the agent's clock (epoch seconds), if known.
     """
 
     task_id: str
@@ -191,11 +193,18 @@ class TaskSummary:
     updated: float | None = None
     artifacts: int = 0
     terminal: bool = False
+    tool: str = ""
+    created: float | None = None
 
     @property
     def updated_text(self) -> str:
         """``updated`` as ``HH:MM:SS.mmm`` (empty when unknown)."""
         return time_of_day(self.updated) if self.updated is not None else ""
+
+    @property
+    def created_text(self) -> str:
+        """``created`` as ``HH:MM:SS.mmm`` (empty when unknown)."""
+        return time_of_day(self.created) if self.created is not None else ""
 
 
 @dataclass(frozen=True, slots=True)

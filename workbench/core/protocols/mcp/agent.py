@@ -48,6 +48,7 @@ from workbench.core.protocols.mcp._funnel import RequestFunnel
 from workbench.core.protocols.mcp._notifications import Listener, Notifications
 from workbench.core.protocols.mcp._session import SessionOwner
 from workbench.core.protocols.mcp.stdio import StdioProcessInfo
+from workbench.core.protocols.mcp.task_facet import MCPTaskOperations
 from workbench.core.protocols.mcp.tasks import MCPTasks
 from workbench.core.protocols.snapshot import AgentSnapshot
 from workbench.core.wire import WireRecorder
@@ -288,8 +289,10 @@ class MCPAgent(ConfigViews, ServerFeatureMethods, AgentBase):
     @property
     def features(self) -> AgentFeatures:
         """Tools with full results and server features; chat when a tool is the agent entry point."""
-        chat = self._sync.capabilities is not None and self._sync.catalog.entry_point(self.agent_tool) is not None
-        return AgentFeatures(chat=chat, server_features=True, tool_results=True)
+        caps = self._sync.capabilities
+        chat = caps is not None and self._sync.catalog.entry_point(self.agent_tool) is not None
+        tasks = caps is not None and caps.supports_tasks
+        return AgentFeatures(chat=chat, tasks=tasks, server_features=True, tool_results=True)
 
     @property
     def server_features(self) -> MCPAgent:
@@ -297,9 +300,10 @@ class MCPAgent(ConfigViews, ServerFeatureMethods, AgentBase):
         return self
 
     @property
-    def task_operations(self) -> None:
-        """Not yet: MCP tasks are reached through ``tasks`` (SEP-1686) until the 2026 Tasks extension."""
-        return None
+    def task_operations(self) -> MCPTaskOperations | None:
+        """The server's tasks (SEP-1686) when it offers them: list, get, cancel, follow."""
+        caps = self._sync.capabilities
+        return MCPTaskOperations(self._tasks) if caps is not None and caps.supports_tasks else None
 
     def tool_specs(self) -> list[ToolSpec]:
         """The server's tools, in the order it listed them."""

@@ -30,6 +30,8 @@ if TYPE_CHECKING:
     from workbench.core.protocols.mcp._funnel import RequestFunnel
 
 TERMINAL = frozenset({"completed", "failed", "cancelled"})
+MAX_SEEN = 1000
+"""Tasks a connection remembers (the oldest seen first is forgotten first)."""
 WAITING = "input_required"
 MIN_POLL_S, MAX_POLL_S, DEFAULT_POLL_S = 0.1, 5.0, 1.0
 
@@ -91,6 +93,27 @@ class MCPTasks:
     def __init__(self, funnel: RequestFunnel, sync: CatalogSync) -> None:
         self._funnel = funnel
         self._sync = sync
+        self._seen: dict[str, tuple[TaskInfo, str | None]] = {}  # task id -> (last info, tool)
+
+    @property
+    def agent_name(self) -> str:
+        """The connection's display name (for messages)."""
+        return self._funnel.agent_name
+
+    def seen(self) -> list[tuple[TaskInfo, str | None]]:
+        """Every task this connection started, fetched or listed: its last info and its tool (if known)."""
+        return list(self._seen.values())
+
+    def seen_task(self, task_id: str) -> tuple[TaskInfo, str | None] | None:
+        """One task as last seen, with its tool (``None``: never seen)."""
+        return self._seen.get(task_id)
+
+    def _remember(self, info: TaskInfo, tool: str | None = None) -> TaskInfo:
+        old = self._seen.pop(info.task_id, None)
+        self._seen[info.task_id] = (info, tool or (old[1] if old else None))
+        while len(self._seen) > MAX_SEEN:
+            del self._seen[next(iter(self._seen))]
+        return info
 
     def supported_for(self, tool: str) -> str | None:
         """The tool's ``execution.taskSupport`` (``required`` / ``optional`` / ``forbidden``), if declared."""
@@ -133,11 +156,13 @@ class MCPTasks:
                 hint="this tool does not support task execution",
                 details={"result": created},
             )
-        return TaskInfo.from_wire(created["task"])
+        return self._remember(TaskInfo.from_wire(created["task"]), tool)
 
     async def get(self, task_id: str) -> TaskInfo:
         """Fetch the task's current status."""
-        return TaskInfo.from_wire(await self._raw("tasks/get", {"taskId": task_id}, f"getting task {task_id}"))
+        return self._remember(
+            TaskInfo.from_wire(await self._raw("tasks/get", {"taskId": task_id}, f"getting task {task_id}"))
+        )
 
     async def result(self, task_id: str, tool: str | None = None) -> Any:
         """Wait for and return the task's outcome (a ``ToolResult`` for tool tasks).
@@ -158,14 +183,16 @@ class MCPTasks:
         while True:
             page = await self._raw("tasks/list", {"cursor": cursor} if cursor else None, "listing tasks")
             tasks = page.get("tasks", [])
-            out.extend(TaskInfo.from_wire(t) for t in tasks)
+            out.extend(self._remember(TaskInfo.from_wire(t)) for t in tasks)
             cursor = page.get("nextCursor")
             if not guard.page(len(tasks), cursor):
                 return out
 
     async def cancel(self, task_id: str) -> TaskInfo:
         """Cancel a task (working or waiting for input)."""
-        return TaskInfo.from_wire(await self._raw("tasks/cancel", {"taskId": task_id}, f"cancelling task {task_id}"))
+        return self._remember(
+            TaskInfo.from_wire(await self._raw("tasks/cancel", {"taskId": task_id}, f"cancelling task {task_id}"))
+        )
 
     async def run(
         self, tool: str, arguments: Mapping[str, Any] | None = None, *, ttl_ms: int | None = None
@@ -181,7 +208,7 @@ class MCPTasks:
         try:
             last = (info.status, info.status_message)
             while info.status not in TERMINAL and info.status != WAITING:
-                await asyncio.sleep(_poll_seconds(info))
+                await asyncio.sleep(poll_seconds(info))
                 info = await self.get(info.task_id)
                 if (info.status, info.status_message) != last:
                     last = (info.status, info.status_message)
@@ -227,7 +254,8 @@ class MCPTasks:
                 await _cancel_quietly(self, info.task_id)
 
 
-def _poll_seconds(info: TaskInfo) -> float:
+def poll_seconds(info: TaskInfo) -> float:
+    """How long to wait before asking about ``info`` again (its poll interval, kept within bounds)."""
     interval = (info.poll_interval / 1000) if info.poll_interval else DEFAULT_POLL_S
     return min(max(interval, MIN_POLL_S), MAX_POLL_S)
 

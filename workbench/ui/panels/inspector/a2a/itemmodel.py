@@ -1,4 +1,4 @@
-"""TaskTableModel: the A2A inspector's task table (id, context, state, updated, artifacts)."""
+"""TaskTableModel: a task table (A2A: id, context, state, updated, artifacts; MCP: id, tool, state, times)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,9 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 from workbench.core.protocols.snapshot import TaskSummary
 
 COLUMNS = ("ID", "Context", "State", "Updated", "Artifacts")
+"""An A2A agent's task table."""
+MCP_COLUMNS = ("ID", "Tool", "State", "Created", "Updated")
+"""An MCP server's task table."""
 TASK_ID_ROLE = Qt.ItemDataRole.UserRole + 1
 """Role under which every cell returns its row's task id."""
 
@@ -18,8 +21,9 @@ _Index = QModelIndex | QPersistentModelIndex
 class TaskTableModel(QAbstractTableModel):
     """A table over ``TaskSummary``s; ``set_rows`` updates in place when only values changed."""
 
-    def __init__(self, parent: Any = None) -> None:
+    def __init__(self, parent: Any = None, columns: tuple[str, ...] = COLUMNS) -> None:
         super().__init__(parent)
+        self.columns = columns
         self._rows: list[TaskSummary] = []
 
     def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: N802, B008
@@ -28,12 +32,12 @@ class TaskTableModel(QAbstractTableModel):
 
     def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: N802, B008
         """Number of columns."""
-        return 0 if parent.isValid() else len(COLUMNS)
+        return 0 if parent.isValid() else len(self.columns)
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:  # noqa: N802
         """Column titles."""
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return COLUMNS[section]
+            return self.columns[section]
         return None
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -42,15 +46,19 @@ class TaskTableModel(QAbstractTableModel):
             return None
         row = self._rows[index.row()]
         if role == Qt.ItemDataRole.DisplayRole:
-            match index.column():
-                case 0:
+            match self.columns[index.column()]:
+                case "ID":
                     return row.task_id
-                case 1:
+                case "Context":
                     return row.context_id
-                case 2:
+                case "State":
                     return row.state
-                case 3:
+                case "Updated":
                     return row.updated_text
+                case "Created":
+                    return row.created_text
+                case "Tool":
+                    return row.tool
                 case _:
                     return row.artifacts
         if role == TASK_ID_ROLE:
@@ -73,7 +81,7 @@ class TaskTableModel(QAbstractTableModel):
         if [r.task_id for r in rows] == [r.task_id for r in self._rows]:
             if rows != self._rows:
                 self._rows = list(rows)
-                last = self.index(len(rows) - 1, len(COLUMNS) - 1)
+                last = self.index(len(rows) - 1, len(self.columns) - 1)
                 self.dataChanged.emit(self.index(0, 0), last, [Qt.ItemDataRole.DisplayRole])
             return
         self.beginResetModel()

@@ -19,24 +19,31 @@ from PySide6.QtWidgets import (
 
 from workbench.core.protocols.snapshot import TaskSnapshot, TaskSummary
 from workbench.ui.errors import ErrorView
-from workbench.ui.panels.inspector.a2a.itemmodel import TASK_ID_ROLE, TaskTableModel
+from workbench.ui.panels.inspector.a2a.itemmodel import COLUMNS, TASK_ID_ROLE, TaskTableModel
 from workbench.ui.panels.inspector.a2a.rowtree import RowTree
 from workbench.ui.panels.inspector.a2a.viewmodel import A2AInspectorViewModel
 from workbench.ui.payload import PayloadView
 from workbench.ui.untrusted import plain_label
 
 ROW_HEIGHT = 22
-STATE_COLUMN = 2
-COLUMN_WIDTHS = (220, 220, 120, 100)
-"""First widths of the id, context, state and updated columns (ids are UUIDs, elided in the middle;
-artifacts takes the rest). The state column is never narrower than its longest state."""
+COLUMN_WIDTHS = {"ID": 220, "Context": 220, "Tool": 200, "State": 120, "Created": 100, "Updated": 100}
+"""First widths of the columns (ids are UUIDs, elided in the middle; the last column takes the rest).
+The state column is never narrower than its longest state."""
 LONGEST_STATE = "input-required"
 
 
 class TasksWidget(QWidget):
-    """Lays out the task table and detail views and forwards the user's intent to the view-model."""
+    """Lays out the task table and detail views and forwards the user's intent to the view-model.
 
-    def __init__(self, vm: A2AInspectorViewModel, parent: QWidget | None = None) -> None:
+    Args:
+        vm: The tasks' view-model (it works on any agent's ``task_operations``).
+        parent: Qt parent.
+        columns: The table's columns (``itemmodel.COLUMNS`` for A2A, ``MCP_COLUMNS`` for MCP).
+    """
+
+    def __init__(
+        self, vm: A2AInspectorViewModel, parent: QWidget | None = None, *, columns: tuple[str, ...] = COLUMNS
+    ) -> None:
         super().__init__(parent)
         self.vm = vm
         self.listing_label = plain_label("", self, wrap=True)
@@ -46,7 +53,7 @@ class TasksWidget(QWidget):
         self.error_label.setStyleSheet("color: #b00020;")
         self.error_label.hide()
 
-        self.model = TaskTableModel(self)
+        self.model = TaskTableModel(self, columns)
         self.table = QTableView(self)
         self.table.setModel(self.model)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -59,8 +66,9 @@ class TasksWidget(QWidget):
         self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         padding = 3 * self.table.fontMetrics().horizontalAdvance("M")
         state_width = self.table.fontMetrics().horizontalAdvance(LONGEST_STATE) + padding
-        for column, width in enumerate(COLUMN_WIDTHS):
-            self.table.setColumnWidth(column, max(width, state_width) if column == STATE_COLUMN else width)
+        for column, title in enumerate(columns[:-1]):
+            width = COLUMN_WIDTHS.get(title, 120)
+            self.table.setColumnWidth(column, max(width, state_width) if title == "State" else width)
         self.table.selectionModel().selectionChanged.connect(self.on_table_selection_changed)
 
         self.get_button = QPushButton("Get", self)

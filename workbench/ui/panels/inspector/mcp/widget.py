@@ -1,4 +1,4 @@
-"""MCPInspectorWidget: an MCP server's workspace (Tools, Resources, Prompts, Chat where offered, Server)."""
+"""MCPInspectorWidget: an MCP server's workspace (Tools, Resources, Prompts, Tasks, Chat where offered, Server)."""
 
 from __future__ import annotations
 
@@ -6,6 +6,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QStackedWidget, QTabWidget, QVBoxLayout, QWidget
 
 from workbench.ui.context import PanelContext
+from workbench.ui.panels.inspector.a2a.itemmodel import MCP_COLUMNS
+from workbench.ui.panels.inspector.a2a.tasks_widget import TasksWidget
+from workbench.ui.panels.inspector.a2a.viewmodel import A2AInspectorViewModel
 from workbench.ui.panels.inspector.mcp.prompts import PromptsWidget
 from workbench.ui.panels.inspector.mcp.resources import ResourcesWidget
 from workbench.ui.panels.inspector.mcp.server_info import ServerInfoWidget
@@ -31,12 +34,17 @@ class MCPInspectorWidget(QWidget):
         self.tools = ToolsWidget(self.vm, self)
         self.resources = ResourcesWidget(self.vm, self)
         self.prompts = PromptsWidget(self.vm, self)
+        # the server's tasks (MCP Tasks): the same view-model and table as an A2A agent's tasks
+        self.tasks_vm = A2AInspectorViewModel(ctx, self)
+        self.tasks = TasksWidget(self.tasks_vm, self, columns=MCP_COLUMNS)
         self.tabs = QTabWidget(self)
         self.tabs.setDocumentMode(True)
         self.tabs.addTab(self.tools, "Tools")
         self.tabs.addTab(self.resources, "Resources")
         self.tabs.addTab(self.prompts, "Prompts")
+        self.tabs.addTab(self.tasks, "Tasks")
         self.tabs.addTab(self.server, "Server")
+        self.tasks_vm.tasks_changed.connect(self.on_tasks_vm_tasks_changed)
         self.chat: QWidget | None = None
         self._shown_id: str | None = None
         self.pages = QStackedWidget(self)
@@ -65,10 +73,16 @@ class MCPInspectorWidget(QWidget):
 
     def on_vm_shown(self, connection_id: str | None) -> None:
         """Fill every sub-tab, or say why there is nothing to inspect."""
-        if self.vm.agent is None:
+        agent = self.vm.agent
+        has_tasks = agent is not None and agent.features.tasks
+        self.tasks_vm.show_connection(connection_id if has_tasks else None)
+        if agent is None:
             self.status.setText(self.vm.status_text)
             self.pages.setCurrentWidget(self.status)
             return
+        self.tabs.setTabEnabled(self.tabs.indexOf(self.tasks), has_tasks)
+        no_tasks = "This server does not offer tasks (no 'tasks' capability)."
+        self.tabs.setTabToolTip(self.tabs.indexOf(self.tasks), "" if has_tasks else no_tasks)
         self.server.refresh()
         self.tools.refresh()
         self.resources.refresh()
@@ -84,6 +98,10 @@ class MCPInspectorWidget(QWidget):
             self.tabs.setCurrentIndex(first)
         self._shown_id = connection_id
         self.pages.setCurrentWidget(self.tabs)
+
+    def on_tasks_vm_tasks_changed(self, rows: list[object]) -> None:
+        """Count the tasks in the tab title."""
+        self.tabs.setTabText(self.tabs.indexOf(self.tasks), f"Tasks ({len(rows)})" if rows else "Tasks")
 
     def on_vm_catalog_changed(self, what: str) -> None:
         """A list changed on the server: re-read it (and the raw description)."""

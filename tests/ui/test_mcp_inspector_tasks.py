@@ -1,0 +1,92 @@
+"""The MCP inspector's Tasks tab against server-everything (MCP tasks, SEP-1686): list, state, tool, cancel."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+
+from tests.support.everything import StdioCommand
+from tests.ui.a2a_inspector_support import until
+from tests.ui.mcp_inspector_support import SignalLog, inspector, stdio_profile
+from workbench.core.errors import WorkbenchError
+from workbench.core.profiles import MCPStdioProfile
+
+TOOL = "simulate-research-query"  # execution.taskSupport "required"
+BOUND = 60.0
+
+
+def everything_profile(cmd: StdioCommand) -> MCPStdioProfile:
+    return MCPStdioProfile(id="everything", name="everything", command=cmd.command, args=cmd.args, env=cmd.env)
+
+
+@pytest.mark.asyncio
+async def test_a_task_run_by_a_tool_call_is_listed_with_its_tool_and_state(
+    qtbot: Any, tmp_path: Any, everything_stdio: StdioCommand
+) -> None:
+    async with inspector(tmp_path, qtbot, everything_profile(everything_stdio)) as it:
+        widget = it.widget
+        tab = widget.tabs.indexOf(widget.tasks)
+        assert widget.tabs.isTabEnabled(tab)  # the server declares tasks
+        finished = SignalLog(widget.vm.calls.finished)
+        assert widget.tools.select_tool(TOOL)
+        call = widget.tools.detail.call
+        call.form.set_value({"topic": "python"})
+        call.call_button.click()
+        (record,) = await finished.wait_for(timeout=BOUND)
+        assert record.outcome == "ok"
+        widget.tasks_vm.set_poll_interval(50)
+        widget.tabs.setCurrentWidget(widget.tasks)  # on screen: it lists by itself
+        model = widget.tasks.model
+        await until(widget.tasks_vm.tasks_changed, lambda: bool(model.rows()) and model.rows()[0].terminal, BOUND)
+        (row,) = model.rows()
+        assert (row.tool, row.state) == (TOOL, "completed")
+        assert [model.headerData(c, Qt.Orientation.Horizontal) for c in range(5)] == [
+            "ID",
+            "Tool",
+            "State",
+            "Created",
+            "Updated",
+        ]
+        assert row.created_text and row.updated_text
+        assert widget.tabs.tabText(tab) == "Tasks (1)"
+
+
+@pytest.mark.asyncio
+async def test_cancel_in_the_tasks_tab_reaches_a_running_task(
+    qtbot: Any, tmp_path: Any, everything_stdio: StdioCommand
+) -> None:
+    async with inspector(tmp_path, qtbot, everything_profile(everything_stdio)) as it:
+        widget = it.widget
+        conn = it.ctx.services.connections.get(it.connection_id)
+        assert conn is not None and conn.agent is not None
+        ops = conn.agent.task_operations
+        assert ops is not None
+        # a task started by another part of the workbench (the CLI, a chat): the tab lists it from tasks/list
+        running = asyncio.ensure_future(conn.agent.call_tool(TOOL, {"topic": "rust"}))
+        try:
+            widget.tasks_vm.set_poll_interval(50)
+            widget.tabs.setCurrentWidget(widget.tasks)
+            tasks = widget.tasks
+            await until(widget.tasks_vm.tasks_changed, lambda: bool(tasks.model.rows()), BOUND)
+            assert tasks.model.rows()[0].state == "working"
+            tasks.table.selectRow(0)
+            await until(widget.tasks_vm.task_changed, lambda: tasks.cancel_button.isEnabled(), BOUND)
+            tasks.cancel_button.click()
+            await until(widget.tasks_vm.tasks_changed, lambda: tasks.model.rows()[0].state == "cancelled", BOUND)
+            assert tasks.detail_tree.values("Task")["Status"] == "cancelled"
+        finally:
+            running.cancel()
+            with contextlib.suppress(asyncio.CancelledError, WorkbenchError):  # cancelled, or ended by the cancel
+                await running
+
+
+@pytest.mark.asyncio
+async def test_a_server_without_tasks_has_the_tab_greyed_out(qtbot: Any, tmp_path: Any) -> None:
+    async with inspector(tmp_path, qtbot, stdio_profile()) as it:
+        tab = it.widget.tabs.indexOf(it.widget.tasks)
+        assert not it.widget.tabs.isTabEnabled(tab)
+        assert "does not offer tasks" in it.widget.tabs.tabToolTip(tab)

@@ -1,0 +1,130 @@
+"""The ``TaskOperations`` facet of an MCP server that offers tasks (SEP-1686): list, get, cancel, follow.
+
+It shows what ``MCPTasks`` has seen — tasks this connection started (a tool that requires task
+execution is run as a task by ``call_tool``), fetched or listed — as the protocol-neutral
+``TaskSummary`` / ``TaskSnapshot`` the inspector's Tasks tab draws, the same shapes A2A tasks have.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncGenerator
+from datetime import datetime
+from typing import Any
+
+import mcp.types as types
+
+from workbench.core.errors import RemoteError, UnsupportedCapabilityError
+from workbench.core.protocols.base import AgentEvent, StatusChanged
+from workbench.core.protocols.mcp.tasks import TERMINAL, WAITING, MCPTasks, TaskInfo, poll_seconds
+from workbench.core.protocols.snapshot import NOT_GIVEN, Row, Section, TaskSnapshot, TaskSummary
+
+
+def _epoch(stamp: str | None) -> float | None:
+    """An ISO 8601 timestamp from the server as epoch seconds (``None`` when missing or unreadable)."""
+    if not stamp:
+        return None
+    try:
+        return datetime.fromisoformat(stamp).timestamp()
+    except ValueError:
+        return None
+
+
+def summary(info: TaskInfo, tool: str | None) -> TaskSummary:
+    """The table line of an MCP task."""
+    return TaskSummary(
+        task_id=info.task_id,
+        context_id="",
+        state=info.status,
+        updated=_epoch(info.last_updated_at),
+        terminal=info.terminal,
+        tool=tool or "",
+        created=_epoch(info.created_at),
+    )
+
+
+def snapshot(info: TaskInfo, tool: str | None) -> TaskSnapshot:
+    """An MCP task in full: its status, times and limits as rows, and the task as the server sent it."""
+    rows = (
+        Row("Id", info.task_id),
+        Row("Tool", tool or "not known (not started here)"),
+        Row("Status", info.status),
+        Row("Status message", info.status_message or NOT_GIVEN),
+        Row("Created", info.created_at or NOT_GIVEN),
+        Row("Last updated", info.last_updated_at or NOT_GIVEN),
+        Row("Time to live", f"{info.ttl:,} ms" if info.ttl is not None else NOT_GIVEN),
+        Row("Poll interval", f"{info.poll_interval:,} ms" if info.poll_interval is not None else NOT_GIVEN),
+    )
+    data: dict[str, Any] = {**info.to_dict(), "tool": tool}
+    return TaskSnapshot(summary(info, tool), (Section("Task", rows),), json.dumps(data, indent=2, ensure_ascii=False))
+
+
+class MCPTaskOperations:
+    """Tasks of one MCP connection behind the ``TaskOperations`` contract.
+
+    Args:
+        tasks: The connection's task requests and what they have seen.
+    """
+
+    def __init__(self, tasks: MCPTasks) -> None:
+        self._tasks = tasks
+
+    @property
+    def listing_supported(self) -> bool:
+        """MCP servers that offer tasks list them (``tasks/list``; a refusal is reported at run time)."""
+        return True
+
+    def known_tasks(self) -> list[TaskSummary]:
+        """Every task seen on this connection, most recently updated first."""
+        rows = [summary(info, tool) for info, tool in self._tasks.seen()]
+        rows.reverse()  # seen order, newest last: newest first when the server gives no times
+        return sorted(rows, key=lambda r: r.updated if r.updated is not None else float("-inf"), reverse=True)
+
+    def known_task(self, task_id: str) -> TaskSnapshot | None:
+        """One task as last seen (``None``: never seen)."""
+        seen = self._tasks.seen_task(task_id)
+        return snapshot(*seen) if seen is not None else None
+
+    async def list_tasks(self) -> list[TaskSummary]:
+        """Ask the server for its tasks (``tasks/list``, every page).
+
+        Raises:
+            UnsupportedCapabilityError: The server does not list tasks (method not found).
+        """
+        try:
+            infos = await self._tasks.list_all()
+        except RemoteError as exc:
+            if exc.remote_code == types.METHOD_NOT_FOUND:
+                raise UnsupportedCapabilityError(
+                    f"{self._tasks.agent_name!r} does not list its tasks.", details=exc.details
+                ) from exc
+            raise
+        return [summary(info, self._tool(info.task_id)) for info in infos]
+
+    async def get_task(self, task_id: str) -> TaskSnapshot:
+        """Fetch one task's status (``tasks/get``)."""
+        info = await self._tasks.get(task_id)
+        return snapshot(info, self._tool(task_id))
+
+    async def cancel_task(self, task_id: str) -> TaskSnapshot:
+        """Cancel a task (``tasks/cancel``); the task as the server reports it afterwards."""
+        info = await self._tasks.cancel(task_id)
+        return snapshot(info, self._tool(task_id))
+
+    async def follow(self, task_id: str) -> AsyncGenerator[AgentEvent, None]:
+        """Poll the task (at its poll interval) and yield each status change until it ends or waits."""
+        common: dict[str, Any] = {"agent": self._tasks.agent_name, "protocol": "mcp", "task_id": task_id}
+        info = await self._tasks.get(task_id)
+        yield StatusChanged(state=info.status, message=info.status_message, raw=info, **common)
+        last = (info.status, info.status_message)
+        while info.status not in TERMINAL and info.status != WAITING:
+            await asyncio.sleep(poll_seconds(info))
+            info = await self._tasks.get(task_id)
+            if (info.status, info.status_message) != last:
+                last = (info.status, info.status_message)
+                yield StatusChanged(state=info.status, message=info.status_message, raw=info, **common)
+
+    def _tool(self, task_id: str) -> str | None:
+        seen = self._tasks.seen_task(task_id)
+        return seen[1] if seen is not None else None
