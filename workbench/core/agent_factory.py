@@ -286,10 +286,11 @@ def _build_mcp(
         transport = "streamable-http" if isinstance(profile, MCPHTTPProfile) else "sse"
         headers = {**profile.headers, **secrets.headers} or None
     stdio = profile if isinstance(profile, MCPStdioProfile) else None
-    guard = None
+    guard, limits = None, None
     if not isinstance(profile, MCPStdioProfile):
         from workbench.core.http.httpx2_transport import Httpx2CredentialGuard
 
+        limits = profile.http_limits()
         # Credentials go only to the origins the user configured or approved (redirects included).
         guard = Httpx2CredentialGuard(credential_boundary(profile, secrets, wire, handlers.origin_approval))
     return MCPAgent(
@@ -313,6 +314,7 @@ def _build_mcp(
         request_timeout=profile.request_timeout,
         auth=auth,
         http_transport=guard,
+        limits=limits,
     )
 
 
@@ -350,6 +352,7 @@ def _build_a2a(
         oauth_opener=oauth_opener,
         # Credentials go only to the origins the user configured or approved (not where the card points).
         http_transport=HttpxCredentialGuard(credential_boundary(profile, secrets, wire, handlers.origin_approval)),
+        limits=profile.http_limits(),
     )
     return agent
 

@@ -28,6 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError,
 from pydantic_core import PydanticCustomError
 
 from workbench.core.errors import ConfigError
+from workbench.core.http.limits import DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_MAX_STREAM_BYTES, HTTPLimits
 
 PLAINTEXT_SECRET = "plaintext_secret"
 """The pydantic error type raised for a literal secret in a profile (stable; tests assert it)."""
@@ -278,11 +279,19 @@ class _URLMixin(BaseModel):
             may receive this profile's credentials — approved by the user when the peer pointed there.
         allow_insecure_credentials: Send credentials over plain ``http`` to hosts that are not this
             machine (off: refused with a clear error).
+        max_message_bytes: Most bytes of one response body or one SSE event (``None``: no limit).
+        max_stream_bytes: Most bytes of one event stream answering one request (``None``: no limit).
     """
 
     url: str
     allowed_origins: list[str] = Field(default_factory=list)
     allow_insecure_credentials: bool = False
+    max_message_bytes: Annotated[int | None, Field(gt=0)] = DEFAULT_MAX_MESSAGE_BYTES
+    max_stream_bytes: Annotated[int | None, Field(gt=0)] = DEFAULT_MAX_STREAM_BYTES
+
+    def http_limits(self) -> HTTPLimits:
+        """The response size limits the agent gets (``workbench.core.http.limits``)."""
+        return HTTPLimits(max_message_bytes=self.max_message_bytes, max_stream_bytes=self.max_stream_bytes)
 
     @field_validator("url")
     @classmethod

@@ -181,3 +181,19 @@ def test_limits_must_be_positive_or_none() -> None:
         with pytest.raises(ConfigError) as refused:
             HTTPLimits(max_stream_bytes=bad)  # type: ignore[arg-type]
         assert refused.value.details["option"] == "max_stream_bytes"
+
+
+def test_the_defaults_are_the_ones_docs_agents_md_lists() -> None:
+    from pathlib import Path
+
+    from workbench.core.http.limits import DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_MAX_STREAM_BYTES
+    from workbench.core.profiles import MCPHTTPProfile
+
+    rows = {
+        line.split("|")[1].strip().split()[0].strip("`"): line.split("|")[2].strip()
+        for line in (Path(__file__).resolve().parents[3] / "docs" / "agents.md").read_text().splitlines()
+        if line.startswith("| `max_")
+    }
+    assert rows == {"max_message_bytes": "64 MiB", "max_stream_bytes": "128 MiB"}
+    assert (DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_MAX_STREAM_BYTES) == (64 << 20, 128 << 20)
+    assert HTTPLimits() == MCPHTTPProfile(name="p", url="http://127.0.0.1:1/mcp").http_limits()

@@ -10,6 +10,7 @@ from urllib.parse import urlsplit
 import httpx
 
 from workbench.core.errors import ConfigError
+from workbench.core.http.limits import HTTPLimits
 from workbench.core.protocols.base import InputHandler
 from workbench.core.redaction import is_secret_header, mask_query_values
 from workbench.core.wire import WireRecorder
@@ -53,6 +54,7 @@ class A2AConfig:
     connect_timeout: float = DEFAULT_CONNECT_TIMEOUT
     request_timeout: float | None = None
     stream_idle_timeout: float | None = None
+    limits: HTTPLimits = field(default_factory=HTTPLimits)
     http_transport: httpx.AsyncBaseTransport | None = None
     name: str = ""
 

@@ -88,6 +88,7 @@ class Session:
         tap = A2ATransport(
             inner=config.http_transport,
             stream_idle_timeout=config.stream_idle_timeout,
+            limits=config.limits,
             recorder=config.wire,
             connection_id=config.connection_id,
         )

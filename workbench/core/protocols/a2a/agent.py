@@ -30,6 +30,7 @@ import httpx
 from a2a.types import AgentCard, AgentInterface, AgentSkill
 
 from workbench.core.errors import UsageError, WorkbenchError
+from workbench.core.http.limits import HTTPLimits
 from workbench.core.models import ToolSpec
 from workbench.core.protocols.a2a import _discovery
 from workbench.core.protocols.a2a._config import (
@@ -91,6 +92,8 @@ class A2AAgent(ConfigViews, TaskMethods, PushMethods, AgentBase):
             may wait for a person, and every call can be cancelled).
         stream_idle_timeout: Seconds of silence allowed inside an SSE stream (``None``: no limit —
             an agent may legitimately think for minutes).
+        limits: Response size limits (default ``HTTPLimits()``: 64 MiB per body or event, 128 MiB
+            per stream); a refusal is a ``ProtocolError`` naming the limit.
         credentials: Where the values for the card's security schemes live. When set, every request
             carries what the card (or the skill) requires — API key, bearer, basic, OAuth 2.0 client
             credentials / authorization code with PKCE, OpenID Connect — and a 401/403 or
@@ -132,6 +135,7 @@ class A2AAgent(ConfigViews, TaskMethods, PushMethods, AgentBase):
         credential_id: str | None = None,
         oauth_opener: BrowserOpener | None = None,
         http_transport: httpx.AsyncBaseTransport | None = None,
+        limits: HTTPLimits | None = None,
     ) -> None:
         self._config = config = A2AConfig(
             url=url,
@@ -149,6 +153,7 @@ class A2AAgent(ConfigViews, TaskMethods, PushMethods, AgentBase):
             request_timeout=request_timeout,
             stream_idle_timeout=stream_idle_timeout,
             http_transport=http_transport,
+            limits=limits if limits is not None else HTTPLimits(),
         )
         self.connection_id = config.connection_id
         self._reducer = reducer = TaskReducer()

@@ -1,4 +1,4 @@
-"""httpx transport for A2A: stream timeouts, and the shared HTTP wire tap (``workbench.core.http``).
+"""httpx transport for A2A: stream timeouts, size limits, and the shared HTTP wire tap (``workbench.core.http``).
 
 ``A2ATransport`` wraps the real transport. It always applies the stream policy (a request that
 accepts ``text/event-stream`` gets ``stream_idle_timeout`` as its read timeout, ``None`` = wait
@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 import httpx
 
 from workbench.core.http.httpx_transport import HttpxTapTransport
+from workbench.core.http.limits import HTTPLimits, LimitGuard
 from workbench.core.http.tap import HTTPTap
 
 if TYPE_CHECKING:
@@ -30,6 +31,8 @@ class A2ATransport(HttpxTapTransport):
         inner: The transport that really talks HTTP (default ``httpx.AsyncHTTPTransport()``).
         stream_idle_timeout: Read timeout for SSE responses (seconds of silence allowed between
             bytes; ``None`` waits forever).
+        limits: Response size limits (default ``HTTPLimits()``); every stream answers one request
+            (a message or a task subscription), so ``max_stream_bytes`` applies to each.
         recorder: Where to record traffic; ``None`` records nothing.
         connection_id: The connection id the records carry.
     """
@@ -39,11 +42,12 @@ class A2ATransport(HttpxTapTransport):
         inner: httpx.AsyncBaseTransport | None = None,
         *,
         stream_idle_timeout: float | None = None,
+        limits: HTTPLimits | None = None,
         recorder: WireRecorder | None = None,
         connection_id: str = "a2a",
     ) -> None:
         tap = None if recorder is None else HTTPTap(recorder, connection_id, protocol=PROTOCOL, jsonrpc_bodies=True)
-        super().__init__(tap, inner)
+        super().__init__(tap, inner, guard=LimitGuard(limits))
         self.stream_idle_timeout = stream_idle_timeout
         self.recorder = recorder
         self.connection_id = connection_id

@@ -1,0 +1,168 @@
+"""Fault server (A2A 1.0, JSON-RPC and HTTP+JSON, 127.0.0.1, ephemeral port): answers that never fit in memory.
+
+Prints `LISTENING http://127.0.0.1:<port>` once bound. The card (`/.well-known/agent-card.json`) offers
+JSON-RPC at `/jsonrpc` and HTTP+JSON at `/rest`. What a message gets depends on its text:
+
+- `huge`          -> a proper reply whose text is `HUGE_MB` MiB (default 200) of `x`, with its Content-Length;
+- `huge_chunked`  -> the same without a Content-Length (chunked);
+- `endless` (streamed) -> an event stream of 1 MiB status updates of a working task, forever;
+- anything else   -> a proper small reply, the text `ok`.
+
+Each client disconnect is logged on stderr as `gone <what> after <n> MiB`. Stops on SIGTERM/SIGINT.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import sys
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+MIB = 1024 * 1024
+HUGE_MB = int(os.environ.get("HUGE_MB", "200"))
+
+
+def log(text: str) -> None:
+    sys.stderr.write(text + "\n")
+    sys.stderr.flush()
+
+
+def _agent_message(text: str) -> dict[str, Any]:
+    return {"messageId": "reply-1", "role": "ROLE_AGENT", "parts": [{"text": text}]}
+
+
+def _status(n: int, text: str) -> dict[str, Any]:
+    message = {"messageId": f"status-{n}", "role": "ROLE_AGENT", "parts": [{"text": text}]}
+    return {"taskId": "task-1", "contextId": "ctx-1", "status": {"state": "TASK_STATE_WORKING", "message": message}}
+
+
+class Handler(BaseHTTPRequestHandler):
+    """The card, JSON-RPC at /jsonrpc and HTTP+JSON at /rest."""
+
+    protocol_version = "HTTP/1.1"
+
+    def _send_json(self, body: Any) -> None:
+        data = json.dumps(body).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def do_GET(self) -> None:
+        if not self.path.endswith("/.well-known/agent-card.json"):
+            self.send_response(404)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        base = f"http://127.0.0.1:{self.server.server_address[1]}"
+        self._send_json(
+            {
+                "name": "Hostile agent",
+                "description": "Answers that never fit in memory.",
+                "version": "1.0.0",
+                "supportedInterfaces": [
+                    {"url": f"{base}/jsonrpc", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
+                    {"url": f"{base}/rest", "protocolBinding": "HTTP+JSON", "protocolVersion": "1.0"},
+                ],
+                "capabilities": {"streaming": True},
+                "defaultInputModes": ["text/plain"],
+                "defaultOutputModes": ["text/plain"],
+                "skills": [],
+            }
+        )
+
+    def do_POST(self) -> None:
+        request = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)) or b"{}")
+        rest = self.path.startswith("/rest")
+        rid = None if rest else request.get("id")
+        params = request if rest else request.get("params") or {}
+        parts = (params.get("message") or {}).get("parts") or [{}]
+        text = parts[0].get("text", "")
+        streamed = self.path.endswith("message:stream") or request.get("method") == "SendStreamingMessage"
+
+        def wrap(result: dict[str, Any]) -> dict[str, Any]:
+            return result if rest else {"jsonrpc": "2.0", "id": rid, "result": result}
+
+        if text in ("huge", "huge_chunked") and not streamed:
+            self._huge(wrap({"message": _agent_message("")}), chunked=text == "huge_chunked")
+        elif text == "endless" and streamed:
+            self._endless(wrap)
+        elif streamed:
+            self._events([wrap({"message": _agent_message("ok")})])
+        else:
+            self._send_json(wrap({"message": _agent_message("ok")}))
+
+    def _huge(self, reply: dict[str, Any], *, chunked: bool) -> None:
+        before, _, after = json.dumps(reply).partition('"text": ""')
+        prefix, suffix = (before + '"text": "').encode(), ('"' + after).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        if chunked:
+            self.send_header("Transfer-Encoding", "chunked")
+        else:
+            self.send_header("Content-Length", str(len(prefix) + HUGE_MB * MIB + len(suffix)))
+        self.end_headers()
+        sent = 0
+        try:
+            for piece in (prefix, *([b"x" * MIB] * HUGE_MB), suffix):
+                self.wfile.write(b"%x\r\n%s\r\n" % (len(piece), piece) if chunked else piece)
+                sent += len(piece) // MIB
+            if chunked:
+                self.wfile.write(b"0\r\n\r\n")
+        except (BrokenPipeError, ConnectionResetError):
+            log(f"gone huge after {sent} MiB")
+
+    def _events(self, events: Iterator[dict[str, Any]] | list[dict[str, Any]]) -> int:
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Cache-Control", "no-cache")
+        self.end_headers()  # no length: the body ends when the connection does
+        self.close_connection = True
+        sent = 0
+        for event in events:
+            self.wfile.write(f"data: {json.dumps(event)}\n\n".encode())
+            sent += 1
+        return sent
+
+    def _endless(self, wrap: Any) -> None:
+        filler = "y" * (MIB - 300)
+
+        def events() -> Iterator[dict[str, Any]]:
+            yield wrap({"task": {"id": "task-1", "contextId": "ctx-1", "status": {"state": "TASK_STATE_WORKING"}}})
+            n = 0
+            while True:
+                n += 1
+                yield wrap({"statusUpdate": _status(n, filler)})
+
+        sent = 0
+        try:
+            sent = self._events(events())
+        except (BrokenPipeError, ConnectionResetError):
+            log(f"gone endless after {sent} MiB")
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+def _stop(signum: int, frame: object) -> None:
+    raise SystemExit(0)
+
+
+def main() -> int:
+    signal.signal(signal.SIGTERM, _stop)
+    signal.signal(signal.SIGINT, _stop)
+    with ThreadingHTTPServer(("127.0.0.1", 0), Handler) as httpd:
+        httpd.daemon_threads = True
+        print(f"LISTENING http://127.0.0.1:{httpd.server_address[1]}", flush=True)
+        with contextlib.suppress(SystemExit):
+            httpd.serve_forever(poll_interval=0.1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
