@@ -198,3 +198,47 @@ async def test_each_scenario_agent_has_one_name_in_sidebar_wire_log_handoff_view
     window.handoffs.on_vm_hop_selected(hop)
     wire_fact = window.handoffs.fact_labels["Wire"].text()
     assert wire_fact.split(" #")[0] in sidebar_names
+
+
+async def until_refreshed(vm: Any) -> None:
+    """Wait (bounded) until the A2A inspector's refresh of the agent's tasks is over."""
+    task = vm.refresh()
+    if task is not None:
+        await asyncio.wait_for(task, WAIT)
+
+
+async def _demo_window_selection(qtbot: Any, config: Path, select: str | None = None) -> str | None:
+    """Open the demo window on ``config`` (as 'workbench demo' does), say what it selected, maybe select, close."""
+    from workbench.demo.launcher import run_demo
+    from workbench.ui.demo_session import connect_demo
+
+    async with run_demo(chunk_delay=0.0) as agents:
+        bench = build_workbench(config, credentials=MemoryCredentialStore())
+        qtbot.addWidget(bench.window)
+        bench.window.show()
+        try:
+            bench.window.restore_selection()  # as run_window does, before the demo agents are listed
+            await asyncio.wait_for(connect_demo(bench.window, agents), WAIT)
+            opened_on = bench.ctx.selection.current
+            if select is not None and select != opened_on:
+                inspector = bench.window.inspector
+                bench.ctx.selection.select(select)
+                a2a = inspector.inspector("a2a")
+                if a2a is not None and a2a.vm.connection_id == select:  # let its task listing finish first
+                    await until_refreshed(a2a.vm)
+        finally:
+            done = asyncio.ensure_future(wait_signal(bench.window.shutdown_finished, WAIT))
+            bench.window.close()
+            await done
+    return opened_on
+
+
+@pytest.mark.asyncio
+async def test_after_the_scenario_workbench_demo_opens_on_a_demo_agent_and_remembers_the_one_chosen(qtbot, tmp_path):
+    config = tmp_path / "config"
+    await _run_in_window(
+        qtbot, config, on_prompt=lambda w, _d: w.ctx.selection.select(w.sidebar.viewmodel.items()[0].id)
+    )
+    first = await _demo_window_selection(qtbot, config, select="demo-travel")
+    assert first is not None and first.startswith("demo")  # not the scenario agent selected last time
+    assert await _demo_window_selection(qtbot, config) == "demo-travel"  # a demo agent's selection is kept

@@ -158,6 +158,8 @@ async def connect_demo(window: MainWindow, agents: list[DemoAgent]) -> None:
     """Add the running demo agents to the sidebar (not saved) and connect them all at once."""
     profiles = demo_profiles(agents)
     tasks = [t for t in (window.sidebar.add_transient(p, persist=False) for p in profiles) if t is not None]
+    if window.ctx.selection.current is None:
+        window.restore_selection()  # the demo agent selected last time, now that it is listed
     if window.ctx.selection.current is None and profiles:
         window.ctx.selection.select(profiles[0].id)
     await asyncio.gather(*tasks, return_exceptions=True)  # failures show in the sidebar

@@ -390,7 +390,12 @@ class MainWindow(QMainWindow):
         self.resizeDocks([self.wire_dock], [bottom], Qt.Orientation.Vertical)
 
     def restore_selection(self) -> None:
-        """Select the connection that was selected when the window last closed (if it is still listed)."""
+        """Select the connection that was selected when the window last closed, if it is listed now.
+
+        A connection that is not listed (a handoff scenario's agent, a removed profile) is not
+        selected: the window would open on a stale "not connected". The demo calls this again once
+        its agents are listed.
+        """
         last = self._settings.value("window/selection")
         if isinstance(last, str) and last and self.sidebar.viewmodel.item(last) is not None:
             self.ctx.selection.select(last)
@@ -405,9 +410,7 @@ class MainWindow(QMainWindow):
         if bottom:
             self._settings.setValue("window/bottom_height", bottom[0].height())
         self._settings.remove("window/splitter")  # the old centre splitter (crushed sizes were restored from it)
-        # Only a saved profile is remembered: a demo or scenario agent is gone by the next launch.
-        item = self.sidebar.viewmodel.item(self.ctx.selection.current or "")
-        self._settings.setValue("window/selection", item.id if item is not None and item.persisted else "")
+        self._settings.setValue("window/selection", self.ctx.selection.current or "")
         self._settings.sync()
 
     # ------------------------------------------------------------------ shutdown
