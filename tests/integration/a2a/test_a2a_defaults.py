@@ -122,10 +122,11 @@ async def test_with_no_request_timeout_requests_carry_no_read_limit() -> None:
         ({"connect_timeout": -1}, "connect_timeout"),
         ({"request_timeout": 0}, "request_timeout"),
         ({"stream_idle_timeout": -5}, "stream_idle_timeout"),
+        ({"protocol_version": "2.0"}, "protocol_version"),
     ],
 )
 def test_a_bad_option_is_a_config_error_at_construction_naming_it(kwargs: dict[str, object], option: str) -> None:
-    assert "`ConfigError` at construction" in documented_defaults()["a bad option (unknown mode, transport, binding)"]
+    assert "`ConfigError` at construction" in documented_defaults()["a bad option (unknown mode, transport, binding, protocol version)"]
     with pytest.raises(ConfigError) as info:
         A2AAgent("http://agent.test", **kwargs)  # type: ignore[arg-type]
     assert info.value.details["option"] == option
