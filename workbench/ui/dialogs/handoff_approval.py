@@ -59,6 +59,47 @@ def _text(value: Any) -> str:
     return str(getattr(value, "value", value) or "")
 
 
+DECODE_LIMIT = 1_000_000
+"""Text values longer than this are shown as sent, not decoded."""
+_DECODE_DEPTH = 4
+
+
+def _decoded(value: Any, depth: int, found: list[bool]) -> Any:
+    """``value`` with every string that holds a JSON object or array replaced by what it holds."""
+    if depth > _DECODE_DEPTH:
+        return value
+    if isinstance(value, str):
+        text = value.strip()
+        if len(text) < 2 or len(text) > DECODE_LIMIT or (text[0], text[-1]) not in (("{", "}"), ("[", "]")):
+            return value
+        try:
+            inner = json.loads(text)
+        except (ValueError, RecursionError):
+            return value
+        found[0] = True
+        return _decoded(inner, depth + 1, found)
+    if isinstance(value, Mapping):
+        return {str(k): _decoded(v, depth + 1, found) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_decoded(v, depth + 1, found) for v in value]
+    return value
+
+
+def readable_arguments(arguments: Mapping[str, Any]) -> tuple[str, bool]:
+    """The arguments as indented JSON for a person to judge, and whether any text value was decoded.
+
+    A text value that is itself JSON (an A2A agent tool's ``message``, the MCP proxy's request) is
+    shown as the object it encodes instead of one long line of escaped quotes.
+    """
+    found = [False]
+    value = _decoded(dict(arguments), 0, found)
+    try:
+        text = json.dumps(value, indent=2, ensure_ascii=False, default=str)
+    except (ValueError, RecursionError):
+        text = json.dumps(dict(arguments), ensure_ascii=False, default=str)
+    return text, found[0]
+
+
 class HandoffApprovalDialog(QDialog):
     """Asks whether ``request.source`` may hand off to ``request.target``.
 
@@ -97,8 +138,12 @@ class HandoffApprovalDialog(QDialog):
         self.detail_view.setObjectName("handoffDetail")
         self.detail_view.setReadOnly(True)
         self.detail_view.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        self.detail_view.setPlainText(json.dumps(dict(detail), indent=2, ensure_ascii=False, default=str))
+        shown, decoded = readable_arguments(detail)
+        self.detail_view.setPlainText(shown)
         self.detail_view.setVisible(bool(detail))
+        self.decoded_note = plain_label("Text values holding JSON are shown decoded.", selectable=False)
+        self.decoded_note.setEnabled(False)  # greyed: a remark, not content
+        self.decoded_note.setVisible(decoded)
         self.always_check = QCheckBox(f"Always allow this route ({_who(source)} → {_who(target)})")
 
         self.buttons = QDialogButtonBox()
@@ -119,6 +164,7 @@ class HandoffApprovalDialog(QDialog):
         if detail:
             layout.addWidget(plain_label("Arguments", selectable=False))
             layout.addWidget(self.detail_view, 1)
+            layout.addWidget(self.decoded_note)
         layout.addWidget(self.always_check)
         layout.addWidget(self.buttons)
 
