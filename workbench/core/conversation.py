@@ -8,9 +8,11 @@ How items arise::
 
     user sends text            add_user_message()   → UserMessage      (starts a Turn)
     user answers a paused task add_answer()         → Answer           (starts a Turn on that task)
+    a handler answered a question record_answer()   → Answer           (in the running turn)
     TextDelta                  apply()              → AgentMessage     (chunks appended; a new one
                                                                          starts after any other item)
-    StatusChanged              apply()              → StatusLine
+    StatusChanged              apply()              → StatusLine       (not for a final state: the
+                                                                         Completion/Failure says it)
     ArtifactUpdated            apply()              → Artifact         (``append`` chunks grow the
                                                                          same item, by artifact id)
     ProgressReported           apply()              → Progress         (one per turn, updated)
@@ -61,6 +63,8 @@ from workbench.core.safe_text import safe_file_name
 
 WAITING_STATES = frozenset({"input_required", "auth_required"})
 """Completion states that mean the task is paused, waiting for the user."""
+FINAL_STATES = frozenset({"completed", "failed", "canceled", "rejected"})
+"""Task states that end it: the turn's Completion (or Failure) line says them, no status line does."""
 
 
 class ItemKind(StrEnum):
@@ -465,6 +469,7 @@ class Turn:
         started_at: Wall-clock start.
         ended_at: Wall-clock end, once ended.
         first_item: Index of the turn's first item.
+        reported_state: The final state a status change announced (shown by the turn's last line).
     """
 
     index: int
@@ -476,6 +481,7 @@ class Turn:
     started_at: float = field(default_factory=time.time)
     ended_at: float | None = None
     first_item: int = 0
+    reported_state: str | None = None
 
     @property
     def running(self) -> bool:
@@ -597,11 +603,46 @@ class Conversation:
         answer = Answer(text=text, data=data, turn=turn.index, task_id=task_id, context_id=turn.context_id)
         return [*changes, self._append(answer)]
 
+    def record_answer(self, request: Any, text: str, *, data: Any = None) -> list[ItemChange]:
+        """Show what the user answered to a question a handler asked while the turn runs (a dialog).
+
+        Args:
+            request: The request object of the question (``InputRequest.request``: the very object
+                the event carried and the handler was given).
+            text: The answer as the user reads it.
+            data: The structured answer, if any.
+
+        Returns:
+            The changes; none when no question of this conversation carries ``request``.
+        """
+        for index in range(len(self.items) - 1, -1, -1):
+            item = self.items[index]
+            if isinstance(item, InputRequest) and item.request is request:
+                break
+        else:
+            return []
+        changes = self._close_message()
+        if item.status != "answered":
+            item.status = "answered"
+            changes.append(ItemChange(index, "updated"))
+        if index in self._pending_requests:
+            self._pending_requests.remove(index)
+        turn = self.current_turn
+        turn_index = turn.index if turn is not None else item.turn
+        answer = Answer(text=text, data=data, turn=turn_index, task_id=item.task_id, context_id=item.context_id)
+        changes.append(self._append(answer))
+        return changes
+
     def end_turn(self, state: str = "canceled", text: str = "") -> list[ItemChange]:
-        """End the running turn without a final event (the caller stopped reading, e.g. cancel)."""
+        """End the running turn without a final event (the caller stopped reading, e.g. cancel).
+
+        A turn whose task already announced a final state ends in that state, not ``incomplete``.
+        """
         turn = self.current_turn
         if turn is None or not turn.running:
             return []
+        if state == "incomplete" and turn.reported_state is not None:
+            state = turn.reported_state
         changes = self._close_message()
         item = Completion(state=state, text=text, turn=turn.index, task_id=turn.task_id, context_id=turn.context_id)
         changes.append(self._append(item))
@@ -649,7 +690,10 @@ class Conversation:
         changes += self._close_message()
         common: dict[str, Any] = {"turn": turn.index, "task_id": event.task_id, "context_id": event.context_id}
         if isinstance(event, StatusChanged):
-            changes.append(self._append(StatusLine(state=event.state, message=event.message, **common)))
+            if event.state in FINAL_STATES:
+                turn.reported_state = event.state  # the Completion / Failure line that follows says it
+            else:
+                changes.append(self._append(StatusLine(state=event.state, message=event.message, **common)))
         elif isinstance(event, LogMessage):
             changes.append(self._append(LogLine(level=event.level, logger=event.logger, data=event.data, **common)))
         elif isinstance(event, ToolCallRequested):
@@ -814,6 +858,17 @@ def _request_item(
     return InputRequest(
         request_kind=kind, text=asked.text, schema=asked.schema, data=asked.data, request=asked, **common
     )
+
+
+def answer_text(data: Any) -> str:
+    """A structured answer as a person reads it: one ``field: value`` line per field of an object."""
+    if isinstance(data, dict):
+        lines = []
+        for key, value in data.items():
+            shown = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
+            lines.append(f"{key}: {shown}")
+        return "\n".join(lines)
+    return json.dumps(data, ensure_ascii=False, default=str)
 
 
 def _failure(

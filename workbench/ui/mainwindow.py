@@ -218,6 +218,7 @@ class MainWindow(QMainWindow):
         ctx.links.link_refused.connect(self.on_links_link_refused)
         # peers' requests waiting for the user
         self.prompts.pending_changed.connect(self.status.set_pending_prompts)
+        self.prompts.request_answered.connect(self.chat.viewmodel.on_prompts_request_answered)
         # sidebar
         self.sidebar.status_message.connect(lambda text: self.statusBar().showMessage(text, 8000))
         self.inspector.connect_requested.connect(self.sidebar.viewmodel.connect_profile)

@@ -20,6 +20,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QDialog, QWidget
 
 from workbench.core.agent_factory import AgentHandlers
+from workbench.core.conversation import answer_text
 from workbench.core.errors import SamplingRejectedError, WorkbenchError
 from workbench.core.events import ElicitationCompleted
 from workbench.core.handoff.policy import ApprovalDecision
@@ -52,6 +53,10 @@ class UserPrompts(QObject):
         pending_changed(int): The number of requests waiting for the user changed.
         route_always_allowed(str, str): The user ticked "always allow" for this handoff route
             (source, target); later requests on it are approved without asking.
+        request_answered(object, str, object): The user answered a peer's question in a dialog: the
+            request object the handler got, the answer as text, and its data (a form's values or
+            None). Sent for A2A input-required and MCP elicitation forms, never for credentials
+            (auth-required) nor for a dismissed dialog.
 
     Args:
         ctx: The window's context (``bridge.elicitation_completed`` closes URL dialogs; routing errors
@@ -64,6 +69,7 @@ class UserPrompts(QObject):
     prompt_shown = Signal(object)  # QDialog
     pending_changed = Signal(int)
     route_always_allowed = Signal(str, str)
+    request_answered = Signal(object, str, object)
 
     def __init__(
         self,
@@ -113,7 +119,12 @@ class UserPrompts(QObject):
 
                 dialog = ElicitationFormDialog(request, self._parent_widget())
                 answer = await self._answer_of(dialog, dialog.response)
-                return answer if answer is not None else ElicitationResponse("cancel")
+        if answer.action == "accept":
+            content = answer.content or {}
+            self.request_answered.emit(request, answer_text(content) if content else "(accepted)", content)
+        else:
+            self.request_answered.emit(request, "(declined)" if answer.action == "decline" else "(cancelled)", None)
+        return answer
 
     async def sample(self, request: SamplingRequest) -> SamplingResponse:
         """Answer an MCP sampling request with what the user approves.
@@ -147,7 +158,14 @@ class UserPrompts(QObject):
 
                     question = InputRequiredDialog(request, self._parent_widget())
                     answer = await self._answer_of(question, question.response)
-        return answer if answer is not None else InputResponse()
+        if answer is None:
+            return InputResponse()
+        if request.kind == "input" and not answer.cancel:
+            if answer.data is not None:
+                self.request_answered.emit(request, answer_text(answer.data), answer.data)
+            elif answer.text is not None:
+                self.request_answered.emit(request, answer.text, None)
+        return answer
 
     async def approve_origin(self, question: OriginApproval) -> bool:
         """Ask whether a profile's credentials may also go to ``question.origin``; a yes is saved in the profile."""

@@ -56,6 +56,14 @@ ARTIFACT_PREVIEW_CHARS = 600
 ARTIFACT_EXPANDED_CHARS = 200_000
 """Characters of an expanded artifact shown; the rest is one "Save as…" away."""
 
+MARKDOWN_TYPES = frozenset({"text/markdown", "text/x-markdown"})
+"""Media types of parts drawn as (safe) markdown, as the result panes do."""
+_LOOKS_LIKE_MARKDOWN = re.compile(
+    r"^(?: {0,3}#{1,6} | {0,3}(?:[-*+]|\d+[.)]) \S| {0,3}(?:```|~~~)| {0,3}> )"  # heading, list, fence, quote
+    r"|\*\*\S[^*\n]*\*\*|\[[^\]\n]+\]\([^)\s]+\)",  # bold, link
+    re.MULTILINE,
+)
+
 COMPLETION_TEXT_CHARS = 4_000
 """Characters of a result text shown under the final state when nothing else showed it."""
 
@@ -195,8 +203,10 @@ class TranscriptRenderer:
             return
         cursor = self._cursor(drawn, clear=not fresh)
         if isinstance(item, UserMessage | Answer):
-            label = "You" if isinstance(item, UserMessage) else "You (answer)"
-            cursor.insertText(label + "\n", _fmt(bold=True, colour="#1e3a8a"))
+            cursor.insertText("You", _fmt(bold=True, colour="#1e3a8a"))
+            if isinstance(item, Answer):
+                cursor.insertText("  answering the agent's question", _fmt(small=True, colour="#6b7280"))
+            cursor.insertText("\n", self._plain)
             cursor.insertText(item.text, self._plain)
         elif isinstance(item, StatusLine):
             shown = item.state.replace("_", " ")
@@ -296,6 +306,7 @@ class TranscriptRenderer:
         cursor.insertText("  ", self._plain)
         cursor.insertText("Save as…", _link(self.action_url("save", index)))
         cursor.insertText("\n", self._plain)
+        cut = False
         if expanded:
             body = item.tail(ARTIFACT_EXPANDED_CHARS + 1)
             if len(body) > ARTIFACT_EXPANDED_CHARS:
@@ -306,8 +317,13 @@ class TranscriptRenderer:
         else:
             body = item.tail(ARTIFACT_PREVIEW_CHARS + 1)
             if len(body) > ARTIFACT_PREVIEW_CHARS:
-                body = "…" + body[-ARTIFACT_PREVIEW_CHARS:]
-        cursor.insertText(body.rstrip("\n"), self._mono)
+                body, cut = body[-ARTIFACT_PREVIEW_CHARS:], True
+        if is_markdown_artifact(item) and len(body) <= FINAL_MARKDOWN_LIMIT:
+            if cut:
+                cursor.insertText("…\n", _fmt(small=True, colour="#6b7280"))
+            cursor.insertFragment(safe_markdown_fragment(body.rstrip("\n")))
+            return
+        cursor.insertText(("…" if cut else "") + body.rstrip("\n"), self._mono)
 
     def _draw_request(self, cursor: QTextCursor, item: InputRequest) -> None:
         what = {"elicitation": "asks for input", "sampling": "asks for a completion", "input": "needs input",
@@ -348,6 +364,22 @@ class TranscriptRenderer:
         if small:
             fmt.setFontPointSize(max(6.0, self._mono.font().pointSizeF() - 1))
         return fmt
+
+
+def is_markdown_artifact(item: Artifact) -> bool:
+    """Whether the artifact is markdown to render: text parts only, declared markdown or looking like it.
+
+    A part that declares a markdown media type decides; parts that declare no type at all are
+    markdown when the text has markdown's marks (a heading, a list, a fence, bold, a link). Other
+    text types (``text/plain``, JSON) and data or file parts are shown as they are.
+    """
+    parts = item.parts
+    if not parts or any(p.text is None for p in parts):
+        return False
+    types = {(p.mime_type or "").split(";", 1)[0].strip().lower() for p in parts}
+    if types & MARKDOWN_TYPES:
+        return True
+    return types == {""} and _LOOKS_LIKE_MARKDOWN.search(item.tail(LIVE_MARKDOWN_LIMIT)) is not None
 
 
 def safe_markdown_fragment(text: str) -> QTextDocumentFragment:

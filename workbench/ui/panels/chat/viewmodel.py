@@ -234,6 +234,14 @@ class ChatViewModel(QObject):
         """Follow the window's connection selection."""
         self.select(connection_id)
 
+    def on_prompts_request_answered(self, request: object, text: str, data: object) -> None:
+        """The user answered a peer's question in a dialog: show the answer where the question is."""
+        for cid, session in list(self._sessions.items()):
+            changes = session.conversation.record_answer(request, text, data=data)
+            if changes:
+                self._record(cid, session, changes)
+                return
+
     def on_bridge_connection_state_changed(self, event: ConnectionStateChanged) -> None:
         """A connection changed state: the input may become (un)available."""
         if event.connection_id == self._current:
