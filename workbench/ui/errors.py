@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import logging
 import traceback
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 
 from PySide6.QtCore import QObject, Signal
 
@@ -28,6 +29,7 @@ class ErrorView:
         hint: What the user can do (may be empty).
         code: The stable error code (``connect``, ``timeout`` ...; ``internal`` for bugs).
         details: Technical details (traceback for unexpected errors), shown under "Details".
+        connection_id: The connection the failure belongs to (None: the window as a whole).
     """
 
     title: str
@@ -35,18 +37,53 @@ class ErrorView:
     hint: str
     code: str
     details: str
+    connection_id: str | None = None
+
+    @property
+    def headline(self) -> str:
+        """The banner's first line: what was being done, and that it failed."""
+        return self.title if self.title == "Something failed" else f"{self.title} failed"
 
 
-def describe_error(error: BaseException, doing: str = "") -> ErrorView:
-    """Turn any exception into an ``ErrorView``; typed workbench errors keep their message and hint."""
-    title = doing[:1].upper() + doing[1:] if doing else "Something failed"
+def sentence(text: str) -> str:
+    """``text`` starting with a capital letter (hints are written in lower case to be embeddable)."""
+    text = text.strip()
+    return text[:1].upper() + text[1:]
+
+
+def describe_error(error: BaseException, doing: str = "", *, connection_id: str | None = None) -> ErrorView:
+    """Turn any exception into an ``ErrorView``; typed workbench errors keep their message and hint.
+
+    Args:
+        error: What was raised.
+        doing: What was being done, in lower case ("calling tool add").
+        connection_id: The connection it happened on; by default the one the error's details name.
+    """
+    title = sentence(doing) if doing else "Something failed"
     if isinstance(error, WorkbenchError):
         details = "\n".join(f"{k}: {v}" for k, v in error.details.items())
-        return ErrorView(title, error.message, error.hint or "", error.code, details)
+        if connection_id is None and isinstance(error.details.get("connection_id"), str):
+            connection_id = error.details["connection_id"]
+        return ErrorView(title, error.message, sentence(error.hint or ""), error.code, details, connection_id)
     details = "".join(traceback.format_exception(type(error), error, error.__traceback__))
     message = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
     hint = "This is a bug in the workbench; the details help to report it."
-    return ErrorView(title, message, hint, "internal", details)
+    return ErrorView(title, message, hint, "internal", details, connection_id)
+
+
+def connection_state_text(name: str, state: str, reason: str = "") -> str:
+    """A sentence saying why a connection cannot be used now ("demo could not connect: refused.").
+
+    Args:
+        name: The connection's display name.
+        state: Its state (``ConnectionState`` value): disconnected, connecting, failed, closed.
+        reason: Why it failed, when it did.
+    """
+    if state == "failed":
+        return f"{name} could not connect" + (f": {reason.rstrip('.')}." if reason else ".")
+    if state == "connecting":
+        return f"Connecting to {name}…"
+    return f"{name} is {state}."
 
 
 class ErrorPresenter(QObject):
@@ -54,9 +91,26 @@ class ErrorPresenter(QObject):
 
     error_reported = Signal(object)  # ErrorView
 
-    def report(self, error: BaseException, doing: str = "") -> ErrorView:
-        """Describe ``error`` and announce it; unexpected (non-workbench) errors are also logged."""
-        view = describe_error(error, doing)
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._connection_source: Callable[[], str | None] | None = None
+
+    def set_connection_source(self, source: Callable[[], str | None] | None) -> None:
+        """Where an error that names no connection is attributed: the one the user is looking at."""
+        self._connection_source = source
+
+    def report(self, error: BaseException, doing: str = "", *, connection_id: str | None = None) -> ErrorView:
+        """Describe ``error`` and announce it; unexpected (non-workbench) errors are also logged.
+
+        Args:
+            error: What was raised.
+            doing: What was being done ("calling tool add").
+            connection_id: The connection it happened on; by default the one the error names, else
+                the selected one (``set_connection_source``).
+        """
+        view = describe_error(error, doing, connection_id=connection_id)
+        if view.connection_id is None and self._connection_source is not None:
+            view = replace(view, connection_id=self._connection_source())
         if not isinstance(error, WorkbenchError):
             log.warning("unexpected error while %s: %r", doing or "working", error, exc_info=error)
         self.error_reported.emit(view)

@@ -212,7 +212,10 @@ class MainWindow(QMainWindow):
         ctx, bind = self.ctx, self.actions_registry.bind
         # errors: one presenter, shown in the banner and the status bar
         set_error_sink(lambda error, doing: ctx.errors.report(error, doing))
+        ctx.errors.set_connection_source(lambda: ctx.selection.current)  # an error is the selected one's
         ctx.errors.error_reported.connect(self.on_errors_error_reported)
+        self.banner.set_connection(ctx.selection.current)
+        ctx.selection.changed.connect(self.banner.set_connection)
         # links in untrusted content open only after the user agrees
         ctx.links.link_requested.connect(self.on_links_link_requested)
         ctx.links.link_refused.connect(self.on_links_link_refused)
@@ -269,7 +272,7 @@ class MainWindow(QMainWindow):
     def on_errors_error_reported(self, view: ErrorView) -> None:
         """Show a failure inline (banner) and in the status bar."""
         self.banner.show_error(view)
-        self.statusBar().showMessage(f"{view.title}: {view.message}", 8000)
+        self.status.show_error(view)
 
     def on_links_link_requested(self, url: QUrl) -> None:
         """Ask before opening a link from untrusted content; show the whole URL and its host."""

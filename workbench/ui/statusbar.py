@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QObject, Qt, QTimer
+from PySide6.QtGui import Qt as GuiQt
 from PySide6.QtWidgets import QLabel, QStatusBar
 
 from workbench.core.errors import WorkbenchError
 from workbench.core.events import ConnectionState, ConnectionStateChanged
 from workbench.core.models import WireKind, WireRecord
 from workbench.ui.context import PanelContext
+from workbench.ui.errors import ErrorView
+
+ERROR_MESSAGE_MS = 8000
+"""How long an error stays in the status bar (the banner keeps it)."""
+TOOLTIP_CHARS = 4000
+"""Characters of an error the status bar's tooltip shows."""
 
 
 class StatusBarController(QObject):
@@ -21,6 +28,7 @@ class StatusBarController(QObject):
     def __init__(self, ctx: PanelContext, bar: QStatusBar) -> None:
         super().__init__(bar)
         self._ctx = ctx
+        self._bar = bar
         self._latency: dict[str, float] = {}
         self.connection_label = QLabel(bar)
         self.latency_label = QLabel(bar)
@@ -30,6 +38,8 @@ class StatusBarController(QObject):
         bar.addPermanentWidget(self.prompts_label)
         bar.addPermanentWidget(self.connection_label)
         bar.addPermanentWidget(self.latency_label)
+        self._permanent = [self.prompts_label, self.connection_label, self.latency_label]
+        bar.messageChanged.connect(self._on_message_changed)
         self._unsubscribe = ctx.services.wire.subscribe(self._on_record)
         self._timer = QTimer(self)
         self._timer.setInterval(250)
@@ -46,6 +56,29 @@ class StatusBarController(QObject):
     def _on_state(self, event: ConnectionStateChanged) -> None:
         if event.connection_id == self._ctx.selection.current:
             self.refresh()
+
+    def show_error(self, view: ErrorView) -> str:
+        """Say in the status bar, on one line that fits, what failed; the whole text is its tooltip.
+
+        Returns:
+            The line shown (elided with "…" when the bar is too narrow for it).
+        """
+        bar = self._bar
+        whole = f"{view.headline}: {view.message}"
+        first = " ".join(whole.split())  # one line: a traceback or a long remote message must not spill
+        room = bar.width() - sum(w.width() for w in self._permanent if w.isVisible()) - 40
+        line = bar.fontMetrics().elidedText(first, Qt.TextElideMode.ElideRight, max(room, 120))
+        bar.showMessage(line, ERROR_MESSAGE_MS)
+        tip = whole if not view.hint else f"{whole}\n{view.hint}"
+        if len(tip) > TOOLTIP_CHARS:
+            tip = tip[:TOOLTIP_CHARS] + "… (the banner's Details… has the rest)"
+        # escaped like every tooltip of remote text; normal white space so a long message wraps
+        bar.setToolTip(GuiQt.convertFromPlainText(tip, Qt.WhiteSpaceMode.WhiteSpaceNormal))
+        return line
+
+    def _on_message_changed(self, text: str) -> None:
+        if not text:
+            self._bar.setToolTip("")  # the error's tooltip goes with its message
 
     def set_pending_prompts(self, count: int) -> None:
         """Show how many requests from peers wait for the user."""

@@ -27,6 +27,7 @@ from workbench.core.protocols.base import AgentEvent, Failed, InputResponse
 from workbench.core.protocols.contract import RemoteAgent
 from workbench.ui.asyncutil import spawn
 from workbench.ui.context import PanelContext
+from workbench.ui.errors import connection_state_text
 from workbench.ui.names import connection_name
 
 log = logging.getLogger(__name__)
@@ -282,13 +283,13 @@ class ChatViewModel(QObject):
                 async for event in events:
                     record(cid, session, conv.apply(event))
                     if isinstance(event, Failed) and isinstance(event.error, WorkbenchError):
-                        self._ctx.errors.report(event.error, doing)
+                        self._ctx.errors.report(event.error, doing, connection_id=cid)
         except asyncio.CancelledError:
             record(cid, session, conv.end_turn("canceled"))
             raise
         except WorkbenchError as exc:
             record(cid, session, conv.fail(exc))
-            self._ctx.errors.report(exc, doing)
+            self._ctx.errors.report(exc, doing, connection_id=cid)
         except Exception as exc:  # a bug: show it in the transcript, then let spawn report it
             record(cid, session, conv.fail(exc, code="internal"))
             raise
@@ -324,8 +325,9 @@ class ChatViewModel(QObject):
         if conn.state is not ConnectionState.CONNECTED or conn.agent is None:
             if conn.state is ConnectionState.CONNECTING:
                 return InputState(False, f"Connecting to {name}…")
-            why = f" ({conn.error.message})" if conn.state is ConnectionState.FAILED and conn.error else ""
-            return InputState(False, f"{name} is {conn.state.value}{why}. Connect it to chat.")
+            why = conn.error.message if conn.state is ConnectionState.FAILED and conn.error else ""
+            again = "Reconnect" if conn.state is ConnectionState.FAILED else "Connect"
+            return InputState(False, f"{connection_state_text(name, conn.state.value, why)} {again} it to chat.")
         if not conn.agent.features.chat:
             return InputState(False, NO_ENTRY_POINT.format(tools=", ".join(_tool_names(conn.agent)) or "none"))
         waiting = self._session(cid).conversation.waiting_task_id is not None
