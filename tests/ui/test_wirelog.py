@@ -172,6 +172,41 @@ async def test_request_and_response_rows_jump_to_each_other_and_the_view_selects
 
 
 @pytest.mark.asyncio
+async def test_a_method_filter_keeps_the_progress_notifications_and_response_of_a_real_call(
+    ctx: PanelContext, qtbot: Any
+) -> None:
+    async with live_demo(ctx) as live:
+        widget = WireLogWidget(ctx)
+        qtbot.addWidget(widget)
+        vm, model = widget.vm, widget.vm.model
+        await settled(model)
+        vm.set_text_filter("slow_count")  # set before the call: the rows arrive live
+        agent: Any = live.agent
+        await asyncio.wait_for(agent.call_tool("slow_count", {"n": 3, "delay": 0}), BOUND)
+        await asyncio.wait_for(agent.call_tool("slow_count", {"n": 2, "delay": 0}), BOUND)
+        await settled(model)
+
+        def shown() -> list[tuple[str, str]]:
+            rows = [r for r in model.rows() if r.kind is WireKind.JSONRPC]
+            return [(r.method or "response", r.direction.value) for r in rows]
+
+        calls = [r for r in model.rows() if is_call(r)]
+        progress = [r for r in model.rows() if r.method == "notifications/progress"]
+        ids = {r.rpc_id for r in calls}
+        responses = [r for r in model.rows() if not r.method and r.direction is IN and r.rpc_id in ids]
+        assert len(calls) == 2 and len(progress) == 5 and len(responses) == 2
+        assert all('"slow_count"' not in r.payload for r in progress + responses)  # kept for their request
+        live_rows = shown()
+        vm.set_text_filter("")
+        vm.set_text_filter("slow_count")  # the same rows when the filter is applied to what is recorded
+        assert shown() == live_rows
+        widget.table.selectRow(model.row_of(calls[0]))  # type: ignore[arg-type]
+        widget.jump_button.click()
+        assert vm.current is not None and vm.current.rpc_id == calls[0].rpc_id and vm.current.direction is IN
+        vm.close()
+
+
+@pytest.mark.asyncio
 async def test_text_connection_direction_and_kind_filters_narrow_the_live_rows(ctx: PanelContext, qtbot: Any) -> None:
     async with live_demo(ctx) as live:
         vm = WireLogViewModel(ctx)

@@ -10,6 +10,7 @@ top at the next flush (``beginRemoveRows``), so every row refers to a record the
 
 from __future__ import annotations
 
+import json
 from bisect import bisect_left
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
@@ -84,7 +85,10 @@ class WireFilter:
         )
 
     def apply(
-        self, records: list[WireRecord], partner: Callable[[WireRecord], WireRecord | None] | None = None
+        self,
+        records: list[WireRecord],
+        partner: Callable[[WireRecord], WireRecord | None] | None = None,
+        followed: set[tuple[str, str]] | None = None,
     ) -> list[WireRecord]:
         """Return the accepted records, in order (one list comprehension per active criterion).
 
@@ -93,6 +97,9 @@ class WireFilter:
             partner: The recorder's request/response pairing (``WireRecorder.find_response``). With
                 it, a JSON-RPC response the text does not match is kept when its request matches, so
                 filtering by a method keeps the answers too.
+            followed: With ``partner``: the progress tokens and request ids of the requests kept so
+                far (updated). A progress or cancellation notification naming one of them is kept
+                with its request. Pass the same set to later calls for records appended live.
         """
         out = records
         if not self.keepalives:
@@ -120,8 +127,49 @@ class WireFilter:
             if partner is None:
                 out = [r for r in out if hit(r)]
             else:
-                out = [r for r in out if hit(r) or _answers_a_hit(r, partner, hit)]
+                out = _with_correlated(out, hit, partner, set() if followed is None else followed)
         return out if out is not records else list(records)
+
+
+_CORRELATED = {"notifications/progress": "progressToken", "notifications/cancelled": "requestId"}
+"""Notifications that name a request of their connection (by its progress token or its id)."""
+
+
+def _params(record: WireRecord) -> dict[str, Any]:
+    try:
+        message = json.loads(record.payload)
+    except (ValueError, RecursionError):
+        return {}
+    params = message.get("params") if isinstance(message, dict) else None
+    return params if isinstance(params, dict) else {}
+
+
+def _with_correlated(
+    records: list[WireRecord],
+    hit: Callable[[WireRecord], bool],
+    partner: Callable[[WireRecord], WireRecord | None],
+    followed: set[tuple[str, str]],
+) -> list[WireRecord]:
+    """The records ``hit`` accepts, plus the responses and notifications that belong to a kept request."""
+    out = []
+    for r in records:
+        if hit(r):
+            out.append(r)
+            if r.kind is _J and r.method and r.rpc_id is not None and not r.method.startswith("notifications/"):
+                followed.add((r.connection_id, f"id:{r.rpc_id}"))
+                if "progressToken" in r.payload:
+                    meta = _params(r).get("_meta")
+                    token = meta.get("progressToken") if isinstance(meta, dict) else None
+                    if isinstance(token, str | int):
+                        followed.add((r.connection_id, f"token:{token}"))
+        elif _answers_a_hit(r, partner, hit):
+            out.append(r)
+        elif followed and r.kind is _J and r.method in _CORRELATED:
+            value = _params(r).get(_CORRELATED[r.method])
+            key = "token" if r.method == "notifications/progress" else "id"
+            if isinstance(value, str | int) and (r.connection_id, f"{key}:{value}") in followed:
+                out.append(r)
+    return out
 
 
 def _answers_a_hit(
@@ -199,6 +247,7 @@ class WireLogModel(QAbstractTableModel):
         self._connections: dict[str, None] = dict.fromkeys(r.connection_id for r in held)
         self._keepalives = sum(1 for r in held if is_keepalive(r))
         self._rows: list[WireRecord] = self._filter.apply(held)  # keep-alives are hidden by default
+        self._followed: set[tuple[str, str]] = set()  # requests a text filter kept (their notifications follow)
         self._cells: tuple[Callable[[WireRecord], str], ...] = (
             _cell_time, self._cell_connection, _cell_dir, _cell_kind, self._cell_method, _cell_id,
             _cell_latency, _cell_size, _cell_summary,
@@ -298,7 +347,10 @@ class WireLogModel(QAbstractTableModel):
         if not self._paused:
             self.flush()
         old, self._filter = self._filter, new
-        rows = new.apply(self._rows if new.narrows(old) else self._source(), self._recorder.find_response)
+        self._followed = set()
+        rows = new.apply(
+            self._rows if new.narrows(old) else self._source(), self._recorder.find_response, self._followed
+        )
         self.beginResetModel()
         self._rows = rows
         self.endResetModel()
@@ -365,7 +417,11 @@ class WireLogModel(QAbstractTableModel):
         if alive:
             self._keepalives += alive
             self.keepalives_changed.emit(self._keepalives)
-        added = self._filter.apply(pending, self._recorder.find_response) if self._filter.active else pending
+        added = (
+            self._filter.apply(pending, self._recorder.find_response, self._followed)
+            if self._filter.active
+            else pending
+        )
         if added:
             n = len(self._rows)
             self.beginInsertRows(QModelIndex(), n, n + len(added) - 1)
