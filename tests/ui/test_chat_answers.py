@@ -97,6 +97,8 @@ async def test_the_answer_given_in_the_input_required_dialog_shows_as_the_users_
             question, reply = text.index("The agent needs input"), text.index("Searching business flights")
             assert question < text.index("You", question) < text.index("departure_date: 2026-12-01") < reply
             assert "travellers: 2" in text and "cabin_class: business" in text
+            fields = [line.split(":")[0] for line in answer.text.splitlines()]
+            assert fields == list(request.schema["properties"])  # in the order the form showed them
             # the task ends with one final line, not a status line and a completion line
             assert [i.state for i in conv if isinstance(i, Completion)] == ["completed"]
             assert "completed" not in [i.state for i in conv.items_of_kind(ItemKind.STATUS)]  # type: ignore[attr-defined]
@@ -105,6 +107,7 @@ async def test_the_answer_given_in_the_input_required_dialog_shows_as_the_users_
             brief = next(i for i in conv if isinstance(i, Artifact) and i.title == "Destination brief")
             assert brief.parts[0].mime_type == "text/markdown"
             assert "Lisbon" in headings(widget.transcript.document()) and "# Lisbon" not in text
+            assert "fly to Lisbon in business.\nDay 2: walking tour of Lisbon.\n" in text  # its lines stay lines
     finally:
         await ctx.services.connections.aclose()
 

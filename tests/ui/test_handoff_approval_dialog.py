@@ -40,6 +40,7 @@ async def test_the_proxy_handoffs_json_message_is_shown_decoded_and_indented_not
     assert json.loads(shown)["message"]["target_mcp_server_id"] == "demo"
     assert '    "tool_name": "plan_trip",' in shown.splitlines()  # one key per line, indented under message
     assert not dialog.decoded_note.isHidden()
+    assert dialog.message_label.text() == "A JSON request: see the arguments below."  # not the JSON cut to a line
     for request in asked:  # the others carried no JSON text: shown as they came, no note
         if request is proxy_request:
             continue

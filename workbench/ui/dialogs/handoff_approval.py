@@ -133,12 +133,14 @@ class HandoffApprovalDialog(QDialog):
         facts.addRow(plain_label("Route", selectable=False), self.route_label)
         facts.addRow(plain_label("Protocol", selectable=False), self.protocol_label)
         facts.addRow(plain_label("Kind", selectable=False), self.kind_label)
+        shown, decoded = readable_arguments(detail)
+        if decoded and summary.lstrip()[:1] in ("{", "["):
+            summary = "A JSON request: see the arguments below."  # the same JSON, cut to one line, said nothing
         message_area, self.message_label = message_view(summary or "(no message)")
         self.detail_view = QPlainTextEdit()
         self.detail_view.setObjectName("handoffDetail")
         self.detail_view.setReadOnly(True)
         self.detail_view.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        shown, decoded = readable_arguments(detail)
         self.detail_view.setPlainText(shown)
         self.detail_view.setVisible(bool(detail))
         self.decoded_note = plain_label("Text values holding JSON are shown decoded.", selectable=False)

@@ -321,7 +321,7 @@ class TranscriptRenderer:
         if is_markdown_artifact(item) and len(body) <= FINAL_MARKDOWN_LIMIT:
             if cut:
                 cursor.insertText("…\n", _fmt(small=True, colour="#6b7280"))
-            cursor.insertFragment(safe_markdown_fragment(body.rstrip("\n")))
+            cursor.insertFragment(safe_markdown_fragment(line_breaks_kept(body.rstrip("\n"))))
             return
         cursor.insertText(("…" if cut else "") + body.rstrip("\n"), self._mono)
 
@@ -408,6 +408,23 @@ def safe_markdown_fragment(text: str) -> QTextDocumentFragment:
 
 
 _FENCE = re.compile(r"^ {0,3}(```|~~~)", re.MULTILINE)
+
+
+def line_breaks_kept(text: str) -> str:
+    """Markdown whose single line breaks stay line breaks (as chats and GitHub comments draw them).
+
+    Agents write artifacts line by line ("Day 1: …" newline "Day 2: …"); plain markdown would join
+    such lines into one paragraph. Lines inside code fences are left alone.
+    """
+    lines = text.split("\n")
+    fenced = False
+    for i, line in enumerate(lines[:-1]):
+        if _FENCE.match(line):
+            fenced = not fenced
+            continue
+        if not fenced and line.strip() and lines[i + 1].strip() and not line.endswith("  "):
+            lines[i] = line + "  "
+    return "\n".join(lines)
 
 
 def _settled_end(text: str, start: int) -> int:
