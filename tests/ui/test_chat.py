@@ -15,7 +15,7 @@ from PySide6.QtCore import Qt, QUrl
 from PySide6.QtWidgets import QFileDialog
 
 from tests.ui.support import make_context
-from workbench.core.conversation import AgentMessage, Artifact, Completion, InputRequest, ItemKind, LogLine, Progress
+from workbench.core.conversation import AgentMessage, Artifact, Completion, ItemKind, LogLine, Progress, Question
 from workbench.core.profiles import A2AProfile, MCPStdioProfile
 from workbench.core.protocols.base import AgentEvent, AgentResult, ArtifactUpdated, Completed, ContentPart, TextDelta
 from workbench.demo.a2a_agents import run_demo_agents, serve_agent, travel_app_factory
@@ -107,7 +107,7 @@ async def test_travel_agent_streams_pauses_for_input_and_the_next_send_continues
             assert message.text == "Planning a trip to Lisbon." and message.chunk_count == 3
             states = [i.state for i in conv.items_of_kind(ItemKind.STATUS)]  # type: ignore[attr-defined]
             assert states[:2] == ["submitted", "working"] and states[-1] == "input_required"
-            [request] = [i for i in conv if isinstance(i, InputRequest)]
+            [request] = [i for i in conv if isinstance(i, Question)]
             assert request.status == "waiting" and set(request.schema["properties"]) == set(TRIP)
             [brief] = [i for i in conv if isinstance(i, Artifact)]
             assert brief.title == "Destination brief" and brief.chunks == 3 and brief.last_chunk

@@ -12,7 +12,7 @@ from PySide6.QtCore import QUrl
 from PySide6.QtGui import QFont, QTextCharFormat, QTextDocument
 
 from tests.ui.support import make_context
-from workbench.core.conversation import Answer, Artifact, Completion, InputRequest, ItemKind
+from workbench.core.conversation import Answer, Artifact, Completion, ItemKind, Question
 from workbench.core.profiles import A2AProfile
 from workbench.core.protocols.a2a import A2AAgent
 from workbench.core.protocols.base import AgentEvent, AgentResult, ArtifactUpdated, Completed, ContentPart
@@ -88,7 +88,7 @@ async def test_the_answer_given_in_the_input_required_dialog_shows_as_the_users_
             draw_all(widget)
             conv = widget.viewmodel.conversation()
             assert conv is not None
-            [request] = [i for i in conv if isinstance(i, InputRequest)]
+            [request] = [i for i in conv if isinstance(i, Question)]
             [answer] = [i for i in conv if isinstance(i, Answer)]
             assert request.status == "answered" and answer.data == TRIP
             assert conv.items.index(answer) == conv.items.index(request) + 1  # right under the question

@@ -14,11 +14,11 @@ from workbench.core.conversation import (
     Completion,
     Conversation,
     Failure,
-    InputRequest,
     ItemChange,
     ItemKind,
     LogLine,
     Progress,
+    Question,
     StatusLine,
     ToolCall,
     UserMessage,
@@ -39,7 +39,7 @@ from workbench.core.protocols.base import (
     TextDelta,
     ToolCallRequested,
 )
-from workbench.core.protocols.base import InputRequest as AskedInput
+from workbench.core.protocols.base import InputRequest as AskedInput  # the peer's request
 
 A2A = {"protocol": "a2a", "task_id": "t1", "context_id": "c1"}
 
@@ -160,7 +160,7 @@ def test_a_turn_that_ends_input_required_waits_and_the_answer_continues_the_same
     paused(conv)
     request = conv.waiting_request
     assert conv.waiting_task_id == "t1" and not conv.running
-    assert isinstance(request, InputRequest) and request.status == "waiting" and request.schema == {"type": "object"}
+    assert isinstance(request, Question) and request.status == "waiting" and request.schema == {"type": "object"}
     completion = conv.items[-1]
     assert isinstance(completion, Completion) and completion.state == "input_required" and completion.echoed
     changes = conv.add_answer('{"travellers": 2}', data={"travellers": 2})
@@ -187,7 +187,7 @@ def test_a_request_answered_by_a_handler_is_marked_answered_when_the_stream_goes
     request = ElicitationRequest(mode="form", message="Your name?", requested_schema={"type": "object"})
     conv.apply(ElicitationRequested(request=request, protocol="mcp"))
     item = conv[1]
-    assert isinstance(item, InputRequest) and item.request_kind == "elicitation" and item.status == "pending"
+    assert isinstance(item, Question) and item.request_kind == "elicitation" and item.status == "pending"
     assert conv.apply(ProgressReported(progress=1, protocol="mcp"))[0] == ItemChange(1, "updated")
     assert item.status == "answered"
 

@@ -18,7 +18,7 @@ How items arise::
     ProgressReported           apply()              → Progress         (one per turn, updated)
     LogMessage                 apply()              → LogLine
     ToolCallRequested          apply()              → ToolCall
-    Elicitation/Sampling/InputRequired/AuthRequired → InputRequest     (``status`` pending →
+    Elicitation/Sampling/InputRequired/AuthRequired → Question     (``status`` pending →
                                                                          answered / waiting)
     Completed                  apply()              → Completion       (ends the turn)
     Failed                     apply()              → Failure          (ends the turn)
@@ -346,8 +346,8 @@ RequestStatus = Literal["pending", "answered", "waiting"]
 
 
 @dataclass(slots=True, kw_only=True)
-class InputRequest(Item):
-    """The peer asked the user something (MCP elicitation / sampling, A2A input / auth required).
+class Question(Item):
+    """The peer asked the user something (MCP elicitation / sampling, A2A input / auth required); ``Answer`` follows.
 
     Attributes:
         request_kind: ``elicitation``, ``sampling``, ``input`` or ``auth``.
@@ -448,7 +448,7 @@ AnyItem = (
     | Progress
     | LogLine
     | ToolCall
-    | InputRequest
+    | Question
     | Answer
     | Completion
     | Failure
@@ -539,12 +539,12 @@ class Conversation:
         return turn.task_id
 
     @property
-    def waiting_request(self) -> InputRequest | None:
+    def waiting_request(self) -> Question | None:
         """The question the waiting task asked (the last request of the last turn), if any."""
         if self.waiting_task_id is None:
             return None
         for item in reversed(self.items):
-            if isinstance(item, InputRequest):
+            if isinstance(item, Question):
                 return item
             if isinstance(item, UserMessage | Answer):
                 break
@@ -607,7 +607,7 @@ class Conversation:
         """Show what the user answered to a question a handler asked while the turn runs (a dialog).
 
         Args:
-            request: The request object of the question (``InputRequest.request``: the very object
+            request: The request object of the question (``Question.request``: the very object
                 the event carried and the handler was given).
             text: The answer as the user reads it.
             data: The structured answer, if any.
@@ -617,7 +617,7 @@ class Conversation:
         """
         for index in range(len(self.items) - 1, -1, -1):
             item = self.items[index]
-            if isinstance(item, InputRequest) and item.request is request:
+            if isinstance(item, Question) and item.request is request:
                 break
         else:
             return []
@@ -740,7 +740,7 @@ class Conversation:
         changes = []
         for index in self._pending_requests:
             item = self.items[index]
-            assert isinstance(item, InputRequest)
+            assert isinstance(item, Question)
             if item.status == "pending":
                 item.status = "answered"
                 changes.append(ItemChange(index, "updated"))
@@ -815,7 +815,7 @@ class Conversation:
             turn.task_id = result.task_id
         if result.context_id is not None:
             turn.context_id = result.context_id
-        shown = (AgentMessage, Artifact, InputRequest)  # the result text repeats what these showed
+        shown = (AgentMessage, Artifact, Question)  # the result text repeats what these showed
         echoed = any(isinstance(item, shown) for item in self.items[turn.first_item :])
         item = Completion(state=result.state, text=result.text, echoed=echoed, result=result, **common)
         changes = [self._append(item)]
@@ -831,7 +831,7 @@ class Conversation:
                 changes.append(ItemChange(index, "updated"))  # no longer streaming, though never marked last
         for index in self._pending_requests:
             item = self.items[index]
-            assert isinstance(item, InputRequest)
+            assert isinstance(item, Question)
             if item.status == "pending":
                 item.status = "waiting" if state in WAITING_STATES else "answered"
                 changes.append(ItemChange(index, "updated"))
@@ -844,20 +844,18 @@ class Conversation:
 
 def _request_item(
     event: ElicitationRequested | SamplingRequested | InputRequired | AuthRequired, common: dict[str, Any]
-) -> InputRequest:
+) -> Question:
     if isinstance(event, ElicitationRequested):
         req = event.request
         text = req.message if req.mode == "form" else f"{req.message}\n{req.url or ''}".strip()
-        return InputRequest(request_kind="elicitation", text=text, schema=req.requested_schema, request=req, **common)
+        return Question(request_kind="elicitation", text=text, schema=req.requested_schema, request=req, **common)
     if isinstance(event, SamplingRequested):
         sampling = event.request
         lines = [f"{m.role}: " + "".join(p.text or "" for p in m.content) for m in sampling.messages]
-        return InputRequest(request_kind="sampling", text="\n".join(lines), request=sampling, **common)
+        return Question(request_kind="sampling", text="\n".join(lines), request=sampling, **common)
     kind: RequestKind = "auth" if isinstance(event, AuthRequired) else "input"
     asked = event.request
-    return InputRequest(
-        request_kind=kind, text=asked.text, schema=asked.schema, data=asked.data, request=asked, **common
-    )
+    return Question(request_kind=kind, text=asked.text, schema=asked.schema, data=asked.data, request=asked, **common)
 
 
 def answer_text(data: Any) -> str:

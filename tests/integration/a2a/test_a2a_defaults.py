@@ -126,7 +126,10 @@ async def test_with_no_request_timeout_requests_carry_no_read_limit() -> None:
     ],
 )
 def test_a_bad_option_is_a_config_error_at_construction_naming_it(kwargs: dict[str, object], option: str) -> None:
-    assert "`ConfigError` at construction" in documented_defaults()["a bad option (unknown mode, transport, binding, protocol version)"]
+    assert (
+        "`ConfigError` at construction"
+        in documented_defaults()["a bad option (unknown mode, transport, binding, protocol version)"]
+    )
     with pytest.raises(ConfigError) as info:
         A2AAgent("http://agent.test", **kwargs)  # type: ignore[arg-type]
     assert info.value.details["option"] == option

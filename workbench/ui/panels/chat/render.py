@@ -39,9 +39,9 @@ from workbench.core.conversation import (
     Completion,
     Conversation,
     Failure,
-    InputRequest,
     LogLine,
     Progress,
+    Question,
     StatusLine,
     ToolCall,
     UserMessage,
@@ -225,7 +225,7 @@ class TranscriptRenderer:
         elif isinstance(item, ToolCall):
             args = json.dumps(item.arguments, ensure_ascii=False, default=str)
             cursor.insertText(f"tool call  {item.name}({args})", self._mono_fmt("#7c3aed"))
-        elif isinstance(item, InputRequest):
+        elif isinstance(item, Question):
             self._draw_request(cursor, item)
         elif isinstance(item, Completion):
             cursor.insertText(
@@ -325,7 +325,7 @@ class TranscriptRenderer:
             return
         cursor.insertText(("…" if cut else "") + body.rstrip("\n"), self._mono)
 
-    def _draw_request(self, cursor: QTextCursor, item: InputRequest) -> None:
+    def _draw_request(self, cursor: QTextCursor, item: Question) -> None:
         what = {"elicitation": "asks for input", "sampling": "asks for a completion", "input": "needs input",
                 "auth": "needs authorisation"}[item.request_kind]  # fmt: skip
         cursor.insertText(f"The agent {what}", _fmt(bold=True, colour="#b45309"))
@@ -351,7 +351,7 @@ class TranscriptRenderer:
             fmt.setBorder(1)
             fmt.setBorderBrush(QBrush(QColor("#9ca3af")))
             fmt.setPadding(6)
-        elif isinstance(item, InputRequest):
+        elif isinstance(item, Question):
             fmt.setBackground(QColor("#fff7ed"))
             fmt.setPadding(6)
         elif isinstance(item, AgentMessage):
