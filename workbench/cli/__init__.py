@@ -79,6 +79,11 @@ def _parser() -> argparse.ArgumentParser:
     call.add_argument("tool", metavar="TOOL")
     call.add_argument("--args", default="{}", metavar="JSON", help="tool arguments as a JSON object")
     call.add_argument(
+        "--no-validate",
+        action="store_true",
+        help="send --args as given even if they do not fit the tool's input schema (to test the server's checks)",
+    )
+    call.add_argument(
         "--answer",
         action="append",
         default=[],
@@ -210,9 +215,19 @@ async def _run(args: argparse.Namespace, spec: TargetSpec | None, profile: Conne
             return _inspect(agent, args, wire)
         if args.command == "call":
             arguments = _json_value(args.args, "--args")
-            status = await call_tool(
-                agent, args.tool, arguments, book=book, as_json=args.json, target=_target_options(args)
-            )
+            try:
+                status = await call_tool(
+                    agent,
+                    args.tool,
+                    arguments,
+                    book=book,
+                    as_json=args.json,
+                    target=_target_options(args),
+                    validate=not args.no_validate,
+                )
+            except (ConfigError, NotFoundError) as exc:  # no such tool, --args that do not fit: nothing sent
+                print_error(exc, as_json=args.json)
+                return EXIT_USAGE
         else:
             status = await _send(agent, args)
         if book.unused:

@@ -82,14 +82,22 @@ def describe_human(info: dict[str, Any], out: TextIO = STDOUT) -> None:
     if info.get("instructions"):
         w(f"instructions {_one_line(info['instructions'], 200)}\n")
     _section(out, "tools", info.get("tools", []), lambda t: f"{t['name']}  {_one_line(t.get('description') or '')}")
-    _section(out, "resources", info.get("resources", []), lambda r: f"{r['uri']}  {r.get('mime_type') or ''}")
-    _section(out, "resource templates", info.get("resource_templates", []), lambda t: t["uri_template"])
-    _section(
-        out,
-        "prompts",
-        info.get("prompts", []),
-        lambda p: f"{p['name']}({', '.join(a['name'] for a in p.get('arguments', []))})",
-    )
+    _section(out, "resources", info.get("resources", []), lambda r: _entry(r["uri"], r))
+    _section(out, "resource templates", info.get("resource_templates", []), lambda t: _entry(t["uri_template"], t))
+    _section(out, "prompts", info.get("prompts", []), _prompt_line)
+
+
+def _entry(key: str, item: dict[str, Any]) -> str:
+    """A resource (template) line: its URI, media type, title and description, as the server gave them."""
+    mime = f"  ({item['mime_type']})" if item.get("mime_type") else ""
+    about = ": ".join(str(x) for x in (item.get("title") or item.get("name"), item.get("description")) if x)
+    return f"{key}{mime}  {_one_line(about)}".rstrip()
+
+
+def _prompt_line(prompt: dict[str, Any]) -> str:
+    """A prompt's line: its name, its arguments (``*`` when required) and description."""
+    arguments = ", ".join(f"{a['name']}{'*' if a.get('required') else ''}" for a in prompt.get("arguments", []))
+    return f"{prompt['name']}({arguments})  {_one_line(prompt.get('description') or '')}".rstrip()
 
 
 def _describe_a2a(info: dict[str, Any], out: TextIO) -> None:
@@ -130,15 +138,54 @@ def tool_result_human(result: ToolResult, out: TextIO = STDOUT) -> None:
         out.write("tool reported an error:\n")
     for part in result.content:
         if part.type == "text":
-            out.write(f"{part.text}\n")
+            text = part.text or ""
+            out.write(text if text.endswith("\n") else f"{text}\n")  # a file's last newline is not doubled
         elif part.blob is not None:
             out.write(f"[{part.type} {part.mime_type or ''} {len(part.blob) * 3 // 4} bytes]\n")
         else:
             out.write(f"[{part.type}] {json.dumps(part.to_dict(), ensure_ascii=False)[:500]}\n")
-    if result.structured_content is not None:
-        out.write("structured: " + json.dumps(result.structured_content, ensure_ascii=False) + "\n")
+    if result.structured_content is not None and not _text_repeats(result, result.structured_content):
+        shown = _abbreviated(result.structured_content)
+        out.write("structured: " + json.dumps(shown, ensure_ascii=False) + "\n")
     for problem in result.schema_errors:
         out.write(f"outputSchema mismatch: {problem}\n")
+
+
+LONG_STRING = 300
+"""A string in structured content longer than this is shown cut (``--json`` has it whole)."""
+
+
+def _text_repeats(result: ToolResult, structured: Any) -> bool:
+    """Whether the text blocks already show the structured content.
+
+    Either a text block is the structured content serialised (as the spec asks servers to add; then
+    stdout stays one JSON document and ``| jq`` works), or the structured content is one field
+    holding exactly the text (server-filesystem's ``{"content": TEXT}``). ``--json`` keeps both.
+    """
+    texts = [part.text for part in result.content if part.type == "text" and part.text]
+    if isinstance(structured, dict) and len(structured) == 1 and texts and [*structured.values()] == ["".join(texts)]:
+        return True
+    for part in result.content:
+        if part.type == "text" and part.text and part.text.lstrip()[:1] in ("{", "["):
+            try:
+                if json.loads(part.text) == structured:
+                    return True
+            except ValueError:
+                continue
+    return False
+
+
+def _abbreviated(value: Any, depth: int = 0) -> Any:
+    """``value`` with long strings cut (an image's base64 would fill the screen) and deep nesting elided."""
+    if isinstance(value, str) and len(value) > LONG_STRING:
+        return f"{value[:80]}… ({len(value)} characters)"
+    if depth >= 20 and isinstance(value, dict | list):
+        return "…"
+    if isinstance(value, dict):
+        return {k: _abbreviated(v, depth + 1) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_abbreviated(v, depth + 1) for v in value]
+    return value
 
 
 def _part_text(part: ContentPart) -> str:

@@ -12,6 +12,8 @@ from typing import Any
 
 from workbench.cli.answers import AnswerBook
 from workbench.cli.render import HumanPrinter, print_json, tool_result_human
+from workbench.cli.terminal import STDERR
+from workbench.cli.tool_arguments import check_arguments
 from workbench.core.errors import WorkbenchError
 from workbench.core.protocols.base import Completed, ElicitationRequest, Failed, TextDelta
 from workbench.core.protocols.contract import RemoteAgent
@@ -52,13 +54,23 @@ async def call_tool(
     book: AnswerBook,
     as_json: bool,
     target: str | None = None,
+    validate: bool = True,
 ) -> int:
     """Call ``tool`` and print its events; returns the exit code (0 done, 1 failed or ``is_error``).
 
     ``target`` is the command line's target options, repeated in the hint that continues a task
-    the call left waiting (an A2A skill that asks for input).
+    the call left waiting (an A2A skill that asks for input). With ``validate`` the arguments are
+    checked against the input schema an MCP tool declares before anything is sent.
+
+    Raises:
+        NotFoundError: The agent has no such tool (the error lists those it has).
+        ConfigError: The arguments do not fit the tool's input schema; nothing was sent.
     """
-    agent.tools[tool]  # NotFoundError listing the tools (skills) there are
+    spec = agent.tools[tool].spec  # NotFoundError listing the tools (skills) there are
+    # only a schema the peer declared (an A2A skill's is the workbench's own: message text, any data)
+    declared = spec.kind == "tool"
+    if validate and declared and (warning := check_arguments(tool, spec.input_schema, arguments)) is not None:
+        print(f"[workbench] warning: {warning}", file=STDERR, flush=True)
     for attempt in range(MAX_URL_RETRIES + 1):
         status, urls = await _call_once(agent, tool, arguments, as_json=as_json, target=target)
         if not urls or attempt == MAX_URL_RETRIES:

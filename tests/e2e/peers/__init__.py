@@ -1,0 +1,1 @@
+"""The command line against the MCP reference servers from npm and PyPI (tests/support/peers.py)."""

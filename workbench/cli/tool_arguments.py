@@ -1,0 +1,103 @@
+"""``workbench call --args``: checked against the tool's ``inputSchema`` before anything is sent.
+
+A server answers arguments that do not fit with its own words, often a stack of validator output
+("expected number, received NaN", "1 validation error for …Arguments"), and some act on them. The
+command line says what does not fit, field by field, and what the tool takes, and sends nothing
+(exit 2, like any usage error). ``--no-validate`` sends them as given, to test the server's own
+checks. A schema that cannot be used (invalid, unresolvable or endlessly recursive ``$ref``) checks
+nothing: the arguments go as given, with a warning.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from workbench.core.errors import ConfigError
+
+MAX_PROBLEMS = 5
+"""Problems listed in the error; the rest are counted."""
+MAX_PARAMETERS = 12
+"""Parameters named in the hint; the rest are counted."""
+
+
+class SchemaUnusableError(Exception):
+    """The tool's ``inputSchema`` cannot check anything (the message says why)."""
+
+
+def argument_problems(schema: dict[str, Any], arguments: dict[str, Any]) -> list[str]:
+    """What in ``arguments`` does not fit ``schema``, one readable line each (empty: they fit).
+
+    The schema's ``$schema`` dialect is used when it names one jsonschema knows, else Draft 2020-12
+    (MCP's default). Formats are not checked: servers differ on them.
+
+    Raises:
+        SchemaUnusableError: The schema is invalid, refers to something that cannot be resolved, or
+            its references never end.
+    """
+    if not schema:
+        return []
+    from jsonschema.exceptions import SchemaError  # lazy: only when a tool is called
+    from jsonschema.validators import Draft202012Validator, validator_for
+    from referencing.exceptions import Unresolvable
+
+    try:
+        cls = validator_for(schema, default=Draft202012Validator)
+        cls.check_schema(schema)
+        errors = sorted(
+            cls(schema).iter_errors(arguments), key=lambda e: ([str(p) for p in e.absolute_path], e.message)
+        )
+    except SchemaError as exc:
+        raise SchemaUnusableError(f"it is not a valid JSON Schema ({exc.message})") from None
+    except Unresolvable as exc:
+        raise SchemaUnusableError(f"it refers to something that cannot be resolved ({exc})") from None
+    except RecursionError:
+        raise SchemaUnusableError("its references point at each other without end") from None
+    problems = []
+    for error in errors:
+        where = "/".join(str(p) for p in error.absolute_path)
+        if error.validator in ("enum", "const", "oneOf", "anyOf"):
+            message = "is not one of the allowed values"
+        else:
+            message = error.message
+        problems.append(f"{where}: {message}" if where else message)
+    return problems
+
+
+def parameters(schema: dict[str, Any]) -> str:
+    """The tool's top-level parameters for a hint: ``name* (type), …`` (``*`` when required)."""
+    props = schema.get("properties")
+    if not isinstance(props, dict) or not props:
+        return "no parameters"
+    listed = schema.get("required")
+    required = listed if isinstance(listed, list) else []
+    out = []
+    for name, prop in list(props.items())[:MAX_PARAMETERS]:
+        kind = prop.get("type") if isinstance(prop, dict) else None
+        kind_text = "|".join(str(k) for k in kind) if isinstance(kind, list) else str(kind or "any")
+        out.append(f"{name}{'*' if name in required else ''} ({kind_text})")
+    more = f", … ({len(props) - MAX_PARAMETERS} more)" if len(props) > MAX_PARAMETERS else ""
+    return ", ".join(out) + more
+
+
+def check_arguments(tool: str, schema: dict[str, Any], arguments: dict[str, Any]) -> str | None:
+    """Refuse ``arguments`` that do not fit the tool's ``inputSchema``.
+
+    Returns:
+        None when they fit, or a warning to show when the schema could not check them.
+
+    Raises:
+        ConfigError: They do not fit; the message lists the problems, the hint what the tool takes.
+    """
+    try:
+        problems = argument_problems(schema, arguments)
+    except SchemaUnusableError as exc:
+        return f"{tool}'s input schema cannot be checked: {exc}; the arguments are sent as given"
+    if not problems:
+        return None
+    listed = "; ".join(problems[:MAX_PROBLEMS])
+    more = f" (and {len(problems) - MAX_PROBLEMS} more)" if len(problems) > MAX_PROBLEMS else ""
+    raise ConfigError(
+        f"--args do not fit {tool}'s input schema: {listed}{more}.",
+        hint=f"{tool} takes: {parameters(schema)} (* required); --no-validate sends them as given",
+        details={"tool": tool, "problems": problems},
+    )
