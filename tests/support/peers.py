@@ -7,8 +7,8 @@
 
 `peer_command(name)` gives the argv to put after `--`, or skips the test saying what to install.
 `run_cli(...)` runs `python -m workbench` as a user would, times it, and proves the server it
-started is gone once the command has returned (the server carries the test owner's marker through
-`--env`, so `leftover_everything_processes()` finds it).
+started is gone once the command has returned (the server carries a marker of that one run through
+`--env`, found in /proc).
 """
 
 from __future__ import annotations
@@ -20,19 +20,22 @@ import os
 import signal
 import sys
 import time
+import uuid
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.support.everything import OWNER_ENV, REPO_ROOT, leftover_everything_processes, node_path, owner_token
+from tests.support.everything import REPO_ROOT, node_path
 
 NPM_PEERS_VERSION = "2026.8.31"
 NPM_PEERS_DIR = REPO_ROOT / ".cache" / "npm" / "mcp-peers" / "node_modules" / "@modelcontextprotocol"
 PYPEERS_DIR = REPO_ROOT / ".cache" / "pypeers"
 PYPI_VERSIONS = {"fetch": "2026.10.24", "git": "2026.10.19", "time": "2026.10.19"}
 NPM_PEERS = ("filesystem", "memory", "sequential-thinking")
+RUN_ENV = "WORKBENCH_PEER_RUN"
+"""Set by `run_cli` in the server's environment (a fresh value per run) to find it afterwards."""
 TABLE_ENV = "WORKBENCH_PEER_TABLE"
 """If set, every `run_cli` appends one JSON line (peer, command, exit code, seconds) to this file."""
 
@@ -89,7 +92,7 @@ class CliRun:
 async def run_cli(peer: str, command: str, *options: str, server: list[str], timeout: float = 60) -> CliRun:
     """Run ``workbench COMMAND --stdio OPTIONS -- SERVER`` and return what a user would see.
 
-    The server gets the test owner's marker (``--env``); once the command has returned, no process
+    The server gets a marker of this run (``--env``); once the command has returned, no process
     carrying it may be alive (the command must not leave its server behind).
 
     Args:
@@ -99,7 +102,8 @@ async def run_cli(peer: str, command: str, *options: str, server: list[str], tim
         server: The server's argv (from ``peer_command``) and its own arguments.
         timeout: Seconds before the command is killed and the test fails.
     """
-    argv = [command, "--stdio", "--env", f"{OWNER_ENV}={owner_token()}", *options, "--", *server]
+    marker = f"{RUN_ENV}={uuid.uuid4().hex}"
+    argv = [command, "--stdio", "--env", marker, *options, "--", *server]
     started = time.monotonic()
     proc = await asyncio.create_subprocess_exec(
         sys.executable,
@@ -121,13 +125,29 @@ async def run_cli(peer: str, command: str, *options: str, server: list[str], tim
     seconds = time.monotonic() - started
     assert proc.returncode is not None
     run = CliRun(proc.returncode, out.decode(), err.decode(), seconds)
-    left = leftover_everything_processes()
-    for leftover in left:
+    left = _processes_with(marker)
+    for pid in left:
         with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.kill(leftover.pid, signal.SIGKILL)
-    assert not left, f"workbench {command} left its server running: {left}"
+            os.kill(pid, signal.SIGKILL)
+    assert not left, f"workbench {command} left its server running: pids {left}"
     _record(peer, command, options, run)
     return run
+
+
+def _processes_with(marker: str) -> list[int]:
+    """Live (not zombie) processes whose environment holds ``marker`` (Linux /proc; [] elsewhere)."""
+    found = []
+    needle = marker.encode()
+    for entry in Path("/proc").glob("[0-9]*"):
+        try:
+            if needle not in (entry / "environ").read_bytes().split(b"\0"):
+                continue
+            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+        except (OSError, IndexError):
+            continue
+        if state != "Z":
+            found.append(int(entry.name))
+    return found
 
 
 def _record(peer: str, command: str, options: tuple[str, ...], run: CliRun) -> None:
