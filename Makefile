@@ -22,6 +22,10 @@ NPM_PEERS_STAMP := $(NPM_PEERS_PREFIX)/.installed-2026.8.31
 PYPEERS_DIR := .cache/pypeers
 PYPEERS := fetch=mcp-server-fetch==2026.10.24 git=mcp-server-git==2026.10.19 time=mcp-server-time==2026.10.19
 PYPEERS_STAMP := $(PYPEERS_DIR)/.installed-fetch-2026.10.24-git-2026.10.19-time-2026.10.19
+# The Node MCP Inspector CLI, a contender in bench/http_inspect.py only (make bench), in its own prefix.
+INSPECTOR := @modelcontextprotocol/inspector@2.12.0
+INSPECTOR_PREFIX := $(NPM_PREFIX)/inspector-2.12.0
+INSPECTOR_STAMP := $(INSPECTOR_PREFIX)/.installed
 
 .PHONY: demo test lint typecheck imports unit env bench clean
 
@@ -79,7 +83,13 @@ imports: $(STAMP)
 test: $(STAMP) $(EVERYTHING_STAMP) $(A2A_JS_STAMP) $(NPM_PEERS_STAMP) $(PYPEERS_STAMP) lint typecheck imports
 	QT_QPA_PLATFORM=offscreen $(VENV)/bin/pytest -q -p no:cacheprovider -n 4
 
-bench: $(STAMP) $(EVERYTHING_STAMP)
+$(INSPECTOR_STAMP):
+	@if command -v npm >/dev/null 2>&1; then \
+	  mkdir -p $(INSPECTOR_PREFIX) && npm install --silent --no-audit --no-fund --prefix $(INSPECTOR_PREFIX) $(INSPECTOR) \
+	  && touch $(INSPECTOR_STAMP); \
+	else echo "npm not found: bench/http_inspect.py will skip the MCP Inspector CLI"; fi
+
+bench: $(STAMP) $(EVERYTHING_STAMP) $(INSPECTOR_STAMP)
 	for b in bench/*.py; do echo "== $$b"; $(PY) $$b || exit 1; done
 
 clean:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import shlex
@@ -156,6 +157,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 141
     if code != EXIT_OK and debug_log.records and not args.json:
         print(f"[workbench] more in the debug log: {debug_log.path}", file=sys.stderr)
+    if argv is None:  # the process ends next: its final garbage collections would only delay the prompt
+        gc.freeze()  # (a fifth of `inspect`'s CPU time: every imported module's objects walked again)
     return code
 
 

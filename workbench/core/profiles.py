@@ -135,7 +135,7 @@ class SecretRef(BaseModel):
         key: The keyring account id that holds the value.
     """
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     kind: SecretKind
     name: str = ""
@@ -174,7 +174,7 @@ class SecretRef(BaseModel):
 class Root(BaseModel):
     """A filesystem root the workbench offers an MCP server (``roots/list``)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     uri: str
     name: str | None = None
@@ -198,7 +198,7 @@ def new_profile_id() -> str:
 class _ProfileBase(BaseModel):
     """Fields every profile has."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     kind: str  # narrowed to a Literal by each profile class; first so it leads in the file
     id: Annotated[str, Field(default_factory=new_profile_id, pattern=_ID_RE.pattern)]
@@ -246,7 +246,7 @@ class _ProfileBase(BaseModel):
 class _HeadersMixin(BaseModel):
     """Non-secret HTTP headers, checked for anything that looks like a credential."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     headers: dict[str, str] = Field(default_factory=dict)
 
@@ -320,7 +320,7 @@ class _URLMixin(BaseModel):
 class _MCPMixin(BaseModel):
     """MCP-only settings."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     mode: MCPMode = "auto"
     agent_tool: str | None = None
@@ -337,7 +337,7 @@ class _OAuthMixin(BaseModel):
         oauth_client_name: The client name shown on the authorization server's consent page.
     """
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     auth: Literal["none", "oauth"] = "none"
     oauth_scopes: list[str] = Field(default_factory=list)
@@ -449,14 +449,16 @@ class A2AProfile(_URLMixin, _HeadersMixin, _ProfileBase):
         return "a2a"
 
 
+_DEFERRED = ConfigDict(defer_build=True)  # schemas are built on first use: a CLI run builds only its own profile class
+
 ConnectionProfile = Annotated[
     MCPStdioProfile | MCPHTTPProfile | MCPSSEProfile | A2AProfile,
     Field(discriminator="kind"),
 ]
 """Any saved profile; ``kind`` says which."""
 
-PROFILE_ADAPTER: TypeAdapter[ConnectionProfile] = TypeAdapter(ConnectionProfile)
-PROFILE_LIST_ADAPTER: TypeAdapter[list[ConnectionProfile]] = TypeAdapter(list[ConnectionProfile])
+PROFILE_ADAPTER: TypeAdapter[ConnectionProfile] = TypeAdapter(ConnectionProfile, config=_DEFERRED)
+PROFILE_LIST_ADAPTER: TypeAdapter[list[ConnectionProfile]] = TypeAdapter(list[ConnectionProfile], config=_DEFERRED)
 
 
 def validation_details(exc: ValidationError) -> list[dict[str, Any]]:
