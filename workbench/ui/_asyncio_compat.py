@@ -1,6 +1,6 @@
-"""The one private name of the standard library's asyncio the UI relies on, behind one function.
+"""The private names of the standard library's asyncio the UI relies on, each behind one function.
 
-``tests/ui/test_asyncio_compat.py`` fails loudly when a Python upgrade removes or changes it.
+``tests/ui/test_asyncio_compat.py`` fails loudly when a Python upgrade removes or changes them.
 """
 
 from __future__ import annotations
@@ -26,3 +26,12 @@ def loop_marked_running(loop: asyncio.AbstractEventLoop) -> Iterator[None]:
         yield
     finally:
         asyncio.events._set_running_loop(None)
+
+
+def run_handle(handle: asyncio.Handle) -> None:
+    """Run a scheduled callback now, as the loop would: in its context, a failure going to the handler.
+
+    For a loop that decides itself when a callback may run (``AppEventLoop`` holds some back). Relies
+    on the private ``asyncio.Handle._run`` (CPython 3.12; also in 3.13), which qasync calls as well.
+    """
+    handle._run()

@@ -13,7 +13,7 @@ import qasync
 from PySide6.QtCore import QEventLoop, SignalInstance
 from PySide6.QtWidgets import QApplication, QDialog
 
-from workbench.ui._asyncio_compat import loop_marked_running
+from workbench.ui._asyncio_compat import loop_marked_running, run_handle
 
 log = logging.getLogger(__name__)
 
@@ -27,10 +27,54 @@ class AppEventLoop(qasync.QEventLoop):  # type: ignore[misc]
     so an async generator abandoned mid-iteration (httpx streams inside the A2A SDK) is finalised
     with no loop running ("Exception ignored … no running event loop"). Installing the hooks while
     the loop runs lets asyncio close them properly (and ``shutdown_asyncgens`` at the end).
+
+    qasync runs each callback from a Qt timer, so any Qt event processing runs them: also a Qt loop
+    nested inside a task's step (``qtbot.waitUntil``, ``QTest`` input, a modal ``exec()``) and Qt
+    events processed while this loop is not running (pytest-qt between tests). asyncio refuses to
+    step a task then ("Cannot enter into task … while another task is being executed", or "no
+    running event loop") and the callback is gone: the task waits forever on a future that is
+    already done, and cancelling it cannot wake it (seen as a stdio MCP close that never ended and a
+    test run that hung in its loop's final cancel). Such a callback is held back instead and runs
+    once the loop is free again: when the step that nested the Qt loop returns, or when the loop
+    runs again.
     """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self._held_back: list[asyncio.Handle] = []
+        super().__init__(*args, **kwargs)
+
+    def _add_callback(self, handle: asyncio.Handle, delay: float = 0) -> asyncio.Handle:
+        """Schedule ``handle`` (qasync's one way in for every callback) to run only when the loop is free."""
+        super()._add_callback(asyncio.Handle(self._run_when_free, (handle,), self), delay)
+        return handle
+
+    def _is_free(self) -> bool:
+        """Whether a callback may run now: this loop is the running one and no task is mid-step."""
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            return False
+        return running is self and asyncio.current_task(self) is None
+
+    def _run_when_free(self, handle: asyncio.Handle) -> None:
+        if handle.cancelled():
+            return
+        if not self._is_free():
+            self._held_back.append(handle)
+            return
+        run_handle(handle)
+        if self._held_back and self._is_free():
+            self._release_held_back()
+
+    def _release_held_back(self) -> None:
+        held, self._held_back = self._held_back, []
+        for handle in held:
+            if not handle.cancelled():
+                self._add_callback(handle)
 
     def run_forever(self) -> None:
         """Run the Qt event loop with this loop's async-generator hooks installed."""
+        self._release_held_back()
         previous = sys.get_asyncgen_hooks()
         sys.set_asyncgen_hooks(firstiter=self._asyncgen_firstiter_hook, finalizer=self._asyncgen_finalizer_hook)
         try:
