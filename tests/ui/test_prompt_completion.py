@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -110,7 +111,11 @@ async def test_tab_goes_from_the_last_argument_to_get_prompt(qtbot: Any, tmp_pat
         it.widget.tabs.setCurrentWidget(prompts)
         window = it.widget.window()
         window.activateWindow()
-        qtbot.waitUntil(window.isActiveWindow)
+        for _ in range(200):  # an async test must not nest a Qt loop (qtbot.waitUntil): poll from the loop
+            if window.isActiveWindow():
+                break
+            await asyncio.sleep(0.01)
+        assert window.isActiveWindow()
         name.setFocus(Qt.FocusReason.TabFocusReason)
         qtbot.keyClick(name, Qt.Key.Key_Tab)
         assert style.hasFocus()
