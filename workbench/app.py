@@ -44,6 +44,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+FIRST_PAINT_S = 0.05
+"""How long the window gets to paint itself before the demo agents are imported and started."""
+
 APP_NAME = "Agent Workbench"
 ORG_NAME = "AgentWorkbench"
 
@@ -214,20 +217,22 @@ async def run_window(app: QApplication, opts: GuiOptions) -> int:
         window.show()
         window.restore_selection()
         shown_ms = (time.perf_counter() - opts.started_at) * 1000
-        # the demo agents start after the first paint (and stop after the window has shut down)
-        from workbench.ui.demo_session import connect_demo, run_handoff_in_window, scenario_agents
-        from workbench.ui.demo_session import demo_agents as start_demo_agents
-
-        scenario = None
-        demo_agents: list[DemoAgent] = []
-        if not opts.smoke_test and opts.scenario == "handoff":
-            scenario = await stack.enter_async_context(scenario_agents())
-        elif not opts.smoke_test and opts.demo:
-            demo_agents = await stack.enter_async_context(start_demo_agents())
         if opts.smoke_test:
             print(f"window shown in {shown_ms:.0f} ms", flush=True)
             window.close()
         else:
+            # The demo agents (and with them both protocol SDKs, ~1 s of imports) come after the first
+            # paint, so the window is on screen while they load; they stop after it has shut down.
+            await asyncio.sleep(FIRST_PAINT_S)
+            from workbench.ui.demo_session import connect_demo, run_handoff_in_window, scenario_agents
+            from workbench.ui.demo_session import demo_agents as start_demo_agents
+
+            scenario = None
+            demo_agents: list[DemoAgent] = []
+            if opts.scenario == "handoff":
+                scenario = await stack.enter_async_context(scenario_agents())
+            elif opts.demo:
+                demo_agents = await stack.enter_async_context(start_demo_agents())
             if demo_agents:
                 await connect_demo(window, demo_agents)
             if scenario is not None:
