@@ -8,11 +8,13 @@ boxes and tooltips, local images in markdown, ``file:`` links that navigate the 
 from __future__ import annotations
 
 from PySide6.QtCore import QObject, QRect, QRectF, QSizeF, Qt, QUrl, Signal
-from PySide6.QtGui import QColor, QPainter, QPyTextObject, QTextDocument, QTextFormat
+from PySide6.QtGui import QColor, QPainter, QPyTextObject, QTextCursor, QTextDocument, QTextFormat
 from PySide6.QtGui import Qt as GuiQt
 from PySide6.QtWidgets import QLabel, QTextBrowser, QWidget
 
 SAFE_LINK_SCHEMES = frozenset({"http", "https", "mailto"})
+HEADING_MARGINS = {1: (12.0, 6.0), 2: (10.0, 4.0), 3: (8.0, 2.0)}
+"""Space above and below a markdown heading of each level, in pixels (deeper levels use level 3's)."""
 
 
 def plain_label(
@@ -36,6 +38,24 @@ def plain_tooltip(text: str) -> str:
 def set_plain_tooltip(widget: QWidget, text: str) -> None:
     """Give ``widget`` a tooltip showing untrusted ``text`` literally."""
     widget.setToolTip(plain_tooltip(text))
+
+
+def space_headings(doc: QTextDocument) -> None:
+    """Give every heading of parsed markdown space above and below it by level.
+
+    Qt's markdown import only makes headings bold and larger; with space above in proportion to
+    the level, ``#``, ``##`` and ``###`` read as three levels of a document.
+    """
+    block = doc.begin()
+    while block.isValid():
+        level = block.blockFormat().headingLevel()
+        if level > 0:
+            above, below = HEADING_MARGINS.get(level, HEADING_MARGINS[3])
+            fmt = block.blockFormat()
+            fmt.setTopMargin(above)
+            fmt.setBottomMargin(below)
+            QTextCursor(block).setBlockFormat(fmt)
+        block = block.next()
 
 
 class _NoImages(QPyTextObject):
@@ -89,6 +109,7 @@ class SafeTextBrowser(QTextBrowser):
     def set_untrusted_markdown(self, text: str) -> None:
         """Render ``text`` as markdown with raw HTML shown literally and no resource loading."""
         self.document().setMarkdown(text, QTextDocument.MarkdownFeature.MarkdownNoHTML)
+        space_headings(self.document())
 
     def set_untrusted_text(self, text: str) -> None:
         """Show ``text`` literally."""

@@ -168,8 +168,8 @@ class TravelExecutor(AgentExecutor):
             await self._pause()
         lines = [
             f"# {destination}\n",
-            "Best time to visit: spring and autumn.\n",
-            "Getting around: public transport and on foot.\n",
+            "## When to go\nSpring and autumn: mild, and fewer crowds.\n",
+            "### Getting around\nPublic transport and on foot.\n",
             "Tip: book popular sights a week ahead.\n",
         ]
         await self._stream_artifact(up, lines, self.brief_chunks, "destination-brief", "Destination brief")

@@ -22,6 +22,27 @@ _CONDITIONS = ("sunny", "cloudy", "rain", "snow", "fog")
 _WEATHER = re.compile(r"\bweather\s+(?:in|for)\s+([A-Za-z][A-Za-z .'-]{0,60})", re.IGNORECASE)
 _ARITHMETIC = re.compile(r"(-?\d+(?:\.\d+)?)\s*([-+*/x])\s*(-?\d+(?:\.\d+)?)")
 _GREETING = re.compile(r"^\s*(hi|hello|hey)\b", re.IGNORECASE)
+_HELP = re.compile(r"^\s*(help|what can you do)\b", re.IGNORECASE)
+
+HELP_REPLY = """# Demo agent
+
+Fixed rules, no model and no network.
+
+## What it answers
+
+### Weather
+
+Ask for the *weather in Oslo* (or Paris, Tokyo, Cairo, Lima, Reykjavik; other cities get a made-up report).
+
+### Sums
+
+Give it a sum such as `2 + 3`, `7 x 6` or `1 / 4`.
+
+### Anything else
+
+It says back what you wrote, in capitals.
+"""
+"""The reply to ``help``: markdown with three levels of headings (the chat draws them as such)."""
 
 
 def lookup_weather(city: str) -> tuple[Weather, bool]:
@@ -72,7 +93,11 @@ def reply_to(message: str) -> tuple[str, str]:
         return "weather", f"The weather in {weather.city} is {weather.condition}, {weather.temp_c:g} °C."
     if match := _ARITHMETIC.search(message):
         return "arithmetic", _calculate(float(match.group(1)), match.group(2), float(match.group(3)))
+    if _HELP.match(message):
+        return "help", HELP_REPLY
     if _GREETING.match(message):
-        return "greeting", "Hello! Ask me about the weather in a city, give me a sum like 2 + 3, or say anything."
+        return "greeting", (
+            "Hello! Ask me about the weather in a city, give me a sum like 2 + 3, say help, or say anything."
+        )
     words = message.split()
     return "echo", f'You said "{message.strip()}" ({len(words)} words). In capitals: {message.strip().upper()}'

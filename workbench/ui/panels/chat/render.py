@@ -11,7 +11,6 @@ links with a per-renderer secret scheme, so agent markdown cannot forge them.
 from __future__ import annotations
 
 import json
-import re
 import secrets
 import time
 from dataclasses import dataclass
@@ -26,7 +25,6 @@ from PySide6.QtGui import (
     QTextCharFormat,
     QTextCursor,
     QTextDocument,
-    QTextDocumentFragment,
     QTextFrame,
     QTextFrameFormat,
 )
@@ -46,6 +44,7 @@ from workbench.core.conversation import (
     ToolCall,
     UserMessage,
 )
+from workbench.ui.panels.chat.markdown import insert_markdown, is_markdown_artifact, line_breaks_kept, settled_end
 
 LIVE_MARKDOWN_LIMIT = 4_000
 """A streaming paragraph longer than this gets its new text appended plainly (markdown once at the end)."""
@@ -55,14 +54,6 @@ ARTIFACT_PREVIEW_CHARS = 600
 """Characters of a collapsed artifact shown (its tail, so a growing artifact shows what is new)."""
 ARTIFACT_EXPANDED_CHARS = 200_000
 """Characters of an expanded artifact shown; the rest is one "Save as…" away."""
-
-MARKDOWN_TYPES = frozenset({"text/markdown", "text/x-markdown"})
-"""Media types of parts drawn as (safe) markdown, as the result panes do."""
-_LOOKS_LIKE_MARKDOWN = re.compile(
-    r"^(?: {0,3}#{1,6} | {0,3}(?:[-*+]|\d+[.)]) \S| {0,3}(?:```|~~~)| {0,3}> )"  # heading, list, fence, quote
-    r"|\*\*\S[^*\n]*\*\*|\[[^\]\n]+\]\([^)\s]+\)",  # bold, link
-    re.MULTILINE,
-)
 
 COMPLETION_TEXT_CHARS = 4_000
 """Characters of a result text shown under the final state when nothing else showed it."""
@@ -263,10 +254,10 @@ class TranscriptRenderer:
                 drawn.final = not item.streaming
                 return
             drawn.plain = False  # finished and short enough: parse the tail once
-        split = _settled_end(text, drawn.settled)
+        split = settled_end(text, drawn.settled)
         if split > drawn.settled:
             cursor = self._tail_cursor(drawn)
-            cursor.insertFragment(safe_markdown_fragment(text[drawn.settled : split]))
+            insert_markdown(cursor, text[drawn.settled : split])
             cursor.insertBlock(QTextBlockFormat(), self._plain)
             drawn.tail = cursor.position() - drawn.frame.firstPosition()
             drawn.settled = split
@@ -277,7 +268,7 @@ class TranscriptRenderer:
             drawn.plain, drawn.chars = True, len(tail)
             return
         if tail:
-            cursor.insertFragment(safe_markdown_fragment(tail))
+            insert_markdown(cursor, tail)
         drawn.final = not item.streaming
 
     def _tail_cursor(self, drawn: _Drawn) -> QTextCursor:
@@ -321,7 +312,7 @@ class TranscriptRenderer:
         if is_markdown_artifact(item) and len(body) <= FINAL_MARKDOWN_LIMIT:
             if cut:
                 cursor.insertText("…\n", _fmt(small=True, colour="#6b7280"))
-            cursor.insertFragment(safe_markdown_fragment(line_breaks_kept(body.rstrip("\n"))))
+            insert_markdown(cursor, line_breaks_kept(body.rstrip("\n")))
             return
         cursor.insertText(("…" if cut else "") + body.rstrip("\n"), self._mono)
 
@@ -364,81 +355,6 @@ class TranscriptRenderer:
         if small:
             fmt.setFontPointSize(max(6.0, self._mono.font().pointSizeF() - 1))
         return fmt
-
-
-def is_markdown_artifact(item: Artifact) -> bool:
-    """Whether the artifact is markdown to render: text parts only, declared markdown or looking like it.
-
-    A part that declares a markdown media type decides; parts that declare no type at all are
-    markdown when the text has markdown's marks (a heading, a list, a fence, bold, a link). Other
-    text types (``text/plain``, JSON) and data or file parts are shown as they are.
-    """
-    parts = item.parts
-    if not parts or any(p.text is None for p in parts):
-        return False
-    types = {(p.mime_type or "").split(";", 1)[0].strip().lower() for p in parts}
-    if types & MARKDOWN_TYPES:
-        return True
-    return types == {""} and _LOOKS_LIKE_MARKDOWN.search(item.tail(LIVE_MARKDOWN_LIMIT)) is not None
-
-
-def safe_markdown_fragment(text: str) -> QTextDocumentFragment:
-    """``text`` parsed as markdown with raw HTML shown literally and every image replaced by text.
-
-    The scratch document is never laid out, so nothing is loaded while parsing (qt-async §6).
-    """
-    scratch = QTextDocument()
-    scratch.setMarkdown(text, QTextDocument.MarkdownFeature.MarkdownNoHTML)
-    images: list[tuple[int, int, str]] = []
-    block = scratch.begin()
-    while block.isValid():
-        it = block.begin()
-        while not it.atEnd():
-            frag = it.fragment()
-            if frag.isValid() and frag.charFormat().isImageFormat():
-                images.append((frag.position(), frag.length(), frag.charFormat().toImageFormat().name()))
-            it += 1
-        block = block.next()
-    for position, length, name in reversed(images):
-        cursor = QTextCursor(scratch)
-        cursor.setPosition(position)
-        cursor.setPosition(position + length, QTextCursor.MoveMode.KeepAnchor)
-        cursor.insertText(f"[image: {name}]", QTextCharFormat())
-    return QTextDocumentFragment(scratch)
-
-
-_FENCE = re.compile(r"^ {0,3}(```|~~~)", re.MULTILINE)
-
-
-def line_breaks_kept(text: str) -> str:
-    """Markdown whose single line breaks stay line breaks (as chats and GitHub comments draw them).
-
-    Agents write artifacts line by line ("Day 1: …" newline "Day 2: …"); plain markdown would join
-    such lines into one paragraph. Lines inside code fences are left alone.
-    """
-    lines = text.split("\n")
-    fenced = False
-    for i, line in enumerate(lines[:-1]):
-        if _FENCE.match(line):
-            fenced = not fenced
-            continue
-        if not fenced and line.strip() and lines[i + 1].strip() and not line.endswith("  "):
-            lines[i] = line + "  "
-    return "\n".join(lines)
-
-
-def _settled_end(text: str, start: int) -> int:
-    """End of the last finished paragraph of ``text`` after ``start`` (``start`` if none).
-
-    A paragraph is finished at a blank line that is not inside a code fence.
-    """
-    end = text.rfind("\n\n", start)
-    while end >= start:
-        cut = end + 2
-        if len(_FENCE.findall(text, 0, cut)) % 2 == 0:
-            return cut
-        end = text.rfind("\n\n", start, end)
-    return start
 
 
 def _fmt(*, bold: bool = False, colour: str | None = None, small: bool = False) -> QTextCharFormat:
