@@ -1,4 +1,4 @@
-"""SidebarDelegate: paints a sidebar row (state dot, name, key icon, kind badge, state line) as plain text."""
+"""SidebarDelegate: paints a sidebar row (state dot, name, error sign, key, kind badge, state line) as plain text."""
 
 from __future__ import annotations
 
@@ -98,6 +98,13 @@ class SidebarDelegate(QStyledItemDelegate):
             key_rect = QRect(name_right - 2 * key_height, top + (line - key_height) // 2, 2 * key_height, key_height)
             draw_key(painter, key_rect, text_colour if selected else QColor(KEY_COLOUR))
             name_right = key_rect.left() - PAD // 2
+
+        # A warning sign when the connection failed while another row was selected (tooltip: the error).
+        if index.data(SidebarRole.UNSEEN_ERROR):
+            side = max(line - 2, 10)
+            sign = QRect(name_right - side, top + (line - side) // 2, side, side)
+            style.standardIcon(QStyle.StandardPixmap.SP_MessageBoxWarning, None, widget).paint(painter, sign)
+            name_right = sign.left() - PAD // 2
 
         # Name, elided to the space left of the badge (and key).
         name_font = QFont(font)

@@ -37,6 +37,7 @@ class SidebarRole(IntEnum):
     TOOLTIP = Qt.ItemDataRole.UserRole + 7  # plain text, before conversion for a tooltip
     STATE_COLOUR = Qt.ItemDataRole.UserRole + 8  # QColor of the state's dot
     HAS_SECRETS = Qt.ItemDataRole.UserRole + 9  # bool: the profile refers to stored secrets (key icon)
+    UNSEEN_ERROR = Qt.ItemDataRole.UserRole + 10  # str: a failure reported while another row was selected
 
 
 def state_icon(state: ConnectionState, size: int = 12) -> QIcon:
@@ -110,6 +111,8 @@ class SidebarItemModel(QAbstractListModel):
             return QColor(STATE_COLOURS[item.state])
         if role == SidebarRole.HAS_SECRETS:
             return item.has_secrets
+        if role == SidebarRole.UNSEEN_ERROR:
+            return item.unseen_error
         return None
 
     def on_viewmodel_items_reset(self) -> None:

@@ -93,6 +93,9 @@ class SidebarItem:
         persisted: Whether the profile is saved in the profile store.
         oauth: The stored login of an OAuth profile (``None`` for other profiles).
         activity: What the agent is doing for a running handoff chain (``working…``), else empty.
+        unseen_error: A failure of this connection reported while another one was selected, in words
+            (control characters already neutralised); empty once the user selected the row or it
+            reconnected. The row shows a warning sign and the text in its tooltip.
     """
 
     profile: ConnectionProfile
@@ -102,6 +105,7 @@ class SidebarItem:
     persisted: bool = True
     oauth: OAuthStatus | None = None
     activity: str = ""
+    unseen_error: str = ""
 
     @property
     def id(self) -> str:
@@ -162,6 +166,8 @@ class SidebarItem:
     def tooltip(self) -> str:
         """Plain text for the row's tooltip (convert with ``plain_tooltip`` before showing)."""
         lines = [self.name, f"{self.kind}: {self.target}", self.state_text]
+        if self.unseen_error:
+            lines.append(f"Error (select the connection for details): {self.unseen_error}")
         if self.has_secrets:
             lines.append("Secrets in the keyring for: " + ", ".join(ref.target for ref in self.profile.secrets))
         if self.is_oauth:

@@ -23,10 +23,12 @@ from workbench.core.errors import AuthRequiredError, ConnectError, NotFoundError
 from workbench.core.events import ConnectionState, ConnectionStateChanged
 from workbench.core.profile_service import forget_profile_credentials, login, logout, oauth_status
 from workbench.core.profiles import ConnectionProfile, MCPHTTPProfile, MCPSSEProfile, new_profile_id
+from workbench.core.safe_text import neutralise
 from workbench.core.timefmt import time_of_day
 from workbench.ui.asyncutil import spawn
 from workbench.ui.context import PanelContext
 from workbench.ui.dialogs.credential_fields import SecretChanges
+from workbench.ui.errors import ErrorView
 from workbench.ui.panels.authsteps.events import SessionAuthStep
 from workbench.ui.panels.sidebar.items import (
     LIVE_STATES,
@@ -99,6 +101,8 @@ class SidebarViewModel(QObject):
         self._oauth_reads: dict[str, asyncio.Task[None]] = {}
         self.oauth_opener: BrowserOpener = oauth_opener or desktop_browser_opener
         ctx.bridge.connection_state_changed.connect(self.on_bridge_connection_state_changed)
+        ctx.errors.error_reported.connect(self.on_errors_error_reported)
+        ctx.selection.changed.connect(self.on_selection_changed)
         self.reload()
 
     # ------------------------------------------------------------------ queries
@@ -134,9 +138,16 @@ class SidebarViewModel(QObject):
             self._ctx.errors.report(exc, "loading saved connections")
             saved = []
         transient = [i for i in self._items if not i.persisted and all(p.id != i.id for p in saved)]
-        old = {i.id: i.oauth for i in self._items}
+        old = {i.id: i for i in self._items}
         self._items = [
-            self._with_live_state(SidebarItem(p, oauth=old.get(p.id) if is_oauth(p) else None)) for p in saved
+            self._with_live_state(
+                SidebarItem(
+                    p,
+                    oauth=old[p.id].oauth if is_oauth(p) and p.id in old else None,
+                    unseen_error=old[p.id].unseen_error if p.id in old else "",
+                )
+            )
+            for p in saved
         ] + transient
         self.items_reset.emit()
         for item in self._items:
@@ -619,11 +630,36 @@ class SidebarViewModel(QObject):
             return
         old = self._items[index]
         detail, hint = detail_and_hint(event.new, event.detail, event.error)
-        self._items[index] = dataclasses.replace(old, state=event.new, detail=detail, hint=hint)
+        unseen = "" if event.new is S.CONNECTED else old.unseen_error  # reconnected: the error is behind it
+        self._items[index] = dataclasses.replace(old, state=event.new, detail=detail, hint=hint, unseen_error=unseen)
         self.item_changed.emit(event.connection_id)
         if old.is_oauth and event.new in (S.CONNECTED, S.FAILED, S.CLOSED):
             # The connection may have logged in (browser), refreshed or dropped a refused token.
             self.read_oauth_status(event.connection_id)
+
+    def on_errors_error_reported(self, view: ErrorView) -> None:
+        """A failure of a connection the user is not looking at: its row shows it until selected.
+
+        The banner belongs to the selected connection; another connection's error would otherwise
+        only pass through the status bar.
+        """
+        cid = view.connection_id
+        if cid is None or cid == self._ctx.selection.current or self.index_of(cid) < 0:
+            return
+        text = "\n".join(neutralise(part) for part in (view.headline, view.message, view.hint) if part)
+        self._set_unseen_error(cid, text)
+
+    def on_selection_changed(self, connection_id: str | None) -> None:
+        """The user looks at the connection now (the banner shows its error): its row's error sign goes."""
+        if connection_id is not None:
+            self._set_unseen_error(connection_id, "")
+
+    def _set_unseen_error(self, profile_id: str, text: str) -> None:
+        index = self.index_of(profile_id)
+        if index < 0 or self._items[index].unseen_error == text:
+            return
+        self._items[index] = dataclasses.replace(self._items[index], unseen_error=text)
+        self.item_changed.emit(profile_id)
 
     def _with_live_state(self, item: SidebarItem) -> SidebarItem:
         conn = self._ctx.services.connections.get(item.id)
