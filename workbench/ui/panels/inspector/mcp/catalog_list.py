@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QItemSelection, Qt, Signal
 from PySide6.QtWidgets import QAbstractItemView, QLineEdit, QListView, QSplitter, QVBoxLayout, QWidget
 
+from workbench.ui.panels.inspector.mcp.catalog_delegate import CatalogDelegate
 from workbench.ui.panels.inspector.mcp.itemmodel import KEY_ROLE, CatalogListModel, ListRow
 
 MIN_LIST_WIDTH = 120
@@ -12,7 +13,7 @@ MIN_LIST_WIDTH = 120
 
 
 class CatalogListWidget(QWidget):
-    """Filter box + list; ``selected(key | None)`` when the selection changes."""
+    """Filter box + list (each name over its description's first line); ``selected(key | None)`` on a pick."""
 
     selected = Signal(object)
 
@@ -24,6 +25,8 @@ class CatalogListWidget(QWidget):
         self.model = CatalogListModel(self)
         self.view = QListView(self)
         self.view.setModel(self.model)
+        self.delegate = CatalogDelegate(self.view)
+        self.view.setItemDelegate(self.delegate)
         self.view.setUniformItemSizes(True)
         self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -43,6 +46,7 @@ class CatalogListWidget(QWidget):
     def set_rows(self, rows: list[ListRow]) -> None:
         """Replace the entries, keeping the selection when its key is still there."""
         keep = self._current
+        self.delegate.two_lines = any(row.summary for row in rows)
         self.model.set_rows(rows)
         if keep is not None and self.model.row_of(keep) >= 0:
             self.select(keep)
@@ -100,7 +104,8 @@ def lay_out_list_and_detail(owner: QWidget, lists: QWidget, detail: QWidget, *, 
     splitter.setStretchFactor(1, 1)
     splitter.setChildrenCollapsible(False)
     lists.setMinimumWidth(MIN_LIST_WIDTH)
-    splitter.setSizes([list_width, 4 * list_width])  # the list readable, the detail takes what the window adds
+    # a quarter for the list (names and a line of description readable), the rest for the detail
+    splitter.setSizes([list_width, 3 * list_width])
     layout = QVBoxLayout(owner)
     layout.setContentsMargins(0, 0, 0, 0)
     layout.addWidget(splitter)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
@@ -11,17 +11,27 @@ from workbench.ui.untrusted import plain_tooltip
 
 KEY_ROLE = Qt.ItemDataRole.UserRole + 1
 """Role answering the row's key (the tool name, resource URI …)."""
+SUMMARY_ROLE = Qt.ItemDataRole.UserRole + 2
+"""Role answering the first line of the row's description (shown under its name), ``""`` when none."""
+SUMMARY_CHARS = 300
+"""Characters of a description's first line kept for the list (the view elides it to one line anyway)."""
 
 _Index = QModelIndex | QPersistentModelIndex
 
 
 @dataclass(frozen=True, slots=True)
 class ListRow:
-    """One row: its key, the text shown, a tooltip, and the lowercase text the filter searches."""
+    """One row: its key, the text shown, a tooltip (the description), its first line, and what the filter searches."""
 
     key: str
     text: str
     tooltip: str = ""
+    summary: str = field(init=False, default="")
+    """The description's first non-empty line, spaces collapsed (the list shows it under the name)."""
+
+    def __post_init__(self) -> None:
+        first = next((line for line in self.tooltip.splitlines() if line.strip()), "")
+        object.__setattr__(self, "summary", " ".join(first[: 4 * SUMMARY_CHARS].split())[:SUMMARY_CHARS])
 
     @property
     def haystack(self) -> str:
@@ -43,7 +53,7 @@ class CatalogListModel(QAbstractListModel):
         return 0 if parent.isValid() else len(self._visible)
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        """Display text, escaped tooltip, or the row key."""
+        """Display text, escaped tooltip, the row key, or the description's first line."""
         if not index.isValid() or index.row() >= len(self._visible):
             return None
         row = self._rows[self._visible[index.row()]]
@@ -54,6 +64,8 @@ class CatalogListModel(QAbstractListModel):
             return plain_tooltip(f"{row.text}\n\n{row.tooltip}" if row.tooltip else row.text)
         if role == KEY_ROLE:
             return row.key
+        if role == SUMMARY_ROLE:
+            return row.summary
         return None
 
     def set_rows(self, rows: list[ListRow]) -> None:

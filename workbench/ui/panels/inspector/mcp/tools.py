@@ -36,7 +36,7 @@ HINTS = (
 DESCRIPTION_LINES = 2
 """Lines of a tool's description shown above the form (a longer one scrolls in its box)."""
 PICK_HINT = "Pick a tool on the left: fill in its arguments, Call (Ctrl+Enter), and its result appears here."
-TOOL_LIST_WIDTH = 210
+TOOL_LIST_WIDTH = 260
 """First width of the tool list (the detail takes the rest)."""
 
 

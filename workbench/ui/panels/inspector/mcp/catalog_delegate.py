@@ -1,0 +1,89 @@
+"""CatalogDelegate: a catalog row as its name over its description's first line (secondary colour, elided).
+
+As the MCP Inspector lists tools: what a tool does is readable without hovering each name. Both
+lines are drawn with ``drawText`` (plain text, never rich text); the description line is elided to
+the row's width, the name only when the list is too narrow for it.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt
+from PySide6.QtGui import QColor, QFontMetrics, QPainter, QPalette
+from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
+
+from workbench.ui.panels.inspector.mcp.itemmodel import SUMMARY_ROLE
+
+PAD = 4
+"""Pixels around and between the two lines."""
+SECONDARY_WEIGHT = 0.62
+"""How much of the text colour the description's colour takes (the rest is the background's)."""
+
+_Index = QModelIndex | QPersistentModelIndex
+
+
+def secondary_colour(text: QColor, background: QColor) -> QColor:
+    """A colour between ``text`` and ``background``: readable, yet quieter than the text (any palette)."""
+    w = SECONDARY_WEIGHT
+    return QColor(
+        round(text.red() * w + background.red() * (1 - w)),
+        round(text.green() * w + background.green() * (1 - w)),
+        round(text.blue() * w + background.blue() * (1 - w)),
+    )
+
+
+class CatalogDelegate(QStyledItemDelegate):
+    """Two lines per row (name, then the description's first line) while ``two_lines``; else the name only.
+
+    Every row has the same height (the list keeps uniform item sizes): the owner sets ``two_lines``
+    when any row has a description.
+    """
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.two_lines = True
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: _Index) -> QSize:  # noqa: N802
+        """Room for the name and (with ``two_lines``) one line of description."""
+        metrics = QFontMetrics(option.font)
+        name = str(index.data(Qt.ItemDataRole.DisplayRole) or "")
+        lines = 2 if self.two_lines else 1
+        return QSize(metrics.horizontalAdvance(name) + 2 * PAD, lines * (metrics.height() + PAD // 2) + PAD // 2 + 1)
+
+    def shown_lines(self, option: QStyleOptionViewItem, index: _Index) -> tuple[str, str]:
+        """The name and description as drawn in ``option.rect``'s width (elided where they do not fit)."""
+        metrics = QFontMetrics(option.font)
+        width = max(option.rect.width() - 2 * PAD, 0)
+        name = str(index.data(Qt.ItemDataRole.DisplayRole) or "")
+        summary = str(index.data(SUMMARY_ROLE) or "")
+        return (
+            metrics.elidedText(name, Qt.TextElideMode.ElideRight, width),
+            metrics.elidedText(summary, Qt.TextElideMode.ElideRight, width),
+        )
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: _Index) -> None:
+        """The row's background (selection, hover), then the name and the description line."""
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        widget = opt.widget
+        style = widget.style() if widget is not None else QApplication.style()
+        opt.text = ""
+        style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, widget)
+
+        selected = bool(opt.state & QStyle.StateFlag.State_Selected)
+        palette: QPalette = opt.palette
+        text = palette.color(QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text)
+        background = palette.color(QPalette.ColorRole.Base)
+        name, summary = self.shown_lines(opt, index)
+        line = QFontMetrics(opt.font).height()
+        rect: QRect = opt.rect
+        flags = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter | Qt.TextFlag.TextSingleLine
+        painter.save()
+        painter.setFont(opt.font)
+        painter.setPen(text)
+        painter.drawText(QRect(rect.left() + PAD, rect.top() + PAD // 2, rect.width() - 2 * PAD, line), flags, name)
+        if summary and self.two_lines:
+            # on the selection's colour a quieter shade would be hard to read: the selected row keeps one colour
+            painter.setPen(text if selected else secondary_colour(text, background))
+            below = QRect(rect.left() + PAD, rect.top() + PAD + line, rect.width() - 2 * PAD, line)
+            painter.drawText(below, flags, summary)
+        painter.restore()
