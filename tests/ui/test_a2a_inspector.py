@@ -1,11 +1,8 @@
-"""The A2A inspector against real demo and test agents on 127.0.0.1: card, skills, raw JSON, tasks."""
+"""The A2A workspace: card, skills, raw JSON with real demo and test agents (tasks: test_tasks_tab_a2a)."""
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import json
-from collections.abc import AsyncIterator
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -24,27 +21,18 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from tests.integration.a2a.a2a_test_agents import BEARER, ECHO_SKILL, SECRET_SKILL, EchoExecutor, bearer_app, echo_app
-from tests.ui.a2a_inspector_support import BOUND, settled, until
+from tests.integration.a2a.a2a_test_agents import BEARER, ECHO_SKILL, SECRET_SKILL, EchoExecutor, bearer_app
+from tests.ui.a2a_inspector_support import children, inspector_for, settled
 from tests.ui.support import make_context
 from workbench.core.agent_factory import DefaultAgentFactory
-from workbench.core.errors import RemoteError
 from workbench.core.profiles import A2AProfile, SecretRef
-from workbench.core.protocols.a2a import A2AAgent
-from workbench.core.protocols.base import AgentEvent
 from workbench.demo.a2a_agents import (
-    build_travel_app,
     make_app,
     make_card,
     run_demo_agents,
     serve_agent,
-    travel_app_factory,
 )
-from workbench.ui.asyncutil import wait_signal
 from workbench.ui.context import PanelContext
-from workbench.ui.panels.inspector.a2a.taskinfo import STATUS_HISTORY
-from workbench.ui.panels.inspector.a2a.viewmodel import LISTING_NOTE, LOCAL_NOTE_0_3
-from workbench.ui.panels.inspector.a2a.widget import A2AInspectorWidget
 
 HTML_DESCRIPTION = '<b style="color:red">URGENT</b> **strong** <img src="file:///etc/hosts"> [docs](file:///etc/passwd)'
 
@@ -64,34 +52,6 @@ def texts(tree: QTreeWidget) -> list[tuple[str, str]]:
     for i in range(tree.topLevelItemCount()):
         walk(tree.topLevelItem(i))
     return out
-
-
-def children(tree: QTreeWidget, section: str) -> list[QTreeWidgetItem]:
-    head = next(
-        tree.topLevelItem(i) for i in range(tree.topLevelItemCount()) if tree.topLevelItem(i).text(0) == section
-    )
-    return [head.child(i) for i in range(head.childCount())]
-
-
-@contextlib.asynccontextmanager
-async def inspector_for(
-    ctx: PanelContext, qtbot: Any, profile: A2AProfile
-) -> AsyncIterator[tuple[A2AInspectorWidget, A2AAgent]]:
-    """Connect ``profile`` and show it in a fresh inspector (first refresh finished); close at the end."""
-    try:
-        conn = await asyncio.wait_for(ctx.services.connections.connect(profile), BOUND)
-        agent = conn.agent
-        assert isinstance(agent, A2AAgent)
-        widget = A2AInspectorWidget(ctx)
-        qtbot.addWidget(widget)
-        widget.show_connection(profile.id)
-        refresh = widget.vm.refresh()
-        assert refresh is not None
-        await asyncio.wait_for(refresh, BOUND)
-        yield widget, agent
-        widget.show_connection(None)
-    finally:
-        await asyncio.wait_for(ctx.services.connections.aclose(), BOUND)
 
 
 @pytest.fixture
@@ -298,248 +258,3 @@ async def test_html_and_markdown_from_the_card_show_literally_and_the_icon_is_ne
         assert "<img" not in html and "<b style" not in html and "<script>" not in html
         assert "&lt;b style" in html
         assert hits == []
-
-
-# ---------------------------------------------------------------------- tasks
-
-
-@pytest.mark.asyncio
-async def test_a_task_started_elsewhere_is_listed_by_the_agent_and_get_shows_its_history(
-    ctx: PanelContext, qtbot: Any
-) -> None:
-    async with (
-        settled(),
-        run_demo_agents(chunk_delay=0.0) as urls,
-        inspector_for(ctx, qtbot, A2AProfile(id="travel", name="travel", url=urls["travel"])) as (widget, agent),
-    ):
-        tasks = widget.tasks_widget
-        assert tasks.listing_label.text() == LISTING_NOTE
-        assert tasks.model.rowCount() == 0
-        async with A2AAgent(urls["travel"]) as other:  # a different client: only the listing can reveal it
-            result = await asyncio.wait_for(other.invoke_async("Plan a trip to Lisbon"), BOUND)
-        assert result.state == "input_required"
-        assert result.task_id not in agent.task_views
-        tasks.refresh_button.click()
-        await until(widget.vm.refreshed, lambda: tasks.model.rowCount() == 1)
-        row = tasks.model.rows()[0]
-        assert (row.task_id, row.state, row.artifacts) == (result.task_id, "input_required", 1)
-        assert [tasks.model.index(0, c).data() for c in range(3)] == [
-            result.task_id,
-            result.context_id,
-            "input_required",
-        ]
-        assert tasks.model.index(0, 3).data()  # HH:MM:SS.mmm
-        assert widget.tabs.tabText(3) == "Tasks (1)"
-
-        tasks.table.selectRow(0)
-        await until(widget.vm.task_changed, lambda: tasks.detail_tree.topLevelItemCount() == 4)
-        assert widget.vm.selected_task_id == result.task_id
-        tasks.get_button.click()
-        await until(widget.vm.busy_changed, lambda: tasks.busy_label.text() == "")
-        history = [c.text(0) for c in children(tasks.detail_tree, STATUS_HISTORY)]
-        assert history == ["1. input_required"]  # a task this client never streamed: only its current state
-        status_values = [c.text(1) for c in children(tasks.detail_tree, STATUS_HISTORY)]
-        assert "When do you travel, how many travellers, and which cabin class?" in status_values
-        messages = [(c.text(0), c.text(1)) for c in children(tasks.detail_tree, "Messages")]
-        assert messages[0] == ("1. user", "Plan a trip to Lisbon")
-        assert ("2. agent", "Planning") in messages
-        artifacts = {c.text(0): c.text(1) for c in children(tasks.detail_tree, "Artifacts")}
-        assert list(artifacts) == ["Destination brief"]
-        assert artifacts["Destination brief"].endswith("part(s)")
-        shown = json.loads(tasks.json_view.text())
-        assert shown["task_id"] == result.task_id and shown["state"] == "input_required"
-        assert tasks.cancel_button.isEnabled()
-
-
-@pytest.mark.asyncio
-async def test_a_chat_turn_shows_up_after_refresh_and_cancel_moves_it_to_canceled(
-    ctx: PanelContext, qtbot: Any
-) -> None:
-    async with (
-        settled(),
-        run_demo_agents(chunk_delay=0.0) as urls,
-        inspector_for(ctx, qtbot, A2AProfile(id="travel", name="travel", url=urls["travel"])) as (widget, agent),
-    ):
-        result = await asyncio.wait_for(agent.invoke_async("Plan a trip to Lisbon"), BOUND)
-        widget.refresh()  # what the window calls when a chat turn completes
-        tasks = widget.tasks_widget
-        assert tasks.model.rows()[0].task_id == result.task_id  # the local view shows at once
-        tasks.table.selectRow(0)
-        await until(widget.vm.task_changed, lambda: tasks.cancel_button.isEnabled())
-        tasks.cancel_button.click()
-        await until(widget.vm.tasks_changed, lambda: tasks.model.rows()[0].state == "canceled")
-        assert agent.task_views[result.task_id].state == "canceled"
-        await until(widget.vm.task_changed, lambda: not tasks.cancel_button.isEnabled())
-        assert tasks.detail_tree.values("Task")["State"] == "canceled"
-        history = [c.text(0).split(". ", 1)[1] for c in children(tasks.detail_tree, STATUS_HISTORY)]
-        assert history[0] in ("submitted", "working") and "input_required" in history and history[-1] == "canceled"
-        assert tasks.error_label.isHidden()
-
-
-@pytest.mark.asyncio
-async def test_cancelling_a_task_that_already_ended_shows_the_agents_refusal_inline_and_reports_it(
-    ctx: PanelContext, qtbot: Any
-) -> None:
-    async with (
-        settled(),
-        run_demo_agents(chunk_delay=0.0) as urls,
-        inspector_for(ctx, qtbot, A2AProfile(id="travel", name="travel", url=urls["travel"])) as (widget, agent),
-    ):
-        result = await asyncio.wait_for(agent.invoke_async("Plan a trip to Lisbon"), BOUND)
-        widget.refresh()
-        widget.tasks_widget.table.selectRow(0)
-        async with A2AAgent(urls["travel"]) as other:  # ended behind the inspector's back
-            await other.cancel_task(result.task_id)
-        reported: list[Any] = []
-        ctx.errors.error_reported.connect(reported.append)
-        task = widget.vm.cancel_task()
-        assert task is not None
-        await asyncio.wait_for(task, BOUND)
-        banner = widget.tasks_widget.error_label
-        assert not banner.isHidden()
-        assert banner.textFormat() == Qt.TextFormat.PlainText
-        assert [v.code for v in reported] == [RemoteError.code]
-
-
-@pytest.mark.asyncio
-async def test_resubscribe_streams_a_running_tasks_events_live_until_it_waits_for_input(
-    ctx: PanelContext, qtbot: Any
-) -> None:
-    async with (
-        settled(),
-        serve_agent(travel_app_factory(chunk_delay=0.15)) as url,
-        inspector_for(ctx, qtbot, A2AProfile(id="travel", name="travel", url=url)) as (widget, agent),
-    ):
-        first: AgentEvent | None = None
-        async with contextlib.aclosing(agent.stream_async("Plan a trip to Porto")) as events:
-            async for event in events:
-                if event.task_id:
-                    first = event
-                    break  # drop the stream: the task keeps running on the agent
-        assert first is not None and first.task_id
-        widget.refresh()
-        tasks = widget.tasks_widget
-        tasks.table.selectRow(tasks.model.row_of(first.task_id))
-        await until(widget.vm.task_changed, lambda: widget.vm.selected_task_id == first.task_id)
-        assert agent.task_views[first.task_id].state in ("submitted", "working")
-        tasks.resubscribe_button.click()
-        assert widget.vm.subscribed and tasks.stop_button.isEnabled()
-        assert tasks.detail_tabs.currentWidget() is tasks.events_view
-        await until(widget.vm.subscription_changed, lambda: not widget.vm.subscribed)
-        lines = tasks.events_view.toPlainText().splitlines()
-        assert any("artifact Destination brief" in line for line in lines)
-        assert any("input_required When do you travel" in line for line in lines)
-        assert lines[-1].endswith("ended: input_required")
-        assert not tasks.stop_button.isEnabled()
-        assert tasks.model.rows()[tasks.model.row_of(first.task_id)].state == "input_required"
-        assert tasks.detail_tree.values("Task")["State"] == "input_required"
-
-
-@pytest.mark.asyncio
-async def test_stop_ends_a_resubscription_while_the_task_keeps_running(ctx: PanelContext, qtbot: Any) -> None:
-    async with (
-        settled(),
-        serve_agent(echo_app) as url,
-        inspector_for(ctx, qtbot, A2AProfile(id="echo", name="echo", url=url)) as (widget, agent),
-    ):
-        task_id = ""
-        async with contextlib.aclosing(agent.stream_async("silent 3")) as events:
-            async for event in events:
-                if event.task_id:
-                    task_id = event.task_id
-                    break
-        widget.refresh()
-        tasks = widget.tasks_widget
-        tasks.table.selectRow(tasks.model.row_of(task_id))
-        await until(widget.vm.task_changed, lambda: widget.vm.selected_task_id == task_id)
-        reported: list[Any] = []
-        ctx.errors.error_reported.connect(reported.append)
-        subscription = widget.vm.resubscribe()
-        assert subscription is not None
-        tasks.stop_button.click()
-        assert not widget.vm.subscribed and not tasks.stop_button.isEnabled()
-        with contextlib.suppress(asyncio.CancelledError):
-            await asyncio.wait_for(subscription, BOUND)
-        assert subscription.cancelled()
-        view = await agent.get_task(task_id)
-        assert view.state == "working"  # only the stream stopped
-        await agent.cancel_task(task_id)
-        assert reported == []
-
-
-@pytest.mark.asyncio
-async def test_an_a2a_0_3_agent_says_plainly_that_it_cannot_list_tasks(ctx: PanelContext, qtbot: Any) -> None:
-    async with (
-        settled(),
-        serve_agent(partial(build_travel_app, protocol_version="0.3", chunk_delay=0.0)) as url,
-        inspector_for(ctx, qtbot, A2AProfile(id="old", name="old", url=url)) as (widget, agent),
-    ):
-        assert widget.card_widget.tree.values("Protocol")["Protocol version"].startswith("0.3")
-        assert widget.tasks_widget.listing_label.text() == LOCAL_NOTE_0_3
-        result = await asyncio.wait_for(agent.invoke_async("Plan a trip to Oslo"), BOUND)
-        refresh = widget.vm.refresh()
-        assert refresh is not None
-        await asyncio.wait_for(refresh, BOUND)
-        assert [r.task_id for r in widget.tasks_widget.model.rows()] == [result.task_id]
-        assert widget.tasks_widget.error_label.isHidden()
-
-
-def test_without_a_connected_a2a_agent_the_inspector_says_so(ctx: PanelContext, qtbot: Any) -> None:
-    widget = A2AInspectorWidget(ctx)
-    qtbot.addWidget(widget)
-    assert not widget.note_label.isHidden() and not widget.tabs.isEnabled()
-    widget.show_connection("nobody")
-    assert widget.note_label.text() == "Not connected to an A2A agent."
-    assert widget.card_widget.tree.topLevelItemCount() == 0
-    assert widget.vm.refresh() is None and widget.vm.fetch_task() is None and widget.vm.resubscribe() is None
-
-
-@pytest.mark.asyncio
-async def test_the_tasks_tab_on_screen_shows_a_new_task_without_refresh(ctx: PanelContext, qtbot: Any) -> None:
-    async with (
-        settled(),
-        run_demo_agents(chunk_delay=0.0) as urls,
-        inspector_for(ctx, qtbot, A2AProfile(id="travel", name="travel", url=urls["travel"])) as (widget, agent),
-    ):
-        tasks = widget.tasks_widget
-        widget.vm.set_poll_interval(50)
-        widget.show()
-        widget.tabs.setCurrentWidget(tasks)
-        assert widget.vm.polling  # on screen: polling
-        result = await asyncio.wait_for(agent.invoke_async("Plan a trip to Lisbon"), BOUND)
-        # nobody presses Refresh or calls refresh(): the poll brings the task in
-        await until(widget.vm.tasks_changed, lambda: any(r.task_id == result.task_id for r in tasks.model.rows()))
-        widget.tabs.setCurrentWidget(widget.card_widget)
-        assert not widget.vm.polling  # off screen: quiet
-
-
-@pytest.mark.asyncio
-async def test_a_chat_turn_in_the_window_refreshes_the_agents_tasks_by_itself(tmp_path: Path, qtbot: Any) -> None:
-    from workbench.app import build_workbench
-    from workbench.core.credentials import MemoryCredentialStore
-
-    bench = build_workbench(tmp_path / "config", credentials=MemoryCredentialStore())
-    window = bench.window
-    qtbot.addWidget(window)
-    window.show()
-    try:
-        async with run_demo_agents(chunk_delay=0.0) as urls:
-            profile = A2AProfile(id="travel", name="travel", url=urls["travel"])
-            window.sidebar.viewmodel.add(profile, persist=False)
-            await asyncio.wait_for(bench.ctx.services.connections.connect(profile), BOUND)
-            bench.ctx.selection.select("travel")
-            a2a = window.inspector.inspector("a2a")
-            assert a2a is not None and a2a.tabs.currentWidget() is window.chat  # chatting, Tasks tab not on screen
-            assert a2a.vm.rows == []
-            window.chat.input.setPlainText("Plan a trip to Lisbon")
-            asked = asyncio.ensure_future(wait_signal(window.prompts.prompt_shown, BOUND))
-            assert window.chat.send()
-            (dialog,) = await asked
-            dialog.close_button.click()  # answer later: the task keeps waiting, the turn ends
-            await until(window.chat.viewmodel.turn_finished, lambda: not window.chat.viewmodel.is_streaming("travel"))
-            await until(a2a.vm.tasks_changed, lambda: len(a2a.vm.rows) == 1)
-            assert a2a.vm.rows[0].state == "input_required"
-    finally:
-        done = asyncio.ensure_future(wait_signal(window.shutdown_finished, BOUND))
-        window.close()
-        await done

@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QComboBox, QVBoxLayout, QWidget
 
 from workbench.core.protocols.snapshot import CardInfo
-from workbench.ui.panels.inspector.a2a.rowtree import RowTree
+from workbench.ui.panels.inspector.rowtree import RowTree
 from workbench.ui.payload import PayloadView
 from workbench.ui.untrusted import plain_label
 

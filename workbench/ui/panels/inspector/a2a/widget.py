@@ -8,8 +8,8 @@ from workbench.core.protocols.snapshot import CardInfo, TaskSummary
 from workbench.ui.context import PanelContext
 from workbench.ui.panels.inspector.a2a.card_widget import AgentCardWidget, RawCardWidget
 from workbench.ui.panels.inspector.a2a.skills_widget import SkillsWidget
-from workbench.ui.panels.inspector.a2a.tasks_widget import TasksWidget
-from workbench.ui.panels.inspector.a2a.viewmodel import A2AInspectorViewModel
+from workbench.ui.panels.inspector.tasks.viewmodel import TasksViewModel
+from workbench.ui.panels.inspector.tasks.widget import TasksWidget
 from workbench.ui.untrusted import plain_label
 
 
@@ -24,7 +24,7 @@ class A2AInspectorWidget(QWidget):
     def __init__(self, ctx: PanelContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.ctx = ctx
-        self.vm = A2AInspectorViewModel(ctx, self)
+        self.vm = TasksViewModel(ctx, self)
         self.note_label = plain_label("", self, wrap=True)
         self.card_widget = AgentCardWidget(self)
         self.skills_widget = SkillsWidget(self)

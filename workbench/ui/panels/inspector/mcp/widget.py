@@ -6,14 +6,14 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QStackedWidget, QTabWidget, QVBoxLayout, QWidget
 
 from workbench.ui.context import PanelContext
-from workbench.ui.panels.inspector.a2a.itemmodel import MCP_COLUMNS
-from workbench.ui.panels.inspector.a2a.tasks_widget import TasksWidget
-from workbench.ui.panels.inspector.a2a.viewmodel import A2AInspectorViewModel
 from workbench.ui.panels.inspector.mcp.prompts import PromptsWidget
 from workbench.ui.panels.inspector.mcp.resources import ResourcesWidget
 from workbench.ui.panels.inspector.mcp.server_info import ServerInfoWidget
 from workbench.ui.panels.inspector.mcp.tools import ToolsWidget
 from workbench.ui.panels.inspector.mcp.viewmodel import MCPInspectorViewModel
+from workbench.ui.panels.inspector.tasks.itemmodel import MCP_COLUMNS
+from workbench.ui.panels.inspector.tasks.viewmodel import TasksViewModel
+from workbench.ui.panels.inspector.tasks.widget import TasksWidget
 from workbench.ui.untrusted import plain_label
 
 
@@ -35,7 +35,7 @@ class MCPInspectorWidget(QWidget):
         self.resources = ResourcesWidget(self.vm, self)
         self.prompts = PromptsWidget(self.vm, self)
         # the server's tasks (MCP Tasks): the same view-model and table as an A2A agent's tasks
-        self.tasks_vm = A2AInspectorViewModel(ctx, self)
+        self.tasks_vm = TasksViewModel(ctx, self)
         self.tasks = TasksWidget(self.tasks_vm, self, columns=MCP_COLUMNS)
         self.tabs = QTabWidget(self)
         self.tabs.setDocumentMode(True)

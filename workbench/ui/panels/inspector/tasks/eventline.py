@@ -1,4 +1,4 @@
-"""How the A2A inspector shows a streamed event: one line of plain text per event."""
+"""How a Tasks tab shows a followed task's event: one line of plain text per event."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The MCP inspector's Tasks tab against server-everything (MCP tasks, SEP-1686): list, state, tool, cancel."""
+"""The Tasks tab with MCP servers (server-everything, SEP-1686 tasks): list, state, tool, cancel."""
 
 from __future__ import annotations
 

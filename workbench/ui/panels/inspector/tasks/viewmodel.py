@@ -1,4 +1,4 @@
-"""A2AInspectorViewModel: the A2A inspector's state (card, tasks, selected task, live events) and commands."""
+"""TasksViewModel: a connection's tasks (A2A agent or MCP server), the selected one, its live events, and commands."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from workbench.core.protocols.snapshot import CardInfo, TaskSnapshot, TaskSummar
 from workbench.ui.asyncutil import spawn
 from workbench.ui.context import PanelContext
 from workbench.ui.errors import describe_error
-from workbench.ui.panels.inspector.a2a.taskinfo import event_line
+from workbench.ui.panels.inspector.tasks.eventline import event_line
 
 FLUSH_MS = 50
 """Live events are shown in batches at most this often (a long stream must not repaint per event)."""
@@ -29,8 +29,11 @@ LOCAL_NOTE_0_3 = "This agent speaks A2A 0.3, which cannot list tasks: showing th
 LOCAL_NOTE_REFUSED = "The agent does not list tasks: showing the tasks this workbench has seen."
 
 
-class A2AInspectorViewModel(QObject):
-    """State and async commands of the A2A inspector for one connection at a time.
+class TasksViewModel(QObject):
+    """State and async commands of a Tasks tab for one connection at a time (any agent's ``task_operations``).
+
+    An A2A agent's card is read here too (``card_changed``): the A2A workspace shows it beside the
+    tasks and greys both out together; an MCP server has none.
 
     Commands (``refresh``, ``fetch_task``, ``cancel_task``, ``resubscribe``) start background work and
     return its task (or ``None`` when there is nothing to do). A typed failure is shown inline
@@ -127,7 +130,7 @@ class A2AInspectorViewModel(QObject):
     # ------------------------------------------------------------------ showing a connection
 
     def show_connection(self, connection_id: str | None) -> None:
-        """Show the agent of ``connection_id`` if it is a connected A2A agent, else a note."""
+        """Show the tasks of ``connection_id`` if it is connected and has tasks, else a note saying why."""
         self.stop_subscription()
         if self._refresh_task is not None:
             self._refresh_task.cancel()

@@ -8,7 +8,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 
 from workbench.core.protocols.snapshot import TaskSummary
 
-COLUMNS = ("ID", "Context", "State", "Updated", "Artifacts")
+A2A_COLUMNS = ("ID", "Context", "State", "Updated", "Artifacts")
 """An A2A agent's task table."""
 MCP_COLUMNS = ("ID", "Tool", "State", "Created", "Updated")
 """An MCP server's task table."""
@@ -21,7 +21,7 @@ _Index = QModelIndex | QPersistentModelIndex
 class TaskTableModel(QAbstractTableModel):
     """A table over ``TaskSummary``s; ``set_rows`` updates in place when only values changed."""
 
-    def __init__(self, parent: Any = None, columns: tuple[str, ...] = COLUMNS) -> None:
+    def __init__(self, parent: Any = None, columns: tuple[str, ...] = A2A_COLUMNS) -> None:
         super().__init__(parent)
         self.columns = columns
         self._rows: list[TaskSummary] = []

@@ -19,9 +19,9 @@ from PySide6.QtWidgets import (
 
 from workbench.core.protocols.snapshot import TaskSnapshot, TaskSummary
 from workbench.ui.errors import ErrorView
-from workbench.ui.panels.inspector.a2a.itemmodel import COLUMNS, TASK_ID_ROLE, TaskTableModel
-from workbench.ui.panels.inspector.a2a.rowtree import RowTree
-from workbench.ui.panels.inspector.a2a.viewmodel import A2AInspectorViewModel
+from workbench.ui.panels.inspector.rowtree import RowTree
+from workbench.ui.panels.inspector.tasks.itemmodel import A2A_COLUMNS, TASK_ID_ROLE, TaskTableModel
+from workbench.ui.panels.inspector.tasks.viewmodel import TasksViewModel
 from workbench.ui.payload import PayloadView
 from workbench.ui.untrusted import plain_label
 
@@ -38,11 +38,11 @@ class TasksWidget(QWidget):
     Args:
         vm: The tasks' view-model (it works on any agent's ``task_operations``).
         parent: Qt parent.
-        columns: The table's columns (``itemmodel.COLUMNS`` for A2A, ``MCP_COLUMNS`` for MCP).
+        columns: The table's columns (``itemmodel.A2A_COLUMNS`` for A2A, ``MCP_COLUMNS`` for MCP).
     """
 
     def __init__(
-        self, vm: A2AInspectorViewModel, parent: QWidget | None = None, *, columns: tuple[str, ...] = COLUMNS
+        self, vm: TasksViewModel, parent: QWidget | None = None, *, columns: tuple[str, ...] = A2A_COLUMNS
     ) -> None:
         super().__init__(parent)
         self.vm = vm
