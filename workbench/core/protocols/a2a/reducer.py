@@ -1,7 +1,8 @@
 """The client's own view of each A2A task, merged from stream events and task snapshots.
 
 The SDK client does not merge events, so ``TaskReducer`` does: it keeps per task the status
-history, every message (user and agent, de-duplicated by id), and artifacts grown chunk by chunk
+history and the messages (user and agent, de-duplicated by id) — the first and the latest of each,
+counting those in between (``capped.CappedHistory``) — and artifacts grown chunk by chunk
 (``append`` extends, otherwise replaces; ``last_chunk`` marks an artifact complete). ``apply``
 returns a ``Change`` saying what is new, which ``translate`` turns into ``AgentEvent``s.
 """
@@ -191,7 +192,7 @@ class TaskReducer:
                 av.chunks, av.complete = (known.chunks, known.complete) if known is not None else (1, True)
                 view.artifacts[art.artifact_id] = av
         if not view.status_history and state_name(task.status.state) in INTERRUPTED_STATES:
-            view.status.CopyFrom(task.status)  # the question just answered: the earlier turn's status
+            view.status = _copy(task.status)  # the question just answered: the earlier turn's status
         return self.apply_task(task)
 
     def _view_for(self, task_id: str, context_id: str) -> TaskView:
@@ -223,19 +224,21 @@ class TaskReducer:
             for av in view.artifacts.values():
                 av.complete = True
             return
-        message = status.message if status.HasField("message") else None
         current_id = view.status.message.message_id if view.status.HasField("message") else None
+        # A fresh copy each time, never CopyFrom into the old one: protobuf (upb) keeps what an
+        # overwritten message held until the message itself goes, so 1,000 updates would cost 1,000
+        # status messages. The copy is the one the history entry (and later ``messages``) refer to.
+        view.status = _copy(status)
+        message = view.status.message if view.status.HasField("message") else None
         fresh_message = message is not None and (
-            not message.message_id or (message.message_id not in view._message_ids and message.message_id != current_id)
+            not message.message_id or (not view.knows_message(message.message_id) and message.message_id != current_id)
         )
-        view.status.CopyFrom(status)
         if fresh_message:
             change.status_message = message
-        text = message_text(message) if message is not None else None
         last = view.status_history[-1] if view.status_history else None
-        if last is None or last.state != new_state or (fresh_message and text):
+        if last is None or last.state != new_state or (fresh_message and message is not None and message_text(message)):
             timestamp = status.timestamp.ToJsonString() if status.HasField("timestamp") else None
-            view.status_history.append(StatusEntry(new_state, text or None, timestamp, message))
+            view.status_history.append(StatusEntry(new_state, timestamp, message))
         change.state = new_state
         change.state_changed = old_state != new_state
         if new_state in TERMINAL_STATES:
@@ -288,3 +291,9 @@ class TaskReducer:
             artifacts=(ArtifactChange(av.artifact_id, av.name, content, append, last_chunk),),
             view=view,
         )
+
+
+def _copy(status: TaskStatus) -> TaskStatus:
+    fresh = TaskStatus()
+    fresh.CopyFrom(status)
+    return fresh

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from typing import Any
 
+from workbench.core.protocols.a2a.capped import CappedHistory
 from workbench.core.protocols.a2a.convert import message_to_dict, parts_to_content
 from workbench.core.protocols.a2a.reducer import TaskView
 from workbench.core.protocols.base import ContentPart
@@ -51,6 +53,16 @@ def _part_rows(parts: list[ContentPart]) -> tuple[Row, ...]:
     return rows
 
 
+def not_kept_text(count: int, what: str) -> str:
+    """What the gap in a capped history says: ``"1,234 earlier status updates not kept"``."""
+    return f"{count:,} earlier {what}{'' if count == 1 else 's'} not kept"
+
+
+def _mark_gap(rows: list[Row], history: CappedHistory[Any], what: str) -> None:
+    if history.dropped:
+        rows.insert(history.gap_at, Row("…", not_kept_text(history.dropped, what)))
+
+
 def task_sections(view: TaskView) -> tuple[Section, ...]:
     """The detail view of a task: overview, status history, messages and artifacts."""
     updated = updated_at(view)
@@ -60,21 +72,23 @@ def task_sections(view: TaskView) -> tuple[Section, ...]:
         Row("State", view.state),
         Row("Updated", time_of_day(updated) if updated is not None else "unknown"),
     )
-    history = tuple(
+    history = [
         Row(
-            f"{i + 1}. {entry.state}",
+            f"{n}. {entry.state}",
             oneline(entry.text or ""),
             (Row("agent time", entry.timestamp),) if entry.timestamp else (),
         )
-        for i, entry in enumerate(view.status_history)
-    ) or (Row("(none)", "no status seen yet"),)
+        for n, entry in view.status_history.numbered()
+    ]
+    _mark_gap(history, view.status_history, "status update")
     messages: list[Row] = []
-    for i, message in enumerate(view.messages):
+    for n, message in view.messages.numbered():
         d = message_to_dict(message)
         role = str(d.get("role", "")).removeprefix("ROLE_").lower() or "?"
         parts = parts_to_content(message.parts)
         text = " ".join(p.text or "" for p in parts if p.type == "text")
-        messages.append(Row(f"{i + 1}. {role}", oneline(text), _part_rows(parts)))
+        messages.append(Row(f"{n}. {role}", oneline(text), _part_rows(parts)))
+    _mark_gap(messages, view.messages, "message")
     artifacts = tuple(
         Row(
             a.name or a.artifact_id,
@@ -89,7 +103,7 @@ def task_sections(view: TaskView) -> tuple[Section, ...]:
     )
     return (
         Section("Task", overview),
-        Section(STATUS_HISTORY, history),
+        Section(STATUS_HISTORY, tuple(history) or (Row("(none)", "no status seen yet"),)),
         Section("Messages", tuple(messages) or (Row("(none)", "no messages seen"),)),
         Section("Artifacts", artifacts or (Row("(none)", "no artifacts"),)),
     )

@@ -1,19 +1,25 @@
 """What the client knows of one A2A task: ``TaskView`` (status history, messages, artifacts) and its parts.
 
-``TaskReducer`` (``reducer.py``) builds and updates these from stream events and task snapshots.
+``TaskReducer`` (``reducer.py``) builds and updates these from stream events and task snapshots. A
+task's status history and messages are ``CappedHistory`` sequences: the first and the latest are
+kept, those in between counted (``status_dropped``, ``messages_dropped``), so an agent that sends
+a status a million times costs a bounded amount of memory.
 """
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
 from a2a.types import Artifact, Message, Part, Task, TaskStatus
 
+from workbench.core.protocols.a2a.capped import CappedHistory
 from workbench.core.protocols.a2a.convert import (
     INTERRUPTED_STATES,
     TERMINAL_STATES,
     content_to_part,
+    message_text,
     message_to_dict,
     state_name,
 )
@@ -26,15 +32,23 @@ class StatusEntry:
 
     Attributes:
         state: Neutral state name.
-        text: The status message's text, if any.
         timestamp: The agent's timestamp (RFC 3339), if it gave one.
         message: The status message (proto), if any.
     """
 
     state: str
-    text: str | None = None
     timestamp: str | None = None
     message: Message | None = None
+
+    @property
+    def text(self) -> str | None:
+        """The status message's text, if any (read from the message: the text is not held twice)."""
+        return (message_text(self.message) or None) if self.message is not None else None
+
+    @property
+    def size(self) -> int:
+        """The entry's size in bytes (its message's encoded size), for the history's byte bound."""
+        return self.message.ByteSize() if self.message is not None else 0
 
     def to_dict(self) -> dict[str, Any]:
         """Return a JSON-ready dict."""
@@ -133,9 +147,11 @@ class TaskView:
     Attributes:
         task_id: The task id.
         context_id: The task's context id.
-        status_history: Every state seen, oldest first (consecutive duplicates kept only when the
-            message differs).
-        messages: User and agent messages in order (de-duplicated by message id).
+        status_history: The states seen, oldest first (consecutive duplicates kept only when the
+            message differs); the first and the latest are kept, ``status_history.dropped`` counts
+            the ones in between.
+        messages: User and agent messages in order (de-duplicated by message id); the first and
+            the latest are kept, ``messages.dropped`` counts the ones in between.
         artifacts: Artifacts by id, in order of first appearance.
         metadata: The task's metadata (last snapshot).
         status: The current proto status.
@@ -143,12 +159,22 @@ class TaskView:
 
     task_id: str
     context_id: str
-    status_history: list[StatusEntry] = field(default_factory=list)
-    messages: list[Message] = field(default_factory=list)
+    status_history: CappedHistory[StatusEntry] = field(default_factory=lambda: CappedHistory(size=_entry_size))
+    messages: CappedHistory[Message] = field(default_factory=lambda: CappedHistory(size=_message_size))
     artifacts: dict[str, ArtifactView] = field(default_factory=dict)
     metadata: dict[str, Any] = field(default_factory=dict)
     status: TaskStatus = field(default_factory=TaskStatus)
-    _message_ids: set[str] = field(default_factory=set, repr=False)
+    _message_ids: dict[str, None] = field(default_factory=dict, repr=False)
+
+    @property
+    def status_dropped(self) -> int:
+        """Status updates seen but not kept (between the first and the latest)."""
+        return self.status_history.dropped
+
+    @property
+    def messages_dropped(self) -> int:
+        """Messages seen but not kept (between the first and the latest)."""
+        return self.messages.dropped
 
     @property
     def state(self) -> str:
@@ -182,8 +208,12 @@ class TaskView:
         return task
 
     def to_dict(self) -> dict[str, Any]:
-        """Return a JSON-ready dict (the task in camelCase wire form plus the client's bookkeeping)."""
-        return {
+        """Return a JSON-ready dict (the task in camelCase wire form plus the client's bookkeeping).
+
+        ``status_updates_not_kept`` / ``messages_not_kept`` count what was seen but not kept; they
+        sit after the first ``status_history`` / ``messages`` items given by ``…_not_kept_after``.
+        """
+        out: dict[str, Any] = {
             "task_id": self.task_id,
             "context_id": self.context_id,
             "state": self.state,
@@ -191,11 +221,47 @@ class TaskView:
             "messages": [message_to_dict(m) for m in self.messages],
             "artifacts": [a.to_dict() for a in self.artifacts.values()],
         }
+        if self.status_history.dropped:
+            out["status_updates_not_kept"] = self.status_history.dropped
+            out["status_updates_not_kept_after"] = self.status_history.gap_at
+        if self.messages.dropped:
+            out["messages_not_kept"] = self.messages.dropped
+            out["messages_not_kept_after"] = self.messages.gap_at
+        return out
+
+    def knows_message(self, message_id: str) -> bool:
+        """Whether a message with this id was seen (kept or not)."""
+        return _id_key(message_id) in self._message_ids
 
     def _add_message(self, message: Message) -> bool:
-        if message.message_id and message.message_id in self._message_ids:
-            return False
-        if message.message_id:
-            self._message_ids.add(message.message_id)
+        message_id = message.message_id
+        if message_id:
+            key = _id_key(message_id)
+            if key in self._message_ids:
+                return False
+            ids = self._message_ids
+            ids[key] = None
+            if len(ids) > MAX_MESSAGE_IDS:
+                del ids[next(iter(ids))]
         self.messages.append(message)
         return True
+
+
+MAX_MESSAGE_IDS = 10_000
+"""Message ids one task remembers for de-duplication; past it the oldest is forgotten."""
+_MAX_ID_CHARS = 64
+
+
+def _id_key(message_id: str) -> str:
+    """The id as remembered: itself when short, else a digest (a 1 MiB id costs 32 characters)."""
+    if len(message_id) <= _MAX_ID_CHARS:
+        return message_id
+    return "#" + hashlib.blake2b(message_id.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+
+
+def _entry_size(entry: StatusEntry) -> int:
+    return entry.size
+
+
+def _message_size(message: Message) -> int:
+    return message.ByteSize()
