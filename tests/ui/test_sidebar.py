@@ -38,11 +38,18 @@ async def wait_state(vm: SidebarViewModel, profile_id: str, state: ConnectionSta
 
 
 class StateLog:
-    """Every state text a row showed, in order."""
+    """Every state text a row showed, in order (a row that changed otherwise, e.g. gained an error sign, adds none)."""
 
     def __init__(self, vm: SidebarViewModel) -> None:
         self.texts: dict[str, list[str]] = {}
-        vm.item_changed.connect(lambda pid: self.texts.setdefault(pid, []).append(vm.item(pid).state_text))
+
+        def record(pid: str) -> None:
+            texts = self.texts.setdefault(pid, [])
+            text = vm.item(pid).state_text
+            if not texts or texts[-1] != text:
+                texts.append(text)
+
+        vm.item_changed.connect(record)
 
 
 def _errors(ctx: PanelContext) -> list[ErrorView]:

@@ -19,7 +19,7 @@ from tests.integration.a2a.a2a_test_agents import bearer_app
 from tests.ui.support import make_context, wait_until
 from workbench.core.errors import AuthRequiredError
 from workbench.core.events import ConnectionState
-from workbench.core.profiles import A2AProfile
+from workbench.core.profiles import A2AProfile, MCPStdioProfile
 from workbench.core.safe_text import neutralise
 from workbench.demo.a2a_agents import run_demo_agents, serve_agent
 from workbench.ui.asyncutil import wait_signal
@@ -107,3 +107,36 @@ async def check_rows(ctx: Any, sidebar: SidebarWidget, chat: ChatWidget, banner:
     await wait_until(lambda: vm.item("b").state is ConnectionState.CONNECTED, vm.item_changed, BOUND)  # type: ignore[union-attr]
     assert row("b", SidebarRole.UNSEEN_ERROR) == ""
     assert ctx.selection.current == "a"
+
+
+@pytest.mark.asyncio
+async def test_a_connection_that_fails_to_connect_while_another_is_selected_marks_its_own_row(
+    qtbot: Any, tmp_path: Path
+) -> None:
+    ctx = make_context(tmp_path / "config")
+    sidebar = SidebarWidget(ctx)
+    banner = ErrorBanner()
+    for widget in (sidebar, banner):
+        qtbot.addWidget(widget)
+    ctx.errors.set_connection_source(lambda: ctx.selection.current)  # as the window does
+    ctx.errors.error_reported.connect(banner.show_error)
+    ctx.selection.changed.connect(banner.set_connection)
+    model = sidebar.model
+    try:
+        async with run_demo_agents(chunk_delay=0.0) as urls:
+            task = sidebar.add_transient(A2AProfile(id="a", name="Travel", url=urls["travel"]), persist=False)
+            assert task is not None
+            await asyncio.wait_for(task, BOUND)
+            sidebar.select("a")
+            broken = MCPStdioProfile(id="broken", name="Broken server", command="/nonexistent/mcp-server")
+            task = sidebar.add_transient(broken, persist=False)  # connects in the background
+            assert task is not None
+            await asyncio.wait_for(task, BOUND)
+            assert sidebar.viewmodel.item("broken").state is ConnectionState.FAILED  # type: ignore[union-attr]
+            unseen = model.index(model.row_of("broken")).data(SidebarRole.UNSEEN_ERROR)
+            assert unseen.startswith("Connecting to 'Broken server' failed")
+            assert banner.current is None  # not pinned on the travel agent the user looks at
+            sidebar.select("broken")
+            assert banner.current is not None and banner.current.connection_id == "broken"
+    finally:
+        await ctx.services.connections.aclose()

@@ -394,7 +394,7 @@ class SidebarViewModel(QObject):
         try:
             await self._ctx.services.connections.connect(profile, agent=agent)
         except WorkbenchError as exc:
-            self._report_connect_failure(exc, f"connecting to {profile.name!r}")
+            self._report_connect_failure(exc, f"connecting to {profile.name!r}", profile.id)
 
     async def _disconnect(self, profile_id: str) -> None:
         await self._ctx.services.connections.disconnect(profile_id)
@@ -406,13 +406,14 @@ class SidebarViewModel(QObject):
                 await connections.disconnect(profile.id)
             await connections.connect(profile)
         except WorkbenchError as exc:
-            self._report_connect_failure(exc, f"reconnecting to {profile.name!r}")
+            self._report_connect_failure(exc, f"reconnecting to {profile.name!r}", profile.id)
 
-    def _report_connect_failure(self, exc: WorkbenchError, doing: str) -> None:
+    def _report_connect_failure(self, exc: WorkbenchError, doing: str, profile_id: str) -> None:
         # A connection the user closed while it was connecting is not a failure worth announcing.
         if isinstance(exc, ConnectError) and exc.details.get("closed"):
             return
-        self._ctx.errors.report(exc, doing)
+        # the failure is that connection's, whichever one the user looks at meanwhile
+        self._ctx.errors.report(exc, doing, connection_id=profile_id)
 
     def _run(self, profile_id: str, coro: Coroutine[Any, Any, None], doing: str) -> asyncio.Task[None]:
         task = spawn(coro, doing=doing, name=f"sidebar:{profile_id}")
