@@ -7,23 +7,29 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 NPM_PREFIX := .cache/npm
-EVERYTHING := @modelcontextprotocol/server-everything@2026.8.31
+# Every npm test peer is pinned with all its transitive dependencies: tests/peers/npm/<name>/package.json and
+# package-lock.json, installed with `npm ci` into that peer's prefix under .cache/npm (a changed lock file
+# reinstalls it). npm_ci,PREFIX,NAME copies the two files into PREFIX and installs exactly what the lock names.
+NPM_LOCKS := tests/peers/npm
+npm_ci = mkdir -p $(1) && cp $(NPM_LOCKS)/$(2)/package.json $(NPM_LOCKS)/$(2)/package-lock.json $(1)/ \
+  && npm ci --silent --no-audit --no-fund --prefix $(1)
+npm_lock = $(NPM_LOCKS)/$(1)/package.json $(NPM_LOCKS)/$(1)/package-lock.json
+# The reference MCP server @modelcontextprotocol/server-everything 2026.8.31, in .cache/npm itself.
 EVERYTHING_STAMP := $(NPM_PREFIX)/.installed-2026.8.31
-# The JS SDK's A2A agents (tests/servers/a2a_js_agent_*.mjs): 1.3.0 speaks A2A 1.0, 0.3.14 speaks 0.3.
-A2A_JS_PACKAGES := @a2a-js/sdk@1.3.0=a2a-js-1.3.0 @a2a-js/sdk@0.3.14=a2a-js-0.3.14
+# The JS SDK's A2A agents (tests/servers/a2a_js_agent_*.mjs) with express 5.3.0: @a2a-js/sdk 1.3.0 speaks A2A 1.0,
+# 0.3.14 speaks 0.3; each in .cache/npm/a2a-js-<version>.
+A2A_JS_VERSIONS := 1.3.0 0.3.14
 A2A_JS_STAMP := $(NPM_PREFIX)/.installed-a2a-js-1.3.0-0.3.14
-# More reference MCP servers as CLI test peers (tests/support/peers.py, tests/e2e/peers/): the npm ones in
-# their own prefix (one install), each PyPI one in its own venv under .cache/pypeers (they pin their own `mcp`,
-# so never in .venv). A peer that is not installed is skipped with the reason.
+# More reference MCP servers as CLI test peers (tests/support/peers.py, tests/e2e/peers/): the npm ones
+# (server-filesystem, -memory, -sequential-thinking 2026.8.31) in one prefix, each PyPI one in its own venv under
+# .cache/pypeers (they pin their own `mcp`, so never in .venv) from tests/peers/pypi/<name>.txt, a `pip freeze`
+# of its venv: the server and every dependency at `==` versions. A peer that is not installed is skipped with the reason.
 NPM_PEERS_PREFIX := $(NPM_PREFIX)/mcp-peers
-NPM_PEERS := @modelcontextprotocol/server-filesystem@2026.8.31 @modelcontextprotocol/server-memory@2026.8.31 \
-  @modelcontextprotocol/server-sequential-thinking@2026.8.31
 NPM_PEERS_STAMP := $(NPM_PEERS_PREFIX)/.installed-2026.8.31
 PYPEERS_DIR := .cache/pypeers
-PYPEERS := fetch=mcp-server-fetch==2026.10.24 git=mcp-server-git==2026.10.19 time=mcp-server-time==2026.10.19
+PYPEERS := fetch git time
 PYPEERS_STAMP := $(PYPEERS_DIR)/.installed-fetch-2026.10.24-git-2026.10.19-time-2026.10.19
-# The Node MCP Inspector CLI, a contender in bench/http_inspect.py only (make bench), in its own prefix.
-INSPECTOR := @modelcontextprotocol/inspector@2.12.0
+# The Node MCP Inspector CLI 2.12.0, a contender in bench/http_inspect.py only (make bench), in its own prefix.
 INSPECTOR_PREFIX := $(NPM_PREFIX)/inspector-2.12.0
 INSPECTOR_STAMP := $(INSPECTOR_PREFIX)/.installed
 
@@ -42,33 +48,31 @@ $(STAMP): pyproject.toml tools/find_python.sh
 demo: $(STAMP)
 	$(VENV)/bin/workbench demo
 
-$(EVERYTHING_STAMP):
+$(EVERYTHING_STAMP): $(call npm_lock,server-everything)
 	@if command -v npm >/dev/null 2>&1; then \
-	  mkdir -p $(NPM_PREFIX) && npm install --silent --no-audit --no-fund --prefix $(NPM_PREFIX) $(EVERYTHING) \
-	  && touch $(EVERYTHING_STAMP); \
+	  $(call npm_ci,$(NPM_PREFIX),server-everything) && touch $(EVERYTHING_STAMP); \
 	else echo "npm not found: tests against server-everything will be skipped"; fi
 
-$(A2A_JS_STAMP):
+$(A2A_JS_STAMP): $(foreach v,$(A2A_JS_VERSIONS),$(call npm_lock,a2a-js-$(v)))
 	@if command -v npm >/dev/null 2>&1; then \
-	  for item in $(A2A_JS_PACKAGES); do \
-	    mkdir -p $(NPM_PREFIX)/$${item#*=} && npm install --silent --no-audit --no-fund \
-	      --prefix $(NPM_PREFIX)/$${item#*=} $${item%=*} express@5.3.0 || exit 1; \
+	  for v in $(A2A_JS_VERSIONS); do \
+	    $(call npm_ci,$(NPM_PREFIX)/a2a-js-$$v,a2a-js-$$v) || exit 1; \
 	  done && touch $(A2A_JS_STAMP); \
 	else echo "npm not found: tests against the JS SDK's A2A agents will be skipped"; fi
 
-$(NPM_PEERS_STAMP):
+$(NPM_PEERS_STAMP): $(call npm_lock,mcp-peers)
 	@if command -v npm >/dev/null 2>&1; then \
-	  mkdir -p $(NPM_PEERS_PREFIX) && npm install --silent --no-audit --no-fund --save-exact \
-	    --prefix $(NPM_PEERS_PREFIX) $(NPM_PEERS) && touch $(NPM_PEERS_STAMP); \
+	  $(call npm_ci,$(NPM_PEERS_PREFIX),mcp-peers) && touch $(NPM_PEERS_STAMP); \
 	else echo "npm not found: tests against the npm reference servers will be skipped"; fi
 
-$(PYPEERS_STAMP): tools/find_python.sh
+$(PYPEERS_STAMP): tools/find_python.sh $(foreach p,$(PYPEERS),tests/peers/pypi/$(p).txt)
 	@set -e; PYTHON_BIN="$$(bash tools/find_python.sh)"; pids=""; \
-	  for item in $(PYPEERS); do \
-	    dir=$(PYPEERS_DIR)/$${item%%=*}; rm -rf $$dir; \
-	    ( "$$PYTHON_BIN" -m venv $$dir && $$dir/bin/pip install --quiet --disable-pip-version-check $${item#*=} \
-	      || { rm -rf $$dir; echo "installing $${item#*=} into $$dir failed"; exit 1; } ) & pids="$$pids $$!"; \
-	  done; for pid in $$pids; do wait $$pid; done; touch $(PYPEERS_STAMP)
+	  for name in $(PYPEERS); do \
+	    dir=$(PYPEERS_DIR)/$$name; rm -rf $$dir; \
+	    ( "$$PYTHON_BIN" -m venv $$dir \
+	      && $$dir/bin/pip install --quiet --disable-pip-version-check -r tests/peers/pypi/$$name.txt \
+	      || { rm -rf $$dir; echo "installing tests/peers/pypi/$$name.txt into $$dir failed"; exit 1; } ) & pids="$$pids $$!"; \
+	  done; for pid in $$pids; do wait $$pid || exit 1; done; touch $(PYPEERS_STAMP)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check workbench tests bench tools resources packaging
@@ -83,10 +87,9 @@ imports: $(STAMP)
 test: $(STAMP) $(EVERYTHING_STAMP) $(A2A_JS_STAMP) $(NPM_PEERS_STAMP) $(PYPEERS_STAMP) lint typecheck imports
 	QT_QPA_PLATFORM=offscreen $(VENV)/bin/pytest -q -p no:cacheprovider -n 4
 
-$(INSPECTOR_STAMP):
+$(INSPECTOR_STAMP): $(call npm_lock,inspector-2.12.0)
 	@if command -v npm >/dev/null 2>&1; then \
-	  mkdir -p $(INSPECTOR_PREFIX) && npm install --silent --no-audit --no-fund --prefix $(INSPECTOR_PREFIX) $(INSPECTOR) \
-	  && touch $(INSPECTOR_STAMP); \
+	  $(call npm_ci,$(INSPECTOR_PREFIX),inspector-2.12.0) && touch $(INSPECTOR_STAMP); \
 	else echo "npm not found: bench/http_inspect.py will skip the MCP Inspector CLI"; fi
 
 bench: $(STAMP) $(EVERYTHING_STAMP) $(INSPECTOR_STAMP)

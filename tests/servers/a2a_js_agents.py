@@ -1,6 +1,7 @@
 """Starts the JS SDK's A2A agents (``a2a_js_agent_v1.mjs``, ``a2a_js_agent_v03.mjs``) for a test.
 
-The packages are installed by ``make test`` (``.cache/npm/a2a-js-<version>``); without node or
+The packages are installed by ``make test`` (``.cache/npm/a2a-js-<version>``, ``npm ci`` from the lock files in
+``tests/peers/npm/a2a-js-<version>``); without node or
 them the test is skipped, naming what is missing.
 """
 
@@ -17,7 +18,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
 SDK_VERSIONS = {"1.0": "1.3.0", "0.3": "0.3.14"}
-"""A2A protocol version → the @a2a-js/sdk release that speaks it (as pinned in the Makefile)."""
+"""A2A protocol version → the @a2a-js/sdk release that speaks it (pinned in tests/peers/npm/a2a-js-<release>)."""
 START_TIMEOUT = 20.0
 
 

@@ -1,6 +1,7 @@
 """Run the reference MCP server `@modelcontextprotocol/server-everything` on loopback for tests.
 
-`make test` installs the npm package into `.cache/npm`. Its HTTP modes listen on
+`make test` installs the npm package into `.cache/npm` with `npm ci` from the lock file in
+`tests/peers/npm/server-everything` (every transitive dependency pinned). Its HTTP modes listen on
 `process.env.PORT || 3001` on all interfaces; we start node with the `loopback.cjs` preload, which
 rebinds every TCP listen to 127.0.0.1 (PORT=0 → ephemeral port) and prints
 `WORKBENCH_LISTENING <port>` on stderr once the socket is bound.
@@ -38,8 +39,8 @@ LOOPBACK_PRELOAD = Path(__file__).with_name("loopback.cjs")
 OWNER_ENV = "WORKBENCH_TEST_OWNER"
 LISTENING_PREFIX = "WORKBENCH_LISTENING "
 INSTALL_HINT = (
-    "run `make test` (or `npm install --prefix .cache/npm "
-    f"@modelcontextprotocol/server-everything@{EVERYTHING_VERSION}` in the repository root) to install it"
+    f"run `make test` (or `make .cache/npm/.installed-{EVERYTHING_VERSION}` in the repository root: `npm ci` from"
+    " tests/peers/npm/server-everything/package-lock.json) to install it"
 )
 
 HttpMode = Literal["streamableHttp", "sse"]

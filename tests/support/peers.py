@@ -1,9 +1,10 @@
 """The MCP reference servers beside server-everything, as stdio peers of the command line in tests.
 
-`make test` installs them (Makefile: NPM_PEERS, PYPEERS), never into the project's venv:
-  - npm: server-filesystem, server-memory, server-sequential-thinking in `.cache/npm/mcp-peers`;
+`make test` installs them, every transitive dependency pinned, never into the project's venv:
+  - npm: server-filesystem, server-memory, server-sequential-thinking in `.cache/npm/mcp-peers`
+    (`npm ci` from `tests/peers/npm/mcp-peers/package-lock.json`);
   - PyPI: mcp-server-fetch, mcp-server-git, mcp-server-time, each in its own venv
-    `.cache/pypeers/<name>` (they pin their own `mcp`).
+    `.cache/pypeers/<name>` (they pin their own `mcp`) from `tests/peers/pypi/<name>.txt`.
 
 `peer_command(name)` gives the argv to put after `--`, or skips the test saying what to install.
 `run_cli(...)` runs `python -m workbench` as a user would, times it, and proves the server it
