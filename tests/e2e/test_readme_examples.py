@@ -12,9 +12,10 @@ token is in ``token.txt``, as the secret example reads it), and the demo MCP ser
 OAuth authorization server (``WORKBENCH_OAUTH_TEST_FOLLOW=1`` stands in for the person approving in a
 browser). Each example runs through ``bash -c`` exactly as written after that binding, in a scratch
 directory with its own config dir and file keyring; ``python`` and ``workbench`` are this checkout's.
-Examples run at the same time (as many as there are CPUs), except that one touching a saved profile
-(``profile``, ``secret``, ``login``, ``logout``, ``--profile``) waits for the earlier ones touching the same
-profile, and ``profile list`` (all of them) waits for, and is waited for by, every such example.
+The examples that read or write saved profiles and secrets (``profile``, ``secret``, ``login``,
+``logout``, ``--profile``) run one after another in the order the docs give them, as a user would type
+them (two processes saving profiles at once is not guarded against: the last write wins); every other
+example runs beside them, as many at a time as there are CPUs.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ import re
 import shlex
 import signal
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -216,35 +217,10 @@ def bind(command: str, peers: Peers) -> str:
     return re.sub(r"(--mcp(?:-sse)?) URL\b", lambda m: f"{m.group(1)} {peers.mcp}", bound)
 
 
-def profiles_touched(example: Example) -> set[str] | None:
-    """The saved profiles an example reads or writes: None if none, an empty set if all (``profile list``)."""
-    names: set[str] = set()
-    stateful = False
-    for segment in example.key.split("&&"):
-        words = shlex.split(segment)
-        if words[1] in STATEFUL_COMMANDS:
-            stateful = True
-            operands = [w for w in words[2:] if not w.startswith("-")]
-            if words[1] in ("profile", "secret"):
-                operands = operands[1:]  # after the sub-command (add, set, list ...)
-            names.update(operands[:1])
-        if "--profile" in words:
-            stateful = True
-            names.add(words[words.index("--profile") + 1])
-    return names if stateful else None
-
-
-def waits_for(examples: list[Example]) -> list[list[int]]:
-    """For each example, the earlier ones it must wait for: those touching a profile it touches (or all)."""
-    touched = [profiles_touched(e) for e in examples]
-    return [
-        [
-            j
-            for j, theirs in enumerate(touched[:i])
-            if mine is not None and theirs is not None and (not mine or not theirs or mine & theirs)
-        ]
-        for i, mine in enumerate(touched)
-    ]
+def stateful(example: Example) -> bool:
+    """Whether the example reads or writes saved profiles or secrets (shared state: they run in order)."""
+    words = shlex.split(example.key)
+    return words[1] in STATEFUL_COMMANDS or "--profile" in words
 
 
 def _environment(scratch: Path) -> dict[str, str]:
@@ -343,21 +319,19 @@ async def test_every_command_line_example_in_the_docs_runs_as_written(tmp_path: 
         targets = {agent.name: agent.target for agent in demo}
         peers = Peers(targets["demo-mcp"], targets["travel"], targets["mcp-proxy"], protected, oauth.url)
 
-        async def after(earlier: list[asyncio.Task[str | None]], then: Awaitable[str | None]) -> str | None:
-            await asyncio.gather(*earlier)
-            return await then
-
-        async def run(example: Example) -> str | None:
+        async def run(example: Example, *, in_turn: bool = False) -> str | None:
             expected = EXAMPLES[example.key]
             assert isinstance(expected, Runs)
             bound = bind(example.command, peers)
-            async with slots:
+            async with contextlib.nullcontext() if in_turn else slots:  # the sequence is never held up for a slot
                 result = await _run(bound, expected.stdin, tmp_path, env)
             return _verdict(example, bound, expected, result)
 
-        tasks: list[asyncio.Task[str | None]] = []
-        for example, earlier in zip(examples, waits_for(examples), strict=True):
-            tasks.append(asyncio.create_task(after([tasks[j] for j in earlier], run(example))))
-        verdicts = await asyncio.gather(*tasks)
+        async def in_order(chain: list[Example]) -> list[str | None]:
+            return [await run(example, in_turn=True) for example in chain]
+
+        in_sequence = asyncio.ensure_future(in_order([e for e in examples if stateful(e)]))
+        at_once = await asyncio.gather(*(run(e) for e in examples if not stateful(e)))
+        verdicts = [*await in_sequence, *at_once]
     failures = [v for v in verdicts if v]
     assert not failures, f"{len(failures)} of {len(examples)} examples failed:\n\n" + "\n\n".join(failures)
