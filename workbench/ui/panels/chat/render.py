@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from PySide6.QtCore import QUrl
 from PySide6.QtGui import (
     QBrush,
-    QColor,
     QFont,
     QFontDatabase,
     QTextBlockFormat,
@@ -44,6 +43,7 @@ from workbench.core.conversation import (
     ToolCall,
     UserMessage,
 )
+from workbench.ui.panels.chat.colours import colour
 from workbench.ui.panels.chat.markdown import insert_markdown, is_markdown_artifact, line_breaks_kept, settled_end
 
 LIVE_MARKDOWN_LIMIT = 4_000
@@ -194,16 +194,16 @@ class TranscriptRenderer:
             return
         cursor = self._cursor(drawn, clear=not fresh)
         if isinstance(item, UserMessage | Answer):
-            cursor.insertText("You", _fmt(bold=True, colour="#1e3a8a"))
+            cursor.insertText("You", _fmt(bold=True, accent="#1e3a8a"))
             if isinstance(item, Answer):
-                cursor.insertText("  answering the agent's question", _fmt(small=True, colour="#6b7280"))
+                cursor.insertText("  answering the agent's question", _fmt(small=True, accent="#6b7280"))
             cursor.insertText("\n", self._plain)
             cursor.insertText(item.text, self._plain)
         elif isinstance(item, StatusLine):
             shown = item.state.replace("_", " ")
             if item.message and item.state in ("input_required", "auth_required", "failed", "rejected", "canceled"):
                 shown += f": {item.message}"
-            cursor.insertText(f"● {shown}", _fmt(colour=STATE_COLOURS.get(item.state, "#6b7280"), small=True))
+            cursor.insertText(f"● {shown}", _fmt(accent=STATE_COLOURS.get(item.state, "#6b7280"), small=True))
         elif isinstance(item, Artifact):
             self._draw_artifact(cursor, index, item)
             drawn.chunks = item.chunks
@@ -211,8 +211,8 @@ class TranscriptRenderer:
             cursor.insertText(_progress_text(item), self._mono_fmt("#2563eb"))
         elif isinstance(item, LogLine):
             who = f" {item.logger}" if item.logger else ""
-            colour = LOG_COLOURS.get(item.level, "#374151")
-            cursor.insertText(f"[{item.level}]{who}: {item.text}", self._mono_fmt(colour, small=True))
+            accent = LOG_COLOURS.get(item.level, "#374151")
+            cursor.insertText(f"[{item.level}]{who}: {item.text}", self._mono_fmt(accent, small=True))
         elif isinstance(item, ToolCall):
             args = json.dumps(item.arguments, ensure_ascii=False, default=str)
             cursor.insertText(f"tool call  {item.name}({args})", self._mono_fmt("#7c3aed"))
@@ -220,7 +220,7 @@ class TranscriptRenderer:
             self._draw_request(cursor, item)
         elif isinstance(item, Completion):
             cursor.insertText(
-                f"■ {item.state.replace('_', ' ')}", _fmt(colour=STATE_COLOURS.get(item.state), small=True)
+                f"■ {item.state.replace('_', ' ')}", _fmt(accent=STATE_COLOURS.get(item.state), small=True)
             )
             if item.text and not item.echoed:
                 shown = (
@@ -228,9 +228,9 @@ class TranscriptRenderer:
                 )
                 cursor.insertText("\n" + shown, self._plain)
         elif isinstance(item, Failure):
-            cursor.insertText(f"✖ failed [{item.code}]: {item.message}", _fmt(colour="#b91c1c", bold=True))
+            cursor.insertText(f"✖ failed [{item.code}]: {item.message}", _fmt(accent="#b91c1c", bold=True))
             if item.hint:
-                cursor.insertText(f"\n{item.hint}", _fmt(colour="#b91c1c"))
+                cursor.insertText(f"\n{item.hint}", _fmt(accent="#b91c1c"))
 
     def _draw_agent(self, drawn: _Drawn, item: AgentMessage, *, fresh: bool) -> None:
         """Draw a message: finished paragraphs once, then only the paragraph still streaming.
@@ -290,7 +290,7 @@ class TranscriptRenderer:
         amount = f"{size:,} chars" if size else f"{len(item.parts)} part{'s' if len(item.parts) != 1 else ''}"
         cursor.insertText(
             f"  ({item.chunks:,} chunk{'s' if item.chunks != 1 else ''}, {amount}{done})  ",
-            _fmt(small=True, colour="#6b7280"),
+            _fmt(small=True, accent="#6b7280"),
         )
         expanded = index in self._expanded
         cursor.insertText("Collapse" if expanded else "Expand", _link(self.action_url("toggle", index)))
@@ -302,7 +302,7 @@ class TranscriptRenderer:
             body = item.tail(ARTIFACT_EXPANDED_CHARS + 1)
             if len(body) > ARTIFACT_EXPANDED_CHARS:
                 cursor.insertText(
-                    "… (the start is cut; Save as… writes all of it)\n", _fmt(small=True, colour="#6b7280")
+                    "… (the start is cut; Save as… writes all of it)\n", _fmt(small=True, accent="#6b7280")
                 )
                 body = body[-ARTIFACT_EXPANDED_CHARS:]
         else:
@@ -311,7 +311,7 @@ class TranscriptRenderer:
                 body, cut = body[-ARTIFACT_PREVIEW_CHARS:], True
         if is_markdown_artifact(item) and len(body) <= FINAL_MARKDOWN_LIMIT:
             if cut:
-                cursor.insertText("…\n", _fmt(small=True, colour="#6b7280"))
+                cursor.insertText("…\n", _fmt(small=True, accent="#6b7280"))
             insert_markdown(cursor, line_breaks_kept(body.rstrip("\n")))
             return
         cursor.insertText(("…" if cut else "") + body.rstrip("\n"), self._mono)
@@ -319,50 +319,50 @@ class TranscriptRenderer:
     def _draw_request(self, cursor: QTextCursor, item: Question) -> None:
         what = {"elicitation": "asks for input", "sampling": "asks for a completion", "input": "needs input",
                 "auth": "needs authorisation"}[item.request_kind]  # fmt: skip
-        cursor.insertText(f"The agent {what}", _fmt(bold=True, colour="#b45309"))
+        cursor.insertText(f"The agent {what}", _fmt(bold=True, accent="#b45309"))
         status = {"pending": "", "answered": " (answered)", "waiting": " — waiting for your answer"}[item.status]
-        cursor.insertText(status + "\n", _fmt(colour="#b45309"))
+        cursor.insertText(status + "\n", _fmt(accent="#b45309"))
         cursor.insertText(item.text, self._plain)
         props = (item.schema or {}).get("properties") if isinstance(item.schema, dict) else None
         if isinstance(props, dict) and props:
             fields = ", ".join(str(k) for k in props)
-            cursor.insertText(f"\nAnswer fields: {fields}", _fmt(small=True, colour="#6b7280"))
+            cursor.insertText(f"\nAnswer fields: {fields}", _fmt(small=True, accent="#6b7280"))
             if item.status == "waiting":
                 cursor.insertText("\nType the answer below (a JSON object for the fields) and send it.",
-                                  _fmt(small=True, colour="#6b7280"))  # fmt: skip
+                                  _fmt(small=True, accent="#6b7280"))  # fmt: skip
 
     def _frame_format(self, item: AnyItem) -> QTextFrameFormat:
         fmt = QTextFrameFormat()
         fmt.setMargin(0)
         fmt.setPadding(2)
         if isinstance(item, UserMessage | Answer):
-            fmt.setBackground(QColor("#eef2ff"))
+            fmt.setBackground(colour("#eef2ff"))
             fmt.setPadding(6)
         elif isinstance(item, Artifact):
             fmt.setBorder(1)
-            fmt.setBorderBrush(QBrush(QColor("#9ca3af")))
+            fmt.setBorderBrush(QBrush(colour("#9ca3af")))
             fmt.setPadding(6)
         elif isinstance(item, Question):
-            fmt.setBackground(QColor("#fff7ed"))
+            fmt.setBackground(colour("#fff7ed"))
             fmt.setPadding(6)
         elif isinstance(item, AgentMessage):
             fmt.setPadding(4)
         return fmt
 
-    def _mono_fmt(self, colour: str, *, small: bool = False) -> QTextCharFormat:
+    def _mono_fmt(self, accent: str, *, small: bool = False) -> QTextCharFormat:
         fmt = QTextCharFormat(self._mono)
-        fmt.setForeground(QColor(colour))
+        fmt.setForeground(colour(accent))
         if small:
             fmt.setFontPointSize(max(6.0, self._mono.font().pointSizeF() - 1))
         return fmt
 
 
-def _fmt(*, bold: bool = False, colour: str | None = None, small: bool = False) -> QTextCharFormat:
+def _fmt(*, bold: bool = False, accent: str | None = None, small: bool = False) -> QTextCharFormat:
     fmt = QTextCharFormat()
     if bold:
         fmt.setFontWeight(QFont.Weight.Bold)
-    if colour:
-        fmt.setForeground(QColor(colour))
+    if accent:
+        fmt.setForeground(colour(accent))
     if small:
         fmt.setFontPointSize(8.5)
     return fmt
@@ -372,7 +372,7 @@ def _link(url: QUrl) -> QTextCharFormat:
     fmt = QTextCharFormat()
     fmt.setAnchor(True)
     fmt.setAnchorHref(url.toString())
-    fmt.setForeground(QColor("#2563eb"))
+    fmt.setForeground(colour("#2563eb"))
     fmt.setFontUnderline(True)
     return fmt
 
