@@ -4,15 +4,19 @@ from __future__ import annotations
 
 import asyncio
 import json
+import queue
 import shlex
 import signal
+import subprocess
 import sys
-from collections.abc import AsyncIterator
+import threading
+import time
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
-import pytest_asyncio
 
+from tests.support.cli_runner import run_workbench
 from tests.support.everything import StdioCommand
 
 pytestmark = pytest.mark.asyncio
@@ -20,12 +24,21 @@ DEMO_STDIO = [sys.executable, "-m", "workbench.demo.mcp_server", "--stdio"]
 
 
 async def workbench(*argv: str, stdin: bytes = b"", timeout: float = 60) -> tuple[int, str, str]:
-    """Run ``python -m workbench ARGV`` and return (exit code, stdout, stderr)."""
+    """Run ``workbench ARGV`` (in this process: tests/support/cli_runner.py); (exit code, stdout, stderr)."""
+    return await run_workbench(*argv, stdin=stdin, timeout=timeout)
+
+
+async def workbench_process(
+    *argv: str, stdin: bytes = b"", env: dict[str, str] | None = None, timeout: float = 60
+) -> tuple[int, str, str]:
+    """Run ``python -m workbench ARGV`` as its own process: for what only a process shows (its
+    environment at start-up, its exit status, what it leaves behind)."""
     proc = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
         "workbench",
         *argv,
+        env=env,
         stdin=asyncio.subprocess.PIPE,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
@@ -39,24 +52,28 @@ def json_lines(text: str) -> list[dict[str, Any]]:
     return [json.loads(line) for line in text.splitlines() if line.strip()]
 
 
-@pytest_asyncio.fixture
-async def demo() -> AsyncIterator[dict[str, dict[str, str]]]:
-    """``workbench demo --headless --json`` running; yields its agents by name."""
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "workbench", "demo", "--headless", "--json", stdout=asyncio.subprocess.PIPE
+@pytest.fixture(scope="module")
+def demo() -> Iterator[dict[str, dict[str, str]]]:
+    """``workbench demo --headless --json`` running (one per module: its agents keep no state a test
+    depends on, every test starts its own session or task); yields its agents by name."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "workbench", "demo", "--headless", "--json"], stdout=subprocess.PIPE, text=True
     )
     assert proc.stdout is not None
     agents: dict[str, dict[str, str]] = {}
     try:
+        lines: queue.Queue[str] = queue.Queue()
+        threading.Thread(target=lambda: [lines.put(line) for line in proc.stdout or ()], daemon=True).start()
+        deadline = time.monotonic() + 30
         while len(agents) < 5:
-            line = await asyncio.wait_for(proc.stdout.readline(), 30)
-            assert line, "workbench demo ended before listing its agents"
+            line = lines.get(timeout=max(0.0, deadline - time.monotonic()))  # queue.Empty: listed none in 30 s
             entry = json.loads(line)
             agents[entry["name"]] = entry
         yield agents
     finally:
         proc.send_signal(signal.SIGTERM)
-        code = await asyncio.wait_for(proc.wait(), 15)
+        code = proc.wait(15)
+        proc.stdout.close()
         assert code == 0, "workbench demo must stop cleanly on SIGTERM"
 
 

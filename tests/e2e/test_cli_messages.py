@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.test_cli import DEMO_STDIO, json_lines, workbench
+from tests.e2e.test_cli import DEMO_STDIO, json_lines, workbench, workbench_process
 from workbench.demo.a2a_agents.common import serve_agent
 from workbench.demo.a2a_agents.travel import build_travel_app
 
@@ -158,6 +158,7 @@ async def test_successful_calls_against_server_everything_print_no_log_noise(
     everything_target: tuple[list[str], list[str]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # asyncio's debug mode logs every slow step (a WARNING): without routing, those reach stderr.
+    # (Its own process: the interpreter reads PYTHONASYNCIODEBUG and PYTHONWARNINGS at start-up.)
     monkeypatch.setenv("PYTHONASYNCIODEBUG", "1")
     monkeypatch.setenv("PYTHONWARNINGS", "always")
     monkeypatch.setenv("WORKBENCH_CONFIG_DIR", str(tmp_path))
@@ -167,7 +168,7 @@ async def test_successful_calls_against_server_everything_print_no_log_noise(
         ["call", "echo", "--args", '{"message": "hi"}'],
         ["call", "get-sum", "--args", '{"a": 1, "b": 2}'],
     ):
-        code, _, err = await workbench(argv[0], *before, *argv[1:], *after)
+        code, _, err = await workbench_process(argv[0], *before, *argv[1:], *after)
         assert code == 0, err
         assert err == "", err
     assert "asyncio" in (tmp_path / "logs" / "cli.log").read_text(encoding="utf-8")  # they went here

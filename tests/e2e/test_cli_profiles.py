@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import sys
@@ -10,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.e2e.test_cli import workbench_process
+from tests.support.cli_runner import run_workbench
 from workbench.demo.mcp_server import serve_http
 
 pytestmark = pytest.mark.asyncio
@@ -29,19 +30,15 @@ def _env(tmp_path: Path, *, keyring_backend: bool = True) -> dict[str, str]:
 
 
 async def workbench(env: dict[str, str], *argv: str, stdin: bytes = b"") -> tuple[int, str, str]:
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "workbench",
-        *argv,
-        env=env,
-        stdin=asyncio.subprocess.PIPE,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-    )
-    out, err = await asyncio.wait_for(proc.communicate(stdin), 90)
-    assert proc.returncode is not None
-    return proc.returncode, out.decode(), err.decode()
+    """Run ``workbench ARGV`` with ``env`` as its whole environment.
+
+    In this process (tests/support/cli_runner.py, which picks the keyring backend again from ``env``)
+    when ``env`` names the test keyring; in a process of its own when it names none, because keyring's
+    discovery would see the test backends this process has imported where a user's process has none.
+    """
+    if "PYTHON_KEYRING_BACKEND" not in env:
+        return await workbench_process(*argv, stdin=stdin, env=env, timeout=90)
+    return await run_workbench(*argv, stdin=stdin, env=env, timeout=90)
 
 
 async def test_a_bearer_secret_set_from_stdin_is_used_on_the_wire_and_stored_only_in_the_keyring(tmp_path):

@@ -7,19 +7,17 @@
     `.cache/pypeers/<name>` (they pin their own `mcp`) from `tests/peers/pypi/<name>.txt`.
 
 `peer_command(name)` gives the argv to put after `--`, or skips the test saying what to install.
-`run_cli(...)` runs `python -m workbench` as a user would, times it, and proves the server it
-started is gone once the command has returned (the server carries a marker of that one run through
-`--env`, found in /proc).
+`run_cli(...)` runs the `workbench` command line as a user would (in the test process), times it,
+and proves the server it started is gone once the command has returned (the server carries a
+marker of that one run through `--env`, found in /proc).
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import os
 import signal
-import sys
 import time
 import uuid
 from dataclasses import dataclass
@@ -28,6 +26,7 @@ from typing import Any
 
 import pytest
 
+from tests.support.cli_runner import run_workbench
 from tests.support.everything import REPO_ROOT, node_path
 
 NPM_PEERS_VERSION = "2026.8.31"
@@ -106,26 +105,14 @@ async def run_cli(peer: str, command: str, *options: str, server: list[str], tim
     marker = f"{RUN_ENV}={uuid.uuid4().hex}"
     argv = [command, "--stdio", "--env", marker, *options, "--", *server]
     started = time.monotonic()
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "workbench",
-        *argv,
-        stdin=asyncio.subprocess.DEVNULL,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-        start_new_session=True,
-    )
-    try:
-        out, err = await asyncio.wait_for(proc.communicate(), timeout)
+    try:  # in this process (tests/support/cli_runner.py): the server is its child as in a user's run
+        code, out, err = await run_workbench(*argv, timeout=timeout)
     except TimeoutError:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGKILL)
-        await proc.wait()
+        for pid in _processes_with(marker):
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
         pytest.fail(f"workbench {command} against {peer} did not finish in {timeout} s")
-    seconds = time.monotonic() - started
-    assert proc.returncode is not None
-    run = CliRun(proc.returncode, out.decode(), err.decode(), seconds)
+    run = CliRun(code, out, err, time.monotonic() - started)
     left = _processes_with(marker)
     for pid in left:
         with contextlib.suppress(ProcessLookupError, PermissionError):
