@@ -207,3 +207,24 @@ async def test_the_question_and_agent_are_plain_text_and_auth_is_named(qtbot):
     assert dialog.question_label.text() == HTML
     assert dialog.who_label.textFormat() == Qt.TextFormat.PlainText
     assert dialog.who_label.text() == f"{HTML} needs you to sign in:"
+
+
+@pytest.mark.asyncio
+async def test_a_real_agents_form_shows_its_json_beside_it_without_cutting_a_line(qtbot):
+    answers = _DialogAnswers(qtbot)
+    async with (
+        serve_agent(travel_app_factory(chunk_delay=0)) as url,
+        A2AAgent(url, input_handler=answers) as agent,
+    ):
+        run = asyncio.ensure_future(_stream(agent, "Plan a trip to Rome"))
+        dialog = await asyncio.wait_for(answers.dialogs.get(), 15)
+        assert dialog.isVisible()
+        form = dialog.form
+        form.field("departure_date").set_text("2026-05-01")
+        form.field("return_date").set_text("2026-05-05")
+        editor = form.json_editor
+        assert editor is not None and '"departure_date": "2026-05-01"' in editor.toPlainText()
+        widest = max(editor.fontMetrics().horizontalAdvance(line) for line in editor.toPlainText().splitlines())
+        assert widest <= editor.viewport().width()  # every line of the answer readable, no sideways scrolling
+        dialog.close_button.click()
+        await asyncio.wait_for(run, 15)

@@ -134,7 +134,10 @@ class InputRequiredDialog(QDialog):
         for keys in ("Ctrl+Return", "Ctrl+Enter"):
             shortcut = QShortcut(QKeySequence(keys), self)
             shortcut.activated.connect(self._send_if_valid)
-        self.resize(600, 460 if self.mode == "text" else 560)
+        # a form with its JSON beside it needs the width for both (the JSON's lines were cut at 600)
+        self.resize(720 if self.form is not None else 600, 460 if self.mode == "text" else 560)
+        if self.form is not None and self.form.json_pane is not None:
+            self.form.splitter.setSizes([3, 2])  # in proportion: the JSON gets two fifths
         self._update_buttons()
         if self.text_editor is not None:
             self.text_editor.setFocus()
