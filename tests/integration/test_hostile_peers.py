@@ -18,9 +18,10 @@ from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import pytest
+from mcp.types import PARSE_ERROR
 
 from tests.servers import script_path, start_listening_process
-from workbench.core.errors import AgentCardError, ProtocolError, RequestTimeoutError
+from workbench.core.errors import AgentCardError, ProtocolError, RemoteError, RequestTimeoutError
 from workbench.core.http.limits import DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_MAX_STREAM_BYTES, HTTPLimits
 from workbench.core.models import WireKind, WireRecord
 from workbench.core.protocols.a2a import A2AAgent
@@ -271,6 +272,53 @@ async def test_an_endless_sse_stream_without_a_timeout_is_refused_naming_a_limit
         assert (await asyncio.wait_for(agent.call_tool("echo", {}), BOUND)).content[0].text == "ok"
     assert peak.growth < 400 * MIB
     assert refusal_records(wire, "max_stream_bytes")
+
+
+@pytest.mark.asyncio
+@pytest.mark.expected_error_logs  # the SDK logs the unparsable answer at ERROR
+async def test_of_two_concurrent_calls_only_the_one_whose_answer_was_refused_reports_the_limit() -> None:
+    wire = WireRecorder()
+    async with http_hostile() as url, MCPAgent(url, mode="legacy", wire=wire) as agent:
+        huge, garbage = await asyncio.wait_for(
+            asyncio.gather(
+                agent.call_tool("huge", {}),
+                agent.call_tool("garbage_after_huge", {}),  # fails after the refusal, for its own reason
+                return_exceptions=True,
+            ),
+            BOUND,
+        )
+    assert isinstance(huge, ProtocolError) and huge.details["limit"] == "max_message_bytes"
+    calls = {r.rpc_id: r for r in wire.records() if r.kind is WireKind.JSONRPC and r.method == "tools/call"}
+    assert huge.details["request_id"] in calls  # the refusal names the request whose answer it was
+    assert isinstance(garbage, RemoteError) and garbage.details["remote_code"] == PARSE_ERROR
+    assert "limit" not in garbage.details
+
+
+@pytest.mark.asyncio
+async def test_an_endless_notification_flood_on_a_legacy_sse_session_is_refused_at_the_stream_limit() -> None:
+    """The session stream carries every answer: a flood while a call waits ends at max_stream_bytes."""
+    wire = WireRecorder(max_chars=64 * MIB)
+    limits = HTTPLimits(max_stream_bytes=24 * MIB)  # the default's path, in a fifth of the time
+    async with start_listening_process([sys.executable, script_path("http_hostile")]) as server, peak_rss() as peak:
+        url = server.url.removesuffix("/mcp") + "/sse"
+        async with MCPAgent(url, transport="sse", mode="legacy", wire=wire, limits=limits) as agent:
+            assert (await asyncio.wait_for(agent.call_tool("echo", {}), BOUND)).content[0].text == "ok"
+            started = time.monotonic()
+            with pytest.raises(ProtocolError) as refused:
+                await asyncio.wait_for(agent.call_tool("endless", {}), BOUND)  # no timeout: the limit ends it
+            assert time.monotonic() - started < 30
+            details = refused.value.details
+            assert details["limit"] == "max_stream_bytes" and details["limit_bytes"] == 24 * MIB
+            assert details["received_bytes"] > 24 * MIB and details["request_id"]
+            assert refused.value.hint and "--max-stream-bytes" in refused.value.hint
+        gone = await server.wait_for_stderr("gone sse session", timeout=BOUND)  # the flood stopped
+        assert int(gone.split()[-2]) < 200
+        async with MCPAgent(url, transport="sse", mode="legacy", wire=wire, limits=limits) as again:
+            assert (await asyncio.wait_for(again.call_tool("echo", {}), BOUND)).content[0].text == "ok"
+    assert peak.growth < 200 * MIB
+    assert refusal_records(wire, "max_stream_bytes")
+    notes = [r for r in wire.records() if r.kind is WireKind.SSE_EVENT and "notifications/message" in r.payload]
+    assert notes  # what arrived is in the wire log
 
 
 def test_workbench_call_refuses_a_200_mb_response_with_a_hint_and_exit_1() -> None:

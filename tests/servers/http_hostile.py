@@ -8,7 +8,10 @@ JSON responses (`server/discover` gets -32601, so clients fall back to `initiali
 - `huge_chunked` -> the same without a Content-Length (chunked), so only counting can refuse it;
 - `endless` -> `text/event-stream` of 1 MiB `notifications/message` events, forever (until the
                client goes away), never the result;
-- `echo`    -> a proper small result.
+- `echo`    -> a proper small result;
+- `garbage_after_huge` -> waits until a client went away from a `huge` answer (at most 10 s), then
+               answers `200 application/json` with a body that is not JSON (two calls at once: only
+               one of them is oversized).
 
 The same server speaks the legacy HTTP+SSE transport at `/sse` (session stream; messages are POSTed
 to `/messages?session_id=…` and answered on the stream): there `huge` is one `HUGE_MB` MiB event
@@ -26,6 +29,7 @@ import os
 import queue
 import signal
 import sys
+import threading
 import uuid
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -40,10 +44,13 @@ TOOLS = [
         ("huge_chunked", "A 200 MB answer without a length."),
         ("endless", "1 MB events forever."),
         ("echo", "A proper answer."),
+        ("garbage_after_huge", "Not JSON, once a huge answer was refused."),
     )
 ]
 SESSIONS: dict[str, queue.Queue[Iterator[bytes]]] = {}
 """Legacy SSE: what each session stream has still to send (each item a series of writes)."""
+HUGE_GONE = threading.Event()
+"""Set when a client went away from a `huge` answer."""
 
 
 def log(text: str) -> None:
@@ -57,7 +64,9 @@ class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
 
     def _json(self, status: int, body: dict[str, Any] | None) -> None:
-        data = b"" if body is None else json.dumps(body).encode()
+        self._send(status, b"" if body is None else json.dumps(body).encode())
+
+    def _send(self, status: int, data: bytes) -> None:
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(data)))
@@ -85,6 +94,9 @@ class Handler(BaseHTTPRequestHandler):
             self._huge(rid, chunked=name == "huge_chunked")
         elif message.get("method") == "tools/call" and name == "endless":
             self._endless()
+        elif message.get("method") == "tools/call" and name == "garbage_after_huge":
+            HUGE_GONE.wait(10)
+            self._send(200, b"this is not JSON")
         else:
             self._json(200, _reply(message))
 
@@ -106,6 +118,7 @@ class Handler(BaseHTTPRequestHandler):
                 self.wfile.write(b"0\r\n\r\n")
         except (BrokenPipeError, ConnectionResetError):
             log(f"gone huge after {sent} MiB")
+            HUGE_GONE.set()
 
     def _endless(self) -> None:
         self.send_response(200)

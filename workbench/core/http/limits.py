@@ -11,21 +11,31 @@ configurable per profile (``None`` turns one off):
 - ``max_stream_bytes`` (default 128 MiB): everything one event stream that answers one request
   carries (a tool call's progress, log messages and result; an A2A task's stream). A stream that
   never ends — or never delivers its answer — stops there, even when no request timeout is set.
-  Streams that listen for as long as the connection lives (MCP's GET stream, the legacy SSE
-  session, a 2026 ``subscriptions/listen``) are exempt; only the message limit applies to them.
+  Streams that listen for as long as the connection lives (MCP's GET stream, a 2026
+  ``subscriptions/listen``) are exempt; only the message limit applies to them. The legacy SSE
+  session stream carries every request's answer: there the limit applies to what arrives while a
+  request waits for its answer (``session_budget.SessionBudget``).
 
 ``BodyMeter`` counts one response body; the transport shims (``httpx_transport``,
 ``httpx2_transport``) ask it about every chunk and stop reading when it refuses. The refusal is a
-``ProtocolError`` whose details name the limit (``limit``, ``limit_bytes``, ``received_bytes``).
+``ProtocolError`` whose details name the limit (``limit``, ``limit_bytes``, ``received_bytes``)
+and, when known, the JSON-RPC id of the request whose answer it was (``request_id``): the adapter
+reports it against that request, not against whichever request failed at the time.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import json
+from collections import deque
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from workbench.core.errors import ConfigError, ProtocolError
 from workbench.core.http.status import public_url
+
+if TYPE_CHECKING:
+    from workbench.core.http.session_budget import SessionBudget
 
 MIB = 1024 * 1024
 DEFAULT_MAX_MESSAGE_BYTES = 64 * MIB
@@ -63,8 +73,22 @@ def _size(n: int) -> str:
     return f"{n / MIB:,.1f} MiB" if n >= MIB else f"{n:,} bytes"
 
 
+def limit_hint(option: str) -> str:
+    """What to do about a refusal for ``option``."""
+    flag = "--" + option.replace("_", "-")
+    return f"if this peer is trusted to send that much, raise {option} in the connection profile ({flag} in the CLI)"
+
+
 def limit_error(
-    option: str, limit: int, received: int, url: str, what: str, *, announced: bool = False
+    option: str,
+    limit: int,
+    received: int,
+    url: str,
+    what: str,
+    *,
+    announced: bool = False,
+    request_id: str | None = None,
+    during: str = "",
 ) -> ProtocolError:
     """The typed refusal of something larger than a limit.
 
@@ -75,6 +99,8 @@ def limit_error(
         url: The request's URL (its query is dropped in the message).
         what: What was refused, for the message ("a response body", "an event").
         announced: Refused from its ``Content-Length``, before any of it was read.
+        request_id: The JSON-RPC id of the request it answered, when known (``details["request_id"]``).
+        during: When it happened, for the message (" while 'tools/call' waited for its answer").
     """
     where = public_url(url)
     how = (
@@ -82,17 +108,41 @@ def limit_error(
         if announced
         else f"it was refused after {_size(received)} and not read further"
     )
+    details: dict[str, object] = {
+        "limit": option,
+        "limit_bytes": limit,
+        "received_bytes": received,
+        "reason": "too-large",
+        "url": where,
+    }
+    if request_id is not None:
+        details["request_id"] = request_id
     return ProtocolError(
-        f"{where} sent {what} larger than the {_size(limit)} limit ({option}); {how}.",
-        hint=f"if this peer is trusted to send that much, raise {option} in the connection profile",
-        details={
-            "limit": option,
-            "limit_bytes": limit,
-            "received_bytes": received,
-            "reason": "too-large",
-            "url": where,
-        },
+        f"{where} sent {what} larger than the {_size(limit)} limit ({option}){during}; {how}.",
+        hint=limit_hint(option),
+        details=details,
     )
+
+
+def request_id_of(body: bytes | None) -> str | None:
+    """The JSON-RPC id of the one request in a request body (``None``: no body, a batch, a notification).
+
+    Only asked when a response is refused; the body is the client's own, already in memory.
+    """
+    if not body or body[:1024].lstrip()[:1] != b"{":
+        return None
+    try:
+        message = json.loads(body)
+    except ValueError:
+        return None
+    if not isinstance(message, dict) or "method" not in message or message.get("id") is None:
+        return None
+    return rpc_id_key(message["id"])
+
+
+def rpc_id_key(rpc_id: object) -> str:
+    """A JSON-RPC id as compared here: ``7`` and ``"7"`` are the same request (as the MCP SDK matches them)."""
+    return str(rpc_id)
 
 
 # A blank line ends an SSE event. Line ends are LF, CRLF or CR, so two in a row always show one of
@@ -109,6 +159,9 @@ class BodyMeter:
         content_type: The response's ``Content-Type`` (an event stream is counted event by event).
         content_length: The announced length, if any (checked at once by ``refusal_from_headers``).
         listening: The stream listens for as long as the connection lives (no stream limit).
+        request_body: The request's body (its JSON-RPC id names the request a refusal answers).
+        budget: A listening stream that carries requests' answers (legacy SSE): ``max_stream_bytes``
+            applies to what arrives while a request waits.
     """
 
     def __init__(
@@ -119,11 +172,15 @@ class BodyMeter:
         content_type: str | None,
         content_length: str | None,
         listening: bool = False,
+        request_body: bytes | None = None,
+        budget: SessionBudget | None = None,
     ) -> None:
         self._limits = limits
         self._url = url
         self.is_sse = "text/event-stream" in (content_type or "").lower()
         self._listening = listening
+        self._request_body = request_body
+        self._budget = budget if listening and self.is_sse else None
         self._announced = _length(content_length)
         self.received = 0
         self._event = 0  # bytes of the event being received
@@ -134,7 +191,15 @@ class BodyMeter:
         limit = self._limits.max_message_bytes
         if self.is_sse or limit is None or self._announced is None or self._announced <= limit:
             return None
-        return limit_error("max_message_bytes", limit, self._announced, self._url, "a response body", announced=True)
+        return limit_error(
+            "max_message_bytes",
+            limit,
+            self._announced,
+            self._url,
+            "a response body",
+            announced=True,
+            request_id=request_id_of(self._request_body),
+        )
 
     def count(self, chunk: bytes) -> ProtocolError | None:
         """Count ``chunk``; the refusal when the body, the event or the stream is now over its limit."""
@@ -143,13 +208,27 @@ class BodyMeter:
         if not self.is_sse:
             limit = limits.max_message_bytes
             if limit is not None and self.received > limit:
-                return limit_error("max_message_bytes", limit, self.received, self._url, "a response body")
+                return limit_error(
+                    "max_message_bytes",
+                    limit,
+                    self.received,
+                    self._url,
+                    "a response body",
+                    request_id=request_id_of(self._request_body),
+                )
             return None
         stream_limit = limits.max_stream_bytes
         if stream_limit is not None and not self._listening and self.received > stream_limit:
             return limit_error(
-                "max_stream_bytes", stream_limit, self.received, self._url, "more on one response stream"
+                "max_stream_bytes",
+                stream_limit,
+                self.received,
+                self._url,
+                "more on one response stream",
+                request_id=request_id_of(self._request_body),
             )
+        if self._budget is not None and (refusal := self._budget.count(len(chunk), self._url)) is not None:
+            return refusal
         limit = limits.max_message_bytes
         if limit is None or not chunk:
             return None
@@ -162,7 +241,9 @@ class BodyMeter:
             self._event += len(chunk)
         self._last = chunk[-1:] if chunk[-1:] in (b"\n", b"\r") else b""
         if self._event > limit:
-            return limit_error("max_message_bytes", limit, self._event, self._url, "an event")
+            # (on a listening stream the event's request is not known before the event is read)
+            request_id = None if self._listening else request_id_of(self._request_body)
+            return limit_error("max_message_bytes", limit, self._event, self._url, "an event", request_id=request_id)
         return None
 
 
@@ -177,6 +258,10 @@ Listening = Callable[[str, bytes | None], bool]
 """Whether a request (method, body) opens a stream that lives as long as the connection."""
 
 
+RECENT_REFUSALS = 64
+"""Refusals a ``LimitGuard`` remembers for ``refusal_for``."""
+
+
 class LimitGuard:
     """The limits of one connection's HTTP client, and the refusals they caused (for the adapter).
 
@@ -184,15 +269,24 @@ class LimitGuard:
         limits: The limits (default ``HTTPLimits()``).
         listening: Tells a listening stream (exempt from ``max_stream_bytes``) from a request's
             answer; default: none is.
+        budget: The session stream's per-request budget (legacy SSE), if any.
     """
 
-    def __init__(self, limits: HTTPLimits | None = None, listening: Listening | None = None) -> None:
+    def __init__(
+        self,
+        limits: HTTPLimits | None = None,
+        listening: Listening | None = None,
+        *,
+        budget: SessionBudget | None = None,
+    ) -> None:
         self.limits = limits if limits is not None else HTTPLimits()
         self._listening = listening
+        self.budget = budget
         self.refusal_count = 0
         """How many bodies were refused so far."""
         self.last_refusal: ProtocolError | None = None
         """The last refusal (an SDK may report it as a generic failure; the adapter reads it here)."""
+        self._recent: deque[ProtocolError] = deque(maxlen=RECENT_REFUSALS)
 
     def meter(
         self, method: str, url: str, body: bytes | None, content_type: str | None, content_length: str | None
@@ -200,10 +294,37 @@ class LimitGuard:
         """A meter for the body of one response."""
         listening = self._listening is not None and self._listening(method.upper(), body)
         return BodyMeter(
-            self.limits, url, content_type=content_type, content_length=content_length, listening=listening
+            self.limits,
+            url,
+            content_type=content_type,
+            content_length=content_length,
+            listening=listening,
+            request_body=body,
+            budget=self.budget,
         )
 
     def refused(self, error: ProtocolError) -> None:
         """Note a refusal."""
         self.refusal_count += 1
         self.last_refusal = error
+        self._recent.append(error)
+
+    def refusal_for(self, request_ids: Collection[str], since: int) -> ProtocolError | None:
+        """The refusal that answered one of ``request_ids``, among those after the first ``since``.
+
+        A refusal whose request is known belongs to that request only. One whose request is not
+        known (an event on a shared stream refused before it was read) may belong to any request
+        that was waiting: the latest such is returned when none names one of ``request_ids``.
+
+        Args:
+            request_ids: The JSON-RPC ids a caller sent (as ``rpc_id_key`` writes them).
+            since: ``refusal_count`` when the caller started.
+        """
+        new = min(self.refusal_count - since, len(self._recent))
+        if new <= 0:
+            return None
+        recent = list(self._recent)[-new:]
+        for refusal in reversed(recent):
+            if refusal.details.get("request_id") in request_ids:
+                return refusal
+        return next((r for r in reversed(recent) if r.details.get("request_id") is None), None)

@@ -3,8 +3,9 @@
 A request is a function of the live SDK ``Client``. The funnel connects first when needed, runs
 it, and maps whatever the SDK or the transport raised to a ``WorkbenchError`` that names what was
 being done, using what the session saw meanwhile (the stdio child's exit, the HTTP error
-response, malformed messages, a response refused for a size limit). A lost connection is remembered
-so the loss handler hears of it.
+response, malformed messages, a response refused for a size limit — tied to the request by the
+JSON-RPC ids it sent, so a concurrent request's refusal is not reported against it). A lost
+connection is remembered so the loss handler hears of it.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from mcp.types import CONNECTION_CLOSED, PARSE_ERROR
 from workbench.core.errors import ConnectionLostError, ProtocolError, RequestTimeoutError, WorkbenchError
 from workbench.core.protocols.mcp._session import SessionOwner
 from workbench.core.protocols.mcp.errors import to_workbench_error
+from workbench.core.protocols.mcp.tap import capture_sent_requests
 
 
 class RequestFunnel:
@@ -61,20 +63,26 @@ class RequestFunnel:
         tap = session.http_tap
         http_errors_before = tap.error_count if tap is not None else 0
         refusals_before = tap.refusal_count if tap is not None else 0
-        try:
-            return await fn(client)
-        except WorkbenchError:
-            raise
-        except asyncio.CancelledError:
-            raise
-        except Exception as exc:
-            refusal = tap.last_refusal if tap is not None and tap.refusal_count > refusals_before else None
-            if refusal is not None and _failed_for_it(exc):
-                raise _named(refusal, doing) from exc
-            error = self.map_error(exc, doing, faults_before, http_errors_before)
-            if isinstance(error, ConnectionLostError):
-                session.mark_lost(error.message)
-            raise error from exc
+        with capture_sent_requests() as sent:
+            try:
+                return await fn(client)
+            except WorkbenchError:
+                raise
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                # A refusal is this request's when it names one of the ids it sent (or names none:
+                # an event refused on a shared stream before its id could be read).
+                refusal = tap.refusal_for(sent, refusals_before) if tap is not None else None
+                if refusal is not None and _failed_for_it(exc):
+                    raise _named(refusal, doing) from exc
+                error = self.map_error(exc, doing, faults_before, http_errors_before)
+                if isinstance(error, ConnectionLostError):
+                    session.mark_lost(error.message)
+                raise error from exc
+            finally:
+                if tap is not None and tap.budget is not None:
+                    tap.budget.settled(sent)  # timed out or cancelled: what follows is no longer its
 
     def map_error(
         self, exc: BaseException, doing: str, faults_before: int = 0, http_errors_before: int = 0

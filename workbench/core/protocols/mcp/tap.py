@@ -5,28 +5,53 @@
 - ``HTTPWireTransport`` is the shared HTTP tap of ``workbench.core.http`` (the same one A2A uses)
   set up for MCP: each HTTP request, response and server-sent event as the bytes arrive
   (keep-alive comments included), with the session id; response sizes are bounded
-  (``workbench.core.http.limits``) and refusals kept for the request funnel.
+  (``workbench.core.http.limits``) and refusals kept for the request funnel, each with the id of
+  the request it answered when known.
+- ``capture_sent_requests`` collects the ids of the requests a caller's task sends, so the funnel
+  can tell its own refusal from a concurrent request's.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import Iterator
+from contextvars import ContextVar
 from typing import Any
 
 import anyio
 import httpx2
 from mcp.client import Transport
 from mcp.shared.message import SessionMessage
+from mcp.types import JSONRPCError, JSONRPCNotification, JSONRPCRequest, JSONRPCResponse
 
 from workbench.core.errors import ProtocolError
 from workbench.core.http.httpx2_transport import Httpx2TapTransport
-from workbench.core.http.limits import HTTPLimits, LimitGuard
+from workbench.core.http.limits import HTTPLimits, LimitGuard, rpc_id_key
+from workbench.core.http.session_budget import SessionBudget
 from workbench.core.http.status import StatusSeen
 from workbench.core.http.tap import SSE_DATA_PREVIEW, HTTPTap
 from workbench.core.models import Direction, WireKind
 from workbench.core.wire import WireRecorder
 
-__all__ = ["SSE_DATA_PREVIEW", "HTTPWireTransport", "JSONRPCTap"]
+__all__ = ["SSE_DATA_PREVIEW", "HTTPWireTransport", "JSONRPCTap", "capture_sent_requests"]
+
+_SENT: ContextVar[tuple[set[str], ...]] = ContextVar("workbench_mcp_sent_requests", default=())
+
+
+@contextlib.contextmanager
+def capture_sent_requests() -> Iterator[set[str]]:
+    """Collect the JSON-RPC ids (``rpc_id_key``) of the requests this task sends inside the block.
+
+    The SDK writes a request in the task that asked for it, so the ids a ``JSONRPCTap`` records
+    there are the caller's own (pages of a listing, a retried input-required call: all of them).
+    """
+    ids: set[str] = set()
+    token = _SENT.set((*_SENT.get(), ids))
+    try:
+        yield ids
+    finally:
+        _SENT.reset(token)
 
 
 _LISTEN = b'"subscriptions/listen"'
@@ -39,6 +64,12 @@ def is_listening(method: str, body: bytes | None) -> bool:
     the 2026 ``subscriptions/listen`` request: no ``max_stream_bytes`` for them, only the message limit.
     """
     return method == "GET" or (body is not None and _LISTEN in body[:4096])
+
+
+def _is_cancel(message: JSONRPCNotification) -> bool:
+    """A ``notifications/cancelled`` naming a request: that request no longer waits for an answer."""
+    params = message.params
+    return message.method == "notifications/cancelled" and isinstance(params, dict) and "requestId" in params
 
 
 def _message_dict(item: SessionMessage) -> dict[str, Any]:
@@ -101,23 +132,46 @@ class _TapWrite(_TapStream):
 
 
 class JSONRPCTap:
-    """Wrap an SDK transport so every JSON-RPC message is recorded in both directions."""
+    """Wrap an SDK transport so every JSON-RPC message is recorded in both directions.
 
-    def __init__(self, inner: Transport, wire: WireRecorder, connection_id: str) -> None:
+    Args:
+        inner: The SDK transport.
+        wire: Where records go.
+        connection_id: The connection id the records carry.
+        budget: The session stream's per-request budget (legacy SSE): told which requests went
+            out and which were answered or cancelled.
+    """
+
+    def __init__(
+        self, inner: Transport, wire: WireRecorder, connection_id: str, *, budget: SessionBudget | None = None
+    ) -> None:
         self._inner = inner
         self._wire = wire
         self._cid = connection_id
+        self.budget = budget
 
     def record_in(self, item: SessionMessage | Exception) -> None:
         """Record one incoming message, or a transport fault as a local error record."""
         if isinstance(item, Exception):
             self._wire.local(self._cid, WireKind.ERROR, f"transport fault: {item!r}"[:500], protocol="mcp")
-        else:
-            self._wire.jsonrpc(self._cid, Direction.IN, _message_dict(item), protocol="mcp")
+            return
+        self._wire.jsonrpc(self._cid, Direction.IN, _message_dict(item), protocol="mcp")
+        message = item.message
+        if self.budget is not None and isinstance(message, JSONRPCResponse | JSONRPCError) and message.id is not None:
+            self.budget.answered(message.id)
 
     def record_out(self, item: SessionMessage) -> None:
-        """Record one outgoing message."""
+        """Record one outgoing message (a request's id goes to the budget and the caller's capture)."""
         self._wire.jsonrpc(self._cid, Direction.OUT, _message_dict(item), protocol="mcp")
+        message = item.message
+        if isinstance(message, JSONRPCRequest):
+            if self.budget is not None:
+                self.budget.sent(message.id, message.method)
+            key = rpc_id_key(message.id)
+            for ids in _SENT.get():
+                ids.add(key)
+        elif self.budget is not None and isinstance(message, JSONRPCNotification) and _is_cancel(message):
+            self.budget.answered((message.params or {})["requestId"])
 
     async def __aenter__(self) -> tuple[_TapRead, _TapWrite]:
         read, write = await self._inner.__aenter__()
@@ -142,9 +196,19 @@ class HTTPWireTransport(Httpx2TapTransport):
         inner: httpx2.AsyncBaseTransport | None = None,
         *,
         limits: HTTPLimits | None = None,
+        budget: SessionBudget | None = None,
     ) -> None:
         self.http_tap = HTTPTap(wire, connection_id, protocol="mcp", session_header="mcp-session-id")
-        super().__init__(self.http_tap, inner, guard=LimitGuard(limits, listening=is_listening))
+        super().__init__(self.http_tap, inner, guard=LimitGuard(limits, listening=is_listening, budget=budget))
+
+    @property
+    def budget(self) -> SessionBudget | None:
+        """The session stream's per-request budget (legacy SSE only)."""
+        return self.guard.budget if self.guard is not None else None
+
+    def refusal_for(self, request_ids: set[str], since: int) -> ProtocolError | None:
+        """The size-limit refusal that answered one of ``request_ids`` (see ``LimitGuard.refusal_for``)."""
+        return self.guard.refusal_for(request_ids, since) if self.guard is not None else None
 
     @property
     def refusal_count(self) -> int:

@@ -12,6 +12,7 @@ from mcp.client.streamable_http import streamable_http_client
 
 from workbench.core.http.httpx2_transport import Httpx2LimitError
 from workbench.core.http.limits import HTTPLimits
+from workbench.core.http.session_budget import SessionBudget
 from workbench.core.protocols.mcp._sdk_compat import lift_legacy_sse_event_limit
 from workbench.core.protocols.mcp.tap import HTTPWireTransport, JSONRPCTap
 from workbench.core.wire import WireRecorder
@@ -70,9 +71,12 @@ def http_transport(
 
     Reads have no timeout (a server may hold a stream open for minutes); connects and writes use
     ``connect_timeout``; per-request timeouts are the session's business. Response sizes are
-    bounded by ``limits`` (default ``HTTPLimits()``).
+    bounded by ``limits`` (default ``HTTPLimits()``); on legacy SSE, ``max_stream_bytes`` bounds
+    what the session stream carries while a request waits for its answer (``SessionBudget``).
     """
-    http_tap = HTTPWireTransport(wire, connection_id, http_inner, limits=limits)
+    limits = limits if limits is not None else HTTPLimits()
+    budget = SessionBudget(limits.max_stream_bytes) if sse else None
+    http_tap = HTTPWireTransport(wire, connection_id, http_inner, limits=limits, budget=budget)
     if sse:
 
         def factory(headers: dict[str, str] | None = None, timeout: Any = None, auth: Any = None) -> httpx2.AsyncClient:
@@ -93,7 +97,7 @@ def http_transport(
         inner = _ClosingTransport(
             streamable_http_client(url, http_client=http, max_sse_event_size=MAX_SSE_EVENT_BYTES), http
         )
-    return JSONRPCTap(inner, wire, connection_id), http_tap
+    return JSONRPCTap(inner, wire, connection_id, budget=budget), http_tap
 
 
 class _ClosingTransport:
