@@ -110,6 +110,7 @@ def _new_profile(args: argparse.Namespace, stdio_command: list[str]) -> Connecti
             return MCPStdioProfile(
                 command=spec.command[0], args=spec.command[1:], env=spec.env, mode=spec.mode, **fields
             )
+        fields.update(spec.limits)  # an HTTP target's size limits (refused for --stdio by target_from_args)
         mcp_fields: dict[str, Any] = {"mode": spec.mode, "agent_tool": spec.agent_tool}
         if getattr(args, "oauth", False):
             if spec.protocol not in ("mcp-http", "mcp-sse"):

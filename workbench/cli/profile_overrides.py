@@ -1,8 +1,9 @@
 """``--profile NAME`` with target options: the saved profile, with this run's options laid over it.
 
 ``--mode``, ``--agent-tool``, ``--header``, ``--env``, ``--allow-origin``, ``--binding``,
-``--a2a-version``, ``--timeout`` and ``--connect-timeout`` given next to ``--profile`` override the saved values for
-this run only (nothing is saved). An option the profile's kind cannot use (``--env`` for an HTTP
+``--a2a-version``, ``--timeout``, ``--connect-timeout``, ``--max-message-bytes`` and
+``--max-stream-bytes`` given next to ``--profile`` override the saved values for this run only
+(nothing is saved). An option the profile's kind cannot use (``--env`` for an HTTP
 server, ``--mode`` for an A2A agent, …) is refused with a ``ConfigError`` naming the conflict.
 """
 
@@ -11,7 +12,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from workbench.cli.targets import BINDINGS, pairs, parse_origins
+from workbench.cli.targets import BINDINGS, LIMIT_OPTIONS, limits_from_args, pairs, parse_origins
 from workbench.core.errors import ConfigError
 from workbench.core.profiles import (
     A2AProfile,
@@ -86,6 +87,11 @@ def with_overrides(profile: ConnectionProfile, args: argparse.Namespace) -> Conn
         if isinstance(profile, MCPStdioProfile):
             raise refuse("--allow-origin", "HTTP targets")
         update["allowed_origins"] = [*profile.allowed_origins, *origins]
+    limits = limits_from_args(args)
+    if limits:
+        if isinstance(profile, MCPStdioProfile):
+            raise refuse(LIMIT_OPTIONS[next(iter(limits))], "HTTP targets")
+        update.update(limits)
     if getattr(args, "timeout", None) is not None:
         update["request_timeout"] = args.timeout
     if getattr(args, "connect_timeout", None) is not None:

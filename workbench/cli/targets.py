@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -33,6 +34,8 @@ class TargetSpec:
     connect_timeout: float = 30.0
     request_timeout: float | None = None
     allow_origins: list[str] = field(default_factory=list)
+    limits: dict[str, int | None] = field(default_factory=dict)
+    """The size limits given (``max_message_bytes`` / ``max_stream_bytes``; ``None``: no limit)."""
 
     @property
     def label(self) -> str:
@@ -86,6 +89,64 @@ def add_target_options(parser: argparse.ArgumentParser, *, with_profile: bool = 
         help="also send this target's credentials (--header values) to ORIGIN (https://host:port), e.g. where "
         "an agent card points; by default they go only to the URL given (repeatable)",
     )
+    parser.add_argument(
+        "--max-message-bytes",
+        metavar="SIZE",
+        help="HTTP: most bytes of one response body or one event, e.g. 64MiB (the default), 128M, 500KB, or none",
+    )
+    parser.add_argument(
+        "--max-stream-bytes",
+        metavar="SIZE",
+        help="HTTP: most bytes of one event stream answering one request (default 128MiB), or none",
+    )
+
+
+LIMIT_OPTIONS = {"max_message_bytes": "--max-message-bytes", "max_stream_bytes": "--max-stream-bytes"}
+"""The size-limit profile fields and their options."""
+_SIZE_RE = re.compile(r"(\d+(?:\.\d+)?)([kmg](?:ib|i|b)?|b)?")
+_POWERS = {"k": 1, "m": 2, "g": 3}
+_NO_LIMIT = ("none", "off", "unlimited")
+
+
+def parse_size(text: str, option: str) -> int | None:
+    """A size option's value in bytes: ``64MiB``, ``128M`` (K, M, G are KiB, MiB, GiB), ``500KB`` (1000s), ``1048576``.
+
+    Returns:
+        The bytes, or ``None`` for ``none`` (no limit).
+
+    Raises:
+        ConfigError: Not a size, or not more than zero.
+    """
+    value = text.strip().lower().replace(" ", "").replace("_", "")
+    if value in _NO_LIMIT:
+        return None
+    match = _SIZE_RE.fullmatch(value)
+    size = 0
+    if match is not None:
+        number, unit = match.group(1), match.group(2) or "b"
+        base = 1000 if unit.endswith("b") and len(unit) == 2 and unit != "ib" else 1024
+        size = int(float(number) * base ** _POWERS.get(unit[0], 0))
+    if size <= 0:
+        raise ConfigError(
+            f"{option} expects a size such as 64MiB, 128M, 500KB or 1048576 (bytes), or none; got {text!r}.",
+            hint="a size is more than zero; none turns the limit off",
+            details={"option": option},
+        )
+    return size
+
+
+def limits_from_args(args: argparse.Namespace) -> dict[str, int | None]:
+    """The size limits given on the command line, by profile field (only those given).
+
+    Raises:
+        ConfigError: A value is not a size.
+    """
+    out: dict[str, int | None] = {}
+    for name, option in LIMIT_OPTIONS.items():
+        text = getattr(args, name, None)
+        if text is not None:
+            out[name] = parse_size(text, option)
+    return out
 
 
 def target_from_args(args: argparse.Namespace, stdio_command: list[str]) -> TargetSpec:
@@ -99,6 +160,13 @@ def target_from_args(args: argparse.Namespace, stdio_command: list[str]) -> Targ
     env = pairs(args.env, "--env")
     if env and not args.stdio:
         raise ConfigError("--env is only for --stdio servers.")
+    limits = limits_from_args(args)
+    if limits and args.stdio:
+        option = LIMIT_OPTIONS[next(iter(limits))]
+        raise ConfigError(
+            f"{option} is for HTTP targets; a --stdio server's replies have their own line limit.",
+            details={"option": option},
+        )
     mode = getattr(args, "mode", None)
     binding = getattr(args, "binding", None)
     a2a_version = getattr(args, "a2a_version", None)
@@ -125,6 +193,7 @@ def target_from_args(args: argparse.Namespace, stdio_command: list[str]) -> Targ
         "connect_timeout": DEFAULT_CONNECT_TIMEOUT if connect_timeout is None else connect_timeout,
         "request_timeout": args.timeout,
         "allow_origins": allow_origins,
+        "limits": limits,
     }
     if args.stdio:
         if not stdio_command:

@@ -37,7 +37,7 @@ def transient_profile(spec: TargetSpec) -> ConnectionProfile:
         )
         return stdio.model_copy(update={"env": dict(spec.env)})
     assert spec.url is not None
-    fields.update(url=_checkable(spec.url), allowed_origins=spec.allow_origins)
+    fields.update(url=_checkable(spec.url), allowed_origins=spec.allow_origins, **spec.limits)
     profile: A2AProfile | MCPHTTPProfile | MCPSSEProfile
     if spec.protocol == "a2a":
         profile = A2AProfile(binding=spec.binding, protocol_version=spec.a2a_version, **fields)
