@@ -1,15 +1,20 @@
 """Walk a new user's journeys through the real window and photograph each step (Xvfb + openbox).
 
-    .venv/bin/python tools/screenshots.py [OUT]          # every size and palette (needs Xvfb, openbox)
+    .venv/bin/python tools/screenshots.py [OUT]          # every screen and palette (needs Xvfb, openbox)
     .venv/bin/python tools/screenshots.py OUT --only 1366x768 --theme dark
+    .venv/bin/python tools/screenshots.py OUT --only 1366x768@2x --steps 01,05   # HiDPI, two steps
 
-For each screen size (1366×768, a laptop; 1920×1080) and palette (light, dark) it starts its own X
+For each screen (1366×768, a laptop; 1920×1080; 2560×1440; 1366×768@2x, a HiDPI laptop: a 2732×1536
+X screen with QT_SCALE_FACTOR=2) and palette (light, dark) it starts its own X
 server with a window manager (without one, focus, tooltips and minimum sizes behave differently),
 then runs the journeys in a child process on that display: the demo's first screen, a tool called
-through its form, an elicitation form, an A2A chat with its input-required form, the new stdio
-connection dialog, the error banner, and the handoff scenario. Each step is the whole X screen
+through its form, an elicitation form, an A2A chat with its input-required form, an MCP server's
+markdown answer in its chat, the new stdio
+connection dialog, the error banner, an error of a connection not selected (its sidebar row), and
+the handoff scenario. Each step is the whole X screen
 (``OUT/<size>-<palette>/NN-step.png``) so dialogs and what is cut off by the screen edge are in the
-picture. The README's pictures are copied from the 1920×1080 light run (dialogs from 1366×768).
+picture. The two big screens keep a few steps (``BIG_SCREEN_STEPS``; ``--steps`` picks others). The
+README's pictures are copied from the 1920×1080 light run (dialogs from 1366×768).
 
 Debian packages: xvfb, openbox, libxcb-cursor0 (the Qt xcb plugin needs it).
 """
@@ -26,10 +31,31 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-SIZES = ("1366x768", "1920x1080")
+BIG_SCREEN_STEPS = ("01", "02", "04", "05", "05b")
+"""Steps kept on the 2560×1440 and HiDPI screens: the start, a tool call, a form dialog, the chats."""
+
+
+@dataclass(frozen=True)
+class Screen:
+    """An X screen to shoot on: its size in device pixels, Qt's scale factor, the steps kept by default."""
+
+    size: str
+    scale: int = 1
+    steps: tuple[str, ...] = ()  # empty: every step
+
+
+SCREENS = {
+    "1366x768": Screen("1366x768"),
+    "1920x1080": Screen("1920x1080"),
+    "2560x1440": Screen("2560x1440", steps=BIG_SCREEN_STEPS),
+    "1366x768@2x": Screen("2732x1536", scale=2, steps=BIG_SCREEN_STEPS),
+}
+"""Screens by name (the name is the logical size; ``@2x``: HiDPI at scale 2)."""
+SIZES = tuple(SCREENS)
 THEMES = ("light", "dark")
 WAIT = 30.0
 README_SHOTS = {
@@ -79,24 +105,37 @@ def x_display(size: str) -> Iterator[str]:
                     proc.wait(5)
 
 
-def drive(out: Path, sizes: tuple[str, ...], themes: tuple[str, ...]) -> int:
-    """Run the journeys once per size and palette, each in a child process on its own X screen."""
+def drive(out: Path, sizes: tuple[str, ...], themes: tuple[str, ...], steps: tuple[str, ...] = ()) -> int:
+    """Run the journeys once per screen and palette, each in a child process on its own X screen.
+
+    Args:
+        out: Where the ``<screen>-<palette>`` folders go.
+        sizes: Names of ``SCREENS``.
+        themes: Palettes.
+        steps: Step numbers to keep (``("01", "05")``); empty: each screen's default.
+    """
     for tool in ("Xvfb", "openbox"):
         if shutil.which(tool) is None:
             print(f"{tool} is not installed (apt-get install xvfb openbox libxcb-cursor0)", file=sys.stderr)
             return 2
     failed = 0
     for size in sizes:
+        screen = SCREENS[size]
+        keep = steps or screen.steps
         for theme in themes:
             folder = out / f"{size}-{theme}"
             folder.mkdir(parents=True, exist_ok=True)
-            with x_display(size) as display:
+            with x_display(screen.size) as display:
                 env = {**os.environ, "DISPLAY": display, "QT_QPA_PLATFORM": "xcb"}
+                if screen.scale != 1:
+                    env["QT_SCALE_FACTOR"] = str(screen.scale)
                 args = [sys.executable, __file__, str(folder), "--journeys", "--theme", theme]
+                if keep:
+                    args += ["--steps", ",".join(keep)]
                 code = subprocess.run(args, env=env, timeout=600, check=False).returncode
             print(f"{size} {theme}: {'ok' if code == 0 else f'failed ({code})'}", flush=True)
             failed += code != 0
-    if not failed and "1920x1080" in sizes and "1366x768" in sizes and "light" in themes:
+    if not failed and not steps and "1920x1080" in sizes and "1366x768" in sizes and "light" in themes:
         for name, (run, step) in README_SHOTS.items():
             shutil.copyfile(out / run / step, out / name)
     return 1 if failed else 0
@@ -111,14 +150,21 @@ async def settle() -> None:
 
 
 class Camera:
-    """Saves the whole X screen as ``OUT/NN-name.png``."""
+    """Saves the whole X screen as ``OUT/NN-name.png`` (only the steps in ``keep``, when given)."""
 
-    def __init__(self, out: Path) -> None:
+    def __init__(self, out: Path, keep: tuple[str, ...] = ()) -> None:
         self.out = out
+        self.keep = keep
+
+    def wants(self, name: str) -> bool:
+        """Whether step ``name`` (``NN-…``) is photographed."""
+        return not self.keep or name.split("-", 1)[0] in self.keep
 
     def shot(self, name: str) -> None:
         from PySide6.QtGui import QGuiApplication
 
+        if not self.wants(name):
+            return
         path = self.out / name
         QGuiApplication.primaryScreen().grabWindow(0).save(str(path))
         print(f"saved {path}", flush=True)
@@ -185,6 +231,17 @@ async def demo_journeys(window: Any, camera: Camera) -> None:
     await settle()
     camera.shot("05-a2a-chat.png")
 
+    # 5b. the MCP demo agent's markdown answer (headings of three levels) in the server's chat tab
+    ctx.selection.select("demo-mcp-stdio")
+    await settle()
+    window.focus_chat()
+    turn = asyncio.ensure_future(wait_signal(chat.viewmodel.turn_finished, WAIT))
+    chat.input.setPlainText("help")
+    chat.send_button.click()
+    await turn
+    await settle()
+    camera.shot("05b-markdown-reply.png")
+
     # 6. a new stdio connection, as a user types it
     opened = asyncio.ensure_future(wait_signal(window.sidebar.dialog_opened, WAIT))
     adding = window.sidebar.add_profile()
@@ -213,6 +270,18 @@ async def demo_journeys(window: Any, camera: Camera) -> None:
         await asyncio.wait_for(reported, 5)
     await settle()
     camera.shot("07-error-banner.png")
+
+    # 7b. the broken server fails again while the user looks at the travel agent: its row says so
+    ctx.selection.select("demo-travel")
+    reported = asyncio.ensure_future(wait_signal(ctx.errors.error_reported, WAIT))
+    retry = window.sidebar.viewmodel.reconnect_profile("broken")
+    with contextlib.suppress(Exception):
+        if retry is not None:
+            await asyncio.wait_for(retry, WAIT)
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(reported, 5)
+    await settle()
+    camera.shot("07b-error-in-the-sidebar.png")
 
 
 async def handoff_journey(window: Any, camera: Camera) -> None:
@@ -255,6 +324,9 @@ async def handoff_journey(window: Any, camera: Camera) -> None:
     await settle()
     camera.shot("10-handoff.png")
 
+
+HANDOFF_STEPS = ("08-handoff-approval", "09-handoff-waiting-for-user", "10-handoff")
+"""The steps of the handoff journey (a second window run)."""
 
 DARK_COLORS = {
     "Window": "#202124",
@@ -300,12 +372,12 @@ def use_palette(theme: str) -> None:
         app.setPalette(palette)
 
 
-def journeys(out: Path, theme: str) -> int:
-    """Run every journey on the current display (the child's job)."""
+def journeys(out: Path, theme: str, keep: tuple[str, ...] = ()) -> int:
+    """Run the journeys on the current display (the child's job); the handoff one only if a step of it is kept."""
     from workbench.app import GuiOptions, run_gui
 
     use_palette(theme)
-    camera = Camera(out)
+    camera = Camera(out, keep)
 
     def hook(walk: Any) -> Any:
         async def run(window: Any) -> None:
@@ -318,6 +390,8 @@ def journeys(out: Path, theme: str) -> int:
 
     with tempfile.TemporaryDirectory() as config:
         code = run_gui(GuiOptions(demo=True, config_dir=config, ready_hook=hook(demo_journeys)))
+    if not any(camera.wants(step) for step in HANDOFF_STEPS):
+        return code
     with tempfile.TemporaryDirectory() as config:
         return code or run_gui(
             GuiOptions(demo=True, scenario="handoff", config_dir=config, ready_hook=hook(handoff_journey))
@@ -327,15 +401,17 @@ def journeys(out: Path, theme: str) -> int:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("out", nargs="?", default="docs/screenshots", type=Path)
-    parser.add_argument("--only", choices=SIZES, help="one screen size")
+    parser.add_argument("--only", choices=SIZES, help="one screen (1366x768@2x: HiDPI, scale 2)")
     parser.add_argument("--theme", choices=THEMES, help="one palette")
+    parser.add_argument("--steps", default="", help="step numbers to keep, comma-separated (01,05)")
     parser.add_argument("--journeys", action="store_true", help=argparse.SUPPRESS)  # the child's mode
     args = parser.parse_args()
+    steps = tuple(step.strip() for step in args.steps.split(",") if step.strip())
     if args.journeys:
-        return journeys(args.out, args.theme or "light")
+        return journeys(args.out, args.theme or "light", steps)
     sizes = (args.only,) if args.only else SIZES
     themes = (args.theme,) if args.theme else THEMES
-    return drive(args.out, sizes, themes)
+    return drive(args.out, sizes, themes, steps)
 
 
 if __name__ == "__main__":
