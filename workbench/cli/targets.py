@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -103,13 +102,10 @@ def add_target_options(parser: argparse.ArgumentParser, *, with_profile: bool = 
 
 LIMIT_OPTIONS = {"max_message_bytes": "--max-message-bytes", "max_stream_bytes": "--max-stream-bytes"}
 """The size-limit profile fields and their options."""
-_SIZE_RE = re.compile(r"(\d+(?:\.\d+)?)([kmg](?:ib|i|b)?|b)?")
-_POWERS = {"k": 1, "m": 2, "g": 3}
-_NO_LIMIT = ("none", "off", "unlimited")
 
 
 def parse_size(text: str, option: str) -> int | None:
-    """A size option's value in bytes: ``64MiB``, ``128M`` (K, M, G are KiB, MiB, GiB), ``500KB`` (1000s), ``1048576``.
+    """A size option's value in bytes (``workbench.core.sizes``: ``64MiB``, ``128M``, ``500KB``, ``none``).
 
     Returns:
         The bytes, or ``None`` for ``none`` (no limit).
@@ -117,22 +113,17 @@ def parse_size(text: str, option: str) -> int | None:
     Raises:
         ConfigError: Not a size, or not more than zero.
     """
-    value = text.strip().lower().replace(" ", "").replace("_", "")
-    if value in _NO_LIMIT:
-        return None
-    match = _SIZE_RE.fullmatch(value)
-    size = 0
-    if match is not None:
-        number, unit = match.group(1), match.group(2) or "b"
-        base = 1000 if unit.endswith("b") and len(unit) == 2 and unit != "ib" else 1024
-        size = int(float(number) * base ** _POWERS.get(unit[0], 0))
-    if size <= 0:
+    from workbench.core.sizes import SIZE_EXAMPLES
+    from workbench.core.sizes import parse_size as parse
+
+    try:
+        return parse(text)
+    except ValueError:
         raise ConfigError(
-            f"{option} expects a size such as 64MiB, 128M, 500KB or 1048576 (bytes), or none; got {text!r}.",
+            f"{option} expects a size such as {SIZE_EXAMPLES}; got {text!r}.",
             hint="a size is more than zero; none turns the limit off",
             details={"option": option},
-        )
-    return size
+        ) from None
 
 
 def limits_from_args(args: argparse.Namespace) -> dict[str, int | None]:

@@ -5,6 +5,7 @@ the credential store: ``profile()`` holds only ``SecretRef``s, and ``secret_chan
 the caller must store (and which references it must forget) before it saves the profile. MCP HTTP/SSE
 profiles choose their "Authentication": fixed credentials only, or an OAuth 2.1 login (extra scopes and
 the client name shown on the consent page); the login itself happens later (the sidebar's "Log in").
+HTTP profiles also have their response "Size limits" (``size_limits.SizeLimitsEditor``).
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ from workbench.ui.dialogs.credential_fields import (
     SecretChanges,
     credential_family,
 )
+from workbench.ui.dialogs.size_limits import SizeLimitsEditor
 from workbench.ui.untrusted import plain_label
 
 KINDS: list[tuple[str, str]] = [
@@ -79,9 +81,9 @@ SECRETS_LATER = (
 # Which fields each kind shows (the rest are hidden).
 _FIELDS_BY_KIND: dict[str, frozenset[str]] = {
     "mcp-stdio": frozenset({"command", "args", "env", "cwd", "mode", "agent_tool"}),
-    "mcp-http": frozenset({"url", "mode", "agent_tool", "headers", "auth", "allowed_origins", "insecure"}),
-    "mcp-sse": frozenset({"url", "mode", "agent_tool", "headers", "auth", "allowed_origins", "insecure"}),
-    "a2a": frozenset({"url", "card_url", "binding", "streaming", "headers", "allowed_origins", "insecure"}),
+    "mcp-http": frozenset({"url", "mode", "agent_tool", "headers", "auth", "allowed_origins", "insecure", "limits"}),
+    "mcp-sse": frozenset({"url", "mode", "agent_tool", "headers", "auth", "allowed_origins", "insecure", "limits"}),
+    "a2a": frozenset({"url", "card_url", "binding", "streaming", "headers", "allowed_origins", "insecure", "limits"}),
 }
 _COMMON_FIELDS = ("name", "connect_timeout", "request_timeout", "secrets")
 _OAUTH_KINDS = frozenset({"mcp-http", "mcp-sse"})
@@ -198,6 +200,7 @@ class ConnectionDialog(QDialog):
         )
         self.allowed_origins_edit.setFixedHeight(48)
         self.insecure_check = QCheckBox("Also send credentials over plain http to other computers")
+        self.size_limits = SizeLimitsEditor()
         self.connect_timeout_spin = QDoubleSpinBox()
         self.connect_timeout_spin.setRange(0.0, 3600.0)
         self.connect_timeout_spin.setDecimals(1)
@@ -227,6 +230,7 @@ class ConnectionDialog(QDialog):
             "allowed_origins": ("Allowed origins", self.allowed_origins_edit),
             "insecure": ("Plain http", self.insecure_check),
             "auth": ("Authentication", self.oauth),
+            "limits": ("Size limits", self.size_limits),
             "connect_timeout": ("Connect timeout", self.connect_timeout_spin),
             "request_timeout": ("Request timeout", self.request_timeout_spin),
             "secrets": ("Credentials", self.credentials),
@@ -355,6 +359,7 @@ class ConnectionDialog(QDialog):
             self.headers_edit.setPlainText("\n".join(f"{k}: {v}" for k, v in profile.headers.items()))
             self.allowed_origins_edit.setPlainText("\n".join(profile.allowed_origins))
             self.insecure_check.setChecked(profile.allow_insecure_credentials)
+            self.size_limits.set_limits(profile.max_message_bytes, profile.max_stream_bytes)
         if isinstance(profile, (MCPStdioProfile, MCPHTTPProfile, MCPSSEProfile)):
             self.mode_combo.setCurrentText(profile.mode)
             self.agent_tool_edit.setText(profile.agent_tool or "")
@@ -392,6 +397,7 @@ class ConnectionDialog(QDialog):
             "request_timeout": self.request_timeout_spin.valueChanged,
             "secrets": self.credentials.changed,
             "auth": self.oauth.changed,
+            "limits": self.size_limits.changed,
         }
         for key, signal in signals.items():
             signal.connect(lambda *_args, key=key: self._on_edited(key))
@@ -508,6 +514,7 @@ class ConnectionDialog(QDialog):
                 o.strip() for o in self.allowed_origins_edit.toPlainText().splitlines() if o.strip()
             ]
             data["allow_insecure_credentials"] = self.insecure_check.isChecked()
+            data.update(self.size_limits.limits())
         if kind in _OAUTH_KINDS:
             data["auth"] = self.oauth.auth()
             if data["auth"] == "oauth":
