@@ -14,6 +14,8 @@ from PySide6.QtCore import SignalInstance
 
 from tests.ui.support import make_context
 from workbench.core.profiles import ConnectionProfile, MCPStdioProfile
+from workbench.core.protocols.mcp import MCPAgent
+from workbench.demo.mcp_server.app import build_server
 from workbench.ui.context import PanelContext
 from workbench.ui.panels.inspector.mcp import MCPInspectorWidget
 
@@ -61,12 +63,27 @@ class Inspected:
     connection_id: str
 
 
+def in_process_demo(ctx: PanelContext, profile: ConnectionProfile) -> MCPAgent:
+    """The demo server in this process, as the connection manager would build ``profile``'s agent.
+
+    What the inspector shows depends on the server, not on how its bytes travel: a stdio child would
+    spend ~1.7 s of CPU importing the SDK per test. The tests that pass a profile keep a real one.
+    """
+    return MCPAgent.in_process(
+        build_server(), name=profile.name, wire=ctx.services.wire, bus=ctx.services.bus, connection_id=profile.id
+    )
+
+
 @contextlib.asynccontextmanager
 async def inspector(tmp_path: Path, qtbot: Any, profile: ConnectionProfile | None = None) -> AsyncIterator[Inspected]:
-    """An inspector showing a live connection to ``profile`` (the stdio demo server by default)."""
+    """An inspector showing a live connection to ``profile`` (the demo server in process by default)."""
     ctx = make_context(tmp_path)
     try:
-        conn = await ctx.services.connections.connect(profile or stdio_profile())
+        if profile is None:
+            demo = stdio_profile()
+            conn = await ctx.services.connections.connect(demo, agent=in_process_demo(ctx, demo))
+        else:
+            conn = await ctx.services.connections.connect(profile)
         widget = MCPInspectorWidget(ctx)
         qtbot.addWidget(widget)
         widget.resize(1200, 800)

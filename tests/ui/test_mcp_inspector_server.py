@@ -15,7 +15,7 @@ from workbench.ui.panels.inspector.mcp import MCPInspectorWidget
 
 @pytest.mark.asyncio
 async def test_server_tab_shows_identity_protocol_instructions_capabilities_and_raw_json(qtbot, tmp_path):
-    async with inspector(tmp_path, qtbot) as it:
+    async with inspector(tmp_path, qtbot, stdio_profile()) as it:  # a real child: the tab names its transport
         server = it.widget.server
         assert it.widget.pages.currentWidget() is it.widget.tabs
         assert server.fields["name"].text() == "workbench-demo"
