@@ -31,6 +31,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, NamedTuple
 
+from tests.support.processes import SHARED_SERVER_PIDS
+
 EVERYTHING_VERSION = "2026.8.31"
 REPO_ROOT = Path(__file__).resolve().parents[2]
 NPM_PREFIX = REPO_ROOT / ".cache" / "npm"
@@ -260,6 +262,8 @@ def _read_stat(pid: str) -> tuple[str, int, str] | None:
 def leftover_everything_processes() -> list[NodeLeftover]:
     """Live node processes we started (by env marker) plus unreaped node children of ours.
 
+    The servers shared by many tests on purpose (``SHARED_SERVER_PIDS``) are not counted.
+
     Linux only (reads /proc); returns [] elsewhere.
     """
     proc_root = Path("/proc")
@@ -269,7 +273,7 @@ def leftover_everything_processes() -> list[NodeLeftover]:
     me = os.getpid()
     found: list[NodeLeftover] = []
     for entry in proc_root.iterdir():
-        if not entry.name.isdigit() or int(entry.name) == me:
+        if not entry.name.isdigit() or int(entry.name) == me or int(entry.name) in SHARED_SERVER_PIDS:
             continue
         stat = _read_stat(entry.name)
         if stat is None:

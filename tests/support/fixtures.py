@@ -2,31 +2,41 @@
 
 Fixtures:
     everything_stdio: a `StdioCommand` (command, args, env) that spawns the server in stdio mode.
-    everything_http_url: URL of a fresh Streamable HTTP server, `http://127.0.0.1:<port>/mcp`.
-    everything_sse_url: URL of a fresh HTTP+SSE server, `http://127.0.0.1:<port>/sse`.
+    everything_http_url: URL of a Streamable HTTP server, `http://127.0.0.1:<port>/mcp`.
+    everything_sse_url: URL of an HTTP+SSE server, `http://127.0.0.1:<port>/sse`.
     everything_leak_check: fails the test if a node process it started is still alive afterwards
         (all three fixtures above use it).
+
+The two HTTP servers are shared by the tests of one worker (started on first use, started again if
+one has died, stopped at the end): server-everything gives every session its own server instance,
+so tests stay independent, and a fresh node process per test cost ~0.6 s of CPU and ~1 s of
+waiting. Tests about the process itself start their own (`start_everything_http`).
 
 Each fixture skips the test with the reason when node or the npm package is missing.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import signal
-from collections.abc import AsyncIterator, Iterator
+import threading
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
-import pytest_asyncio
 
 from tests.support.everything import (
+    EverythingProcess,
+    HttpMode,
     StdioCommand,
     leftover_everything_processes,
-    run_everything_http,
+    start_everything_http,
     stdio_params,
     unavailable_reason,
 )
+from tests.support.processes import SHARED_SERVER_PIDS
 
 
 def _skip_if_unavailable() -> None:
@@ -56,17 +66,57 @@ def everything_stdio(everything_leak_check: None) -> StdioCommand:
     return stdio_params()
 
 
-@pytest_asyncio.fixture
-async def everything_http_url(everything_leak_check: None) -> AsyncIterator[str]:
-    """A running server-everything in Streamable HTTP mode on 127.0.0.1; stopped after the test."""
-    _skip_if_unavailable()
-    async with run_everything_http("streamableHttp") as url:
-        yield url
+class _SharedEverything:
+    """server-everything in its HTTP modes, run from an event loop of its own in a thread."""
+
+    def __init__(self) -> None:
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, name="shared-everything", daemon=True)
+        self._thread.start()
+        self._stack = contextlib.AsyncExitStack()
+        self._running: dict[HttpMode, EverythingProcess] = {}
+
+    def url(self, mode: HttpMode) -> str:
+        """The URL of the running server for ``mode``, started now if there is none or it died."""
+        running = self._running.get(mode)
+        if running is None or not Path(f"/proc/{running.pid}").exists():
+            running = asyncio.run_coroutine_threadsafe(self._start(mode), self._loop).result(60)
+            self._running[mode] = running
+            SHARED_SERVER_PIDS.add(running.pid)
+        return running.url
+
+    async def _start(self, mode: HttpMode) -> EverythingProcess:
+        return await self._stack.enter_async_context(start_everything_http(mode))
+
+    def close(self) -> None:
+        """Stop every server and the thread."""
+        try:
+            asyncio.run_coroutine_threadsafe(self._stack.aclose(), self._loop).result(30)
+        finally:
+            SHARED_SERVER_PIDS.difference_update(p.pid for p in self._running.values())
+            self._loop.call_soon_threadsafe(self._loop.stop)
+            self._thread.join(10)
+            self._loop.close()
 
 
-@pytest_asyncio.fixture
-async def everything_sse_url(everything_leak_check: None) -> AsyncIterator[str]:
-    """A running server-everything in HTTP+SSE mode on 127.0.0.1; stopped after the test."""
+@pytest.fixture(scope="session")
+def _shared_everything() -> Iterator[_SharedEverything]:
+    shared = _SharedEverything()
+    try:
+        yield shared
+    finally:
+        shared.close()
+
+
+@pytest.fixture
+def everything_http_url(everything_leak_check: None, _shared_everything: _SharedEverything) -> str:
+    """The URL of a running server-everything in Streamable HTTP mode on 127.0.0.1 (shared, see above)."""
     _skip_if_unavailable()
-    async with run_everything_http("sse") as url:
-        yield url
+    return _shared_everything.url("streamableHttp")
+
+
+@pytest.fixture
+def everything_sse_url(everything_leak_check: None, _shared_everything: _SharedEverything) -> str:
+    """The URL of a running server-everything in HTTP+SSE mode on 127.0.0.1 (shared, see above)."""
+    _skip_if_unavailable()
+    return _shared_everything.url("sse")

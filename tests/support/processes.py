@@ -9,9 +9,12 @@ from pathlib import Path
 
 import pytest
 
+SHARED_SERVER_PIDS: set[int] = set()
+"""Servers this process keeps for many tests on purpose (tests/support/fixtures.py): never a leak."""
+
 
 def child_pids() -> set[int]:
-    """Pids of this process's direct children (Linux /proc)."""
+    """Pids of this process's direct children (Linux /proc), not counting the shared servers."""
     me = os.getpid()
     out: set[int] = set()
     for stat in Path("/proc").glob("[0-9]*/stat"):
@@ -21,7 +24,7 @@ def child_pids() -> set[int]:
             continue
         if int(fields[1]) == me and fields[0] != "Z":
             out.add(int(stat.parent.name))
-    return out
+    return out - SHARED_SERVER_PIDS
 
 
 @pytest.fixture(autouse=True)
