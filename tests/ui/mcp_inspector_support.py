@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import sys
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -12,18 +11,15 @@ from typing import Any
 
 from PySide6.QtCore import SignalInstance
 
-from tests.ui.support import make_context
+from tests.ui.support import InProcessDemoFactory, demo_stdio_profile, make_context
 from workbench.core.profiles import ConnectionProfile, MCPStdioProfile
-from workbench.core.protocols.mcp import MCPAgent
-from workbench.demo.mcp_server.app import build_server
 from workbench.ui.context import PanelContext
 from workbench.ui.panels.inspector.mcp import MCPInspectorWidget
 
 
 def stdio_profile(**kwargs: Any) -> MCPStdioProfile:
-    return MCPStdioProfile(
-        name="demo", command=sys.executable, args=["-m", "workbench.demo.mcp_server", "--stdio"], **kwargs
-    )
+    """The demo server as a stdio profile (``inspector`` serves it in process unless told otherwise)."""
+    return demo_stdio_profile(**kwargs)
 
 
 class SignalLog:
@@ -63,27 +59,19 @@ class Inspected:
     connection_id: str
 
 
-def in_process_demo(ctx: PanelContext, profile: ConnectionProfile) -> MCPAgent:
-    """The demo server in this process, as the connection manager would build ``profile``'s agent.
-
-    What the inspector shows depends on the server, not on how its bytes travel: a stdio child would
-    spend ~1.7 s of CPU importing the SDK per test. The tests that pass a profile keep a real one.
-    """
-    return MCPAgent.in_process(
-        build_server(), name=profile.name, wire=ctx.services.wire, bus=ctx.services.bus, connection_id=profile.id
-    )
-
-
 @contextlib.asynccontextmanager
-async def inspector(tmp_path: Path, qtbot: Any, profile: ConnectionProfile | None = None) -> AsyncIterator[Inspected]:
-    """An inspector showing a live connection to ``profile`` (the demo server in process by default)."""
-    ctx = make_context(tmp_path)
+async def inspector(
+    tmp_path: Path, qtbot: Any, profile: ConnectionProfile | None = None, *, child_process: bool = False
+) -> AsyncIterator[Inspected]:
+    """An inspector showing a live connection to ``profile`` (default: the demo server's stdio profile).
+
+    The demo server's stdio profile is served in this process unless ``child_process``: what the
+    inspector shows depends on the server, not on how its bytes travel, and a stdio child spends
+    ~1.7 s of CPU importing the SDK per test. Every other profile gets a real connection.
+    """
+    ctx = make_context(tmp_path, factory=None if child_process else InProcessDemoFactory())
     try:
-        if profile is None:
-            demo = stdio_profile()
-            conn = await ctx.services.connections.connect(demo, agent=in_process_demo(ctx, demo))
-        else:
-            conn = await ctx.services.connections.connect(profile)
+        conn = await ctx.services.connections.connect(profile if profile is not None else stdio_profile())
         widget = MCPInspectorWidget(ctx)
         qtbot.addWidget(widget)
         widget.resize(1200, 800)

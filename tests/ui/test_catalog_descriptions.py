@@ -1,7 +1,7 @@
 """The tool (and prompt) list shows each entry's description under its name, as the MCP Inspector does:
 one elided line in a quieter colour that stays readable in a light and a dark palette, names whole.
 
-Against the real demo MCP server over stdio, in a workspace the size a 1366×768 laptop gives it.
+Against the real demo MCP server (in process), in a workspace the size a 1366×768 laptop gives it.
 """
 
 from __future__ import annotations

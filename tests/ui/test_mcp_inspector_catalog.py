@@ -100,14 +100,14 @@ async def _subscribe_and_watch_updates(it) -> None:
 
 
 @pytest.mark.asyncio
-async def test_subscribing_to_a_resource_shows_updates_over_stdio(qtbot, tmp_path):
+async def test_subscribing_to_a_resource_shows_updates_on_a_2026_era_connection(qtbot, tmp_path):
     async with inspector(tmp_path, qtbot) as it:
         await _subscribe_and_watch_updates(it)
 
 
 @pytest.mark.asyncio
 async def test_subscribing_to_a_resource_shows_updates_on_a_handshake_era_connection(qtbot, tmp_path):
-    async with inspector(tmp_path, qtbot, stdio_profile(mode="legacy")) as it:
+    async with inspector(tmp_path, qtbot, stdio_profile(mode="legacy")) as it:  # in process
         await _subscribe_and_watch_updates(it)
 
 

@@ -1,4 +1,5 @@
-"""The MCP inspector's Server tab, connection following and list changes, over stdio and Streamable HTTP."""
+"""The MCP inspector's Server tab, connection following and list changes: the demo server in process, over a
+stdio child (the tab names its transport) and over Streamable HTTP."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import json
 import pytest
 
 from tests.ui.mcp_inspector_support import SignalLog, inspector, stdio_profile
-from tests.ui.support import make_context
+from tests.ui.support import InProcessDemoFactory, make_context
 from workbench.core.profiles import MCPHTTPProfile
 from workbench.demo.mcp_server import serve_http
 from workbench.ui.panels.inspector.mcp import MCPInspectorWidget
@@ -15,7 +16,7 @@ from workbench.ui.panels.inspector.mcp import MCPInspectorWidget
 
 @pytest.mark.asyncio
 async def test_server_tab_shows_identity_protocol_instructions_capabilities_and_raw_json(qtbot, tmp_path):
-    async with inspector(tmp_path, qtbot, stdio_profile()) as it:  # a real child: the tab names its transport
+    async with inspector(tmp_path, qtbot, child_process=True) as it:  # a real child: the tab names its transport
         server = it.widget.server
         assert it.widget.pages.currentWidget() is it.widget.tabs
         assert server.fields["name"].text() == "workbench-demo"
@@ -44,7 +45,7 @@ async def test_server_tab_shows_identity_protocol_instructions_capabilities_and_
 
 @pytest.mark.asyncio
 async def test_ping_reports_latency_and_a_refused_log_level_shows_inline_and_in_the_presenter(qtbot, tmp_path):
-    async with inspector(tmp_path, qtbot, stdio_profile(mode="legacy")) as it:
+    async with inspector(tmp_path, qtbot, stdio_profile(mode="legacy")) as it:  # in process, handshake era
         server = it.widget.server
         assert server.fields["era"].text().startswith("handshake era")
         assert server.ping_button.isEnabled()
@@ -96,7 +97,7 @@ async def test_a_tools_list_change_on_the_server_refreshes_the_tool_list(qtbot, 
 
 @pytest.mark.asyncio
 async def test_the_inspector_says_why_there_is_nothing_to_show_and_follows_the_connection(qtbot, tmp_path):
-    ctx = make_context(tmp_path)
+    ctx = make_context(tmp_path, factory=InProcessDemoFactory())
     widget = MCPInspectorWidget(ctx)
     qtbot.addWidget(widget)
     assert widget.pages.currentWidget() is widget.status

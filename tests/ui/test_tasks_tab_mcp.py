@@ -11,7 +11,7 @@ from PySide6.QtCore import Qt
 
 from tests.support.everything import StdioCommand
 from tests.ui.a2a_inspector_support import until
-from tests.ui.mcp_inspector_support import SignalLog, inspector, stdio_profile
+from tests.ui.mcp_inspector_support import SignalLog, inspector
 from workbench.core.errors import WorkbenchError
 from workbench.core.profiles import MCPStdioProfile
 
@@ -86,7 +86,7 @@ async def test_cancel_in_the_tasks_tab_reaches_a_running_task(
 
 @pytest.mark.asyncio
 async def test_a_server_without_tasks_has_the_tab_greyed_out(qtbot: Any, tmp_path: Any) -> None:
-    async with inspector(tmp_path, qtbot, stdio_profile()) as it:
+    async with inspector(tmp_path, qtbot) as it:  # the demo server, in process
         tab = it.widget.tabs.indexOf(it.widget.tasks)
         assert not it.widget.tabs.isTabEnabled(tab)
         assert "does not offer tasks" in it.widget.tabs.tabToolTip(tab)
