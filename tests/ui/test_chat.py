@@ -1,4 +1,5 @@
-"""The chat pane against real agents: the demo A2A travel agent and the demo MCP server over stdio."""
+"""The chat pane against real agents: the demo A2A travel agent and the demo MCP server (in process: what
+the chat shows does not depend on how the bytes travel, and a stdio child costs ~1.7 s of CPU)."""
 
 from __future__ import annotations
 
@@ -14,10 +15,11 @@ import pytest
 from PySide6.QtCore import Qt, QUrl
 from PySide6.QtWidgets import QFileDialog
 
-from tests.ui.support import make_context
+from tests.ui.support import InProcessDemoFactory, demo_stdio_profile, make_context
 from workbench.core.conversation import AgentMessage, Artifact, Completion, ItemKind, LogLine, Progress, Question
 from workbench.core.profiles import A2AProfile, MCPStdioProfile
 from workbench.core.protocols.base import AgentEvent, AgentResult, ArtifactUpdated, Completed, ContentPart, TextDelta
+from workbench.core.protocols.mcp import MCPAgent
 from workbench.demo.a2a_agents import run_demo_agents, serve_agent, travel_app_factory
 from workbench.ui.asyncutil import wait_signal
 from workbench.ui.context import PanelContext
@@ -39,7 +41,13 @@ def slow_travel_agent(chunk_delay: float) -> contextlib.AbstractAsyncContextMana
 
 
 def demo_mcp_profile() -> MCPStdioProfile:
-    return MCPStdioProfile(name="demo", command=sys.executable, args=["-m", "workbench.demo.mcp_server", "--stdio"])
+    """The demo MCP server's stdio profile; ``context`` serves it in process."""
+    return demo_stdio_profile()
+
+
+def context(tmp_path: Path) -> PanelContext:
+    """A panel context whose connection manager serves the demo MCP server in process."""
+    return make_context(tmp_path / "config", factory=InProcessDemoFactory())
 
 
 async def send_and_wait(widget: ChatWidget, text: str) -> str:
@@ -91,7 +99,7 @@ def chat(ctx: PanelContext, qtbot: Any) -> ChatWidget:
 async def test_travel_agent_streams_pauses_for_input_and_the_next_send_continues_the_same_task(
     qtbot: Any, tmp_path: Path
 ) -> None:
-    ctx = make_context(tmp_path / "config")
+    ctx = context(tmp_path)
     try:
         async with demo_agents(chunk_delay=0.0) as urls:
             conn = await ctx.services.connections.connect(A2AProfile(name="travel", url=urls["travel"]))
@@ -144,7 +152,7 @@ async def test_travel_agent_streams_pauses_for_input_and_the_next_send_continues
 async def test_cancel_while_streaming_ends_the_turn_canceled_and_cancels_the_task_on_the_agent(
     qtbot: Any, tmp_path: Path
 ) -> None:
-    ctx = make_context(tmp_path / "config")
+    ctx = context(tmp_path)
     try:
         async with slow_travel_agent(0.5) as url:
             conn = await ctx.services.connections.connect(A2AProfile(name="slow travel", url=url))
@@ -177,7 +185,7 @@ async def test_cancel_while_streaming_ends_the_turn_canceled_and_cancels_the_tas
 
 @pytest.mark.asyncio
 async def test_new_conversation_clears_the_transcript_and_starts_a_new_context(qtbot: Any, tmp_path: Path) -> None:
-    ctx = make_context(tmp_path / "config")
+    ctx = context(tmp_path)
     try:
         async with demo_agents(chunk_delay=0.0) as urls:
             conn = await ctx.services.connections.connect(A2AProfile(name="travel", url=urls["travel"]))
@@ -207,7 +215,7 @@ async def test_new_conversation_clears_the_transcript_and_starts_a_new_context(q
 async def test_demo_mcp_server_answers_through_its_ask_entry_point_with_progress_and_log_lines(
     qtbot: Any, tmp_path: Path
 ) -> None:
-    ctx = make_context(tmp_path / "config")
+    ctx = context(tmp_path)
     try:
         conn = await ctx.services.connections.connect(demo_mcp_profile())
         widget = chat(ctx, qtbot)
@@ -234,7 +242,7 @@ async def test_demo_mcp_server_answers_through_its_ask_entry_point_with_progress
 async def test_html_and_images_in_agent_text_show_literally_and_links_go_to_the_link_gate(
     qtbot: Any, tmp_path: Path
 ) -> None:
-    ctx = make_context(tmp_path / "config")
+    ctx = context(tmp_path)
     try:
         conn = await ctx.services.connections.connect(demo_mcp_profile())
         widget = chat(ctx, qtbot)
@@ -260,10 +268,19 @@ async def test_html_and_images_in_agent_text_show_literally_and_links_go_to_the_
 async def test_mcp_server_without_entry_point_says_so_plainly_and_disables_the_input(
     qtbot: Any, tmp_path: Path
 ) -> None:
-    ctx = make_context(tmp_path / "config")
+    ctx = context(tmp_path)
     try:
+        from tests.servers import crash_mid_call  # a server with tools but no entry point, in process
+
         profile = MCPStdioProfile(name="plain", command=sys.executable, args=[str(SERVERS / "crash_mid_call.py")])
-        conn = await ctx.services.connections.connect(profile)
+        plain = MCPAgent.in_process(
+            crash_mid_call.server,
+            name=profile.name,
+            wire=ctx.services.wire,
+            bus=ctx.services.bus,
+            connection_id=profile.id,
+        )
+        conn = await ctx.services.connections.connect(profile, agent=plain)
         widget = chat(ctx, qtbot)
         ctx.selection.select(conn.id)
         assert not widget.input.isEnabled() and not widget.send_button.isEnabled()
@@ -281,7 +298,7 @@ async def test_mcp_server_without_entry_point_says_so_plainly_and_disables_the_i
 async def test_transcripts_are_kept_per_connection_and_a_closed_connection_disables_the_input(
     qtbot: Any, tmp_path: Path
 ) -> None:
-    ctx = make_context(tmp_path / "config")
+    ctx = context(tmp_path)
     try:
         async with demo_agents(chunk_delay=0.0) as urls:
             travel = await ctx.services.connections.connect(A2AProfile(name="travel", url=urls["travel"]))
@@ -320,7 +337,7 @@ async def chunks(n: int) -> AsyncIterator[AgentEvent]:
 
 @pytest.mark.asyncio
 async def test_a_fast_stream_is_coalesced_into_few_redraws_and_every_chunk_is_drawn(qtbot: Any, tmp_path: Path) -> None:
-    ctx = make_context(tmp_path / "config")
+    ctx = context(tmp_path)
     widget = chat(ctx, qtbot)
     ctx.selection.select("replay")
     flushes: list[int] = []
@@ -340,7 +357,7 @@ async def test_a_fast_stream_is_coalesced_into_few_redraws_and_every_chunk_is_dr
 
 @pytest.mark.asyncio
 async def test_cancelling_an_mcp_agent_call_ends_the_turn_and_keeps_the_connection(qtbot: Any, tmp_path: Path) -> None:
-    ctx = make_context(tmp_path / "config")
+    ctx = context(tmp_path)
     try:
         profile = demo_mcp_profile().model_copy(update={"agent_tool": "slow_count"})
         conn = await ctx.services.connections.connect(profile)
@@ -366,7 +383,7 @@ async def test_cancelling_an_mcp_agent_call_ends_the_turn_and_keeps_the_connecti
 async def test_artifact_links_expand_the_block_and_offer_saving_while_forged_ones_do_not(
     qtbot: Any, tmp_path: Path
 ) -> None:
-    ctx = make_context(tmp_path / "config")
+    ctx = context(tmp_path)
     widget = chat(ctx, qtbot)
     ctx.selection.select("replay")
 
