@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import sys
 from typing import Any
 
 import pytest
@@ -12,10 +11,10 @@ from PySide6.QtWidgets import QDialog
 
 from workbench.core.protocols.base import ElicitationRequest, ElicitationResponse
 from workbench.core.protocols.mcp.agent import MCPAgent
+from workbench.demo.mcp_server.app import build_server
 from workbench.ui.asyncutil import open_dialog, wait_signal
 from workbench.ui.dialogs.elicitation_form import DECLINED, ElicitationFormDialog
 
-DEMO = [sys.executable, "-m", "workbench.demo.mcp_server", "--stdio"]
 HTML = '<b style="color:red">URGENT</b> <img src="file:///etc/passwd">'
 
 SCHEMA: dict[str, Any] = {
@@ -60,7 +59,7 @@ async def test_a_real_servers_elicitation_is_filled_and_accepted_through_the_dia
         await open_dialog(dialog)
         return dialog.response()
 
-    async with MCPAgent.stdio(DEMO[0], DEMO[1:], elicitation_handler=answer) as agent:
+    async with MCPAgent.in_process(build_server(), elicitation_handler=answer) as agent:
         call = asyncio.ensure_future(agent.call_tool("book_table", {}))
         dialog = await asyncio.wait_for(dialogs.get(), 15)
         assert dialog.isVisible()
@@ -103,7 +102,7 @@ async def test_a_real_servers_elicitation_can_be_declined_or_cancelled_with_esc(
         await open_dialog(dialog)
         return dialog.response()
 
-    async with MCPAgent.stdio(DEMO[0], DEMO[1:], elicitation_handler=answer) as agent:
+    async with MCPAgent.in_process(build_server(), elicitation_handler=answer) as agent:
         call = asyncio.ensure_future(agent.call_tool("book_table", {}))
         dialog = await asyncio.wait_for(dialogs.get(), 15)
         dialog.decline_button.click()

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -26,6 +25,7 @@ from workbench.core.protocols.base import (
     parts_text,
 )
 from workbench.core.protocols.mcp.agent import MCPAgent
+from workbench.demo.mcp_server.app import build_server
 from workbench.ui.asyncutil import wait_signal
 from workbench.ui.context import PanelContext
 from workbench.ui.dialogs.auth_required import AuthRequiredDialog
@@ -33,7 +33,6 @@ from workbench.ui.dialogs.elicitation_url import UrlElicitationDialog
 from workbench.ui.dialogs.sampling import SamplingDialog
 from workbench.ui.prompts import SamplingRejectedError, UserPrompts
 
-DEMO = [sys.executable, "-m", "workbench.demo.mcp_server", "--stdio"]
 CONNECT_URL = "https://example.com/agent-workbench/connect-account?demo=1"
 WAIT = 20.0
 
@@ -66,10 +65,13 @@ def prompts(ctx: PanelContext, opener: Opener) -> UserPrompts:
 
 @contextlib.asynccontextmanager
 async def demo_agent(prompts: UserPrompts, ctx: PanelContext, mode: str = "auto") -> AsyncIterator[MCPAgent]:
-    """The demo MCP server over stdio, asking ``prompts`` for sampling and elicitation answers."""
-    agent = MCPAgent.stdio(
-        DEMO[0],
-        DEMO[1:],
+    """The demo MCP server in process, asking ``prompts`` for sampling and elicitation answers.
+
+    The dialogs depend on what the server asks, not on how its bytes travel; a stdio child would spend
+    ~1.7 s of CPU importing the SDK per test.
+    """
+    agent = MCPAgent.in_process(
+        build_server(),
         sampling_handler=prompts.sample,
         elicitation_handler=prompts.elicit,
         bus=ctx.services.bus,
@@ -155,7 +157,7 @@ async def test_routing_seam_answers_sampling_with_another_real_agent(
 ) -> None:
     async with demo_agent(prompts, ctx) as demo:
         # The "other agent" is a second demo server's `ask` tool (its deterministic demo agent).
-        other = MCPAgent.stdio(DEMO[0], DEMO[1:], name="other")
+        other = MCPAgent.in_process(build_server(), name="other")
         await asyncio.wait_for(other.connect(), WAIT)
         routed: list[SamplingRequest] = []
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
 from typing import Any
 
 import pytest
@@ -11,6 +10,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QGroupBox, QLineEdit, QPlainTextEdit
 
 from workbench.core.protocols.mcp.agent import MCPAgent
+from workbench.demo.mcp_server.app import build_server
 from workbench.ui.forms.compound_fields import ArrayField, ChoiceField, MultiSelectField, ObjectField
 from workbench.ui.forms.scalar_fields import (
     BooleanField,
@@ -22,8 +22,6 @@ from workbench.ui.forms.scalar_fields import (
 )
 from workbench.ui.forms.schema_form import SchemaForm
 
-DEMO = [sys.executable, "-m", "workbench.demo.mcp_server", "--stdio"]
-
 HTML = '<b style="color:red">BOLD</b> &amp; <img src="file:///etc/passwd"> <a href="file:///etc/passwd">x</a>'
 
 
@@ -34,7 +32,7 @@ def _form(qtbot: Any, schema: dict[str, Any], **kwargs: Any) -> SchemaForm:
 
 
 async def _demo_schemas() -> dict[str, dict[str, Any]]:
-    async with MCPAgent.stdio(DEMO[0], DEMO[1:]) as agent:
+    async with MCPAgent.in_process(build_server()) as agent:
         return {t.name: t.input_schema for t in await agent.list_tools()}
 
 
@@ -60,7 +58,7 @@ def _fill_trip(form: SchemaForm) -> None:
 
 @pytest.mark.asyncio
 async def test_form_from_a_real_servers_schema_fills_and_the_server_accepts_the_value(qtbot):
-    async with MCPAgent.stdio(DEMO[0], DEMO[1:]) as agent:
+    async with MCPAgent.in_process(build_server()) as agent:
         tools = {t.name: t for t in await agent.list_tools()}
         form = _form(qtbot, tools["plan_trip"].input_schema)
         assert not form.is_valid()
