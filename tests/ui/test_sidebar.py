@@ -1,4 +1,9 @@
-"""The connection sidebar against real servers: demo MCP over stdio and Streamable HTTP, demo A2A agents."""
+"""The connection sidebar against real servers: the demo MCP server over stdio and Streamable HTTP, demo A2A agents.
+
+The demo server's stdio profile is served in process (``InProcessDemoFactory``) where what is tested is the
+sidebar, not the child: a stdio child spends ~1.7 s of CPU importing the SDK. The tests that name stdio keep
+a real child (``child_ctx``).
+"""
 
 from __future__ import annotations
 
@@ -9,7 +14,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMenu
 
-from tests.ui.support import make_context, wait_until
+from tests.ui.support import DEMO_STDIO_ARGS, InProcessDemoFactory, demo_stdio_profile, make_context, wait_until
 from workbench.core.events import ConnectionState
 from workbench.core.profiles import A2AProfile, MCPHTTPProfile, MCPStdioProfile
 from workbench.demo.a2a_agents import run_demo_agents
@@ -23,11 +28,11 @@ from workbench.ui.panels.sidebar.widget import SidebarWidget
 
 S = ConnectionState
 BOUND = 30.0
-DEMO_ARGS = ["-m", "workbench.demo.mcp_server", "--stdio"]
+DEMO_ARGS = DEMO_STDIO_ARGS
 
 
 def stdio_demo(profile_id: str = "demo", name: str = "demo stdio") -> MCPStdioProfile:
-    return MCPStdioProfile(id=profile_id, name=name, command=sys.executable, args=DEMO_ARGS)
+    return demo_stdio_profile(id=profile_id, name=name)
 
 
 async def wait_state(vm: SidebarViewModel, profile_id: str, state: ConnectionState, timeout: float = BOUND) -> None:
@@ -60,18 +65,30 @@ def _errors(ctx: PanelContext) -> list[ErrorView]:
 
 @pytest.fixture
 def ctx(tmp_path) -> PanelContext:
-    return make_context(tmp_path)
+    """The demo server's stdio profile served in process."""
+    return make_context(tmp_path, factory=InProcessDemoFactory())
 
 
 @pytest.fixture
-def sidebar(qtbot, ctx) -> SidebarWidget:
+def child_ctx(tmp_path) -> PanelContext:
+    """Every profile as the app connects it: the demo server's stdio profile starts a real child."""
+    return make_context(tmp_path)
+
+
+def _sidebar(qtbot, ctx: PanelContext) -> SidebarWidget:
     widget = SidebarWidget(ctx)
     qtbot.addWidget(widget)
     return widget
 
 
+@pytest.fixture
+def sidebar(qtbot, ctx) -> SidebarWidget:
+    return _sidebar(qtbot, ctx)
+
+
 @pytest.mark.asyncio
-async def test_the_stdio_demo_server_goes_connecting_then_connected_with_its_protocol_version(sidebar, ctx):
+async def test_the_stdio_demo_server_goes_connecting_then_connected_with_its_protocol_version(qtbot, child_ctx):
+    ctx, sidebar = child_ctx, _sidebar(qtbot, child_ctx)
     log = StateLog(sidebar.viewmodel)
     try:
         task = sidebar.add_transient(stdio_demo())
@@ -94,7 +111,8 @@ async def test_the_stdio_demo_server_goes_connecting_then_connected_with_its_pro
 
 
 @pytest.mark.asyncio
-async def test_stdio_and_streamable_http_connections_are_live_at_once_and_disconnect_separately(sidebar, ctx):
+async def test_stdio_and_streamable_http_connections_are_live_at_once_and_disconnect_separately(qtbot, child_ctx):
+    ctx, sidebar = child_ctx, _sidebar(qtbot, child_ctx)
     try:
         async with serve_http(transport="streamable-http") as url:
             sidebar.viewmodel.add(stdio_demo())
@@ -312,7 +330,7 @@ def test_saved_profiles_are_listed_and_the_selection_follows_the_context(qtbot, 
 
 
 def test_a_sync_connect_with_qtbot_reaches_connected(qtbot, qloop, tmp_path):
-    ctx = make_context(tmp_path)
+    ctx = make_context(tmp_path, factory=InProcessDemoFactory())
     sidebar = SidebarWidget(ctx)
     qtbot.addWidget(sidebar)
     sidebar.viewmodel.add(stdio_demo())
