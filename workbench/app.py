@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from workbench.core.agent_factory import AgentHandlers, DefaultAgentFactory
+from workbench.core.agent_factory import AgentFactory, AgentHandlers, DefaultAgentFactory
 from workbench.core.connections import ConnectionManager
 from workbench.core.credentials import CredentialStore, KeyringCredentialStore
 from workbench.core.events import EventBus
@@ -146,11 +146,15 @@ def build_workbench(
     *,
     url_opener: Callable[[QUrl], bool] | None = None,
     credentials: CredentialStore | None = None,
+    agent_factory: Callable[..., AgentFactory] = DefaultAgentFactory,
 ) -> Workbench:
     """Build the core services, the panel context and the main window (not shown yet).
 
     Must run with the qasync loop current (the window's panels start tasks on it). Secrets come from
     ``credentials`` (default: the OS keyring, refused with a clear error when none is secure).
+    ``agent_factory`` is called with ``DefaultAgentFactory``'s keyword arguments (the window's
+    handlers, the secret lookup, the credential store, the OAuth opener) and builds each profile's
+    agent; a test may serve a server in process behind its profile this way.
     """
     from PySide6.QtCore import QSettings
 
@@ -170,7 +174,7 @@ def build_workbench(
         elicitation=late.elicit, sampling=late.sample, input=late.answer_input, origin_approval=late.approve_origin
     )
     credentials = credentials or KeyringCredentialStore()
-    factory = DefaultAgentFactory(
+    factory = agent_factory(
         handlers=handlers,
         resolve_secret=credentials.resolve,
         credentials=credentials,  # OAuth tokens (MCP) and A2A security-scheme credentials

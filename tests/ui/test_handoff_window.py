@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from tests.ui.support import InProcessDemoFactory
 from workbench.app import Workbench, build_workbench
 from workbench.core.credentials import MemoryCredentialStore
 from workbench.core.events import ConnectionState
@@ -213,7 +214,8 @@ async def _demo_window_selection(qtbot: Any, config: Path, select: str | None = 
     from workbench.ui.demo_session import connect_demo
 
     async with run_demo(chunk_delay=0.0) as agents:
-        bench = build_workbench(config, credentials=MemoryCredentialStore())
+        # the demo server's stdio profile in process: a stdio child costs ~1.7 s of CPU and is not tested here
+        bench = build_workbench(config, credentials=MemoryCredentialStore(), agent_factory=InProcessDemoFactory)
         qtbot.addWidget(bench.window)
         bench.window.show()
         try:

@@ -12,7 +12,9 @@ from typing import Any
 import pytest
 
 from tests.ui.mcp_inspector_support import SignalLog
+from tests.ui.support import InProcessDemoFactory
 from workbench.app import Workbench, build_workbench
+from workbench.core.agent_factory import DefaultAgentFactory
 from workbench.core.credentials import MemoryCredentialStore
 from workbench.core.events import ConnectionState
 from workbench.core.models import Direction, WireKind
@@ -27,11 +29,18 @@ DEMO_IDS = ("demo-mcp", "demo-mcp-sse", "demo-mcp-stdio", "demo-travel", "demo-m
 
 
 @contextlib.asynccontextmanager
-async def demo_window(tmp_path: Path, qtbot: Any) -> AsyncIterator[Workbench]:
-    """The real window (as ``workbench demo`` builds it), connected to every demo agent."""
+async def demo_window(tmp_path: Path, qtbot: Any, *, child_process: bool = False) -> AsyncIterator[Workbench]:
+    """The real window (as ``workbench demo`` builds it), connected to every demo agent.
+
+    The demo server's stdio profile (``demo-mcp-stdio``) is served in process unless ``child_process``:
+    a stdio child spends ~1.7 s of CPU importing the SDK, and most tests here are not about it.
+    """
     opened: list[str] = []
+    factory = DefaultAgentFactory if child_process else InProcessDemoFactory
     async with run_demo(chunk_delay=0.0) as agents:
-        bench = build_workbench(tmp_path / "config", credentials=MemoryCredentialStore(), url_opener=opened.append)
+        bench = build_workbench(
+            tmp_path / "config", credentials=MemoryCredentialStore(), url_opener=opened.append, agent_factory=factory
+        )
         window = bench.window
         qtbot.addWidget(window)
         window.resize(1400, 900)
@@ -63,7 +72,7 @@ async def _call_tool(bench: Workbench, tool: str, arguments: dict[str, Any] | No
 
 @pytest.mark.asyncio
 async def test_demo_window_connects_every_agent_and_calls_a_tool_through_its_form(qtbot, tmp_path):
-    async with demo_window(tmp_path, qtbot) as bench:
+    async with demo_window(tmp_path, qtbot, child_process=True) as bench:  # a real stdio child, as users get it
         assert _connected(bench) == dict.fromkeys(DEMO_IDS, ConnectionState.CONNECTED)
         for cid in ("demo-mcp-stdio", "demo-mcp"):  # stdio and Streamable HTTP
             bench.ctx.selection.select(cid)
