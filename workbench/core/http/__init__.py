@@ -3,9 +3,10 @@
 - ``sse``: incremental server-sent events framing on plain bytes.
 - ``tap``: the wire tap (requests, responses, SSE events, transport failures → wire records) and
   what the MCP adapter reads back from it (last status, error response, session id).
-- ``httpx_transport`` / ``httpx2_transport``: the two tiny transport shims that feed the tap from
-  ``httpx`` (the A2A SDK's client) and ``httpx2`` (the MCP SDK's client); the only modules here that
-  import an HTTP client at import time.
+- ``transport``: the transports themselves (credential guard, tapped and bounded exchange, body tee),
+  free of any HTTP client; ``httpx_transport`` / ``httpx2_transport``: the two tiny shims that give
+  them the classes of ``httpx`` (the A2A SDK's client) and ``httpx2`` (the MCP SDK's client); the only
+  modules here that import an HTTP client at import time.
 - ``status``: HTTP error status → typed error, the same for every protocol.
 - ``loopback``: the OAuth loopback redirect receiver; ``browser``: the browser openers.
 

@@ -1,25 +1,23 @@
-"""The ``httpx`` shim of the HTTP wire tap (the A2A SDK's client): hands each exchange to ``HTTPTap``.
+"""The ``httpx`` shim of the HTTP wire tap (the A2A SDK's client): ``httpx`` classes over ``transport``.
 
-Everything but moving bytes lives in ``workbench.core.http.tap``; ``httpx2_transport`` is the same
-shim for ``httpx2`` (the MCP SDK's client). Bodies pass through unchanged, counted against the
-connection's size limits (``workbench.core.http.limits``); a refused one raises its ``ProtocolError``.
+The credential guard, the tapped and bounded exchange and the body tee live in
+``workbench.core.http.transport``; this module names the ``httpx`` classes they need.
+``httpx2_transport`` is the same shim for ``httpx2`` (the MCP SDK's client). Bodies pass through
+unchanged, counted against the connection's size limits (``workbench.core.http.limits``); a refused
+one raises its ``ProtocolError``.
 """
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import AsyncIterator
-
-import anyio
 import httpx
 
-from workbench.core.errors import ProtocolError
 from workbench.core.http.limits import LimitGuard
-from workbench.core.http.origins import OAUTH_ENDPOINT, CredentialBoundary
-from workbench.core.http.tap import ERROR_BODY_WAIT, BodyWatch, HTTPTap
+from workbench.core.http.origins import CredentialBoundary
+from workbench.core.http.tap import BodyWatch, HTTPTap
+from workbench.core.http.transport import BodyTeeBase, CredentialGuardBase, TapTransportBase
 
 
-class HttpxCredentialGuard(httpx.AsyncBaseTransport):
+class HttpxCredentialGuard(CredentialGuardBase[httpx.Request, httpx.Response], httpx.AsyncBaseTransport):
     """An ``httpx`` transport that refuses requests carrying credentials outside ``boundary``.
 
     Every hop goes through it (redirects included: the client follows them, the transport sends each),
@@ -31,24 +29,10 @@ class HttpxCredentialGuard(httpx.AsyncBaseTransport):
     """
 
     def __init__(self, boundary: CredentialBoundary, inner: httpx.AsyncBaseTransport | None = None) -> None:
-        self.boundary = boundary
-        self._inner = inner if inner is not None else httpx.AsyncHTTPTransport()
-
-    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        """Admit ``request`` past the boundary (asking its approver, or raising its typed error), then send it."""
-        await self.boundary.admit(
-            str(request.url),
-            request.headers.multi_items(),
-            oauth_endpoint=bool(request.extensions.get(OAUTH_ENDPOINT)),
-        )
-        return await self._inner.handle_async_request(request)
-
-    async def aclose(self) -> None:
-        """Close the wrapped transport."""
-        await self._inner.aclose()
+        super().__init__(boundary, inner if inner is not None else httpx.AsyncHTTPTransport())
 
 
-class HttpxTapTransport(httpx.AsyncBaseTransport):
+class HttpxTapTransport(TapTransportBase[httpx.Request, httpx.Response], httpx.AsyncBaseTransport):
     """An ``httpx`` transport that records every exchange with ``tap`` and bounds every response body.
 
     Args:
@@ -64,83 +48,28 @@ class HttpxTapTransport(httpx.AsyncBaseTransport):
         *,
         guard: LimitGuard | None = None,
     ) -> None:
-        self.tap = tap
-        self.guard = guard
-        self._inner = inner if inner is not None else httpx.AsyncHTTPTransport()
+        super().__init__(tap, inner if inner is not None else httpx.AsyncHTTPTransport(), guard=guard)
 
-    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        """Send ``request``; record it, its response and the response body as it streams (bounded)."""
-        tap, guard = self.tap, self.guard
-        if tap is None and guard is None:
-            return await self._inner.handle_async_request(request)
+    def _request_body(self, request: httpx.Request) -> bytes | None:
         try:
-            body: bytes | None = request.content
+            return request.content
         except httpx.RequestNotRead:
-            body = None
-        url = str(request.url)
-        exchange = tap.exchange(request.method, url, request.headers.multi_items(), body) if tap else None
-        try:
-            response = await self._inner.handle_async_request(request)
-        except Exception as exc:  # recorded, then re-raised unchanged
-            if exchange is not None:
-                exchange.failed(exc)
-            raise
-        if exchange is not None:
-            exchange.respond(response.status_code, response.headers.multi_items())
-        meter = None
-        if guard is not None:
-            headers = response.headers
-            meter = guard.meter(request.method, url, body, headers.get("content-type"), headers.get("content-length"))
+            return None
+
+    def _passed_on(self, request: httpx.Request, response: httpx.Response, watch: BodyWatch) -> httpx.Response:
         return httpx.Response(
             response.status_code,
             headers=response.headers,
-            stream=_Tee(response.stream, BodyWatch(exchange, meter, guard)),
+            stream=_Tee(response.stream, watch),
             extensions=response.extensions,
             request=request,
         )
 
-    async def aclose(self) -> None:
-        """Close the wrapped transport."""
-        await self._inner.aclose()
 
+class _Tee(BodyTeeBase, httpx.AsyncByteStream):
+    """The body tee as an ``httpx`` stream."""
 
-class _Tee(httpx.AsyncByteStream):
-    """Passes a response body through unchanged while it is counted and recorded."""
+    _read_error = httpx.HTTPError
 
     def __init__(self, inner: httpx.SyncByteStream | httpx.AsyncByteStream, watch: BodyWatch) -> None:
-        self._inner = inner
-        self._watch = watch
-
-    async def __aiter__(self) -> AsyncIterator[bytes]:
-        inner, watch = self._inner, self._watch
-        assert isinstance(inner, httpx.AsyncByteStream), "an async transport returns async streams"
-        exchange = watch.exchange
-        if (refusal := watch.at_start()) is not None:
-            raise refusal
-        try:
-            async for chunk in inner:
-                if (refusal := watch.take(chunk)) is not None:
-                    raise refusal
-                yield chunk
-        except ProtocolError:
-            raise
-        except Exception as exc:  # recorded, then re-raised unchanged
-            if exchange is not None:
-                exchange.body_failed(exc)
-            raise
-        if exchange is not None:
-            exchange.finish()
-
-    async def aclose(self) -> None:
-        """Record what arrived (an unread error body is read first, bounded), then close the wrapped stream."""
-        exchange, inner = self._watch.exchange, self._inner
-        if exchange is not None:
-            if exchange.wants_unread_body and isinstance(inner, httpx.AsyncByteStream):
-                with anyio.move_on_after(ERROR_BODY_WAIT), contextlib.suppress(httpx.HTTPError):
-                    async for chunk in inner:
-                        exchange.feed(chunk)
-                        if exchange.body_full:
-                            break
-            exchange.finish()
-        if isinstance(inner, httpx.AsyncByteStream):
-            await inner.aclose()
+        super().__init__(inner if isinstance(inner, httpx.AsyncByteStream) else None, watch)

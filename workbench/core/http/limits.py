@@ -16,11 +16,12 @@ configurable per profile (``None`` turns one off):
   session stream carries every request's answer: there the limit applies to what arrives while a
   request waits for its answer (``session_budget.SessionBudget``).
 
-``BodyMeter`` counts one response body; the transport shims (``httpx_transport``,
-``httpx2_transport``) ask it about every chunk and stop reading when it refuses. The refusal is a
-``ProtocolError`` whose details name the limit (``limit``, ``limit_bytes``, ``received_bytes``)
-and, when known, the JSON-RPC id of the request whose answer it was (``request_id``): the adapter
-reports it against that request, not against whichever request failed at the time.
+``BodyMeter`` counts one response body; the tap transport's body tee (``transport``, shared by
+``httpx_transport`` and ``httpx2_transport``) asks it about every chunk and stops reading when it
+refuses. The refusal is a ``ProtocolError`` whose details name the limit (``limit``, ``limit_bytes``,
+``received_bytes``) and, when known, the JSON-RPC id of the request whose answer it was
+(``request_id``): the adapter reports it against that request, not against whichever request failed
+at the time.
 """
 
 from __future__ import annotations

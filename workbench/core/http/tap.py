@@ -1,8 +1,8 @@
 """The HTTP wire tap, free of any HTTP client: requests, responses and SSE events → wire records.
 
-A client-specific transport shim (``httpx_transport``, ``httpx2_transport``) calls ``HTTPTap.exchange``
-for each request and feeds the ``Exchange`` what happens: the response head, each body chunk, the
-end or a failure. The tap records
+The tap transport (``transport.TapTransportBase``, with a client's classes in ``httpx_transport`` or
+``httpx2_transport``) calls ``HTTPTap.exchange`` for each request and feeds the ``Exchange`` what
+happens: the response head, each body chunk, the end or a failure. The tap records
 
 - the request (headers, URL and body; the recorder redacts them),
 - a transport failure as a local error record, with the time it took,

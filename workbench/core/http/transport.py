@@ -1,0 +1,209 @@
+"""The client-free half of the transport shims: credential guard, tapped and bounded exchange, body tee.
+
+``httpx`` (the A2A SDK's client) and ``httpx2`` (the MCP SDK's, a fork with the same transport
+interface but its own classes) each need transports and byte streams of their own classes, so
+``httpx_transport`` and ``httpx2_transport`` subclass their client's ``AsyncBaseTransport`` and
+``AsyncByteStream`` with the bases here and supply only what names a client class: the default
+inner transport, reading a request body, building the passed-on response, and how a size-limit
+refusal is raised. Everything but moving bytes lives in ``workbench.core.http.tap``; the size
+limits in ``workbench.core.http.limits``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator, Mapping
+from typing import ClassVar, Protocol
+
+import anyio
+
+from workbench.core.errors import ProtocolError
+from workbench.core.http.limits import LimitGuard
+from workbench.core.http.origins import OAUTH_ENDPOINT, CredentialBoundary
+from workbench.core.http.tap import ERROR_BODY_WAIT, BodyWatch, HTTPTap
+
+
+class _Headers(Protocol):
+    """The part of a client's ``Headers`` the transports read."""
+
+    def multi_items(self) -> list[tuple[str, str]]: ...
+    def get(self, key: str, /) -> str | None: ...
+
+
+class _Request(Protocol):
+    """The part of a client's ``Request`` the transports read (``content`` raises while it is a stream)."""
+
+    @property
+    def method(self) -> str: ...
+    @property
+    def url(self) -> object: ...
+    @property
+    def headers(self) -> _Headers: ...
+    @property
+    def extensions(self) -> Mapping[str, object]: ...
+    @property
+    def content(self) -> bytes: ...
+
+
+class _Response(Protocol):
+    """The part of a client's ``Response`` the transports read."""
+
+    @property
+    def status_code(self) -> int: ...
+    @property
+    def headers(self) -> _Headers: ...
+
+
+class _Sender[RequestT: _Request, ResponseT: _Response](Protocol):
+    """A client's transport, as the transports here call the one they wrap."""
+
+    async def handle_async_request(self, request: RequestT, /) -> ResponseT: ...
+    async def aclose(self) -> None: ...
+
+
+class _Body(Protocol):
+    """A client's async response body stream."""
+
+    def __aiter__(self) -> AsyncIterator[bytes]: ...
+    async def aclose(self) -> None: ...
+
+
+class CredentialGuardBase[RequestT: _Request, ResponseT: _Response]:
+    """A transport that refuses requests carrying credentials outside ``boundary``, then sends them.
+
+    Every hop goes through it (redirects included: the client follows them, the transport sends each),
+    so a credential never leaves for an origin the user did not configure or approve.
+
+    Args:
+        boundary: The allowed origins and the connection's secret values.
+        inner: The transport that really talks HTTP.
+    """
+
+    def __init__(self, boundary: CredentialBoundary, inner: _Sender[RequestT, ResponseT]) -> None:
+        self.boundary = boundary
+        self._inner = inner
+
+    async def handle_async_request(self, request: RequestT) -> ResponseT:
+        """Admit ``request`` past the boundary (asking its approver, or raising its typed error), then send it."""
+        await self.boundary.admit(
+            str(request.url),
+            request.headers.multi_items(),
+            oauth_endpoint=bool(request.extensions.get(OAUTH_ENDPOINT)),
+        )
+        return await self._inner.handle_async_request(request)
+
+    async def aclose(self) -> None:
+        """Close the wrapped transport."""
+        await self._inner.aclose()
+
+
+class TapTransportBase[RequestT: _Request, ResponseT: _Response]:
+    """A transport that records every exchange with ``tap`` and bounds every response body.
+
+    A client's subclass says how a request body is read (``_request_body``) and how the response is
+    passed on with its body going through a tee (``_passed_on``).
+
+    Args:
+        tap: The recorder of this connection's HTTP layer (``None``: records nothing).
+        inner: The transport that really talks HTTP.
+        guard: The response size limits (``None``: none).
+    """
+
+    def __init__(self, tap: HTTPTap | None, inner: _Sender[RequestT, ResponseT], *, guard: LimitGuard | None) -> None:
+        self.tap = tap
+        self.guard = guard
+        self._inner = inner
+
+    async def handle_async_request(self, request: RequestT) -> ResponseT:
+        """Send ``request``; record it, its response and the response body as it streams (bounded)."""
+        tap, guard = self.tap, self.guard
+        if tap is None and guard is None:
+            return await self._inner.handle_async_request(request)
+        body = self._request_body(request)
+        url = str(request.url)
+        exchange = tap.exchange(request.method, url, request.headers.multi_items(), body) if tap else None
+        try:
+            response = await self._inner.handle_async_request(request)
+        except Exception as exc:  # recorded, then re-raised unchanged
+            if exchange is not None:
+                exchange.failed(exc)
+            raise
+        if exchange is not None:
+            exchange.respond(response.status_code, response.headers.multi_items())
+        meter = None
+        if guard is not None:
+            headers = response.headers
+            meter = guard.meter(request.method, url, body, headers.get("content-type"), headers.get("content-length"))
+        return self._passed_on(request, response, BodyWatch(exchange, meter, guard))
+
+    async def aclose(self) -> None:
+        """Close the wrapped transport."""
+        await self._inner.aclose()
+
+    def _request_body(self, request: RequestT) -> bytes | None:
+        """The request body, or ``None`` when it is streamed (not known up front)."""
+        raise NotImplementedError
+
+    def _passed_on(self, request: RequestT, response: ResponseT, watch: BodyWatch) -> ResponseT:
+        """``response`` as the client gets it: the same head, its body through a tee fed to ``watch``."""
+        raise NotImplementedError
+
+
+class BodyTeeBase:
+    """Passes a response body through unchanged while it is counted and recorded.
+
+    A client's subclass is also that client's ``AsyncByteStream`` and may raise a size-limit refusal
+    as another ``ProtocolError`` (``_raised`` and ``_refusal_type``).
+
+    Args:
+        inner: The response's body (``None``: a sync stream, which an async transport never returns).
+        watch: What counts and records each chunk.
+    """
+
+    _refusal_type: ClassVar[type[ProtocolError]] = ProtocolError
+    """What ``_raised`` returns: passed through, never recorded as a failure of the body."""
+    _read_error: ClassVar[type[Exception]]
+    """The client's base HTTP error, ignored while an unread error body is read for the record."""
+
+    def __init__(self, inner: _Body | None, watch: BodyWatch) -> None:
+        self._inner = inner
+        self._watch = watch
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        """The body's chunks, each counted and recorded; raises the refusal when one is over a limit."""
+        inner, watch = self._inner, self._watch
+        assert inner is not None, "an async transport returns async streams"
+        exchange = watch.exchange
+        if (refusal := watch.at_start()) is not None:
+            raise self._raised(refusal)
+        try:
+            async for chunk in inner:
+                if (refusal := watch.take(chunk)) is not None:
+                    raise self._raised(refusal)
+                yield chunk
+        except self._refusal_type:
+            raise
+        except Exception as exc:  # recorded, then re-raised unchanged
+            if exchange is not None:
+                exchange.body_failed(exc)
+            raise
+        if exchange is not None:
+            exchange.finish()
+
+    async def aclose(self) -> None:
+        """Record what arrived (an unread error body is read first, bounded), then close the wrapped stream."""
+        exchange, inner = self._watch.exchange, self._inner
+        if exchange is not None:
+            if exchange.wants_unread_body and inner is not None:
+                with anyio.move_on_after(ERROR_BODY_WAIT), contextlib.suppress(self._read_error):
+                    async for chunk in inner:
+                        exchange.feed(chunk)
+                        if exchange.body_full:
+                            break
+            exchange.finish()
+        if inner is not None:
+            await inner.aclose()
+
+    def _raised(self, refusal: ProtocolError) -> ProtocolError:
+        """The exception raised for a size-limit ``refusal`` (default: the refusal itself)."""
+        return refusal
