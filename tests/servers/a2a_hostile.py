@@ -18,11 +18,12 @@ import json
 import os
 import signal
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-MIB = 1024 * 1024
+from _padded import MIB, padded_parts, send_event_stream, send_padded
+
 HUGE_MB = int(os.environ.get("HUGE_MB", "200"))
 
 
@@ -98,36 +99,13 @@ class Handler(BaseHTTPRequestHandler):
             self._send_json(wrap({"message": _agent_message("ok")}))
 
     def _huge(self, reply: dict[str, Any], *, chunked: bool) -> None:
-        before, _, after = json.dumps(reply).partition('"text": ""')
-        prefix, suffix = (before + '"text": "').encode(), ('"' + after).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        if chunked:
-            self.send_header("Transfer-Encoding", "chunked")
-        else:
-            self.send_header("Content-Length", str(len(prefix) + HUGE_MB * MIB + len(suffix)))
-        self.end_headers()
-        sent = 0
-        try:
-            for piece in (prefix, *([b"x" * MIB] * HUGE_MB), suffix):
-                self.wfile.write(b"%x\r\n%s\r\n" % (len(piece), piece) if chunked else piece)
-                sent += len(piece) // MIB
-            if chunked:
-                self.wfile.write(b"0\r\n\r\n")
-        except (BrokenPipeError, ConnectionResetError):
+        prefix, suffix = padded_parts(reply, "text")
+        sent = send_padded(self, prefix, suffix, HUGE_MB, framing="chunked" if chunked else "length")
+        if sent is not None:
             log(f"gone huge after {sent} MiB")
 
-    def _events(self, events: Iterator[dict[str, Any]] | list[dict[str, Any]]) -> int:
-        self.send_response(200)
-        self.send_header("Content-Type", "text/event-stream")
-        self.send_header("Cache-Control", "no-cache")
-        self.end_headers()  # no length: the body ends when the connection does
-        self.close_connection = True
-        sent = 0
-        for event in events:
-            self.wfile.write(f"data: {json.dumps(event)}\n\n".encode())
-            sent += 1
-        return sent
+    def _events(self, events: Iterable[dict[str, Any]]) -> int | None:
+        return send_event_stream(self, (f"data: {json.dumps(event)}\n\n".encode() for event in events))
 
     def _endless(self, wrap: Any) -> None:
         filler = "y" * (MIB - 300)
@@ -139,10 +117,7 @@ class Handler(BaseHTTPRequestHandler):
                 n += 1
                 yield wrap({"statusUpdate": _status(n, filler)})
 
-        sent = 0
-        try:
-            sent = self._events(events())
-        except (BrokenPipeError, ConnectionResetError):
+        if (sent := self._events(events())) is not None:
             log(f"gone endless after {sent} MiB")
 
     def log_message(self, format: str, *args: Any) -> None:

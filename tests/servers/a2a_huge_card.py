@@ -10,14 +10,14 @@ headers. Each disconnect is logged on stderr as `gone after <n> MiB`.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import signal
 import sys
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-MIB = 1024 * 1024
+from _padded import Framing, padded_parts, send_padded
+
 CARD_MB = int(os.environ.get("CARD_MB", "50"))
 
 
@@ -43,24 +43,9 @@ class Handler(BaseHTTPRequestHandler):
             "defaultOutputModes": ["text/plain"],
             "skills": [],
         }
-        before, _, after = json.dumps(card).partition('"description": ""')
-        prefix, suffix = (before + '"description": "').encode(), ('"' + after).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        if self.path.startswith("/chunked/"):
-            self.close_connection = True
-        else:
-            self.send_header("Content-Length", str(len(prefix) + CARD_MB * MIB + len(suffix)))
-        self.end_headers()
-        sent = 0
-        try:
-            self.wfile.write(prefix)
-            chunk = b"z" * MIB
-            while sent < CARD_MB:
-                self.wfile.write(chunk)
-                sent += 1
-            self.wfile.write(suffix)
-        except (BrokenPipeError, ConnectionResetError):
+        prefix, suffix = padded_parts(card, "description")
+        framing: Framing = "close" if self.path.startswith("/chunked/") else "length"
+        if (sent := send_padded(self, prefix, suffix, CARD_MB, framing=framing)) is not None:
             sys.stderr.write(f"gone after {sent} MiB\n")
             sys.stderr.flush()
 

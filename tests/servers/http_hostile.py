@@ -35,7 +35,8 @@ from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-MIB = 1024 * 1024
+from _padded import MIB, padded, padded_parts, send_event_stream, send_padded
+
 HUGE_MB = int(os.environ.get("HUGE_MB", "200"))
 TOOLS = [
     {"name": name, "description": text, "inputSchema": {"type": "object"}}
@@ -102,36 +103,13 @@ class Handler(BaseHTTPRequestHandler):
 
     def _huge(self, rid: Any, *, chunked: bool = False) -> None:
         prefix, suffix = _huge_parts(rid)
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        if chunked:
-            self.send_header("Transfer-Encoding", "chunked")
-        else:
-            self.send_header("Content-Length", str(len(prefix) + HUGE_MB * MIB + len(suffix)))
-        self.end_headers()
-        sent = 0
-        try:
-            for piece in _huge_pieces(prefix, suffix):
-                self.wfile.write(b"%x\r\n%s\r\n" % (len(piece), piece) if chunked else piece)
-                sent += len(piece) // MIB
-            if chunked:
-                self.wfile.write(b"0\r\n\r\n")
-        except (BrokenPipeError, ConnectionResetError):
+        sent = send_padded(self, prefix, suffix, HUGE_MB, framing="chunked" if chunked else "length")
+        if sent is not None:
             log(f"gone huge after {sent} MiB")
             HUGE_GONE.set()
 
     def _endless(self) -> None:
-        self.send_response(200)
-        self.send_header("Content-Type", "text/event-stream")
-        self.send_header("Cache-Control", "no-cache")
-        self.end_headers()  # no Content-Length, no chunking: the body ends when the connection does
-        self.close_connection = True
-        sent = 0
-        try:
-            for event in _endless_events():
-                self.wfile.write(event)
-                sent += 1
-        except (BrokenPipeError, ConnectionResetError):
+        if (sent := send_event_stream(self, _endless_events())) is not None:
             log(f"gone endless after {sent} MiB")
 
     # ---- legacy HTTP+SSE
@@ -173,7 +151,7 @@ class Handler(BaseHTTPRequestHandler):
         name = (message.get("params") or {}).get("name")
         if method == "tools/call" and name in ("huge", "huge_chunked"):
             prefix, suffix = _huge_parts(rid)
-            pending.put(itertools.chain([b"event: message\ndata: "], _huge_pieces(prefix, suffix), [b"\n\n"]))
+            pending.put(itertools.chain([b"event: message\ndata: "], padded(prefix, suffix, HUGE_MB), [b"\n\n"]))
             return
         if method == "tools/call" and name == "endless":
             pending.put(_endless_events())
@@ -206,17 +184,7 @@ def _reply(message: dict[str, Any]) -> dict[str, Any]:
 
 def _huge_parts(rid: Any) -> tuple[bytes, bytes]:
     """The JSON-RPC result around the huge text: what comes before it and after it."""
-    head = json.dumps({"jsonrpc": "2.0", "id": rid, "result": {"content": [{"type": "text", "text": ""}]}})
-    before, _, after = head.rpartition('""')
-    return (before + '"').encode(), ('"' + after).encode()
-
-
-def _huge_pieces(prefix: bytes, suffix: bytes) -> Iterator[bytes]:
-    yield prefix
-    chunk = b"x" * MIB
-    for _ in range(HUGE_MB):
-        yield chunk
-    yield suffix
+    return padded_parts({"jsonrpc": "2.0", "id": rid, "result": {"content": [{"type": "text", "text": ""}]}}, "text")
 
 
 def _endless_events() -> Iterator[bytes]:
