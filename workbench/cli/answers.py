@@ -21,6 +21,7 @@ from workbench.core.protocols.base import (
     SamplingResponse,
     parts_text,
 )
+from workbench.core.schema_order import in_display_order, ordered_properties
 
 DECLINE_WORDS = ("decline", "no")
 CANCEL_WORDS = ("cancel",)
@@ -46,6 +47,10 @@ class AnswerBook:
 
     def _say(self, text: str) -> None:
         print(text, file=self._note, flush=True)
+
+    def _say_schema(self, schema: dict[str, Any]) -> None:
+        # Fields in the order the window's form shows them (the schema's, or the one it names).
+        self._say("  answer with JSON matching: " + json.dumps(in_display_order(schema), ensure_ascii=False))
 
     async def _ask(self, prompt: str) -> str:
         return await asyncio.to_thread(_read_line, prompt, self._note)
@@ -105,10 +110,10 @@ class AnswerBook:
         elif self._interactive:
             self._say(asks)
             if request.schema:
-                self._say("  answer with JSON matching: " + json.dumps(request.schema, ensure_ascii=False))
+                self._say_schema(request.schema)
             scripted = await self._ask_or_none("answer (JSON object, text, or 'cancel'): ")
         elif request.schema:
-            self._say("  answer with JSON matching: " + json.dumps(request.schema, ensure_ascii=False))
+            self._say_schema(request.schema)
         if scripted is None:
             self.declined.append(request.text)
             if request.kind == "auth":
@@ -239,7 +244,7 @@ def _read_line(prompt: str, out: TextIO) -> str:
 async def _fill_form(book: AnswerBook, schema: dict[str, Any], ask: Callable[[str], Any]) -> dict[str, Any]:
     values: dict[str, Any] = {}
     required = set(schema.get("required") or [])
-    for name, prop in (schema.get("properties") or {}).items():
+    for name, prop in ordered_properties(schema):
         for line in describe_field(prop):
             book._say(line)
         while True:

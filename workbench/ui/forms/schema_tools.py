@@ -351,39 +351,3 @@ def sorted_pairs(
     if order is not None:
         return sorted(seen.values(), key=lambda pm: order(pm[0]))
     return sorted(seen.values(), key=lambda pm: [str(p).zfill(8) if isinstance(p, int) else str(p) for p in pm[0]])
-
-
-ORDER_KEYS = ("x-order", "ui:order", "propertyOrder")
-"""Keywords some schemas use to say in which order an object's fields are shown."""
-
-
-def ordered_properties(schema: Mapping[str, Any]) -> list[tuple[str, Any]]:
-    """An object schema's properties in the order to show them.
-
-    The schema's own order, unless it says otherwise: a list under ``x-order`` / ``ui:order`` /
-    ``propertyOrder``, or a numeric ``propertyOrder`` on each property. When the properties arrive
-    sorted by name (an A2A data part is a protobuf ``Struct``, which keeps no order), the required
-    ones come first, in the order ``required`` lists them (a list keeps its order in transit).
-    """
-    props = schema.get("properties")
-    if not isinstance(props, Mapping):
-        return []
-    items = list(props.items())
-    names = [name for name, _ in items]
-    for key in ORDER_KEYS:
-        wanted = schema.get(key)
-        if isinstance(wanted, list) and all(isinstance(n, str) for n in wanted):
-            rank = {n: i for i, n in enumerate(wanted) if n in props}
-            return sorted(items, key=lambda kv: rank.get(kv[0], len(rank) + names.index(kv[0])))
-
-    def position(sub: Any) -> float | None:
-        pos = sub.get("propertyOrder") if isinstance(sub, Mapping) else None
-        return float(pos) if isinstance(pos, (int, float)) and not isinstance(pos, bool) else None
-
-    if any(position(sub) is not None for _, sub in items):
-        return sorted(items, key=lambda kv: (position(kv[1]) is None, position(kv[1]) or 0.0, names.index(kv[0])))
-    required = [r for r in schema.get("required") or () if isinstance(r, str) and r in props]
-    if len(names) > 1 and names == sorted(names) and required:
-        rank = {n: i for i, n in enumerate(required)}
-        return sorted(items, key=lambda kv: rank.get(kv[0], len(rank) + names.index(kv[0])))
-    return items
