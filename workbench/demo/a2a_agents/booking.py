@@ -46,6 +46,8 @@ TRAVELLER_SCHEMA: dict[str, Any] = {
         "breakfast": {"type": "boolean", "title": "Breakfast", "default": True},
     },
     "required": ["lead_traveller", "email", "guests"],
+    # Sent as a protobuf Struct, whose JSON keys come in no fixed order: say the form's order.
+    "x-order": ["lead_traveller", "email", "guests", "breakfast"],
     "additionalProperties": False,
 }
 QUESTION = "Who is travelling? The hotel needs the lead traveller's name, an email and the number of guests."

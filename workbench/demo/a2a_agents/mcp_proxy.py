@@ -74,6 +74,8 @@ def request_schema(server_ids: Sequence[str]) -> dict[str, Any]:
             "arguments": {"type": "object", "title": "Arguments", "default": {}},
         },
         "required": ["target_mcp_server_id"],
+        # Sent as a protobuf Struct, whose JSON keys come in no fixed order: say the form's order.
+        "x-order": ["target_mcp_server_id", "tool_name", "arguments"],
     }
 
 

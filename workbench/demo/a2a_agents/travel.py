@@ -46,6 +46,8 @@ TRIP_SCHEMA: dict[str, Any] = {
         "cabin_class": {"type": "string", "enum": CABIN_CLASSES, "title": "Cabin class", "default": "economy"},
     },
     "required": ["departure_date", "return_date", "travellers", "cabin_class"],
+    # Sent as a protobuf Struct, whose JSON keys come in no fixed order: say the form's order.
+    "x-order": ["departure_date", "return_date", "travellers", "cabin_class"],
     "additionalProperties": False,
 }
 FORM: dict[str, Any] = {

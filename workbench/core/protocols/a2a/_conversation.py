@@ -37,7 +37,6 @@ from workbench.core.protocols.a2a._turn_events import TurnEvents
 from workbench.core.protocols.a2a.convert import INTERRUPTED_STATES, build_message
 from workbench.core.protocols.a2a.reducer import TaskReducer
 from workbench.core.protocols.a2a.security_auth import SKILL_HEADER
-from workbench.core.protocols.a2a.translate import result_from_message
 from workbench.core.protocols.base import AgentEvent, Completed, ContentPart, Failed
 from workbench.core.protocols.contract import Prompt
 
@@ -222,8 +221,7 @@ class Conversation:
                 reply = outcome.reply
                 if reply.context_id:
                     self.context_id = reply.context_id
-                ids = reply.task_id or None, reply.context_id or None
-                yield Completed(result=result_from_message(reply), **events.common(*ids))
+                yield events.replied(reply)
                 return
             view = outcome.view
             if view is None:

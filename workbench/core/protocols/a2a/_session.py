@@ -21,6 +21,7 @@ from workbench.core.errors import RequestTimeoutError, UsageError, WorkbenchErro
 from workbench.core.protocols.a2a._config import A2AConfig
 from workbench.core.protocols.a2a.discovery import CardFetch, fetch_card, select_interface
 from workbench.core.protocols.a2a.errors import map_error
+from workbench.core.protocols.a2a.json_order import DataOrder
 from workbench.core.protocols.a2a.normalise import NormalisingTransport, Unreadable
 from workbench.core.protocols.a2a.security_auth import SecurityAuth
 from workbench.core.protocols.a2a.security_oauth import BrowserOpener
@@ -61,6 +62,8 @@ class Session:
         self.extended_card_error: WorkbenchError | None = None
         self.unreadable = Unreadable()
         """Values the agent sent that could not be made parseable (named in parse errors)."""
+        self.data_order = DataOrder()
+        """The key order of the data parts of the agent's latest messages, as its JSON had it."""
         self._lock = asyncio.Lock()
         self._loop = LoopBinding(config.name)
         self.security: SecurityAuth | None = None
@@ -94,7 +97,7 @@ class Session:
         )
         http = httpx.AsyncClient(
             # The SDK reads payloads made parseable; the wire log (under it) keeps them as sent.
-            transport=NormalisingTransport(tap, self.unreadable),
+            transport=NormalisingTransport(tap, self.unreadable, self.data_order.observe),
             headers=config.auth_headers(),
             timeout=httpx.Timeout(config.request_timeout, connect=config.connect_timeout, pool=config.connect_timeout),
             auth=self.security,

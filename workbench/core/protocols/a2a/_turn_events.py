@@ -19,7 +19,7 @@ from workbench.core.protocols.a2a._session import Session
 from workbench.core.protocols.a2a.convert import build_message
 from workbench.core.protocols.a2a.reducer import TaskView
 from workbench.core.protocols.a2a.security import CredentialNeed, required_credentials
-from workbench.core.protocols.a2a.translate import PROTOCOL, input_request, result_from_view
+from workbench.core.protocols.a2a.translate import PROTOCOL, input_request, result_from_message, result_from_view
 from workbench.core.protocols.base import (
     AgentEvent,
     AuthRequired,
@@ -62,7 +62,14 @@ class TurnEvents:
 
     def completed(self, view: TaskView) -> Completed:
         """``Completed`` with the task's result as it stands."""
-        return Completed(result=result_from_view(view), **self.common(view.task_id, view.context_id))
+        return Completed(
+            result=result_from_view(view, self._session.data_order), **self.common(view.task_id, view.context_id)
+        )
+
+    def replied(self, reply: Message) -> Completed:
+        """``Completed`` with a message-only reply (no task) as the result."""
+        ids = reply.task_id or None, reply.context_id or None
+        return Completed(result=result_from_message(reply, self._session.data_order), **self.common(*ids))
 
     def failed(self, error: WorkbenchError, task_id: str | None = None, context_id: str | None = None) -> Failed:
         """``Failed`` with ``error``; an auth error also says which credentials the card asks for."""
@@ -78,7 +85,7 @@ class TurnEvents:
 
     def paused(self, view: TaskView, skill: str | None = None) -> InputRequired | AuthRequired:
         """The event for a task waiting in ``input-required`` / ``auth-required``: the agent's question."""
-        request = input_request(view, agent=self._config.name)
+        request = input_request(view, agent=self._config.name, order=self._session.data_order)
         common = self.common(view.task_id, view.context_id, view.status_message)
         if request.kind == "auth":
             if self._session.security is not None and (needs := self.credential_needs(skill)):

@@ -1,6 +1,7 @@
 """Converts between A2A protobuf objects (parts, messages, values) and the neutral content types.
 
-Numbers in A2A data parts travel as ``google.protobuf.Value`` doubles, so ``2`` arrives as
+Objects in data parts come out with their keys sorted (a protobuf ``Struct`` keeps no order; see
+``struct_to_python``). Numbers in A2A data parts travel as ``google.protobuf.Value`` doubles, so ``2`` arrives as
 ``2.0``; ``value_to_python`` gives integral doubles back as ``int`` (within ±2**53) so forms and
 tool arguments keep the types a person typed.
 """
@@ -84,8 +85,14 @@ def value_to_python(value: struct_pb2.Value) -> Any:
 
 
 def struct_to_python(struct: struct_pb2.Struct) -> dict[str, Any]:
-    """Convert a protobuf ``Struct`` to a dict (see ``value_to_python``)."""
-    return {k: value_to_python(v) for k, v in struct.fields.items()}
+    """Convert a protobuf ``Struct`` to a dict with its keys sorted (see ``value_to_python``).
+
+    A ``Struct`` is a map and keeps no order; the protobuf runtime iterates it in an order that
+    changes from one process to the next, so the keys are sorted to be the same on every run.
+    ``json_order.DataOrder`` puts a message's data back in the order the agent's JSON had.
+    """
+    fields = struct.fields
+    return {k: value_to_python(fields[k]) for k in sorted(fields)}
 
 
 def python_to_value(obj: Any) -> struct_pb2.Value:

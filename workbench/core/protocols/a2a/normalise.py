@@ -19,14 +19,20 @@ completes; a JSON body is repaired whole when it is at most ``MAX_REPAIRED_BYTES
 one is passed on as it arrives, unrepaired, so a huge body is never held twice). A request
 carrying the ``VERBATIM`` extension (the agent-card fetch, which bounds its own read and checks
 ``Content-Length``) gets the response exactly as it came.
+
+The transport also shows each JSON document holding a data part (a JSON body, an SSE event's
+``data:`` line) to an observer before the SDK reads it: ``json_order.DataOrder`` keeps the key order
+the agent wrote, which the SDK's protobuf ``Struct`` loses. A gzip or deflate JSON body is passed
+on as it came and observed decompressed once whole (up to ``MAX_REPAIRED_BYTES`` either way).
 """
 
 from __future__ import annotations
 
 import json
 import re
+import zlib
 from collections import deque
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import httpx
@@ -43,6 +49,11 @@ VERBATIM = "workbench.verbatim"
 """Request extension: set (to ``True``) on a request whose response must not be touched."""
 MAX_DEPTH = 64
 """Deepest JSON nesting searched for task statuses (A2A payloads are a few levels deep)."""
+_DATA_KEY = b'"data"'
+_COMPRESSED = ("gzip", "x-gzip", "deflate")
+
+Observer = Callable[[bytes], None]
+"""Sees each JSON document that may hold a data part (its bytes as the agent sent them)."""
 
 
 class Unreadable:
@@ -143,16 +154,26 @@ def _last_break(chunk: bytes) -> int:
     return max(chunk.rfind(b"\n"), chunk.rfind(b"\r"))
 
 
-class _SSEStream(httpx.AsyncByteStream):
-    """An SSE body passed on as each line completes, its ``data:`` lines repaired."""
+def _observe_sse(lines: bytes, observe: Observer) -> None:
+    """Show ``observe`` each complete ``data:`` line of ``lines`` that may hold a data part."""
+    if _DATA_KEY not in lines:
+        return
+    for line in lines.splitlines():
+        if line.startswith(b"data:") and _DATA_KEY in line:
+            observe(line[5:].strip())
 
-    def __init__(self, inner: httpx.AsyncByteStream, unreadable: Unreadable) -> None:
+
+class _SSEStream(httpx.AsyncByteStream):
+    """An SSE body passed on as each line completes, its ``data:`` lines observed and repaired."""
+
+    def __init__(self, inner: httpx.AsyncByteStream, unreadable: Unreadable, observe: Observer | None) -> None:
         self._inner = inner
         self._unreadable = unreadable
+        self._observe = observe
 
     async def __aiter__(self) -> AsyncIterator[bytes]:
         held: list[bytes] = []  # the start of a line whose end has not arrived yet
-        unreadable = self._unreadable
+        unreadable, observe = self._unreadable, self._observe
         async for chunk in self._inner:
             cut = _last_break(chunk)
             if cut < 0:
@@ -167,9 +188,14 @@ class _SSEStream(httpx.AsyncByteStream):
                 head = chunk if cut == len(chunk) - 1 else chunk[: cut + 1]
             if cut < len(chunk) - 1:
                 held.append(chunk[cut + 1 :])
+            if observe is not None:
+                _observe_sse(head, observe)
             yield normalise_sse(head, unreadable)
         if held:
-            yield normalise_sse(b"".join(held), unreadable)
+            rest = b"".join(held)
+            if observe is not None:
+                _observe_sse(rest, observe)
+            yield normalise_sse(rest, unreadable)
 
     async def aclose(self) -> None:
         """Close the wrapped stream."""
@@ -179,12 +205,13 @@ class _SSEStream(httpx.AsyncByteStream):
 class _JSONStream(httpx.AsyncByteStream):
     """A JSON body passed on whole once it has arrived, repaired (the SDK reads it whole anyway).
 
-    A body over ``MAX_REPAIRED_BYTES`` is passed on unrepaired as it arrives.
+    A body over ``MAX_REPAIRED_BYTES`` is passed on unrepaired (and unobserved) as it arrives.
     """
 
-    def __init__(self, inner: httpx.AsyncByteStream, unreadable: Unreadable) -> None:
+    def __init__(self, inner: httpx.AsyncByteStream, unreadable: Unreadable, observe: Observer | None) -> None:
         self._inner = inner
         self._unreadable = unreadable
+        self._observe = observe
 
     async def __aiter__(self) -> AsyncIterator[bytes]:
         held: list[bytes] = []
@@ -197,6 +224,8 @@ class _JSONStream(httpx.AsyncByteStream):
                 break
         else:
             body = b"".join(held)
+            if self._observe is not None and _DATA_KEY in body:
+                self._observe(body)
             if body:
                 yield normalise_json(body, self._unreadable)
             return
@@ -211,16 +240,65 @@ class _JSONStream(httpx.AsyncByteStream):
         await self._inner.aclose()
 
 
+def _decompressed(data: bytes, encoding: str) -> bytes | None:
+    """``data`` decompressed, or ``None`` when it is not ``encoding`` or decompresses past ``MAX_REPAIRED_BYTES``."""
+    # "deflate" is meant to be zlib-wrapped; some servers send it raw.
+    for wbits in (zlib.MAX_WBITS | 16,) if "gzip" in encoding else (zlib.MAX_WBITS, -zlib.MAX_WBITS):
+        decoder = zlib.decompressobj(wbits)
+        try:
+            out = decoder.decompress(data, MAX_REPAIRED_BYTES)
+        except zlib.error:
+            continue
+        return None if decoder.unconsumed_tail else out
+    return None
+
+
+class _CompressedJSONStream(httpx.AsyncByteStream):
+    """A compressed JSON body passed on as it arrives; a copy is observed, decompressed, once it is whole."""
+
+    def __init__(self, inner: httpx.AsyncByteStream, encoding: str, observe: Observer) -> None:
+        self._inner = inner
+        self._encoding = encoding
+        self._observe = observe
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        held: list[bytes] | None = []
+        size = 0
+        async for chunk in self._inner:
+            if held is not None:
+                size += len(chunk)
+                if size > MAX_REPAIRED_BYTES:
+                    held = None  # too large to hold a copy of: passed on unobserved
+                else:
+                    held.append(chunk)
+            yield chunk
+        # Runs when the reader asks past the last chunk, so before the SDK parses the body.
+        body = _decompressed(b"".join(held), self._encoding) if held else None
+        if body is not None and _DATA_KEY in body:
+            self._observe(body)
+
+    async def aclose(self) -> None:
+        """Close the wrapped stream."""
+        await self._inner.aclose()
+
+
 class NormalisingTransport(httpx.AsyncBaseTransport):
     """Wraps the (tapped) transport: JSON and SSE response bodies reach the SDK with repaired timestamps.
 
     Args:
         inner: The transport below (the wire tap, which records the bodies as they were sent).
         unreadable: Where to remember values that could not be repaired (default: a new one).
+        observe: Shown each JSON document that may hold a data part, before the SDK reads it.
     """
 
-    def __init__(self, inner: httpx.AsyncBaseTransport, unreadable: Unreadable | None = None) -> None:
+    def __init__(
+        self,
+        inner: httpx.AsyncBaseTransport,
+        unreadable: Unreadable | None = None,
+        observe: Observer | None = None,
+    ) -> None:
         self._inner = inner
+        self._observe = observe
         self.unreadable = unreadable if unreadable is not None else Unreadable()
         """Timestamps this connection's agent sent that could not be repaired."""
 
@@ -232,12 +310,23 @@ class NormalisingTransport(httpx.AsyncBaseTransport):
         content_type = response.headers.get("content-type", "").lower()
         encoding = response.headers.get("content-encoding", "identity").lower()
         stream = response.stream
-        if encoding not in ("", "identity") or not isinstance(stream, httpx.AsyncByteStream):
-            return response  # compressed bodies are passed on as they are
+        if not isinstance(stream, httpx.AsyncByteStream):
+            return response
+        if encoding not in ("", "identity"):  # compressed bodies are passed on as they are
+            if self._observe is None or "json" not in content_type or encoding not in _COMPRESSED:
+                return response
+            wrapped: httpx.AsyncByteStream = _CompressedJSONStream(stream, encoding, self._observe)
+            return httpx.Response(
+                response.status_code,
+                headers=response.headers.raw,
+                stream=wrapped,
+                extensions=response.extensions,
+                request=request,
+            )
         if "event-stream" in content_type:
-            wrapped: httpx.AsyncByteStream = _SSEStream(stream, self.unreadable)
+            wrapped = _SSEStream(stream, self.unreadable, self._observe)
         elif "json" in content_type:
-            wrapped = _JSONStream(stream, self.unreadable)
+            wrapped = _JSONStream(stream, self.unreadable, self._observe)
         else:
             return response
         headers = [(k, v) for k, v in response.headers.raw if k.lower() != b"content-length"]  # lengths may change

@@ -11,6 +11,12 @@ Input-required convention (what ``InputRequest.schema`` is taken from), in order
 ``InputRequest.data`` is always the first data part's value, unchanged. A data part holding
 ``{"tool_calls": [{"name"|"tool_name", "arguments"|"args", "id"|"call_id"}, ...]}`` also yields one
 ``ToolCallRequested`` per call before the ``InputRequired`` event.
+
+With a ``DataOrder`` (the session's), the question's data and schema and a result's status message
+keep the key order of the agent's JSON (a protobuf ``Struct`` keeps none; see ``json_order``).
+Without it (gRPC) their keys are sorted. ``InputRequest.schema`` has its properties, at every level,
+in the order to show them (``workbench.core.schema_order``): the agent's, unless the schema names
+one with ``x-order`` / ``ui:order`` / ``propertyOrder``.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ from typing import Any
 from a2a.types import Message
 
 from workbench.core.protocols.a2a.convert import INTERRUPTED_STATES, TERMINAL_STATES, message_text, parts_to_content
+from workbench.core.protocols.a2a.json_order import DataOrder
 from workbench.core.protocols.a2a.reducer import Change, TaskView
 from workbench.core.protocols.base import (
     AgentEvent,
@@ -32,6 +39,7 @@ from workbench.core.protocols.base import (
     TextDelta,
     ToolCallRequested,
 )
+from workbench.core.schema_order import in_display_order
 
 PROTOCOL = "a2a"
 
@@ -42,6 +50,11 @@ def _looks_like_schema(value: Any) -> bool:
     if "$schema" in value:
         return True
     return value.get("type") == "object" and isinstance(value.get("properties"), dict)
+
+
+def _display_schema(schema: dict[str, Any] | None) -> dict[str, Any] | None:
+    shown: dict[str, Any] | None = in_display_order(schema) if schema is not None else None
+    return shown
 
 
 def find_schema(parts: list[ContentPart]) -> dict[str, Any] | None:
@@ -93,10 +106,21 @@ def tool_calls(parts: list[ContentPart]) -> list[dict[str, Any]]:
     return []
 
 
-def input_request(view: TaskView, *, agent: str) -> InputRequest:
-    """The ``InputRequest`` for a task waiting in input-required or auth-required."""
+def message_parts(message: Message | None, order: DataOrder | None = None) -> list[ContentPart]:
+    """A message's parts, converted; with ``order``, its data in the key order of the agent's JSON."""
+    if message is None:
+        return []
+    parts = parts_to_content(message.parts)
+    return order.apply(message.message_id, parts) if order is not None else parts
+
+
+def input_request(view: TaskView, *, agent: str, order: DataOrder | None = None) -> InputRequest:
+    """The ``InputRequest`` for a task waiting in input-required or auth-required.
+
+    With ``order``, its data, schema and parts keep the key order of the agent's JSON.
+    """
     message = view.status_message
-    parts = parts_to_content(message.parts) if message is not None else []
+    parts = message_parts(message, order)
     data = next((p.data for p in parts if p.type == "data"), None)
     text = message_text(message) if message is not None else ""
     if not text and view.state == "auth_required":
@@ -107,7 +131,7 @@ def input_request(view: TaskView, *, agent: str) -> InputRequest:
         task_id=view.task_id,
         context_id=view.context_id,
         data=data,
-        schema=find_schema(parts),
+        schema=_display_schema(find_schema(parts)),
         parts=parts,
         agent=agent,
         raw=message,
@@ -182,17 +206,18 @@ def _join(texts: list[str]) -> str:
     return "\n".join(t for t in texts if t)
 
 
-def result_from_view(view: TaskView) -> AgentResult:
+def result_from_view(view: TaskView, order: DataOrder | None = None) -> AgentResult:
     """The ``AgentResult`` for a task that ended or paused.
 
     ``parts`` are the final status message's parts followed by every artifact's parts; ``text``
     joins the status message text and each artifact's text with newlines; ``structured`` is the
-    first data part found in the artifacts, else in the status message.
+    first data part found in the artifacts, else in the status message (with ``order``, in the key
+    order of the agent's JSON).
     """
     status_parts: list[ContentPart] = []
     message = view.status_message
     if message is not None and (view.state in TERMINAL_STATES or view.state in INTERRUPTED_STATES):
-        status_parts = parts_to_content(message.parts)
+        status_parts = message_parts(message, order)
     artifacts = {aid: list(av.content) for aid, av in view.artifacts.items()}
     parts = [*status_parts, *(p for ps in artifacts.values() for p in ps)]
     texts = ["".join(p.text or "" for p in status_parts if p.type == "text")]
@@ -213,9 +238,9 @@ def result_from_view(view: TaskView) -> AgentResult:
     )
 
 
-def result_from_message(message: Message) -> AgentResult:
-    """The ``AgentResult`` for a message-only reply (no task)."""
-    parts = parts_to_content(message.parts)
+def result_from_message(message: Message, order: DataOrder | None = None) -> AgentResult:
+    """The ``AgentResult`` for a message-only reply (no task); ``order`` as for ``input_request``."""
+    parts = message_parts(message, order)
     return AgentResult(
         text="".join(p.text or "" for p in parts if p.type == "text"),
         parts=parts,
