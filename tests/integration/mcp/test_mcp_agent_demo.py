@@ -1,4 +1,5 @@
-"""MCPAgent against the bundled demo server: every transport, both protocol eras."""
+"""MCPAgent against the bundled demo server: in process, both HTTP transports and (where what crosses
+the process boundary is tested) a stdio child; both protocol eras."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from collections.abc import Callable
 
 import pytest
 
+from tests.integration.mcp.conftest import WITH_STDIO
 from workbench.core.errors import NotFoundError, SyncCallInLoopError, UnsupportedCapabilityError
 from workbench.core.events import EventBus, ListChanged, ResourceUpdated
 from workbench.core.models import Direction, WireKind
@@ -27,6 +29,7 @@ pytestmark = pytest.mark.asyncio
 ERAS = ["legacy", "auto"]
 
 
+@WITH_STDIO
 @pytest.mark.parametrize("mode", ERAS)
 async def test_connect_discovers_capabilities_tools_resources_prompts(
     demo_agent_factory: Callable[..., MCPAgent], mode: str
@@ -45,6 +48,7 @@ async def test_connect_discovers_capabilities_tools_resources_prompts(
         assert described["protocol_version"] == caps.protocol_version
 
 
+@WITH_STDIO
 @pytest.mark.parametrize("mode", ERAS)
 async def test_agent_call_uses_the_entry_point_and_streams_progress_and_logs(
     demo_agent_factory: Callable[..., MCPAgent], mode: str
@@ -82,6 +86,7 @@ async def test_every_content_type_converts(demo_agent_factory: Callable[..., MCP
         assert {p.type for p in links.content} >= {"resource_link", "resource"}
 
 
+@WITH_STDIO
 @pytest.mark.parametrize("mode", ERAS)
 async def test_form_elicitation_goes_to_the_handler_and_its_answer_reaches_the_tool(
     demo_agent_factory: Callable[..., MCPAgent], mode: str
@@ -109,6 +114,7 @@ async def test_declined_elicitation_without_a_handler_is_reported_by_the_tool(
         assert "declin" in result.text.lower()
 
 
+@WITH_STDIO
 @pytest.mark.parametrize("mode", ERAS)
 async def test_sampling_request_carries_agent_uri_and_reply_returns_to_the_tool(
     demo_agent_factory: Callable[..., MCPAgent], mode: str
@@ -147,6 +153,7 @@ async def test_resources_templates_prompts_and_completions(demo_agent_factory: C
         assert "pirate" in completion.values
 
 
+@WITH_STDIO
 @pytest.mark.parametrize("mode", ERAS)
 async def test_list_changed_refreshes_the_tool_list(demo_agent_factory: Callable[..., MCPAgent], mode: str) -> None:
     bus = EventBus()
@@ -171,6 +178,7 @@ async def test_resource_subscription_delivers_updates(demo_agent_factory: Callab
         assert updated.is_set()
 
 
+@WITH_STDIO
 async def test_cancelling_a_streamed_call_cancels_it_on_the_server(
     demo_agent_factory: Callable[..., MCPAgent],
 ) -> None:
@@ -188,6 +196,7 @@ async def test_cancelling_a_streamed_call_cancels_it_on_the_server(
         assert cancels, "closing the stream must send notifications/cancelled"
 
 
+@WITH_STDIO
 async def test_wire_log_records_both_directions_with_latency(demo_agent_factory: Callable[..., MCPAgent]) -> None:
     async with demo_agent_factory() as agent:
         await agent.call_tool("echo", {"text": "hi"})
