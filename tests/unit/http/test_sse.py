@@ -58,3 +58,14 @@ def test_comment_only_frames_are_not_events_and_unknown_fields_are_ignored() -> 
     assert not frame.is_event
     assert parse_frame("data:").data == ""
     assert parse_frame("data:").is_event
+
+
+@pytest.mark.parametrize(
+    ("text", "data"),
+    [("data: {}", "{}"), ("data:{}", "{}"), ("data:  two", " two"), ("data:", ""), ("data: caf\u00e9", "caf\u00e9")],
+)
+def test_a_one_line_data_frame_reads_like_the_general_case(text: str, data: str) -> None:
+    # One data line is the usual frame and takes a shorter path; it must give the same frame.
+    assert parse_frame(text) == SSEFrame(data=data)
+    assert parse_frame(text + "\nretry: 5") == SSEFrame(data=data)
+    assert parse_frame(text).is_event

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from workbench.core.fastinit import fast_constructor
+
 
 @dataclass(frozen=True, slots=True)
 class SSEFrame:
@@ -42,6 +44,8 @@ def parse_frame(text: str) -> SSEFrame:
     Returns:
         The frame's fields; unknown fields (``retry:`` and others) are ignored.
     """
+    if text.startswith("data:") and "\n" not in text:  # the usual frame: one data line
+        return _data_frame(text[6:] if text.startswith(" ", 5) else text[5:])
     event: str | None = None
     event_id: str | None = None
     data: list[str] = []
@@ -61,6 +65,10 @@ def parse_frame(text: str) -> SSEFrame:
         elif key == "id":
             event_id = value
     return SSEFrame(data="\n".join(data) if data else None, event=event, event_id=event_id, comments=tuple(comments))
+
+
+_data_frame = fast_constructor(SSEFrame, positional=True)
+"""``SSEFrame(data)``, without the frozen dataclass's per-field ``__setattr__`` (one per event)."""
 
 
 class SSEFramer:
@@ -90,10 +98,12 @@ class SSEFramer:
         buf = self._buf
         buf += chunk
         frames: list[SSEFrame] = []
-        while (end := buf.find(b"\n\n", self._scanned)) >= 0:
-            frames.append(parse_frame(buf[:end].decode("utf-8", "replace")))
-            del buf[: end + 2]
-            self._scanned = 0
+        start = 0
+        while (end := buf.find(b"\n\n", max(start, self._scanned))) >= 0:
+            frames.append(parse_frame(buf[start:end].decode("utf-8", "replace")))
+            start = end + 2
+        if start:
+            del buf[:start]  # once per chunk, not once per frame
         self._scanned = max(len(buf) - 1, 0)  # a trailing \n may be the first half of the next blank line
         return frames
 
