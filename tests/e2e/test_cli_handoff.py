@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.support.cli_runner import run_workbench
 from workbench.core.handoff.events import USER, HopKind, HopState
 from workbench.core.handoff.recording import ChainReplay, load_jsonl
 
@@ -17,24 +16,8 @@ pytestmark = pytest.mark.asyncio
 
 
 async def workbench(*argv: str, timeout: float = 90) -> tuple[int, str, str]:
-    """Run ``python -m workbench ARGV`` and return (exit code, stdout, stderr)."""
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "workbench",
-        *argv,
-        stdin=asyncio.subprocess.DEVNULL,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-    )
-    try:
-        out, err = await asyncio.wait_for(proc.communicate(), timeout)
-    except TimeoutError:
-        proc.kill()
-        await proc.wait()
-        raise
-    assert proc.returncode is not None
-    return proc.returncode, out.decode(), err.decode()
+    """Run ``workbench ARGV`` (in this process: tests/support/cli_runner.py); (exit code, stdout, stderr)."""
+    return await run_workbench(*argv, timeout=timeout)
 
 
 async def test_headless_json_prints_a_complete_nested_chain_ending_with_the_final_answer(tmp_path: Path) -> None:

@@ -163,11 +163,8 @@ async def test_successful_calls_against_server_everything_print_no_log_noise(
     monkeypatch.setenv("PYTHONWARNINGS", "always")
     monkeypatch.setenv("WORKBENCH_CONFIG_DIR", str(tmp_path))
     before, after = everything_target
-    for argv in (
-        ["inspect"],
-        ["call", "echo", "--args", '{"message": "hi"}'],
-        ["call", "get-sum", "--args", '{"a": 1, "b": 2}'],
-    ):
+    for argv in (["inspect"], ["call", "echo", "--args", '{"message": "hi"}']):  # a process each: asyncio's
+        # debug mode makes them slow (~7 s), and a second tool call would take the same path again
         code, _, err = await workbench_process(argv[0], *before, *argv[1:], *after)
         assert code == 0, err
         assert err == "", err
