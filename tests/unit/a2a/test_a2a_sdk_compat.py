@@ -1,0 +1,137 @@
+"""Contract tests of the A2A SDK's private names the workbench relies on (``a2a/_sdk_compat.py``).
+
+``StreamingJsonRpcTransport`` replaces the SDK's ``JsonRpcTransport._send_stream_request``: over the
+same event streams (served in process) it must yield the same messages and raise the same errors.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+from typing import Any
+
+import httpx
+import pytest
+from a2a.client.transports.jsonrpc import JsonRpcTransport
+from a2a.helpers import new_text_message
+from a2a.types import AgentCard, AgentInterface, Role, SendMessageRequest
+from a2a.utils.constants import TransportProtocol
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from workbench.core.protocols.a2a import _sdk_compat as compat
+
+URL = "http://agent.test/"
+CHUNKS = [
+    {"task": {"id": "t1", "contextId": "c1", "status": {"state": "TASK_STATE_SUBMITTED"}}},
+    {"statusUpdate": {"taskId": "t1", "contextId": "c1", "status": {"state": "TASK_STATE_WORKING"}}},
+    {"artifactUpdate": {"taskId": "t1", "contextId": "c1", "artifact": {"artifactId": "a", "parts": [{"text": "x"}]}}},
+    {
+        "artifactUpdate": {
+            "taskId": "t1",
+            "contextId": "c1",
+            "artifact": {"artifactId": "a", "name": "out", "metadata": {"k": [1, "v"]}, "parts": [{"text": "y"}]},
+            "append": True,
+            "lastChunk": True,
+        }
+    },
+    {"statusUpdate": {"taskId": "t1", "contextId": "c1", "status": {"state": "TASK_STATE_COMPLETED"}}},
+]
+
+
+def event(data: Any, name: str | None = None) -> str:
+    text = data if isinstance(data, str) else json.dumps(data)
+    return (f"event: {name}\n" if name else "") + f"data: {text}\n\n"
+
+
+def rpc(result: Any) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": "1", "result": result}
+
+
+STREAMS: dict[str, str] = {
+    "chunks": "".join(event(rpc(c)) for c in CHUNKS),
+    "error member": event(rpc(CHUNKS[0]))
+    + event({"jsonrpc": "2.0", "id": "1", "error": {"code": -32001, "message": "gone"}}),
+    "error and result": event(
+        {"jsonrpc": "2.0", "id": "1", "error": {"code": -32001, "message": "x"}, "result": CHUNKS[2]}
+    ),
+    "falsy error member": event({"jsonrpc": "2.0", "id": "1", "error": None, "result": CHUNKS[2]}),
+    "invalid json": event(rpc(CHUNKS[0])) + event("{not json"),
+    "a list": event([rpc(CHUNKS[0])]),
+    "no result": event({"jsonrpc": "2.0", "id": "1"}),
+    "unparseable result": event(rpc({"artifactUpdate": {"artifact": {"parts": "text"}}})),
+    "sse error event": event(rpc(CHUNKS[0])) + event({"error": {"code": -32603, "message": "boom"}}, name="error"),
+}
+
+
+def app_for(body: str, content_type: str = "text/event-stream") -> Starlette:
+    async def answer(request: Request) -> Response:
+        await request.body()
+        return Response(body, media_type=content_type)
+
+    return Starlette(routes=[Route("/", answer, methods=["POST"])])
+
+
+async def outcome(cls: type[JsonRpcTransport], app: Starlette) -> tuple[list[Any], str | None]:
+    card = AgentCard(supported_interfaces=[AgentInterface(url=URL, protocol_binding="JSONRPC")])
+    request = SendMessageRequest(message=new_text_message("hi", role=Role.ROLE_USER))
+    got: list[Any] = []
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app)) as http:
+        transport = cls(http, card, URL, is_shared_httpx=True)
+        try:
+            async for response in transport.send_message_streaming(request):
+                got.append(response)
+        except Exception as exc:
+            return got, f"{type(exc).__module__}.{type(exc).__qualname__}: {exc}"
+    return got, None
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("name", list(STREAMS))
+async def test_the_streaming_transport_yields_and_raises_what_the_sdk_transport_does(name: str) -> None:
+    app = app_for(STREAMS[name])
+    ours = await outcome(compat.StreamingJsonRpcTransport, app)
+    sdk = await outcome(JsonRpcTransport, app)
+    assert ours == sdk
+    if name == "chunks":
+        assert len(ours[0]) == len(CHUNKS) and ours[1] is None
+
+
+@pytest.mark.asyncio
+async def test_an_upfront_json_rpc_error_body_raises_what_the_sdk_raises() -> None:
+    app = app_for(
+        json.dumps({"jsonrpc": "2.0", "id": "1", "error": {"code": -32600, "message": "bad"}}), "application/json"
+    )
+    ours = await outcome(compat.StreamingJsonRpcTransport, app)
+    assert ours == await outcome(JsonRpcTransport, app)
+    assert ours[1] is not None
+
+
+def test_the_sdk_still_has_the_private_names_the_transport_replaces_and_calls() -> None:
+    assert compat.SDK_VERSION == "1.3.0"
+    params = list(inspect.signature(JsonRpcTransport._send_stream_request).parameters)
+    assert params == ["self", "rpc_request_payload", "context"]
+    assert callable(JsonRpcTransport._check_jsonrpc_response)
+    assert callable(JsonRpcTransport._handle_sse_error)
+
+
+@pytest.mark.parametrize(
+    ("binding", "version", "streaming"),
+    [("JSONRPC", "1.0", True), ("JSONRPC", "", True), ("JSONRPC", "0.3", False), ("HTTP+JSON", "1.0", False)],
+)
+def test_the_factory_builds_the_streaming_transport_for_1x_json_rpc_only(
+    binding: str, version: str, streaming: bool
+) -> None:
+    from a2a.client import ClientConfig, ClientFactory
+
+    http = httpx.AsyncClient()
+    interface = AgentInterface(url=URL, protocol_binding=binding, protocol_version=version)
+    card = AgentCard(supported_interfaces=[interface])
+    factory = ClientFactory(ClientConfig(httpx_client=http, supported_protocol_bindings=[binding]))
+    compat.use_streaming_jsonrpc(factory, http, interface)
+    client = factory.create(card)
+    transports = [value for value in vars(client).values() if isinstance(value, JsonRpcTransport)]
+    assert any(isinstance(t, compat.StreamingJsonRpcTransport) for t in transports) is streaming
+    assert TransportProtocol.JSONRPC == "JSONRPC"
