@@ -21,6 +21,7 @@ import pytest
 from mcp.types import PARSE_ERROR
 
 from tests.servers import script_path, start_listening_process
+from tests.support.cli_runner import run_workbench
 from workbench.core.errors import AgentCardError, ProtocolError, RemoteError, RequestTimeoutError
 from workbench.core.http.limits import DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_MAX_STREAM_BYTES, HTTPLimits
 from workbench.core.models import WireKind, WireRecord
@@ -31,7 +32,6 @@ from workbench.core.wire import WireRecorder
 
 BOUND = 60.0
 MIB = 1024 * 1024
-WORKBENCH = [sys.executable, "-m", "workbench"]
 
 
 def stdio_agent(server: str, *args: str, **kwargs: Any) -> MCPAgent:
@@ -72,9 +72,9 @@ async def peak_rss() -> AsyncIterator[PeakRSS]:
 
 
 def run_cli(*argv: str, timeout: float = BOUND) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [*WORKBENCH, *argv], capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL
-    )
+    """``workbench ARGV`` as a user runs it (in this process: tests/support/cli_runner.py), bounded."""
+    code, out, err = asyncio.run(run_workbench(*argv, timeout=timeout))
+    return subprocess.CompletedProcess(["workbench", *argv], code, out, err)
 
 
 def json_lines(text: str) -> Iterator[dict[str, Any]]:
