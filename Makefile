@@ -85,7 +85,9 @@ imports: $(STAMP)
 	$(VENV)/bin/lint-imports
 
 test: $(STAMP) $(EVERYTHING_STAMP) $(A2A_JS_STAMP) $(NPM_PEERS_STAMP) $(PYPEERS_STAMP) lint typecheck imports
-	QT_QPA_PLATFORM=offscreen $(VENV)/bin/pytest -q -p no:cacheprovider -n 4
+	@# Bytecode is cached (PYTHONDONTWRITEBYTECODE set by the environment would make each of the four
+	@# workers, and every child the tests start, compile the package and the tests again: ~7 s of CPU a worker).
+	PYTHONDONTWRITEBYTECODE= QT_QPA_PLATFORM=offscreen $(VENV)/bin/pytest -q -p no:cacheprovider -n 4
 
 $(INSPECTOR_STAMP): $(call npm_lock,inspector-2.12.0)
 	@if command -v npm >/dev/null 2>&1; then \
