@@ -266,3 +266,34 @@ async def test_an_error_body_closed_unread_is_still_recorded(
         assert response.status_code == status  # and closed without reading the body, as SDKs do
     (answer,) = of_kind(wire, WireKind.HTTP_RESPONSE)
     assert answer.payload == kept
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(("mod", "shim"), CLIENTS)
+async def test_an_error_response_closed_while_its_caller_is_cancelled_is_still_recorded(
+    mod: ModuleType, shim: type
+) -> None:
+    # The MCP SDK hands a 5xx to the waiting request from inside its `async with stream(...)`; the
+    # failed connect then cancels the transport's task group while the response is being closed.
+    wire = WireRecorder()
+
+    async def slow_body() -> AsyncIterator[bytes]:
+        await anyio.sleep_forever()
+        yield b"never"
+
+    def handler(request: Any) -> Any:
+        return mod.Response(500, headers={"content-type": "text/plain"}, content=slow_body())
+
+    tap = HTTPTap(wire, "c1", protocol="mcp")
+    async with client(mod, shim, tap, handler) as http:
+        with anyio.fail_after(5):
+            async with anyio.create_task_group() as tg:
+
+                async def post() -> None:
+                    async with http.stream("POST", URL, content=b"{}") as response:
+                        assert response.status_code == 500
+                        tg.cancel_scope.cancel()  # the caller gave up: closing happens under cancellation
+
+                tg.start_soon(post)
+    (answer,) = of_kind(wire, WireKind.HTTP_RESPONSE)
+    assert answer.http["status"] == 500

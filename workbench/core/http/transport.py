@@ -193,16 +193,18 @@ class BodyTeeBase:
     async def aclose(self) -> None:
         """Record what arrived (an unread error body is read first, bounded), then close the wrapped stream."""
         exchange, inner = self._watch.exchange, self._inner
-        if exchange is not None:
-            if exchange.wants_unread_body and inner is not None:
+        try:
+            if exchange is not None and exchange.wants_unread_body and inner is not None:
                 with anyio.move_on_after(ERROR_BODY_WAIT), contextlib.suppress(self._read_error):
                     async for chunk in inner:
                         exchange.feed(chunk)
                         if exchange.body_full:
                             break
-            exchange.finish()
-        if inner is not None:
-            await inner.aclose()
+        finally:  # recorded even when the close is cancelled (an SDK that gave up on the request)
+            if exchange is not None:
+                exchange.finish()
+            if inner is not None:
+                await inner.aclose()
 
     def _raised(self, refusal: ProtocolError) -> ProtocolError:
         """The exception raised for a size-limit ``refusal`` (default: the refusal itself)."""
