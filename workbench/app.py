@@ -1,12 +1,13 @@
 """Composition root: QApplication + qasync loop + core services + MainWindow (the demo session is ui/demo_session).
 
-``run_gui`` is what ``workbench`` and ``workbench demo`` call. Everything runs on the Qt main thread
-under qasync; the window's async shutdown (every connection closed) ends the loop.
+``run_gui`` is what ``workbench`` and ``workbench demo`` call. It shows the start-up frame
+(``ui.startup``) before anything of the core or the panels is imported, then builds the services and
+the main window in its place. Everything runs on the Qt main thread under qasync; the window's async
+shutdown (every connection closed) ends the loop.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 import os
@@ -18,29 +19,27 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from workbench.core.agent_factory import AgentFactory, AgentHandlers, DefaultAgentFactory
-from workbench.core.connections import ConnectionManager
-from workbench.core.credentials import CredentialStore, KeyringCredentialStore
-from workbench.core.events import EventBus
-from workbench.core.protocols.base import (
-    ElicitationRequest,
-    ElicitationResponse,
-    InputRequest,
-    InputResponse,
-    SamplingRequest,
-    SamplingResponse,
-)
-from workbench.core.settings import ProfileStore
-from workbench.core.wire import WireRecorder
-
 if TYPE_CHECKING:
+    import asyncio
+
     from PySide6.QtCore import QUrl
     from PySide6.QtWidgets import QApplication
 
+    from workbench.core.agent_factory import AgentFactory
+    from workbench.core.credentials import CredentialStore
     from workbench.core.http.origins import OriginApproval
+    from workbench.core.protocols.base import (
+        ElicitationRequest,
+        ElicitationResponse,
+        InputRequest,
+        InputResponse,
+        SamplingRequest,
+        SamplingResponse,
+    )
     from workbench.demo.launcher import DemoAgent
     from workbench.ui.context import PanelContext
     from workbench.ui.mainwindow import MainWindow
+    from workbench.ui.startup import StartupWindow
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +57,8 @@ class GuiOptions:
     Attributes:
         demo: Start the bundled demo agents and connect to them.
         scenario: Run a bundled scenario in the window (``handoff``) instead of the plain demo.
-        smoke_test: Exit as soon as the window is shown, printing how long that took.
+        smoke_test: Print how long the window took to show (the start-up frame) and to be ready (the
+            main window in its place), then exit.
         screenshot: Save a PNG of the window once it is ready (and the demo connected), then exit.
         config_dir: Where profiles and window settings live (default: the platform config dir).
         ready_hook: Called with the window once it is ready (tests, screenshot tours).
@@ -81,6 +81,8 @@ class _LateHandlers:
 
     async def elicit(self, request: ElicitationRequest) -> ElicitationResponse:
         if self.target is None:
+            from workbench.core.protocols.base import ElicitationResponse
+
             return ElicitationResponse(action="cancel")
         return await self.target.elicit(request)  # type: ignore[attr-defined,no-any-return]
 
@@ -91,6 +93,8 @@ class _LateHandlers:
 
     async def answer_input(self, request: InputRequest) -> InputResponse:
         if self.target is None:
+            from workbench.core.protocols.base import InputResponse
+
             return InputResponse(cancel=True)
         return await self.target.answer_input(request)  # type: ignore[attr-defined,no-any-return]
 
@@ -101,10 +105,15 @@ class _LateHandlers:
 
 
 def run_gui(options: GuiOptions | None = None) -> int:
-    """Open the window and run until it closes; returns the process exit code."""
+    """Open the window and run until it closes; returns the process exit code.
+
+    The start-up frame is shown before the core and the panels are imported (they take most of the
+    start), so a window is on screen about as soon as a bare Qt program shows one.
+    """
     from PySide6.QtWidgets import QApplication
 
-    from workbench.ui.asyncutil import AppEventLoop
+    from workbench.core.config_dir import WINDOW_SETTINGS_FILE, resolve_config_dir
+    from workbench.ui.startup import StartupWindow
 
     opts = options or GuiOptions()
     app = QApplication.instance() or QApplication(sys.argv[:1])
@@ -115,7 +124,20 @@ def run_gui(options: GuiOptions | None = None) -> int:
     app.setDesktopFileName("workbench")
     app.setQuitOnLastWindowClosed(False)  # asyncio ends the run, not Qt (qt-async §2.2)
     _apply_look(app)
-    return asyncio.run(run_window(app, opts), loop_factory=lambda: AppEventLoop(app))
+    startup = StartupWindow(resolve_config_dir(opts.config_dir) / WINDOW_SETTINGS_FILE)
+    startup.show_painted()
+    if opts.smoke_test:
+        print(f"window shown in {_ms_since(opts.started_at):.0f} ms", flush=True)
+
+    import asyncio
+
+    from workbench.ui.asyncutil import AppEventLoop
+
+    return asyncio.run(run_window(app, opts, startup), loop_factory=lambda: AppEventLoop(app))
+
+
+def _ms_since(started_at: float) -> float:
+    return (time.perf_counter() - started_at) * 1000
 
 
 def _apply_look(app: QApplication) -> None:
@@ -146,18 +168,26 @@ def build_workbench(
     *,
     url_opener: Callable[[QUrl], bool] | None = None,
     credentials: CredentialStore | None = None,
-    agent_factory: Callable[..., AgentFactory] = DefaultAgentFactory,
+    agent_factory: Callable[..., AgentFactory] | None = None,
 ) -> Workbench:
     """Build the core services, the panel context and the main window (not shown yet).
 
     Must run with the qasync loop current (the window's panels start tasks on it). Secrets come from
     ``credentials`` (default: the OS keyring, refused with a clear error when none is secure).
-    ``agent_factory`` is called with ``DefaultAgentFactory``'s keyword arguments (the window's
-    handlers, the secret lookup, the credential store, the OAuth opener) and builds each profile's
-    agent; a test may serve a server in process behind its profile this way.
+    ``agent_factory`` (default: ``DefaultAgentFactory``) is called with ``DefaultAgentFactory``'s
+    keyword arguments (the window's handlers, the secret lookup, the credential store, the OAuth
+    opener) and builds each profile's agent; a test may serve a server in process behind its profile
+    this way.
     """
     from PySide6.QtCore import QSettings
 
+    from workbench.core.agent_factory import AgentHandlers, DefaultAgentFactory
+    from workbench.core.config_dir import WINDOW_SETTINGS_FILE
+    from workbench.core.connections import ConnectionManager
+    from workbench.core.credentials import KeyringCredentialStore
+    from workbench.core.events import EventBus
+    from workbench.core.settings import ProfileStore
+    from workbench.core.wire import WireRecorder
     from workbench.ui.bridge import CoreBridge
     from workbench.ui.context import PanelContext
     from workbench.ui.errors import ErrorPresenter
@@ -174,7 +204,7 @@ def build_workbench(
         elicitation=late.elicit, sampling=late.sample, input=late.answer_input, origin_approval=late.approve_origin
     )
     credentials = credentials or KeyringCredentialStore()
-    factory = agent_factory(
+    factory = (agent_factory or DefaultAgentFactory)(
         handlers=handlers,
         resolve_secret=credentials.resolve,
         credentials=credentials,  # OAuth tokens (MCP) and A2A security-scheme credentials
@@ -190,7 +220,7 @@ def build_workbench(
         selection=ConnectionSelection(),
         links=LinkGate(),
     )
-    settings = QSettings(str(Path(store.path).parent / "window.ini"), QSettings.Format.IniFormat)
+    settings = QSettings(str(Path(store.path).parent / WINDOW_SETTINGS_FILE), QSettings.Format.IniFormat)
     holder: list[MainWindow] = []
     prompts = UserPrompts(ctx, lambda: holder[0] if holder else None)
     late.target = prompts
@@ -200,8 +230,13 @@ def build_workbench(
     return Workbench(ctx=ctx, window=window)
 
 
-async def run_window(app: QApplication, opts: GuiOptions) -> int:
-    """Build services and the window, run until the window has shut down; returns the exit code."""
+async def run_window(app: QApplication, opts: GuiOptions, startup: StartupWindow | None = None) -> int:
+    """Build services and the window, run until the window has shut down; returns the exit code.
+
+    The main window takes the place of ``startup`` (the frame ``run_gui`` showed first), if given.
+    """
+    import asyncio
+
     loop = asyncio.get_running_loop()
     done: asyncio.Future[None] = loop.create_future()
     async with contextlib.AsyncExitStack() as stack:
@@ -219,10 +254,12 @@ async def run_window(app: QApplication, opts: GuiOptions) -> int:
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, window.close)
         window.show()
+        if startup is not None:
+            startup.close()
+            startup.deleteLater()
         window.restore_selection()
-        shown_ms = (time.perf_counter() - opts.started_at) * 1000
         if opts.smoke_test:
-            print(f"window shown in {shown_ms:.0f} ms", flush=True)
+            print(f"window ready in {_ms_since(opts.started_at):.0f} ms", flush=True)
             window.close()
         else:
             # The demo agents (and with them both protocol SDKs, ~1 s of imports) come after the first

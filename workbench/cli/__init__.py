@@ -3,38 +3,20 @@
 Targets: ``--mcp URL`` (Streamable HTTP), ``--mcp-sse URL``, ``--a2a URL``, or ``--stdio`` with the
 server command after ``--``, e.g. ``workbench call --stdio echo --args '{"text":"hi"}' -- python srv.py``.
 Exit codes: 0 done, 1 the agent or tool failed (typed error or ``is_error``), 2 bad usage.
+This module only parses and dispatches, importing what a command needs when it runs (the window
+opens without the agent commands' modules: ``agent_commands`` runs inspect, call and send).
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import gc
-import json
-import os
-import shlex
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, TextIO
 
 from workbench.cli import terminal
-from workbench.cli.answers import AnswerBook
-from workbench.cli.logs import route_to_debug_log
 from workbench.cli.profile_parser import add_profile_commands
-from workbench.cli.render import HumanPrinter, describe_human, print_error, print_json
-from workbench.cli.targets import TargetSpec, add_target_options, target_from_args
-from workbench.cli.tool_call import call_tool
-from workbench.core.errors import ConfigError, NotFoundError, WorkbenchError
-from workbench.core.events import EventBus, ServerStderrLine
-from workbench.core.models import WireRecord
-from workbench.core.protocols.base import Completed, Failed
-from workbench.core.protocols.contract import RemoteAgent
-from workbench.core.wire import WireRecorder
-
-if TYPE_CHECKING:
-    from workbench.cli.run_credentials import RunCredentialStore
-    from workbench.core.agent_factory import AgentHandlers
-    from workbench.core.profiles import ConnectionProfile
+from workbench.cli.targets import add_target_options
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
@@ -116,7 +98,9 @@ def _parser() -> argparse.ArgumentParser:
 def add_window_options(parser: argparse.ArgumentParser) -> None:
     """Options of the window itself (``workbench`` and ``workbench demo``)."""
     parser.add_argument(
-        "--smoke-test", action="store_true", help="open the window, print how long it took to show, and exit"
+        "--smoke-test",
+        action="store_true",
+        help="open the window, print how long it took to show (its frame) and to be ready, and exit",
     )
     parser.add_argument("--screenshot", metavar="PNG", help="save a picture of the window once it is ready, then exit")
     parser.add_argument("--config-dir", metavar="DIR", help="where profiles and window settings live")
@@ -137,40 +121,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         from workbench.cli.demo import run_demo
 
         return run_demo(args)
+    from workbench.cli.logs import route_to_debug_log
+
     debug_log = route_to_debug_log()  # log records (SDK tracebacks, warnings) go to a file, not the terminal
     if args.command in ("profile", "secret", "login", "logout"):
         from workbench.cli.profile_commands import run_profile_command
 
         return run_profile_command(args, stdio_command)
-    try:
-        spec, profile = _target(args, stdio_command)
-        _check_usage(args, spec.protocol if spec is not None else profile.kind if profile is not None else "")
-    except (ConfigError, NotFoundError) as exc:
-        print_error(exc, as_json=args.json)
-        return EXIT_USAGE
-    try:
-        code = asyncio.run(_run(args, spec, profile))
-    except KeyboardInterrupt:
-        return 130
-    except BrokenPipeError:  # the reader went away (| head): no traceback, no second error at exit
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 141
-    if code != EXIT_OK and debug_log.records and not args.json:
-        print(f"[workbench] more in the debug log: {debug_log.path}", file=sys.stderr)
+    from workbench.cli.agent_commands import run_agent_command
+
+    code = run_agent_command(args, stdio_command, debug_log)
     if argv is None:  # the process ends next: its final garbage collections would only delay the prompt
         gc.freeze()  # (a fifth of `inspect`'s CPU time: every imported module's objects walked again)
     return code
-
-
-def _target(args: argparse.Namespace, stdio_command: list[str]) -> tuple[TargetSpec | None, ConnectionProfile | None]:
-    """The ad-hoc target, or the saved profile with this run's options laid over it (one of the two)."""
-    if not args.profile:
-        return target_from_args(args, stdio_command), None
-    if stdio_command:
-        raise ConfigError("Arguments after '--' are only for --stdio; a profile has its command saved.")
-    from workbench.cli.profile_overrides import load_profile
-
-    return None, load_profile(args)
 
 
 def _split_double_dash(argv: list[str]) -> tuple[list[str], list[str]]:
@@ -178,232 +141,3 @@ def _split_double_dash(argv: list[str]) -> tuple[list[str], list[str]]:
         i = argv.index("--")
         return argv[:i], argv[i + 1 :]
     return argv, []
-
-
-async def _run(args: argparse.Namespace, spec: TargetSpec | None, profile: ConnectionProfile | None) -> int:
-    wire = WireRecorder()
-    wire_file: TextIO | None = None
-    as_har = wants_har(args.wire)
-    if args.wire and not as_har:
-        # Opened once, before any traffic; every record is appended as it happens (survives a crash).
-        wire_file = open(args.wire, "w", encoding="utf-8")  # noqa: SIM115, ASYNC230 - closed in finally
-
-        def append(record: WireRecord) -> None:
-            wire_file.write(json.dumps(record.to_dict(), ensure_ascii=False) + "\n")
-
-        wire.subscribe(append)
-    bus = EventBus()
-    if args.stderr and not args.json:
-        bus.subscribe(ServerStderrLine, lambda e: print(f"[server stderr] {e.line}", file=sys.stderr))
-    book = AnswerBook(getattr(args, "answer", []), interactive=sys.stdin.isatty() and not args.json)
-    from workbench.core.agent_factory import AgentHandlers
-
-    handlers = AgentHandlers(elicitation=book.elicitation, sampling=book.sampling, input=book.input)
-    store: RunCredentialStore | None = None
-    try:
-        if spec is not None:
-            agent = await _target_agent(spec, wire=wire, bus=bus, handlers=handlers)
-        else:
-            assert profile is not None
-            agent, store = await _profile_agent(profile, wire=wire, bus=bus, handlers=handlers)
-    except WorkbenchError as exc:
-        print_error(exc, as_json=args.json)
-        return EXIT_USAGE if isinstance(exc, ConfigError | NotFoundError) else EXIT_FAILED
-    try:
-        await agent.connect()
-        if args.wire and agent.capabilities.transport == "GRPC":
-            kept = "only the agent card's HTTP fetch" if as_har else "each gRPC message decoded as JSON"
-            print(f"[workbench] gRPC binding: the wire log keeps {kept}, not HTTP/2 frames or headers", file=sys.stderr)
-        if args.command == "inspect":
-            return _inspect(agent, args, wire)
-        if args.command == "call":
-            arguments = _json_value(args.args, "--args")
-            try:
-                status = await call_tool(
-                    agent,
-                    args.tool,
-                    arguments,
-                    book=book,
-                    as_json=args.json,
-                    target=_target_options(args),
-                    validate=not args.no_validate,
-                )
-            except (ConfigError, NotFoundError) as exc:  # no such tool, --args that do not fit: nothing sent
-                print_error(exc, as_json=args.json)
-                return EXIT_USAGE
-        else:
-            status = await _send(agent, args)
-        if book.unused:
-            print(f"[workbench] warning: {_answers(book.unused)} not used (nothing asked for it)", file=sys.stderr)
-        if book.problems:  # an --answer that did not fit: the request was cancelled, nothing invalid sent
-            print_error(book.problems[0], as_json=args.json)
-            return EXIT_USAGE
-        return status
-    except WorkbenchError as exc:
-        print_error(exc, as_json=args.json)
-        return EXIT_FAILED
-    finally:
-        await agent.aclose()
-        if store is not None and store.unstored and not args.json:
-            print(
-                f"[workbench] no keyring: the credential you gave was used for this run and not stored "
-                f"(store it with: workbench secret set {shlex.quote(args.profile)} bearer|api-key[:HEADER])",
-                file=sys.stderr,
-            )
-        if wire_file is not None:
-            wire_file.close()
-        if as_har:  # HAR is one JSON document: written when the session is over
-            wire.export_har(args.wire)
-
-
-async def _target_agent(spec: TargetSpec, *, wire: WireRecorder, bus: EventBus, handlers: AgentHandlers) -> RemoteAgent:
-    """The agent for an ad-hoc target: a transient profile through the same factory as saved ones.
-
-    Raises:
-        ConfigError: A value no profile can hold (a timeout out of range, a bad URL).
-    """
-    from pydantic import ValidationError
-
-    from workbench.cli.transient import transient_profile
-    from workbench.core.agent_factory import build_agent
-    from workbench.core.profiles import validation_details
-
-    try:
-        profile = transient_profile(spec)
-    except ValidationError as exc:
-        first = validation_details(exc)[0]
-        raise ConfigError(f"{'.'.join(first['loc'])}: {first['msg']}", details={"errors": [first]}) from None
-    # no keyring: the command line's own values only (an A2A agent's 401 asks the answer book)
-    return await build_agent(profile, wire=wire, bus=bus, handlers=handlers, peer_names_itself=True)
-
-
-async def _profile_agent(
-    profile: ConnectionProfile, *, wire: WireRecorder, bus: EventBus, handlers: AgentHandlers
-) -> tuple[RemoteAgent, RunCredentialStore]:
-    """The agent for a saved profile, its secrets from the keyring (answers kept for the run without one)."""
-    from workbench.cli.run_credentials import RunCredentialStore
-    from workbench.core.agent_factory import build_agent
-    from workbench.core.credentials import KeyringCredentialStore
-
-    keyring = KeyringCredentialStore()
-    store = RunCredentialStore(keyring)
-    agent = await build_agent(
-        profile,
-        wire=wire,
-        bus=bus,
-        handlers=handlers,
-        resolve_secret=keyring.resolve if profile.secrets else None,  # no keyring: says so, names the fix
-        credentials=store,  # OAuth tokens (MCP) and A2A security-scheme credentials
-    )
-    return agent, store
-
-
-def _inspect(agent: RemoteAgent, args: argparse.Namespace, wire: WireRecorder) -> int:
-    info = agent.describe().to_dict()
-    if info.get("protocol") == "mcp":
-        from workbench.cli.capabilities import client_capabilities
-
-        info["client_capabilities"] = client_capabilities(wire.records())  # as declared on the wire
-    if args.json:
-        print_json(info)
-    else:
-        describe_human(info)
-    return EXIT_OK
-
-
-def _target_options(args: argparse.Namespace) -> str | None:
-    """The options naming this command's target, to repeat in a hint (``None`` for stdio commands)."""
-    if args.profile:
-        target = f"--profile {shlex.quote(args.profile)}"
-    elif args.a2a:
-        target = f"--a2a {shlex.quote(args.a2a)}"
-    else:
-        return None
-    # the task is continued the way it was started (the same interface of the card)
-    for option, value in (("--binding", args.binding), ("--a2a-version", args.a2a_version)):
-        if value is not None:
-            target += f" {option} {value}"
-    return target
-
-
-def _check_usage(args: argparse.Namespace, protocol: str) -> None:
-    """Refuse a malformed command before anything is started or connected (exit 2).
-
-    Raises:
-        ConfigError: ``--args`` is not a JSON object, ``--data`` is not JSON or is given for an
-            MCP target, or ``--wire`` names a file that cannot be written (or a HAR for stdio).
-    """
-    if args.command == "call":
-        arguments = _json_value(args.args, "--args")
-        if not isinstance(arguments, dict):
-            hint = 'for example --args \'{"text": "hi"}\''
-            raise ConfigError("--args must be a JSON object.", hint=hint, details={"args": args.args})
-    if args.command == "send" and args.data is not None:
-        _json_value(args.data, "--data")
-        if protocol != "a2a":
-            hint = "an MCP tool takes its arguments with: call TOOL --args JSON"
-            raise ConfigError("--data is for A2A agents.", hint=hint)
-    if args.wire:
-        check_wire_format(args.wire, protocol)
-    if args.wire:
-        try:
-            with open(args.wire, "a", encoding="utf-8"):
-                pass
-        except OSError as exc:
-            raise ConfigError(
-                f"The wire log cannot be written to {args.wire!r}: {exc.strerror or exc}.",
-                hint="choose a file in a folder you can write to",
-                details={"wire": str(args.wire)},
-            ) from None
-
-
-def wants_har(wire: str | None) -> bool:
-    """Whether ``--wire FILE`` asks for HAR 1.2 (the name ends in ``.har``) rather than JSON Lines."""
-    return bool(wire) and str(wire).lower().endswith(".har")
-
-
-def check_wire_format(wire: str, protocol: str) -> None:
-    """Refuse ``--wire x.har`` for a stdio server: HAR holds HTTP exchanges, and stdio has none.
-
-    Raises:
-        ConfigError: The file would be a HAR with no entries.
-    """
-    if protocol == "mcp-stdio" and wants_har(wire):
-        raise ConfigError(
-            "A HAR file holds HTTP exchanges only; a stdio server has none, so it would be empty.",
-            hint="write the wire log as JSON Lines instead: --wire session.jsonl",
-            details={"wire": str(wire)},
-        )
-
-
-def _answers(count: int) -> str:
-    return "1 --answer value was" if count == 1 else f"{count} --answer values were"
-
-
-def _json_value(text: str, option: str) -> Any:
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ConfigError(f"{option} is not valid JSON: {exc.msg} at column {exc.colno}.") from None
-
-
-async def _send(agent: RemoteAgent, args: argparse.Namespace) -> int:
-    kwargs: dict[str, Any] = {}
-    if args.task_id:
-        kwargs["task_id"] = args.task_id
-    if args.context_id:
-        kwargs["context_id"] = args.context_id
-    if args.data:
-        if not agent.features.message_data:
-            raise ConfigError("--data is for A2A agents (MCP agents take --args with 'call').")
-        kwargs["data"] = _json_value(args.data, "--data")
-    status = EXIT_OK
-    human = HumanPrinter(target=_target_options(args))
-    async for event in agent.stream_async(args.text, **kwargs):
-        if args.json:
-            print_json(event.to_dict())
-        else:
-            human.event(event)
-        if isinstance(event, Failed) or (isinstance(event, Completed) and event.result.is_error):
-            status = EXIT_FAILED
-    return status

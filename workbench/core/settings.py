@@ -27,33 +27,25 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import platformdirs
 from pydantic import ValidationError
 
+from workbench.core.config_dir import APP_NAME, CONFIG_DIR_ENV, resolve_config_dir
 from workbench.core.errors import ConfigError, NotFoundError
 from workbench.core.profiles import PROFILE_LIST_ADAPTER, ConnectionProfile, validation_details
 
 log = logging.getLogger(__name__)
 
-APP_NAME = "agent-workbench"
-CONFIG_DIR_ENV = "WORKBENCH_CONFIG_DIR"
+__all__ = [
+    "APP_NAME",
+    "CONFIG_DIR_ENV",
+    "PROFILES_FILE",
+    "PROFILES_FORMAT_VERSION",
+    "ProfileStore",
+    "resolve_config_dir",
+]
+
 PROFILES_FILE = "profiles.json"
 PROFILES_FORMAT_VERSION = 1
-
-
-def resolve_config_dir(override: str | os.PathLike[str] | None = None) -> Path:
-    """The configuration directory (not created here).
-
-    Args:
-        override: Use this directory; otherwise ``$WORKBENCH_CONFIG_DIR``, otherwise the platform's
-            user config directory for the workbench.
-    """
-    if override is not None:
-        return Path(override)
-    from_env = os.environ.get(CONFIG_DIR_ENV)
-    if from_env:
-        return Path(from_env)
-    return Path(platformdirs.user_config_dir(APP_NAME, appauthor=False))
 
 
 @dataclass(frozen=True, slots=True)

@@ -34,7 +34,7 @@ from workbench.ui.panels.stderr.widget import StderrWidget
 from workbench.ui.panels.wirelog.widget import WireLogWidget
 from workbench.ui.prompts import UserPrompts
 from workbench.ui.statusbar import StatusBarController
-from workbench.ui.window_layout import BOTTOM, MINIMUM, ROOMY_HEIGHT, SIDEBAR, first_geometry, onto_screen
+from workbench.ui.window_layout import BOTTOM, GEOMETRY_KEY, MINIMUM, ROOMY_HEIGHT, SIDEBAR, place_window
 
 log = logging.getLogger(__name__)
 
@@ -372,15 +372,7 @@ class MainWindow(QMainWindow):
     def _restore_layout(self) -> None:
         """Geometry and docks as the user left them, unless that no longer fits; first launch fits the screen."""
         screen = self.screen().availableGeometry()
-        geometry = self._settings.value("window/geometry")
-        if isinstance(geometry, QByteArray) and self.restoreGeometry(geometry):
-            fitted = onto_screen(self.geometry(), screen)
-            if fitted != self.geometry():
-                self.setGeometry(fitted)
-        else:
-            frame = first_geometry(screen)
-            self.resize(frame.size())
-            self.move(frame.topLeft())
+        place_window(self, self._settings.value(GEOMETRY_KEY))
         state = self._settings.value("window/state")
         if not (isinstance(state, QByteArray) and self.restoreState(state)):
             self.wire_dock.setVisible(screen.height() >= ROOMY_HEIGHT)
@@ -406,7 +398,7 @@ class MainWindow(QMainWindow):
 
     def save_layout(self) -> None:
         """Remember geometry, docks, dock sizes and the selected connection."""
-        self._settings.setValue("window/geometry", self.saveGeometry())
+        self._settings.setValue(GEOMETRY_KEY, self.saveGeometry())
         self._settings.setValue("window/state", self.saveState())
         if self.sidebar_dock.isVisible() and not self.sidebar_dock.isFloating():
             self._settings.setValue("window/sidebar_width", self.sidebar_dock.width())

@@ -4,14 +4,16 @@ Pure geometry (QRect/QSize in, QRect/int out) so the rules are tested without a 
 window applies them: on first launch it fits the screen's available geometry; a remembered geometry
 that no longer fits (another screen, a smaller resolution) is pulled back onto the screen; remembered
 dock sizes that were crushed (a 20-pixel sidebar, a wire log taller than the window) are replaced by
-the defaults instead of being restored.
+the defaults instead of being restored. ``place_window`` applies the first two rules to a window (the
+start-up frame and the main window alike, so both open in the same place).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtCore import QRect, QSize
+from PySide6.QtCore import QByteArray, QRect, QSize
+from PySide6.QtWidgets import QWidget
 
 MINIMUM = QSize(800, 560)
 """The window's minimum size (fits a 1024×640 budget; the layout inside must not ask for more)."""
@@ -20,6 +22,8 @@ PREFERRED = QSize(1600, 1000)
 SHARE = 0.9
 MARGIN = 24
 """Pixels left free around a first-launch window on a screen smaller than ``PREFERRED``."""
+GEOMETRY_KEY = "window/geometry"
+"""Where the window settings keep the window's geometry."""
 ROOMY_HEIGHT = 900
 """Below this available height the wire log starts hidden (View ▸ Wire log, Ctrl+3 shows it)."""
 
@@ -73,3 +77,16 @@ def onto_screen(frame: QRect, available: QRect) -> QRect:
     x = min(max(frame.x(), available.left()), available.left() + available.width() - width)
     y = min(max(frame.y(), available.top()), available.top() + available.height() - height)
     return QRect(x, y, width, height)
+
+
+def place_window(window: QWidget, saved_geometry: object) -> None:
+    """Put ``window`` where it was (``saved_geometry``, from ``saveGeometry``), on screen; else first-launch size."""
+    available = window.screen().availableGeometry()
+    if isinstance(saved_geometry, QByteArray) and window.restoreGeometry(saved_geometry):
+        fitted = onto_screen(window.geometry(), available)
+        if fitted != window.geometry():
+            window.setGeometry(fitted)
+        return
+    frame = first_geometry(available)
+    window.resize(frame.size())
+    window.move(frame.topLeft())
