@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from PySide6.QtCore import Qt
 
 from tests.ui.mcp_inspector_support import SignalLog, inspector
 from workbench.core.models import Direction
@@ -60,7 +61,7 @@ async def test_ctrl_enter_calls_and_invalid_arguments_are_refused_with_the_form_
         assert call.form_errors.isVisibleTo(call)
         assert not it.widget.vm.calls.running
         call.form.set_value({"a": 1, "b": 1})
-        call.shortcut.activated.emit()
+        qtbot.keyClick(call.call_button, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
         (record,) = await finished.wait_for()
         assert record.result.structured_content == {"result": 2.0}
 

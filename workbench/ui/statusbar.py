@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, Qt, QTimer
+import time
+
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import Qt as GuiQt
-from PySide6.QtWidgets import QLabel, QStatusBar
+from PySide6.QtWidgets import QLabel, QStatusBar, QWidget
 
 from workbench.core.errors import WorkbenchError
 from workbench.core.events import ConnectionState, ConnectionStateChanged
@@ -38,8 +40,10 @@ class StatusBarController(QObject):
         bar.addPermanentWidget(self.prompts_label)
         bar.addPermanentWidget(self.connection_label)
         bar.addPermanentWidget(self.latency_label)
-        self._permanent = [self.prompts_label, self.connection_label, self.latency_label]
+        self._error: tuple[str, float] | None = None  # the error's one line, when it goes (monotonic s)
+        self._error_line = ""  # that line as shown (elided)
         bar.messageChanged.connect(self._on_message_changed)
+        bar.installEventFilter(self)
         self._unsubscribe = ctx.services.wire.subscribe(self._on_record)
         self._timer = QTimer(self)
         self._timer.setInterval(250)
@@ -66,15 +70,46 @@ class StatusBarController(QObject):
         bar = self._bar
         whole = f"{view.headline}: {view.message}"
         first = " ".join(whole.split())  # one line: a traceback or a long remote message must not spill
-        room = bar.width() - sum(w.width() for w in self._permanent if w.isVisible()) - 40
-        line = bar.fontMetrics().elidedText(first, Qt.TextElideMode.ElideRight, max(room, 120))
-        bar.showMessage(line, ERROR_MESSAGE_MS)
+        self._error = (first, time.monotonic() + ERROR_MESSAGE_MS / 1000)
+        line = self._show_error_line()
         tip = whole if not view.hint else f"{whole}\n{view.hint}"
         if len(tip) > TOOLTIP_CHARS:
             tip = tip[:TOOLTIP_CHARS] + "… (the banner's Details… has the rest)"
         # escaped like every tooltip of remote text; normal white space so a long message wraps
         bar.setToolTip(GuiQt.convertFromPlainText(tip, Qt.WhiteSpaceMode.WhiteSpaceNormal))
         return line
+
+    def _message_room(self) -> int:
+        """Pixels left for the message beside the bar's widgets (their new text counts before the next layout)."""
+        bar = self._bar
+        widgets = bar.findChildren(QWidget, options=Qt.FindChildOption.FindDirectChildrenOnly)
+        taken = sum(max(w.width(), w.sizeHint().width()) + 8 for w in widgets if w.isVisibleTo(bar))
+        return bar.width() - taken - 40
+
+    def _show_error_line(self) -> str:
+        """Show the error's line elided to the room there is now, for the rest of its time."""
+        if self._error is None:
+            return ""
+        first, until = self._error
+        line = self._bar.fontMetrics().elidedText(first, Qt.TextElideMode.ElideRight, max(self._message_room(), 120))
+        self._error_line = line
+        self._bar.showMessage(line, max(int((until - time.monotonic()) * 1000), 1))
+        return line
+
+    def _refit_error(self) -> None:
+        """The bar or its labels changed size: elide the shown error again so it is not cut off."""
+        if self._error is None:
+            return
+        if self._bar.currentMessage() != self._error_line or time.monotonic() >= self._error[1]:
+            self._error = None  # gone, or replaced by another message
+            return
+        self._show_error_line()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
+        """Re-fit the error line when the bar is resized."""
+        if watched is self._bar and event.type() == QEvent.Type.Resize:
+            self._refit_error()
+        return False
 
     def _on_message_changed(self, text: str) -> None:
         if not text:
@@ -86,6 +121,10 @@ class StatusBarController(QObject):
 
     def refresh(self) -> None:
         """Re-read the selected connection's state and latency."""
+        self._show_connection()
+        self._refit_error()
+
+    def _show_connection(self) -> None:
         cid = self._ctx.selection.current
         if cid is None:
             self.connection_label.setText("No connection selected")
@@ -107,7 +146,10 @@ class StatusBarController(QObject):
     def _show_latency(self) -> None:
         cid = self._ctx.selection.current
         latency = self._latency.get(cid) if cid is not None else None
-        self.latency_label.setText(f"last round trip {latency:.0f} ms" if latency is not None else "")
+        text = f"last round trip {latency:.0f} ms" if latency is not None else ""
+        if text != self.latency_label.text():
+            self.latency_label.setText(text)
+            self._refit_error()
 
     def _saved_name(self, cid: str) -> str:
         try:

@@ -297,6 +297,7 @@ class ConnectionDialog(QDialog):
             self.credentials.set_status(f"Warning: {info.warning}")
         else:
             self.credentials.set_status("")
+        self._fit_height()
 
     def show_save_error(self, error: WorkbenchError) -> None:
         """Show why the last save failed (the input is kept, so the user can fix the cause and retry)."""
@@ -305,6 +306,23 @@ class ConnectionDialog(QDialog):
         self.general_error.setVisible(True)
         if isinstance(error, SecureStorageUnavailableError):
             self.set_credentials_backend(None, error)
+        self._fit_height()
+
+    def _fit_height(self) -> None:
+        """Grow an open dialog to the height its wrapped notes need at its width (Qt does not do it for windows).
+
+        A note that arrives after the dialog is shown (the keyring check, a failed save) would otherwise be
+        squeezed into one line and cut off; the screen's height is the limit.
+        """
+        layout = self.layout()
+        if not self.isVisible() or layout is None or not layout.hasHeightForWidth():
+            return
+        needed = layout.heightForWidth(self.width())
+        screen = self.screen()
+        if screen is not None:
+            needed = min(needed, screen.availableGeometry().height() - (self.frameGeometry().height() - self.height()))
+        if needed > self.height():
+            self.resize(self.width(), needed)
 
     def kind(self) -> str:
         """The selected profile kind (``mcp-stdio``, ``mcp-http``, ``mcp-sse`` or ``a2a``)."""

@@ -334,8 +334,16 @@ class WireLogWidget(QWidget):
             self.table.scrollToBottom()
 
     def on_model_reset(self) -> None:
-        """After a refilter or a clear: the newest rows when following (the selection stays selected)."""
-        if self.vm.follow:
+        """After a refilter or a clear: the shown record stays selected; the newest rows stay in view (following).
+
+        The view-model asks for the row first (it was connected before the view); the view and its
+        selection model then reset themselves and unselect it, so the row is selected again here, last.
+        """
+        current = self.vm.current
+        row = self.vm.model.row_of(current) if current is not None else None
+        if row is not None:
+            self.on_vm_row_requested(row)
+        elif self.vm.follow:
             self.table.scrollToBottom()
 
     def on_model_new_count_changed(self, count: int) -> None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QKeySequence, QResizeEvent, QShortcut
+from PySide6.QtCore import QEvent, Qt, QTimer
+from PySide6.QtGui import QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -37,6 +37,12 @@ CALL_LOG_SHARE = 0.25
 """The share of the result area the call's log messages get when they first show (the result keeps the rest)."""
 FORM_SHARE = 0.55
 """The form's share of the call area when the orientation is (re)set; the result gets the rest."""
+
+
+def _is_call_keys(event: QKeyEvent) -> bool:
+    """Ctrl+Return or Ctrl+Enter (the keypad's Enter too), with no other modifier."""
+    modifiers = event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
+    return event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and modifiers == Qt.KeyboardModifier.ControlModifier
 
 
 class ToolCallWidget(QWidget):
@@ -151,12 +157,6 @@ class ToolCallWidget(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(splitter)
 
-        self.shortcut = QShortcut(QKeySequence("Ctrl+Return"), self)
-        self.shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        self.shortcut.activated.connect(self.on_call_button_clicked)
-        self.shortcut_enter = QShortcut(QKeySequence("Ctrl+Enter"), self)
-        self.shortcut_enter.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        self.shortcut_enter.activated.connect(self.on_call_button_clicked)
         self._ticker = QTimer(self)
         self._ticker.setInterval(ELAPSED_TICK_MS)
         self._ticker.timeout.connect(self.on_ticker_timeout)
@@ -168,6 +168,26 @@ class ToolCallWidget(QWidget):
         vm.resource_read.connect(self.on_vm_resource_read)
         vm.resource_read_failed.connect(self.on_vm_resource_read_failed)
         self._sync_buttons()
+
+    # ------------------------------------------------------------------ keys
+
+    def event(self, event: QEvent) -> bool:
+        """Claim Ctrl+Enter inside the call area (the window's "Send message" has the same keys).
+
+        Two shortcuts with one key sequence are ambiguous to Qt, which then runs neither; claiming the
+        keys here makes them reach ``keyPressEvent`` as a key press that the fields let through.
+        """
+        if event.type() == QEvent.Type.ShortcutOverride and _is_call_keys(event):  # type: ignore[arg-type]
+            event.accept()
+            return True
+        return super().event(event)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
+        """Ctrl+Enter (or Ctrl+Return) calls the tool, wherever the focus is in the call area."""
+        if _is_call_keys(event):
+            self.on_call_button_clicked()
+            return
+        super().keyPressEvent(event)
 
     # ------------------------------------------------------------------ layout
 
