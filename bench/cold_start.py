@@ -224,7 +224,10 @@ def main() -> int:
             measure("offscreen", {**base_env, "QT_QPA_PLATFORM": "offscreen"}, args.runs, contenders())
         if args.platform in ("xvfb", "both"):
             if shutil.which("Xvfb") is None:
-                print("\n[xvfb] skipped: Xvfb is not installed (Debian: apt-get install xvfb xauth libxcb-cursor0)")
+                print(
+                    "\n[xvfb] skipped: Xvfb is not installed "
+                    "(Debian: apt-get install xvfb and the xcb libraries tools/screenshots.py lists)"
+                )
             else:
                 with xvfb() as display:
                     env = {**base_env, "QT_QPA_PLATFORM": "xcb", "DISPLAY": display}

@@ -16,7 +16,9 @@ the handoff scenario. Each step is the whole X screen
 picture. The two big screens keep a few steps (``BIG_SCREEN_STEPS``; ``--steps`` picks others). The
 README's pictures are copied from the 1920×1080 light run (dialogs from 1366×768).
 
-Debian packages: xvfb, openbox, libxcb-cursor0 (the Qt xcb plugin needs it).
+Debian packages: xvfb, openbox, imagemagick, and the xcb libraries the Qt xcb plugin loads:
+libxcb-cursor0 libxcb-icccm4 libxcb-image0 libxcb-keysyms1 libxcb-randr0 libxcb-render-util0
+libxcb-shape0 libxcb-xkb1 libxkbcommon-x11-0.
 """
 
 from __future__ import annotations
@@ -116,7 +118,11 @@ def drive(out: Path, sizes: tuple[str, ...], themes: tuple[str, ...], steps: tup
     """
     for tool in ("Xvfb", "openbox"):
         if shutil.which(tool) is None:
-            print(f"{tool} is not installed (apt-get install xvfb openbox libxcb-cursor0)", file=sys.stderr)
+            print(
+                f"{tool} is not installed (apt-get install xvfb openbox, and the xcb libraries this module's "
+                "docstring lists)",
+                file=sys.stderr,
+            )
             return 2
     failed = 0
     for size in sizes:
