@@ -695,6 +695,6 @@ def test_fit_keeps_labels_readable_on_a_long_wide_chain(ctx: PanelContext, widge
     assert view.verticalScrollBar().maximum() > 0  # the time axis scrolls instead
     label_px = view.zoom_level() * widget.scene.arrow_items[0]._metrics.height()
     assert label_px >= 9
-    # the newest arrow is in view after Fit
+    # Fit starts at the chain's beginning: the first hop is in view (Follow then takes the view to new hops)
     shown = view.mapToScene(view.viewport().rect()).boundingRect()
-    assert shown.intersects(widget.scene.arrow_items[-1].sceneBoundingRect())
+    assert shown.intersects(widget.scene.arrow_items[0].sceneBoundingRect())

@@ -130,7 +130,9 @@ def test_a_pristine_form_hides_errors_until_edited_or_revealed(qtbot, plan_trip_
     form.reveal_errors()
     assert not destination.error_label.isHidden()
     assert destination.error_label.text() == "required"
-    assert form.errors_label.text().startswith("5 fields to fix (marked above): destination, dates, travellers/0/name")
+    assert form.errors_label.text().startswith(
+        "5 fields to fix (marked above): Destination, Dates, Travellers › #1 › Name"
+    )
     assert "required" not in form.errors_label.text()  # said once, under the field
 
 
@@ -599,7 +601,7 @@ def test_all_of_parts_are_merged_into_one_field(qtbot):
 def test_nested_objects_sit_in_group_boxes(qtbot, plan_trip_schema):
     form = _form(qtbot, plan_trip_schema)
     box = form.root.boxes["dates"]
-    assert isinstance(box, QGroupBox) and box.title() == "TripDates *"
+    assert isinstance(box, QGroupBox) and box.title() == "Dates *"  # the property's name, not its $ref's class
     assert box.isAncestorOf(form.field("dates", "start"))
 
 
@@ -625,7 +627,7 @@ def test_the_summary_names_the_marked_fields_capped_but_errors_has_them_all(qtbo
     form.reveal_errors()
     assert len(form.errors()) == 20
     (line,) = form.errors_label.text().splitlines()
-    assert line == "20 fields to fix (marked above): " + ", ".join(f"f{i:02}" for i in range(12)) + " and 8 more"
+    assert line == "20 fields to fix (marked above): " + ", ".join(f"F{i:02}" for i in range(12)) + " and 8 more"
 
 
 def test_nested_arrays_keep_their_own_row_buttons_and_the_buttons_act(qtbot):

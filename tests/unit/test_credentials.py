@@ -73,6 +73,22 @@ async def test_fail_and_null_backends_are_refused_with_a_hint(backend):
 
 
 @pytest.mark.asyncio
+async def test_no_secure_store_is_said_in_words_and_the_backend_class_goes_to_the_hint_and_details():
+    previous = keyring.get_keyring()
+    keyring.set_keyring(keyring.backends.fail.Keyring())
+    try:
+        with pytest.raises(SecureStorageUnavailableError) as info:
+            await KeyringCredentialStore().set("k", "v")
+    finally:
+        keyring.set_keyring(previous)
+    error = info.value
+    assert error.code == "no-secure-storage"
+    assert error.details == {"backend": "keyring.backends.fail.Keyring"}
+    assert "keyring.backends" not in error.message  # was the main text: "(keyring backend: keyring.backends.…)"
+    assert "keyring.backends.fail.Keyring" in (error.hint or "")
+
+
+@pytest.mark.asyncio
 async def test_plaintext_backend_needs_an_explicit_opt_in_and_then_warns(monkeypatch):
     monkeypatch.delenv(INSECURE_OPT_IN_ENV, raising=False)
     previous = keyring.get_keyring()

@@ -139,15 +139,17 @@ def inspect_backend(kr: Any, *, allow_insecure: bool = False) -> BackendInfo:
         warning = f"Secrets are stored by {name}, which keeps them readable on disk. Use it only for throwaway setups."
         return BackendInfo(name=name, secure=False, warning=warning)
     found = ", ".join(_class_path(b) for b in _backend_classes(kr))
+    # the backend's class path is for the curious: in the hint and the details, not the sentence people read
     if candidates:
         raise SecureStorageUnavailableError(
-            f"The only keyring backend available ({found}) stores secrets insecurely; nothing was stored.",
-            hint=f"{_NO_BACKEND_HINT} To accept it anyway for a throwaway setup, set {INSECURE_OPT_IN_ENV}=1.",
+            "The only credential store on this system keeps secrets readable on disk; nothing was stored.",
+            hint=f"{_NO_BACKEND_HINT} To accept it anyway for a throwaway setup, set {INSECURE_OPT_IN_ENV}=1. "
+            f"(Keyring backend: {found}.)",
             details={"backend": found},
         )
     raise SecureStorageUnavailableError(
-        f"No secure credential store is available (keyring backend: {found}); nothing was stored.",
-        hint=_NO_BACKEND_HINT,
+        "No secure credential store is available on this system; nothing was stored.",
+        hint=f"{_NO_BACKEND_HINT} (Keyring backend: {found}.)",
         details={"backend": found},
     )
 

@@ -14,6 +14,8 @@ from workbench.ui.resources_path import resources_dir
 LIGHT, DARK = "light", "dark"
 ICON_SIZES = (16, 24, 32, 48, 64, 128, 256, 512)
 FIXED_FONT_PLACEHOLDER = "@fixed-font@"
+ICONS_PLACEHOLDER = "@icons@"
+"""Replaced in the qss by the icons directory (a ``url()`` needs a real path)."""
 THEME_PROPERTY = "workbenchTheme"
 """QApplication dynamic property holding the theme applied last ("light" or "dark")."""
 _FOLLOWING_PROPERTY = "workbenchThemeFollowsScheme"
@@ -70,10 +72,12 @@ def stylesheet_path(theme: str) -> Path:
 
 
 def load_stylesheet(theme: str) -> str:
-    """Return the stylesheet of ``theme``, with the system's fixed-width font family filled in."""
-    text = stylesheet_path(theme).read_text(encoding="utf-8")
+    """Return the stylesheet of ``theme``, with the system's fixed-width font family and the icons' place filled in."""
+    path = stylesheet_path(theme)
+    text = path.read_text(encoding="utf-8")
     fixed = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont).family()
-    return text.replace(FIXED_FONT_PLACEHOLDER, fixed.replace('"', ""))
+    icons = (path.parent.parent / "icons").as_posix().replace('"', "")
+    return text.replace(FIXED_FONT_PLACEHOLDER, fixed.replace('"', "")).replace(ICONS_PLACEHOLDER, icons)
 
 
 def apply_theme(app: QApplication) -> str:

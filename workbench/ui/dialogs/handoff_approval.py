@@ -6,7 +6,7 @@ import json
 from collections.abc import Mapping
 from typing import Any, Protocol
 
-from PySide6.QtGui import QFont, QFontDatabase
+from PySide6.QtGui import QFont, QFontDatabase, QFontMetrics, QGuiApplication
 from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
@@ -57,6 +57,28 @@ def _who(name: str) -> str:
 
 def _text(value: Any) -> str:
     return str(getattr(value, "value", value) or "")
+
+
+TITLE = "Approve handoff?"
+TITLE_FRAME_PX = 160
+"""Room the window manager's frame takes beside the title: the icon and three buttons (openbox: ~110 px)."""
+MIN_WIDTH = 420
+"""The dialog is never narrower than this, whatever the title (a route and its JSON need the width too)."""
+
+
+def title_room(dialog: QWidget) -> int:
+    """A width at which the window manager shows ``dialog``'s whole title ("Approve handoff? — Agent Workbench").
+
+    Window managers add the application's name and draw titles in a bold, often larger font; a dialog
+    sized only to its contents had its title cut to "Approve hando… gent Workbench".
+    """
+    app = QGuiApplication.applicationDisplayName() or QGuiApplication.applicationName() or "Agent Workbench"
+    font = QFont(dialog.font())
+    font.setBold(True)
+    if font.pointSizeF() > 0:  # a font sized in pixels has no point size
+        font.setPointSizeF(font.pointSizeF() * 1.15)
+    title = f"{dialog.windowTitle() or TITLE} — {app}"
+    return max(MIN_WIDTH, QFontMetrics(font).horizontalAdvance(title) + TITLE_FRAME_PX)
 
 
 DECODE_LIMIT = 1_000_000
@@ -119,8 +141,9 @@ class HandoffApprovalDialog(QDialog):
         detail = getattr(request, "arguments", None) or getattr(request, "detail", None) or {}
         if not isinstance(detail, Mapping):
             detail = {"arguments": detail}
-        self.setWindowTitle("Approve handoff?")
+        self.setWindowTitle(TITLE)
         self.setModal(True)
+        self.setMinimumWidth(title_room(self))
 
         self.who_label = plain_label(f"{_who(source)} wants to hand off to {_who(target)}", wrap=True)
         bold = QFont(self.who_label.font())

@@ -10,6 +10,7 @@ from PySide6.QtGui import QFont, QFontDatabase, QKeyEvent, QKeySequence, QShortc
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
+    QHBoxLayout,
     QLabel,
     QLineEdit,
     QPlainTextEdit,
@@ -22,7 +23,7 @@ from workbench.core.protocols.base import InputRequest, InputResponse
 from workbench.ui.dialogs.elicitation_form import message_view
 from workbench.ui.forms.field_base import ERROR_STYLE
 from workbench.ui.forms.schema_form import SchemaForm
-from workbench.ui.untrusted import plain_label
+from workbench.ui.untrusted import plain_label, plain_tooltip
 
 TASK_CANCELLED = 2
 """Result code of "Cancel task" (Send is ``QDialog.Accepted``, Close ``QDialog.Rejected``)."""
@@ -45,7 +46,8 @@ class InputRequiredDialog(QDialog):
     multi-line text (Enter sends, Shift+Enter starts a new line). Ctrl+Enter sends in every mode.
     With a schema, values in ``data["form"]["values"]`` (the workbench's A2A convention) prefill the form.
 
-    Buttons: Send (enabled while the answer is valid), Cancel task (the task is cancelled), Close
+    Buttons: Send (enabled while the answer is valid; while it is greyed, a line beside it names the
+    fields still to fill in or fix, by their labels), Cancel task (the task is cancelled), Close
     (answer later: the task keeps waiting; also Esc and closing the window). ``response()`` is the
     ``InputResponse`` to send, or None for "answer later".
 
@@ -130,7 +132,12 @@ class InputRequiredDialog(QDialog):
         self.send_button.clicked.connect(self.on_send_clicked)
         self.cancel_task_button.clicked.connect(self.on_cancel_task_clicked)
         self.close_button.clicked.connect(self.reject)
-        layout.addWidget(self.buttons)
+        self.send_hint = plain_label("", wrap=True)
+        self.send_hint.setObjectName("sendHint")
+        button_row = QHBoxLayout()
+        button_row.addWidget(self.send_hint, 1)
+        button_row.addWidget(self.buttons)
+        layout.addLayout(button_row)
         for keys in ("Ctrl+Return", "Ctrl+Enter"):
             shortcut = QShortcut(QKeySequence(keys), self)
             shortcut.activated.connect(self._send_if_valid)
@@ -175,7 +182,26 @@ class InputRequiredDialog(QDialog):
             _, problem = self._parsed_data()
             self.data_error.setText(problem or "")
             self.data_error.setVisible(problem is not None)
-        self.send_button.setEnabled(self._answer() is not None)
+        ready = self._answer() is not None
+        self.send_button.setEnabled(ready)
+        hint = "" if ready else self._send_hint()
+        self.send_hint.setText(hint)
+        self.send_hint.setVisible(bool(hint))
+        self.send_button.setToolTip(plain_tooltip(hint) if hint else "Send the answer (Ctrl+Enter)")
+
+    def _send_hint(self) -> str:
+        """Why Send is greyed: which fields still need a value or a fix (by their labels)."""
+        if self.form is not None:
+            fields = self.form.fields_to_fix()
+            empty = [name for name, missing in fields if missing]
+            wrong = [name for name, missing in fields if not missing]
+            parts = ([f"Fill in: {', '.join(empty)}"] if empty else []) + (
+                [f"Fix: {', '.join(wrong)}"] if wrong else []
+            )
+            return "; ".join(parts) or "Some answers are not valid yet"
+        if self.data_editor is not None:
+            return "Fix the JSON above"
+        return "Type your answer first"
 
     def _send_if_valid(self) -> None:
         if self.send_button.isEnabled():

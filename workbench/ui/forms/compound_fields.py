@@ -24,15 +24,16 @@ from PySide6.QtWidgets import (
 
 from workbench.core.schema_order import ordered_properties
 from workbench.ui.forms.field_base import HELP_STYLE, Field, FormContext, WheelSafeComboBox
-from workbench.ui.forms.schema_tools import MISSING, Shape, display, make_validator, title_of
+from workbench.ui.forms.labels import property_label
+from workbench.ui.forms.schema_tools import MISSING, Shape, display, make_validator
 from workbench.ui.untrusted import plain_label, plain_tooltip
 
 REQUIRED_MARK = " *"
 
 
-def label_text(schema: Mapping[str, Any], name: str, required: bool) -> str:
-    """The label of a field: its title (else the property name), ``*`` when required."""
-    return title_of(schema, name) + (REQUIRED_MARK if required else "")
+def label_text(schema: Any, name: str, required: bool) -> str:
+    """The label of property ``name`` (its schema as its parent declares it), ``*`` when required."""
+    return property_label(schema, name) + (REQUIRED_MARK if required else "")
 
 
 def _boxed(field: Field) -> bool:
@@ -51,6 +52,7 @@ class ObjectField(Field):
         req = shape.schema.get("required")
         self.required_names = {r for r in req if isinstance(r, str)} if isinstance(req, list) else set()
         self.fields: dict[str, Field] = {}
+        self.labels: dict[str, str] = {}  # each property's label without the required mark
         self.row_labels: dict[str, QLabel] = {}
         self.boxes: dict[str, QGroupBox] = {}
         self._extra: dict[str, Any] = {}
@@ -68,7 +70,8 @@ class ObjectField(Field):
             child = ctx.make(sub, shape.refs, required=is_req)
             self.fields[name] = child
             child.changed.connect(self._edited)
-            text = label_text(child.schema, name, is_req)
+            self.labels[name] = property_label(sub, name)
+            text = label_text(sub, name, is_req)
             if _boxed(child):
                 box = QGroupBox(text.replace("&", "&&"))  # never rich text; "&&" keeps "&" from being a mnemonic
                 QVBoxLayout(box).addWidget(child)

@@ -87,6 +87,7 @@ class Field(QWidget):
         self.item = item  # an array element: always produces a value
         self._foreign: tuple[Any] | None = None
         self._explicit: tuple[Any] | None = None  # "", [], {} or null given as a value, shown as empty
+        self.touched = False  # the user edited this field (or one inside it): its problems may show
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         outer.setSpacing(2)
@@ -164,6 +165,7 @@ class Field(QWidget):
         """Call from every user edit (and from children's ``changed``)."""
         if self.ctx.quiet:
             return
+        self.touched = True
         self._foreign = self._explicit = None
         self.changed.emit()
 

@@ -41,8 +41,10 @@ class SchemaForm(QWidget):
     in plain words, under the field it concerns. The summary under the form names the fields with
     problems (they may be scrolled out of view) and spells out only what has no field to sit under.
 
-    Inline errors and the problem list stay hidden on a pristine form until the user edits it (or
-    ``reveal_errors()`` is called, e.g. on a submit attempt); ``errors()`` always has them all.
+    A field's problems show (inline and in the list) once the user has edited that field, or for every
+    field once ``reveal_errors()`` is called (a submit attempt) or the JSON is edited by hand: typing into
+    one field never marks another, untouched one. ``errors()`` always has them all; the list names fields
+    as their labels do, and ``fields_to_fix()`` names them for a caller's own hint.
     Beyond the contract in docs/GUI.md: ``field(*path)`` reaches a field's widgets (tests, callers
     that prefill one field), ``set_json_visible()`` hides the JSON pane, ``schema_problem`` says why
     the schema itself is not valid (values are then checked only as far as possible).
@@ -74,7 +76,8 @@ class SchemaForm(QWidget):
         self._validator = make_validator(self.schema)
         self._json_problem: str | None = None
         self._errors: list[tuple[Path, str]] = []
-        self._revealed = False  # a pristine form does not shout "required" at the user
+        self._revealed = False  # every field's problems show (a submit was tried); else only touched ones
+        self._note = ""
 
         self._ctx.quiet += 1
         try:
@@ -166,9 +169,28 @@ class SchemaForm(QWidget):
             self.json_pane.setVisible(visible)
 
     def reveal_errors(self) -> None:
-        """Show problems inline and in the list even before the user has edited anything (on submit)."""
+        """Show every field's problems inline and in the list, touched or not (on a submit attempt)."""
         self._revealed = True
         self._show_errors()
+
+    def set_summary_note(self, note: str) -> None:
+        """Add ``note`` as the last line of the problem list while it shows problems ("" removes it).
+
+        A caller that refused to submit says so here, beside the problems, instead of in a second message.
+        """
+        self._note = note
+        self._show_errors()
+
+    def fields_to_fix(self) -> list[tuple[str, bool]]:
+        """Every field with a problem, shown or not: ``(label path, only "required")`` in the form's order."""
+        out: dict[str, bool] = {}
+        for path, msg in self._errors:
+            node, rest = self._deepest(path) if path != (JSON_PATH,) else (None, ())
+            if node is None or node is self.root:
+                continue
+            where = self._label_path(path[: len(path) - len(rest)])
+            out[where] = out.get(where, True) and msg == "required" and not rest
+        return list(out.items())
 
     def field(self, *path: str | int) -> Field | None:
         """The field at ``path`` (property names and array indexes; choices pass through)."""
@@ -181,7 +203,6 @@ class SchemaForm(QWidget):
 
     def _on_form_changed(self) -> None:
         self._json_problem = None
-        self._revealed = True
         self._write_json()
         self._refresh()
         self.changed.emit()
@@ -288,19 +309,21 @@ class SchemaForm(QWidget):
 
     def _show_errors(self) -> None:
         per_field: dict[int, list[str]] = {}
-        marked: list[str] = []  # fields that show a problem under themselves
+        marked: list[str] = []  # fields that show a problem under themselves, by label
         loose: list[str] = []  # problems with no field to sit under (the root object's)
-        for path, msg in self._errors if self._revealed else []:
+        for path, msg in self._errors:
             if path == (JSON_PATH,):
-                if self.json_error is None:
+                if self.json_error is None and self._revealed:
                     loose.append(msg)  # no JSON pane to show it under
                 continue
             node, rest = self._deepest(path)
+            if not (self._revealed or node.touched):
+                continue  # not the user's concern yet: they have not been to this field
             if node is self.root:
                 loose.append(f"{format_path(rest)}: {msg}" if rest else msg)
                 continue
             per_field.setdefault(id(node), []).append(f"{format_path(rest)}: {msg}" if rest else msg)
-            where = format_path(path)
+            where = self._label_path(path[: len(path) - len(rest)])
             if where not in marked:
                 marked.append(where)
         for _, field in self._walk():
@@ -312,8 +335,26 @@ class SchemaForm(QWidget):
             )
             count = len(marked)
             lines.append(f"{count} field{'s' if count != 1 else ''} to fix (marked above): {names}")
+        if self._note and (lines or self._errors):
+            lines.append(self._note)
         self.errors_label.setText("\n".join(lines))
         self.errors_label.setVisible(bool(lines))
+
+    def _label_path(self, path: Path) -> str:
+        """``("travellers", 0, "email")`` as the form labels it: "Travellers › #1 › Email"."""
+        parts: list[str] = []
+        node: Field | None = self.root
+        for key in path:
+            while isinstance(node, ChoiceField):
+                node = node.current()
+            if isinstance(node, ObjectField) and isinstance(key, str):
+                parts.append(node.labels.get(key, key))
+            elif isinstance(key, int):
+                parts.append(f"#{key + 1}")
+            else:
+                parts.append(str(key))
+            node = node.child(key) if node is not None else None
+        return " › ".join(parts) if parts else format_path(path)
 
     def _deepest(self, path: Path) -> tuple[Field, Path]:
         node = self.root

@@ -240,12 +240,6 @@ def display(value: Any) -> str:
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
-def title_of(schema: Mapping[str, Any], fallback: str) -> str:
-    """The label for a schema: its ``title``, else ``fallback`` (usually the property name)."""
-    title = schema.get("title")
-    return str(title) if isinstance(title, str) and title.strip() else fallback
-
-
 def format_path(path: Iterable[str | int]) -> str:
     """``("travellers", 0, "email")`` → ``travellers/0/email``; the root is ``(root)``."""
     parts = [str(p) for p in path]

@@ -6,18 +6,24 @@ import json
 from collections.abc import Callable
 
 from PySide6.QtCore import QPoint, QRectF, Qt, Signal
-from PySide6.QtGui import QFontDatabase, QMouseEvent, QPainter, QTransform, QWheelEvent
+from PySide6.QtGui import QFontDatabase, QMouseEvent, QPainter, QPaintEvent, QTransform, QWheelEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
     QFormLayout,
+    QFrame,
     QGraphicsView,
     QHBoxLayout,
     QLabel,
     QMenu,
     QPlainTextEdit,
     QPushButton,
+    QScrollArea,
+    QSizePolicy,
     QSplitter,
+    QStyle,
+    QStyleOptionComboBox,
+    QStylePainter,
     QToolBar,
     QToolButton,
     QVBoxLayout,
@@ -33,7 +39,7 @@ from workbench.ui.panels.handoffs.diagram import DiagramChange, Hop
 from workbench.ui.panels.handoffs.items import ArrowItem, lane_title
 from workbench.ui.panels.handoffs.scene import HEADER_Z, HandoffScene
 from workbench.ui.panels.handoffs.viewmodel import HandoffViewModel
-from workbench.ui.untrusted import plain_label
+from workbench.ui.untrusted import plain_label, plain_tooltip
 
 ZOOM_STEP = 1.25
 ZOOM_MIN, ZOOM_MAX = 0.1, 8.0
@@ -41,6 +47,10 @@ FIT_MIN = 0.7
 """Fit never zooms out below this: lane names and hop labels stay readable (the rest scrolls)."""
 FIT_MAX = 1.0
 """Fit never enlarges a small chain beyond actual size."""
+CHAIN_COMBO_CHARS = 32
+"""The chain picker's width at least (in characters); it takes the toolbar's spare width too, and elides."""
+DETAIL_MIN_LINES = 6
+"""The hop's JSON detail keeps this many lines; when the pane is shorter than facts + detail, it scrolls."""
 
 
 def hop_facts(hop: Hop, name_of: Callable[[str], str] = str) -> list[tuple[str, str]]:
@@ -132,6 +142,37 @@ class HandoffGraphicsView(QGraphicsView):
         super().mouseReleaseEvent(event)
 
 
+class ElidingComboBox(QComboBox):
+    """A combo box that ends a text too long for it with "…" (instead of cutting it) and tooltips it whole."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.currentTextChanged.connect(self.sync_tooltip)
+
+    def sync_tooltip(self) -> None:
+        """Make the full text of the choice shown the tooltip (call after changes made with signals blocked)."""
+        text = self.currentText()
+        self.setToolTip(plain_tooltip(text) if text else "")
+
+    def displayed_text(self) -> str:
+        """The current text as drawn: elided to the edit field's width."""
+        opt = QStyleOptionComboBox()
+        self.initStyleOption(opt)
+        field = self.style().subControlRect(
+            QStyle.ComplexControl.CC_ComboBox, opt, QStyle.SubControl.SC_ComboBoxEditField, self
+        )
+        return self.fontMetrics().elidedText(self.currentText(), Qt.TextElideMode.ElideRight, field.width())
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802
+        """Draw the frame and arrow as usual, then the elided text."""
+        painter = QStylePainter(self)
+        opt = QStyleOptionComboBox()
+        self.initStyleOption(opt)
+        opt.currentText = self.displayed_text()
+        painter.drawComplexControl(QStyle.ComplexControl.CC_ComboBox, opt)
+        painter.drawControl(QStyle.ControlElement.CE_ComboBoxLabel, opt)
+
+
 class HandoffWidget(QWidget):
     """The Handoff view: a live swimlane sequence diagram of multi-agent chains, with replay.
 
@@ -179,10 +220,12 @@ class HandoffWidget(QWidget):
     def _build_toolbar(self) -> None:
         bar = QToolBar(self)
         bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
-        self.chain_combo = QComboBox(bar)
+        self.chain_combo = ElidingComboBox(bar)
         self.chain_combo.setObjectName("chainCombo")
-        self.chain_combo.setMinimumContentsLength(24)
+        self.chain_combo.setMinimumContentsLength(CHAIN_COMBO_CHARS)
         self.chain_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        # the spare width of the toolbar goes to the titles ("Replay: Plan a weekend in Lisbon fo" was cut)
+        self.chain_combo.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         bar.addWidget(self.chain_combo)
         self.follow_action = bar.addAction("Follow")
         self.follow_action.setCheckable(True)
@@ -223,7 +266,9 @@ class HandoffWidget(QWidget):
         self.toolbar = bar
 
     def _build_detail(self) -> None:
-        detail = QWidget(self)
+        # everything in one scroll area: a short pane (the wire log docked under it) scrolls instead of
+        # squeezing the wrapped facts into one cut line each (a splitter gives no height for width)
+        detail = QWidget()
         self.detail_title = plain_label("", detail, wrap=True)
         self.fact_labels: dict[str, QLabel] = {}
         form = QFormLayout()
@@ -240,6 +285,7 @@ class HandoffWidget(QWidget):
         self.detail_view.setReadOnly(True)
         self.detail_view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         self.detail_view.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.detail_view.setMinimumHeight(self.detail_view.fontMetrics().lineSpacing() * DETAIL_MIN_LINES + 12)
         layout = QVBoxLayout(detail)
         layout.setContentsMargins(4, 2, 4, 2)
         layout.addWidget(self.detail_title)
@@ -252,7 +298,13 @@ class HandoffWidget(QWidget):
         layout.addWidget(self.summary_view)
         layout.addWidget(plain_label("Detail", detail, selectable=False))
         layout.addWidget(self.detail_view, 1)
-        self.detail = detail
+        self.detail_page = detail
+        self.detail = QScrollArea(self)
+        self.detail.setObjectName("hopDetail")
+        self.detail.setWidgetResizable(True)
+        self.detail.setFrameShape(QFrame.Shape.NoFrame)
+        self.detail.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)  # the facts wrap
+        self.detail.setWidget(detail)
 
     def _connect(self) -> None:
         vm = self.vm
@@ -312,11 +364,15 @@ class HandoffWidget(QWidget):
         return max(FIT_MIN, min(FIT_MAX, level))
 
     def zoom_fit(self) -> None:
-        """Fit the chain into the view as far as its labels stay readable (see ``fit_level``)."""
+        """Fit the chain into the view as far as its labels stay readable (see ``fit_level``).
+
+        The view then starts at the chain's beginning: the lanes' heads and the first hop (a chain
+        taller than the view scrolls down from there; Follow takes it to each new hop).
+        """
         level = self.fit_level()
         self.view.setTransform(QTransform.fromScale(level, level))
-        if level * self.scene.sceneRect().height() > self.view.viewport().height():
-            self._scroll_to_newest()
+        self.view.horizontalScrollBar().setValue(self.view.horizontalScrollBar().minimum())
+        self.view.verticalScrollBar().setValue(self.view.verticalScrollBar().minimum())
         self.on_view_scrolled()
 
     def zoom_reset(self) -> None:
@@ -409,10 +465,11 @@ class HandoffWidget(QWidget):
             combo.clear()
             for key, title in self.vm.chain_choices():
                 combo.addItem(title, key)  # combos show text literally
-                combo.setItemData(combo.count() - 1, title, Qt.ItemDataRole.ToolTipRole)
+                combo.setItemData(combo.count() - 1, plain_tooltip(title), Qt.ItemDataRole.ToolTipRole)
             combo.setCurrentIndex(combo.findData(self.vm.current_key) if self.vm.current_key is not None else -1)
         finally:
             combo.blockSignals(False)
+        combo.sync_tooltip()
 
     def on_vm_current_chain_changed(self, key: str | None) -> None:
         """Draw the chain now shown (the one full build; later events only add items)."""
@@ -423,6 +480,7 @@ class HandoffWidget(QWidget):
             self.chain_combo.blockSignals(True)
             self.chain_combo.setCurrentIndex(index)
             self.chain_combo.blockSignals(False)
+            self.chain_combo.sync_tooltip()
         self._scroll_to_newest()
 
     def on_vm_diagram_changed(self, key: str, change: DiagramChange) -> None:

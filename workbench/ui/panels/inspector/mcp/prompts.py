@@ -14,6 +14,8 @@ from PySide6.QtWidgets import (
 
 from workbench.core.protocols.catalog import PromptResult, PromptSpec, ResourceContents
 from workbench.ui.errors import ErrorView
+from workbench.ui.forms.compound_fields import REQUIRED_MARK
+from workbench.ui.forms.labels import humanise
 from workbench.ui.panels.inspector.mcp.catalog_list import CatalogListWidget, lay_out_list_and_detail
 from workbench.ui.panels.inspector.mcp.completing import CompletingLineEdit
 from workbench.ui.panels.inspector.mcp.inline_error import InlineErrorWidget
@@ -101,7 +103,9 @@ class PromptDetailWidget(QWidget):
                 lambda text, name=argument.name: self.on_field_completion_requested(name, text)
             )
             # a server-sent name: never let QFormLayout make an AutoText label of it
-            self._form.addRow(plain_label(argument.name + (" *" if argument.required else ""), self), field)
+            label = plain_label(humanise(argument.name) + (REQUIRED_MARK if argument.required else ""), self)
+            set_plain_tooltip(label, argument.name)  # the name the server knows it by
+            self._form.addRow(label, field)
             self.fields[argument.name] = field
         if self.fields:  # fields made after the button would otherwise Tab past it
             QWidget.setTabOrder(list(self.fields.values())[-1], self.get_button)

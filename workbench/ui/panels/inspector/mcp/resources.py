@@ -29,6 +29,11 @@ from workbench.ui.panels.inspector.results import ContentPartsView, human_size
 from workbench.ui.untrusted import plain_label
 
 
+def content_items(count: int) -> str:
+    """``1 content item``, ``2 content items``: how many parts a read resource has."""
+    return f"{count} content item{'' if count == 1 else 's'}"
+
+
 def _scrolled(widget: QWidget, parent: QWidget) -> QScrollArea:
     scroll = QScrollArea(parent)
     scroll.setWidgetResizable(True)
@@ -138,7 +143,7 @@ class ResourcePage(QWidget):
         """Show contents read for this resource."""
         if self.spec is not None and uri == self.spec.uri:
             self.updated_label.setVisible(self.vm.is_updated(uri))
-            self.status.setText(f"{len(contents.parts)} content item(s).")
+            self.status.setText(f"{content_items(len(contents.parts))}.")
             self.contents.show_parts(contents.parts)
 
     def on_resource_read_failed(self, uri: str, view: ErrorView) -> None:
@@ -269,7 +274,7 @@ class TemplatePage(QWidget):
 
     def on_resource_read(self, uri: str, contents: ResourceContents) -> None:
         """Show what the expanded URI returned."""
-        self.status.setText(f"{uri}: {len(contents.parts)} content item(s).")
+        self.status.setText(f"{uri}: {content_items(len(contents.parts))}.")
         self.contents.show_parts(contents.parts)
 
     def on_resource_read_failed(self, uri: str, view: ErrorView) -> None:

@@ -35,6 +35,8 @@ SIDE_BY_SIDE_WIDTH = 980
 """From this width on, the form and the result sit side by side; below it the result is under the form."""
 CALL_LOG_SHARE = 0.25
 """The share of the result area the call's log messages get when they first show (the result keeps the rest)."""
+REFUSAL_NOTE = "Not sent: fix what is marked, or tick “Send even if invalid” to send anyway."
+"""Said under the form's problem list when Call found problems (the list names them; this says why nothing went)."""
 FORM_SHARE = 0.55
 """The form's share of the call area when the orientation is (re)set; the result gets the rest."""
 
@@ -58,13 +60,10 @@ class ToolCallWidget(QWidget):
         self.vm = vm
         self.spec: ToolSpec | None = None
         self.form: SchemaForm | None = None
+        self.refused = False  # Call was refused for the arguments on show (the form's list says why)
         self._form_holder = QWidget(self)
         self._form_layout = QVBoxLayout(self._form_holder)
         self._form_layout.setContentsMargins(0, 0, 0, 0)
-        self.form_errors = plain_label("", self, wrap=True)
-        self.form_errors.setObjectName("callRefused")
-        self.form_errors.setStyleSheet("color: #b00020;")
-        self.form_errors.setVisible(False)
         self._kept: dict[tuple[str | None, str], dict[str, Any]] = {}
         self.skip_validation = QCheckBox("Send even if invalid", self)
         self.skip_validation.setToolTip("Send the arguments even if they do not match the input schema")
@@ -135,7 +134,6 @@ class ToolCallWidget(QWidget):
         top_layout = QVBoxLayout(top)
         top_layout.setContentsMargins(0, 4, 4, 0)
         top_layout.addWidget(self._form_holder, 1)
-        top_layout.addWidget(self.form_errors)
         top_layout.addLayout(buttons)
         bottom = QWidget(self)
         bottom_layout = QVBoxLayout(bottom)
@@ -224,7 +222,7 @@ class ToolCallWidget(QWidget):
             self.form.setParent(None)
             self.form.deleteLater()
             self.form = None
-        self.form_errors.setVisible(False)
+        self.refused = False
         self.banner.clear()
         if spec is not None:
             schema: dict[str, Any] = dict(spec.input_schema or {}) or {"type": "object"}
@@ -323,22 +321,23 @@ class ToolCallWidget(QWidget):
         """Check the arguments against the schema, then call."""
         if self.spec is None or self.form is None or self.vm.calls.running:
             return
-        errors = self.form.errors()
-        if errors and not self.skip_validation.isChecked():
-            count = len(errors)
-            self.form_errors.setText(
-                f"Not sent: {count} problem{'s' if count != 1 else ''} in the arguments (marked in the form). "
-                "Fix them, or tick the box below to send them anyway."
-            )
-            self.form_errors.setVisible(True)
+        if self.form.errors() and not self.skip_validation.isChecked():
+            # one message: the form's own list of the fields to fix, with why nothing was sent under it
+            self.refused = True
             self.form.reveal_errors()
+            self.form.set_summary_note(REFUSAL_NOTE)
             return
-        self.form_errors.setVisible(False)
+        self._forget_refusal()
         self.vm.calls.call(self.spec.name, self.form.value())
 
     def on_form_changed(self) -> None:
         """The arguments changed: a refusal about the old ones no longer holds."""
-        self.form_errors.setVisible(False)
+        self._forget_refusal()
+
+    def _forget_refusal(self) -> None:
+        if self.refused and self.form is not None:
+            self.form.set_summary_note("")
+        self.refused = False
 
     def on_history_activated(self, index: int) -> None:
         """Show an earlier result."""
