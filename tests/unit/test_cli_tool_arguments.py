@@ -27,7 +27,7 @@ def test_each_problem_is_named_by_its_field() -> None:
     assert problems == [
         "'x' is a required property",
         "Additional properties are not allowed ('extra' was unexpected)",
-        "label: is not one of the allowed values",
+        'label: "c" is not one of: a, b',  # the value given and those that fit
     ]
 
 

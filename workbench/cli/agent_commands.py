@@ -19,6 +19,7 @@ from workbench.core.events import EventBus, ServerStderrLine
 from workbench.core.models import WireRecord
 from workbench.core.protocols.base import Completed, Failed
 from workbench.core.protocols.contract import RemoteAgent
+from workbench.core.redaction import is_secret_header
 from workbench.core.wire import WireRecorder
 
 if TYPE_CHECKING:
@@ -210,6 +211,12 @@ def _target_options(args: argparse.Namespace) -> str | None:
     for option, value in (("--binding", args.binding), ("--a2a-version", args.a2a_version)):
         if value is not None:
             target += f" {option} {value}"
+    for origin in getattr(args, "allow_origin", None) or []:
+        target += f" --allow-origin {shlex.quote(origin)}"
+    for header in getattr(args, "header", None) or []:
+        # the same headers again; a credential's value is never printed: the user fills it in
+        name = header.split("=", 1)[0]
+        target += f" --header {shlex.quote(name + '=…' if is_secret_header(name) else header)}"
     return target
 
 

@@ -7,10 +7,17 @@ import json
 import sys
 from collections import deque
 from collections.abc import Callable
-from typing import Any, TextIO
+from typing import Any, Literal, TextIO
 
-from workbench.cli.form_answers import describe_field, field_prompt, parse_field, schema_problems
-from workbench.cli.terminal import STDERR
+from workbench.cli.form_answers import (
+    describe_field,
+    field_prompt,
+    form_summary,
+    parse_field,
+    schema_problems,
+    unknown_fields,
+)
+from workbench.cli.terminal import STDERR, STDOUT, end_line
 from workbench.core.errors import ConfigError
 from workbench.core.protocols.base import (
     ElicitationRequest,
@@ -46,6 +53,7 @@ class AnswerBook:
         """Answers that could not be used (the request was cancelled instead); the CLI exits 2."""
 
     def _say(self, text: str) -> None:
+        end_line(STDOUT)  # a question never continues the line of reply text streamed before it
         print(text, file=self._note, flush=True)
 
     def _say_schema(self, schema: dict[str, Any]) -> None:
@@ -71,10 +79,19 @@ class AnswerBook:
             return await self._elicit_on_tty(request)
         if scripted is None:
             self.declined.append(request.message)
-            self._say(
-                f"[workbench] declined the server's request for input ({request.mode} mode): {request.message!r}. "
-                "Pass --answer JSON|decline|cancel to answer it."
-            )
+            if request.mode == "url":
+                self._say(
+                    f"[workbench] declined the server's request to open a URL: {request.message!r}\n"
+                    f"  open: {request.url}\n"
+                    "  Pass --answer accept (once you have opened it) | decline | cancel to answer it."
+                )
+            else:
+                self._say(
+                    f"[workbench] declined the server's request for input (form): {request.message!r}. "
+                    "Pass --answer JSON|decline|cancel to answer it."
+                )
+                if fields := form_summary(request.requested_schema):
+                    self._say(f"  its fields (* required): {fields}")
             return ElicitationResponse("decline")
         self._say(f"[{request.agent or 'server'} asks] {request.message} → answered from --answer")
         word = scripted.strip().lower()
@@ -87,7 +104,8 @@ class AnswerBook:
             return ElicitationResponse("accept")
         try:
             content = _json_object(scripted, "--answer for a form")
-            problems = schema_problems(request.requested_schema, content)
+            schema = request.requested_schema
+            problems = schema_problems(schema, content) + unknown_fields(schema, content)
             if problems:
                 raise ConfigError(
                     "--answer does not fit the server's form: " + "; ".join(problems) + ".",
@@ -101,30 +119,44 @@ class AnswerBook:
         return ElicitationResponse("accept", content=content)
 
     async def input(self, request: InputRequest) -> InputResponse:
-        """Answer an A2A ``input-required`` / ``auth-required`` pause."""
+        """Answer an A2A ``input-required`` / ``auth-required`` pause.
+
+        A JSON answer to a question that comes with a schema is checked against it first: a scripted
+        one that does not fit is not sent (the task stays waiting, the CLI exits 2), a typed one is
+        asked again.
+        """
         # The one place the question is shown (the event printer leaves it to us): once, here.
         scripted = self._next_scripted()
         asks = f"[{request.agent or 'agent'} asks] {request.text}"
         if scripted is not None:
             self._say(f"{asks} → answered from --answer")
-        elif self._interactive:
+            try:
+                return _input_answer(request, scripted)
+            except ConfigError as exc:
+                # Nothing is sent: the task stays waiting and the command that continues it is printed.
+                self.problems.append(exc)
+                self._say(f"[workbench] not sent: {exc.message}")
+                return InputResponse()
+        if self._interactive:
             self._say(asks)
             if request.schema:
                 self._say_schema(request.schema)
-            scripted = await self._ask_or_none("answer (JSON object, text, or 'cancel'): ")
+            while (typed := await self._ask_or_none("answer (JSON object, text, or 'cancel'): ")) is not None:
+                try:
+                    return _input_answer(request, typed)
+                except ConfigError as exc:
+                    self._say(f"  {exc.message}")
         elif request.schema:
             self._say_schema(request.schema)
-        if scripted is None:
-            self.declined.append(request.text)
-            if request.kind == "auth":
-                self._say(f"[workbench] the agent needs a credential and no --answer is left: {request.text}")
-            else:
-                self._say(
-                    f"[workbench] the agent asks for input and no --answer is left: {request.text!r}. "
-                    "The task stays waiting (the command to continue it follows the result)."
-                )
-            return InputResponse()
-        return answer_from_text(scripted)
+        self.declined.append(request.text)
+        if request.kind == "auth":
+            self._say(f"[workbench] the agent needs a credential and no --answer is left: {request.text}")
+        else:
+            self._say(
+                f"[workbench] the agent asks for input and no --answer is left: {request.text!r}. "
+                "The task stays waiting (the command to continue it follows the result)."
+            )
+        return InputResponse()
 
     async def sampling(self, request: SamplingRequest) -> SamplingResponse:
         """Answer an MCP sampling request with text (scripted or typed)."""
@@ -141,6 +173,11 @@ class AnswerBook:
         if scripted is None:
             from workbench.core.errors import UnsupportedCapabilityError
 
+            self.declined.append(question)
+            self._say(
+                f"[workbench] declined the server's request for a completion (sampling): {question!r}. "
+                "Pass --answer TEXT to reply (or --answer decline)."
+            )
             raise UnsupportedCapabilityError(
                 "The server asked for an LLM completion (sampling) and no answer was given.",
                 hint="pass --answer TEXT to reply, or run on a terminal",
@@ -180,16 +217,19 @@ class AnswerBook:
         self._say(f"[{request.agent or 'server'} asks] {request.message}")
         if request.mode == "url":
             self._say(f"It wants you to open: {request.url}")
-            raw = await self._ask_or_none("Did you complete it there? [y = accept / n = decline / c = cancel]: ")
+            prompt = "Did you complete it there? [y = accept / n = decline / c = cancel]: "
         else:
-            raw = await self._ask_or_none("Fill the form? [y = fill / n = decline / c = cancel]: ")
-        if raw is None:
-            return ElicitationResponse("cancel")
-        choice = raw.strip().lower()[:1]
-        if choice == "c":
-            return ElicitationResponse("cancel")
-        if choice != "y":
-            return ElicitationResponse("decline")
+            prompt = "Fill the form? [y = fill / n = decline / c = cancel]: "
+        while True:  # anything else is asked again: a typo (or an answer typed too early) must not decline
+            raw = await self._ask_or_none(prompt)
+            if raw is None:
+                return ElicitationResponse("cancel")
+            choice = _CHOICES.get(raw.strip().lower())
+            if choice is not None:
+                break
+            self._say("  answer y, n or c")
+        if choice != "accept":
+            return ElicitationResponse(choice)
         if request.mode == "url":
             return ElicitationResponse("accept")
         schema = request.requested_schema or {}
@@ -209,6 +249,14 @@ class AnswerBook:
                 return ElicitationResponse("cancel")
 
 
+_CHOICES: dict[str, Literal["accept", "decline", "cancel"]] = {
+    **dict.fromkeys(("y", "yes", "fill", "accept"), "accept"),
+    **dict.fromkeys(("n", "no", "decline"), "decline"),
+    **dict.fromkeys(("c", "cancel"), "cancel"),
+}
+"""What a person may type at "Fill the form? [y / n / c]" and what it means."""
+
+
 def answer_from_text(value: str) -> InputResponse:
     """Turn one ``--answer`` value into an A2A answer: JSON object → data, ``cancel`` → cancel, else text."""
     stripped = value.strip()
@@ -217,6 +265,24 @@ def answer_from_text(value: str) -> InputResponse:
     if stripped.startswith("{"):
         return InputResponse(data=_json_object(stripped, "--answer"))
     return InputResponse(text=value)
+
+
+def _input_answer(request: InputRequest, text: str) -> InputResponse:
+    """``text`` as the answer to ``request``; a JSON object is checked against the request's schema.
+
+    Raises:
+        ConfigError: The text is malformed JSON, or an object that does not fit the schema.
+    """
+    answer = answer_from_text(text)
+    if answer.data is not None and request.schema:
+        problems = schema_problems(request.schema, answer.data)
+        if problems:
+            raise ConfigError(
+                "--answer does not fit the agent's form: " + "; ".join(problems) + ".",
+                hint="answer with a JSON object matching the form, or cancel",
+                details={"problems": problems},
+            )
+    return answer
 
 
 def _json_object(text: str, what: str) -> dict[str, Any]:

@@ -11,6 +11,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from workbench.core.schema_order import ordered_properties
+
 
 @dataclass(frozen=True, slots=True)
 class Choice:
@@ -28,7 +30,8 @@ def schema_problems(schema: dict[str, Any] | None, content: Any) -> list[str]:
     from jsonschema.exceptions import SchemaError
 
     try:
-        validator = Draft202012Validator(schema)
+        # Formats too (email, date …): a form that asks for an email address gets one.
+        validator = Draft202012Validator(schema, format_checker=Draft202012Validator.FORMAT_CHECKER)
         errors = sorted(validator.iter_errors(content), key=lambda e: list(e.absolute_path))
     except SchemaError as exc:
         return [f"the server's schema is invalid: {exc.message}"]
@@ -37,12 +40,46 @@ def schema_problems(schema: dict[str, Any] | None, content: Any) -> list[str]:
         where = "/".join(str(p) for p in error.absolute_path)
         if error.validator == "pattern":
             message = f"does not have the required form (pattern {error.validator_value})"
+        elif error.validator == "format":
+            message = f"{json.dumps(error.instance, ensure_ascii=False)} is not a valid {error.validator_value}"
         elif error.validator in ("enum", "const", "oneOf", "anyOf"):
-            message = "is not one of the allowed values"
+            message = not_a_choice(error.instance, error.schema)
         else:
             message = error.message
         problems.append(f"{where}: {message}" if where else message)
     return problems
+
+
+def unknown_fields(schema: dict[str, Any] | None, content: Any) -> list[str]:
+    """Fields of ``content`` the form does not have, one readable line each (a typo is not sent silently).
+
+    An MCP elicitation form is a flat object of named fields: a key it does not name would reach the
+    server as part of an "accept" and be ignored there.
+    """
+    properties = (schema or {}).get("properties")
+    if not isinstance(content, dict) or not isinstance(properties, dict) or not properties:
+        return []
+    extra = [key for key in content if key not in properties]
+    fields = ", ".join(properties)
+    return [f"{key}: is not a field of this form (its fields: {fields})" for key in extra]
+
+
+def not_a_choice(value: Any, schema: Any) -> str:
+    """Why ``value`` is refused by ``schema``'s choices: ``"x" is not one of: a (Label A), b (Label B)``.
+
+    Without the list when the schema names no choices (a ``oneOf`` of sub-schemas, say).
+    """
+    given = json.dumps(value, ensure_ascii=False)
+    options = choices(schema) if isinstance(schema, dict) else []
+    if not options:
+        return f"{given} is not one of the allowed values"
+    listed = ", ".join(_choice_text(c) for c in options)
+    return f"{given} is not one of: {listed}"
+
+
+def _choice_text(choice: Choice) -> str:
+    value = json.dumps(choice.value, ensure_ascii=False) if not isinstance(choice.value, str) else choice.value
+    return value if choice.label == value else f"{value} ({choice.label})"
 
 
 def choices(prop: dict[str, Any]) -> list[Choice]:
@@ -60,6 +97,36 @@ def item_choices(prop: dict[str, Any]) -> list[Choice]:
     return choices(items) if isinstance(items, dict) else []
 
 
+def form_summary(schema: dict[str, Any] | None) -> str:
+    """A form's fields on one line, for a note that says how to answer it with ``--answer JSON``.
+
+    ``name* (string), check (boolean), hero (hero-1 | hero-2), fish (list of fish-1 | fish-2)``; ``*`` = required.
+    """
+    required = set((schema or {}).get("required") or [])
+    fields = []
+    for name, prop in ordered_properties(schema or {}):
+        options = choices(prop)
+        items = item_choices(prop)
+        if options:
+            kind = " | ".join(_choice_value(c) for c in options)
+        elif items:
+            kind = "list of " + " | ".join(_choice_value(c) for c in items)
+        else:
+            kind = _kind(prop)
+        fields.append(f"{name}{'*' if name in required else ''} ({kind})")
+    return ", ".join(fields)
+
+
+def _kind(prop: dict[str, Any]) -> str:
+    """A field's type as a person reads it: ``string``, ``string, email``."""
+    kind = str(prop.get("type", "string"))
+    return f"{kind}, {prop['format']}" if isinstance(prop.get("format"), str) else kind
+
+
+def _choice_value(choice: Choice) -> str:
+    return choice.value if isinstance(choice.value, str) else json.dumps(choice.value)
+
+
 def field_prompt(name: str, prop: dict[str, Any], required: bool) -> str:
     """The prompt a person answers for one field: its title, ``*`` when required."""
     return f"{prop.get('title') or name}{' *' if required else ''}: "
@@ -68,7 +135,7 @@ def field_prompt(name: str, prop: dict[str, Any], required: bool) -> str:
 def describe_field(prop: dict[str, Any]) -> list[str]:
     """The lines shown before a field's prompt: description, type, choices, bounds, default."""
     kind = str(prop.get("type", "string"))
-    lines = [f"  ({kind})"]
+    lines = [f"  ({_kind(prop)})"]
     if prop.get("description"):
         lines.append(f"  {prop['description']}")
     options = choices(prop) or item_choices(prop)
@@ -80,8 +147,18 @@ def describe_field(prop: dict[str, Any]) -> list[str]:
     if bounds:
         lines.append("  " + ", ".join(bounds))
     if "default" in prop:
-        lines.append(f"  default: {json.dumps(prop['default'], ensure_ascii=False)}")
+        lines.append(f"  default: {_default_text(prop['default'], options)}")
     return lines
+
+
+def _default_text(default: Any, options: list[Choice]) -> str:
+    """A default as the person reads it: a choice's label (``Superman``, not ``hero-1``), else JSON."""
+    labels = {json.dumps(c.value): c.label for c in options}
+    if options and isinstance(default, list) and all(json.dumps(v) in labels for v in default):
+        return ", ".join(labels[json.dumps(v)] for v in default)
+    if options and json.dumps(default) in labels:
+        return labels[json.dumps(default)]
+    return json.dumps(default, ensure_ascii=False)
 
 
 def parse_field(prop: dict[str, Any], raw: str) -> Any:

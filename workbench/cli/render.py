@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from typing import Any, TextIO
 
 from workbench.cli.capabilities import capability_words
@@ -54,10 +55,21 @@ def print_error(exc: WorkbenchError, *, as_json: bool, out: TextIO = STDOUT, err
         print_json({"kind": "failed", "error": exc.to_dict()}, out)
         return
     print(f"error: {exc.message}", file=err)
-    if exc.hint:
-        print(f"hint: {exc.hint}", file=err)
+    if hint := command_line_hint(exc):
+        print(f"hint: {hint}", file=err)
     if (origin := _refused_origin(exc)) is not None:
         print(f"  to send them there too, add: --allow-origin {origin}", file=err)
+
+
+def command_line_hint(exc: WorkbenchError) -> str | None:
+    """The error's hint in the command line's words where the core's names library code."""
+    details = exc.details or {}
+    if details.get("problem") == "no-entry-point":  # the core's hint: agent.tools[...] / MCPAgent(agent_tool=…)
+        return (
+            "call one of its tools with the same target: workbench call … TOOL --args JSON; "
+            "or send the message to the tool that takes it: --agent-tool TOOL"
+        )
+    return exc.hint
 
 
 def describe_human(info: dict[str, Any], out: TextIO = STDOUT) -> None:
@@ -230,6 +242,11 @@ class HumanPrinter:
         except (AttributeError, ValueError):  # a closed or unusual stream
             return False
 
+    def _still_open(self) -> bool:
+        """Whether the reply line this printer left open is still open (the answer book may have ended it)."""
+        inner = sys.stdout if self._out is STDOUT else self._out
+        return bool(getattr(inner, "mid_line", True))
+
     def _text(self, text: str) -> None:
         if text:
             self._out.write(text)
@@ -237,7 +254,7 @@ class HumanPrinter:
             self._open_line = not text.endswith("\n")
 
     def _note(self, text: str) -> None:
-        if self._open_line:
+        if self._open_line and self._still_open():
             self._out.write("\n")
             self._out.flush()
             self._open_line = False
@@ -275,7 +292,7 @@ class HumanPrinter:
         elif isinstance(event, InputRequired | AuthRequired):
             pass  # the answer book shows the question (and its schema) when it asks or declines
         elif isinstance(event, Completed):
-            if self._open_line:
+            if self._open_line and self._still_open():
                 self._text("\n")
             result = event.result
             if result.state in ("input_required", "auth_required") and result.task_id:
@@ -291,8 +308,8 @@ class HumanPrinter:
                 note(f"[{result.state}]" + (f" {ids}" if ids else ""))
         elif isinstance(event, Failed):
             note(f"[failed] {event.message}")
-            if isinstance(event.error, WorkbenchError) and event.error.hint:
-                note(f"hint: {event.error.hint}")
+            if isinstance(event.error, WorkbenchError) and (hint := command_line_hint(event.error)):
+                note(f"hint: {hint}")
             if (origin := _refused_origin(event.error)) is not None:
                 note(f"  to send them there too, add: --allow-origin {origin}")
             if isinstance(event.error, AuthRequiredError) and self._target:

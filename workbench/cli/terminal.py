@@ -24,10 +24,14 @@ class NeutralisingStream(io.TextIOBase):
     def __init__(self, inner: TextIO) -> None:
         super().__init__()
         self.inner = inner
+        self.mid_line = False
+        """Whether the last text written did not end its line (see ``end_line``)."""
 
     def write(self, text: str) -> int:
         """Write ``text`` with its control characters shown, not interpreted."""
         self.inner.write(neutralise(text))
+        if text:
+            self.mid_line = not text.endswith("\n")
         return len(text)
 
     def flush(self) -> None:
@@ -78,6 +82,18 @@ class _Current(io.TextIOBase):
     def writable(self) -> bool:
         """Always."""
         return True
+
+
+def end_line(stream: TextIO) -> None:
+    """End the line ``stream`` left open (reply text streamed without a newline) before a note goes out.
+
+    Notes go to stderr, reply text to stdout; on one terminal a question would otherwise continue the
+    reply's last line. Only a ``NeutralisingStream`` (the command line's, after ``install``) knows.
+    """
+    inner = getattr(sys, stream._name) if isinstance(stream, _Current) else stream
+    if isinstance(inner, NeutralisingStream) and inner.mid_line:
+        inner.write("\n")
+        inner.flush()
 
 
 STDOUT: TextIO = _Current("stdout")  # type: ignore[assignment]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from workbench.cli.form_answers import not_a_choice
 from workbench.core.errors import ConfigError
 
 MAX_PROBLEMS = 5
@@ -56,7 +57,7 @@ def argument_problems(schema: dict[str, Any], arguments: dict[str, Any]) -> list
     for error in errors:
         where = "/".join(str(p) for p in error.absolute_path)
         if error.validator in ("enum", "const", "oneOf", "anyOf"):
-            message = "is not one of the allowed values"
+            message = not_a_choice(error.instance, error.schema)  # the value given and those that fit
         else:
             message = error.message
         problems.append(f"{where}: {message}" if where else message)
@@ -72,11 +73,25 @@ def parameters(schema: dict[str, Any]) -> str:
     required = listed if isinstance(listed, list) else []
     out = []
     for name, prop in list(props.items())[:MAX_PARAMETERS]:
-        kind = prop.get("type") if isinstance(prop, dict) else None
-        kind_text = "|".join(str(k) for k in kind) if isinstance(kind, list) else str(kind or "any")
+        kind_text = "|".join(_types(prop)) or "any"
         out.append(f"{name}{'*' if name in required else ''} ({kind_text})")
     more = f", … ({len(props) - MAX_PARAMETERS} more)" if len(props) > MAX_PARAMETERS else ""
     return ", ".join(out) + more
+
+
+def _types(prop: Any) -> list[str]:
+    """The JSON types a parameter takes: its ``type``, or its ``anyOf``/``oneOf`` alternatives' (``string|null``)."""
+    if not isinstance(prop, dict):
+        return []
+    kind = prop.get("type")
+    if isinstance(kind, list):
+        return [str(k) for k in kind]
+    if kind:
+        return [str(kind)]
+    found: list[str] = []
+    for option in prop.get("anyOf") or prop.get("oneOf") or []:
+        found += [k for k in _types(option) if k not in found]
+    return found
 
 
 def check_arguments(tool: str, schema: dict[str, Any], arguments: dict[str, Any]) -> str | None:

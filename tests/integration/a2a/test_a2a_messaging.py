@@ -259,7 +259,8 @@ def test_sync_call_works_outside_an_event_loop() -> None:
 async def test_input_handler_that_defers_ends_the_stream_with_the_task_waiting() -> None:
     from workbench.cli.answers import AnswerBook
 
-    book = AnswerBook([json.dumps({"departure_date": "2026-05-01"})], interactive=False)  # incomplete, then none
+    # text the agent cannot use (it asks again), then none; a JSON answer missing fields would not be sent at all
+    book = AnswerBook(["next week"], interactive=False)
     handler = book.input
     async with serve_agent(travel_app_factory(chunk_delay=0)) as url, A2AAgent(url, input_handler=handler) as agent:
         events = await collect(agent.stream_async("Plan a trip to Rome"))

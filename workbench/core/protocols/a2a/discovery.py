@@ -198,7 +198,7 @@ async def fetch_card(
     urls = ", ".join(t["url"] for t in tried)
     raise AgentCardError(
         f"No agent card found at {urls}.",
-        hint="check the URL, or give the card's URL explicitly (card_url / --card-url)",
+        hint="check the URL; if the agent serves its card at another path, give that card's own URL",
         details={"url": url, "problem": "not-found", "tried": tried},
     )
 
@@ -220,11 +220,16 @@ def usable_interfaces(card: AgentCard, binding: str = "auto") -> list[AgentInter
             hint="ask for the gRPC binding (--binding grpc; needs a2a-sdk[grpc])",
             details={"offered": offered, "wanted": list(wanted)},
         )
+    options = [f"--binding {_BINDING_OPTIONS[b]}" for b in offered if b in _BINDING_OPTIONS]
     raise UnsupportedCapabilityError(
         f"The agent {card.name!r} offers no {('/'.join(wanted))} interface (it offers {', '.join(offered)}).",
-        hint="choose another binding (auto, JSONRPC, HTTP+JSON or GRPC)",
+        hint=f"choose a binding it offers: {' or '.join(options)}" if options else "the agent offers no binding to use",
         details={"offered": offered, "wanted": list(wanted)},
     )
+
+
+_BINDING_OPTIONS = {"JSONRPC": "jsonrpc", "HTTP+JSON": "http-json", "GRPC": "grpc"}
+"""A card's binding names as the command line's ``--binding`` spells them (in hints)."""
 
 
 def _version_key(version: str) -> tuple[int, int] | None:
@@ -290,7 +295,11 @@ def _no_such_version(card: AgentCard, binding: str, version: str) -> Unsupported
     over = "" if binding == "auto" else f" over {binding}"
     return UnsupportedCapabilityError(
         f"The agent {card.name!r} offers no A2A {version} interface{over} (it offers {', '.join(offered) or 'none'}).",
-        hint=f"choose protocol version {' or '.join(versions)}" if versions else "choose another binding",
+        hint=(
+            f"choose a protocol version it offers: {' or '.join(f'--a2a-version {v}' for v in versions)}"
+            if versions
+            else "choose another binding (--binding)"
+        ),
         details={"wanted_version": version, "binding": binding, "offered_versions": versions, "offered": offered},
     )
 

@@ -194,7 +194,7 @@ class ServerCatalog:
             f"MCP server {name!r} at {target} has no agent entry point{wanted}. "
             f"It offers: {'; '.join(offers) or 'nothing'}.",
             hint="use agent.tools['<name>'](...) for direct tool access, or MCPAgent(..., agent_tool='<tool>')",
-            details={"tools": [t.name for t in self.tools]},
+            details={"problem": "no-entry-point", "tools": [t.name for t in self.tools], "agent_tool": agent_tool},
         )
 
     def capabilities(self, client: Client, *, transport: str, agent_tool: str | None) -> AgentCapabilities:
