@@ -187,9 +187,10 @@ async def test_call_reports_a_schema_mismatch_and_tool_errors_with_exit_codes(de
     assert "nope" in out
 
 
-async def test_send_to_a_server_without_entry_point_fails_with_the_unsupported_code() -> None:
+async def test_send_naming_an_agent_tool_the_server_lacks_is_bad_usage_with_the_unsupported_code() -> None:
+    # like `call missing`: the command named a tool that is not there (exit 2), the server did not fail
     code, out, _ = await workbench("send", "--stdio", "hello", "--json", "--agent-tool", "missing", "--", *DEMO_STDIO)
-    assert code == 1
+    assert code == 2
     assert json_lines(out)[-1]["error"]["code"] == "unsupported"
 
 

@@ -30,7 +30,7 @@ async def test_mode_and_agent_tool_override_a_saved_stdio_profile(tmp_path: Path
     assert code == 0, err
     assert last(out)["protocol_version"] == "2025-11-25"
     code, out, _ = await workbench(env, "send", "--profile", "demo", "--agent-tool", "missing", "hi", "--json")
-    assert code == 1
+    assert code == 2  # a tool the server lacks, named on the command line: bad usage, as for `call`
     assert json_error_code(out) == "unsupported"
     code, out, err = await workbench(env, "send", "--profile", "demo", "weather in Paris", "--json")
     assert code == 0, err  # the saved entry point still works: nothing was saved by the override

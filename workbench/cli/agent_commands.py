@@ -129,7 +129,7 @@ async def _run(args: argparse.Namespace, spec: TargetSpec | None, profile: Conne
         return status
     except WorkbenchError as exc:
         print_error(exc, as_json=args.json)
-        return EXIT_FAILED
+        return EXIT_USAGE if _named_a_missing_tool(exc) else EXIT_FAILED
     finally:
         await agent.aclose()
         if store is not None and store.unstored and not args.json:
@@ -197,6 +197,11 @@ def _inspect(agent: RemoteAgent, args: argparse.Namespace, wire: WireRecorder) -
     else:
         describe_human(info)
     return EXIT_OK
+
+
+def _named_a_missing_tool(exc: WorkbenchError) -> bool:
+    """Whether ``send --agent-tool NAME`` named a tool the server does not have (bad usage, like ``call NAME``)."""
+    return exc.details.get("problem") == "no-entry-point" and bool(exc.details.get("agent_tool"))
 
 
 def _target_options(args: argparse.Namespace) -> str | None:
