@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import SignalInstance
+from PySide6.QtGui import QColor
 
 from workbench.core.agent_factory import AgentFactory, AgentHandlers, DefaultAgentFactory
 from workbench.core.connections import ConnectionManager
@@ -132,3 +133,17 @@ async def wait_until(predicate: Callable[[], bool], signal: SignalInstance, time
         if remaining <= 0:
             raise TimeoutError("condition not reached")
         await wait_signal(signal, remaining)
+
+
+def contrast(a: QColor, b: QColor) -> float:
+    """WCAG contrast ratio of two colours (1 to 21; 4.5 is the floor for body text)."""
+
+    def luminance(c: QColor) -> float:
+        def channel(v: int) -> float:
+            x = v / 255
+            return x / 12.92 if x <= 0.03928 else ((x + 0.055) / 1.055) ** 2.4
+
+        return 0.2126 * channel(c.red()) + 0.7152 * channel(c.green()) + 0.0722 * channel(c.blue())
+
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)

@@ -14,6 +14,7 @@ from PySide6.QtGui import QColor, QFontMetrics, QPalette
 from PySide6.QtWidgets import QStyleOptionViewItem
 
 from tests.ui.mcp_inspector_support import inspector
+from tests.ui.support import contrast
 from workbench.ui.panels.inspector.mcp.catalog_delegate import CatalogDelegate, secondary_colour
 from workbench.ui.panels.inspector.mcp.catalog_list import CatalogListWidget
 
@@ -21,20 +22,6 @@ LAPTOP_WORKSPACE = (1080, 600)
 """What the workspace gets of a 1366×768 screen (sidebar and window frame taken off)."""
 DARK = {"Base": "#17181a", "Text": "#e8eaed"}
 """A dark palette's text colours (as a desktop in dark mode gives Qt)."""
-
-
-def contrast(a: QColor, b: QColor) -> float:
-    """WCAG contrast ratio of two colours."""
-
-    def luminance(c: QColor) -> float:
-        def channel(v: int) -> float:
-            x = v / 255
-            return x / 12.92 if x <= 0.03928 else ((x + 0.055) / 1.055) ** 2.4
-
-        return 0.2126 * channel(c.red()) + 0.7152 * channel(c.green()) + 0.0722 * channel(c.blue())
-
-    high, low = sorted((luminance(a), luminance(b)), reverse=True)
-    return (high + 0.05) / (low + 0.05)
 
 
 def shown(listing: CatalogListWidget, key: str) -> tuple[str, str, int]:

@@ -15,7 +15,7 @@ import pytest
 from PySide6.QtGui import QColor, QPalette, QTextFrame
 from PySide6.QtWidgets import QApplication
 
-from tests.ui.support import make_context
+from tests.ui.support import contrast, make_context
 from workbench.core.profiles import MCPStdioProfile
 from workbench.core.protocols.mcp import MCPAgent
 from workbench.demo.mcp_server.app import build_server
@@ -25,20 +25,6 @@ from workbench.ui.theme import DARK, THEME_PROPERTY
 
 DARK_TEXT, DARK_BASE = QColor("#e8eaed"), QColor("#17181a")
 """A desktop's dark palette (as tools/screenshots.py gives the window)."""
-
-
-def contrast(a: QColor, b: QColor) -> float:
-    """WCAG contrast ratio of two colours."""
-
-    def luminance(c: QColor) -> float:
-        def channel(v: int) -> float:
-            x = v / 255
-            return x / 12.92 if x <= 0.03928 else ((x + 0.055) / 1.055) ** 2.4
-
-        return 0.2126 * channel(c.red()) + 0.7152 * channel(c.green()) + 0.0722 * channel(c.blue())
-
-    high, low = sorted((luminance(a), luminance(b)), reverse=True)
-    return (high + 0.05) / (low + 0.05)
 
 
 def frames(root: QTextFrame) -> Iterator[QTextFrame]:

@@ -17,7 +17,7 @@ from PySide6.QtGui import QAction, QColor, QFont, QFontMetrics, QPalette
 from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QToolBar, QToolButton
 
 from tests.ui.mcp_inspector_support import SignalLog, inspector
-from tests.ui.support import make_context
+from tests.ui.support import contrast, make_context
 from tests.ui.test_handoff_view import Chain, publish
 from workbench.core.handoff.events import USER, HopKind, HopState
 from workbench.core.protocols.base import InputRequest
@@ -306,18 +306,6 @@ async def test_a_read_resource_counts_its_content_items_in_words(qtbot: Any, tmp
 # ---- 7. the toolbar's overflow button in the dark -------------------------------------------------
 
 
-def _contrast(a: QColor, b: QColor) -> float:
-    def luminance(c: QColor) -> float:
-        def channel(v: int) -> float:
-            x = v / 255
-            return x / 12.92 if x <= 0.03928 else ((x + 0.055) / 1.055) ** 2.4
-
-        return 0.2126 * channel(c.red()) + 0.7152 * channel(c.green()) + 0.0722 * channel(c.blue())
-
-    high, low = sorted((luminance(a), luminance(b)), reverse=True)
-    return (high + 0.05) / (low + 0.05)
-
-
 def test_the_toolbar_overflow_button_is_readable_on_a_dark_palette(qtbot: Any, qapp: QApplication) -> None:
     palette = QPalette()
     for role, colour in (("Window", "#202124"), ("Button", "#2b2d31"), ("ButtonText", "#e8eaed")):
@@ -340,6 +328,6 @@ def test_the_toolbar_overflow_button_is_readable_on_a_dark_palette(qtbot: Any, q
         image = more.grab().toImage()
         pixels = [image.pixelColor(x, y) for x in range(image.width()) for y in range(image.height())]
         chevron, ground = max(pixels, key=QColor.lightness), min(pixels, key=QColor.lightness)
-        assert _contrast(chevron, ground) >= 4.5  # was ~1.2: a dark grey chevron on the dark toolbar
+        assert contrast(chevron, ground) >= 4.5  # was ~1.2: a dark grey chevron on the dark toolbar
     finally:
         qapp.setPalette(before)
