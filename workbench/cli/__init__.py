@@ -18,8 +18,6 @@ from workbench.cli import terminal
 from workbench.cli.profile_parser import add_profile_commands
 from workbench.cli.targets import add_target_options
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
-
 
 def _parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
