@@ -33,7 +33,7 @@ PYPEERS_STAMP := $(PYPEERS_DIR)/.installed-fetch-2026.10.24-git-2026.10.19-time-
 INSPECTOR_PREFIX := $(NPM_PREFIX)/inspector-2.12.0
 INSPECTOR_STAMP := $(INSPECTOR_PREFIX)/.installed
 
-.PHONY: demo test lint typecheck imports unit env bench clean
+.PHONY: demo test lint typecheck imports unit env bench coverage clean
 
 env: $(STAMP)
 
@@ -88,6 +88,11 @@ test: $(STAMP) $(EVERYTHING_STAMP) $(A2A_JS_STAMP) $(NPM_PEERS_STAMP) $(PYPEERS_
 	@# Bytecode is cached (PYTHONDONTWRITEBYTECODE set by the environment would make each of the four
 	@# workers, and every child the tests start, compile the package and the tests again: ~7 s of CPU a worker).
 	PYTHONDONTWRITEBYTECODE= QT_QPA_PLATFORM=offscreen $(VENV)/bin/pytest -q -p no:cacheprovider -n 4
+
+# Line coverage of the package over the whole suite (not part of `make test`: it slows every test down).
+coverage: $(STAMP) $(EVERYTHING_STAMP) $(A2A_JS_STAMP) $(NPM_PEERS_STAMP) $(PYPEERS_STAMP)
+	PYTHONDONTWRITEBYTECODE= QT_QPA_PLATFORM=offscreen $(VENV)/bin/pytest -q -p no:cacheprovider -n 4 \
+	  --cov=workbench --cov-report=term:skip-covered --cov-report=html:.cache/coverage-html
 
 $(INSPECTOR_STAMP): $(call npm_lock,inspector-2.12.0)
 	@if command -v npm >/dev/null 2>&1; then \

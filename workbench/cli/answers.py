@@ -13,6 +13,7 @@ from workbench.cli.form_answers import (
     describe_field,
     field_prompt,
     form_summary,
+    is_flat_form,
     parse_field,
     schema_problems,
     unknown_fields,
@@ -139,13 +140,9 @@ class AnswerBook:
                 return InputResponse()
         if self._interactive:
             self._say(asks)
-            if request.schema:
-                self._say_schema(request.schema)
-            while (typed := await self._ask_or_none("answer (JSON object, text, or 'cancel'): ")) is not None:
-                try:
-                    return _input_answer(request, typed)
-                except ConfigError as exc:
-                    self._say(f"  {exc.message}")
+            typed_answer = await self._input_on_tty(request)
+            if typed_answer is not None:
+                return typed_answer
         elif request.schema:
             self._say_schema(request.schema)
         self.declined.append(request.text)
@@ -157,6 +154,43 @@ class AnswerBook:
                 "The task stays waiting (the command to continue it follows the result)."
             )
         return InputResponse()
+
+    async def _input_on_tty(self, request: InputRequest) -> InputResponse | None:
+        """A person's answer to an A2A question; ``None`` when the input ended (the task stays waiting).
+
+        A form of simple fields is offered field by field (titles, descriptions, choices by label, as
+        for an MCP form), or as typed JSON or text; any other question is answered by typing.
+        """
+        schema = request.schema
+        if schema and is_flat_form(schema):
+            while (raw := await self._ask_or_none(FORM_OR_TYPE)) is not None:
+                choice = raw.strip().lower()
+                if choice in ("c", "cancel"):
+                    return InputResponse(cancel=True)
+                if choice in ("t", "type"):
+                    break
+                if choice not in ("y", "yes", "fill"):
+                    self._say("  answer y, t or c")
+                    continue
+                try:
+                    content = await _fill_form(self, schema, self._ask)
+                except InputEndedError:
+                    return None
+                problems = schema_problems(schema, content)
+                if not problems:
+                    return InputResponse(data=content)
+                for problem in problems:
+                    self._say(f"  {problem}")
+            else:
+                return None
+        if schema:
+            self._say_schema(schema)
+        while (typed := await self._ask_or_none("answer (JSON object, text, or 'cancel'): ")) is not None:
+            try:
+                return _input_answer(request, typed)
+            except ConfigError as exc:
+                self._say(f"  {exc.message}")
+        return None
 
     async def sampling(self, request: SamplingRequest) -> SamplingResponse:
         """Answer an MCP sampling request with text (scripted or typed)."""
@@ -248,6 +282,9 @@ class AnswerBook:
             if again is None or again.strip().lower()[:1] != "y":
                 return ElicitationResponse("cancel")
 
+
+FORM_OR_TYPE = "Fill the form? [y = field by field / t = type JSON or text / c = cancel the task]: "
+"""What a person is asked first when an A2A agent's question comes with a form of simple fields."""
 
 _CHOICES: dict[str, Literal["accept", "decline", "cancel"]] = {
     **dict.fromkeys(("y", "yes", "fill", "accept"), "accept"),

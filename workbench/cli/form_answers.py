@@ -91,6 +91,28 @@ def choices(prop: dict[str, Any]) -> list[Choice]:
     return [Choice(o["const"], str(o.get("title") or o["const"])) for o in options if "const" in o]
 
 
+SIMPLE_TYPES = frozenset({"string", "number", "integer", "boolean"})
+"""Field types a person types on a terminal (``parse_field`` reads them)."""
+
+
+def is_flat_form(schema: Any) -> bool:
+    """Whether a person can fill ``schema`` field by field on a terminal: an object of simple fields.
+
+    Simple: a string, number, integer or boolean (choices included), or an array of choices. Anything
+    else (a nested object, an array of objects, a ``$ref``) is answered as JSON instead.
+    """
+    properties = schema.get("properties") if isinstance(schema, dict) else None
+    if not isinstance(properties, dict) or not properties:
+        return False
+    for prop in properties.values():
+        if not isinstance(prop, dict) or "$ref" in prop:
+            return False
+        kind = prop.get("type", "string" if choices(prop) else None)
+        if kind not in SIMPLE_TYPES and not (kind == "array" and item_choices(prop)):
+            return False
+    return True
+
+
 def item_choices(prop: dict[str, Any]) -> list[Choice]:
     """For an array field: the allowed values of its items (a multi-select)."""
     items = prop.get("items")
