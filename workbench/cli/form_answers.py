@@ -26,12 +26,13 @@ def schema_problems(schema: dict[str, Any] | None, content: Any) -> list[str]:
     """What is wrong with ``content`` for ``schema``, one readable line per problem (empty: it fits)."""
     if not schema:
         return []
-    from jsonschema import Draft202012Validator  # lazy: ~70 ms, only when a form is answered
-    from jsonschema.exceptions import SchemaError
+    from jsonschema.exceptions import SchemaError  # lazy: ~70 ms, only when a form is answered
+
+    from workbench.core.schema_check import make_validator
 
     try:
-        # Formats too (email, date …): a form that asks for an email address gets one.
-        validator = Draft202012Validator(schema, format_checker=Draft202012Validator.FORMAT_CHECKER)
+        # Formats too (email, date, date-time, uri …), as the window's forms check them.
+        validator = make_validator(schema)
         errors = sorted(validator.iter_errors(content), key=lambda e: list(e.absolute_path))
     except SchemaError as exc:
         return [f"the server's schema is invalid: {exc.message}"]

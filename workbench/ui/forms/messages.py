@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from jsonschema import ValidationError
+if TYPE_CHECKING:
+    from jsonschema import ValidationError
+
 
 MAX_LISTED_CHOICES = 6
 

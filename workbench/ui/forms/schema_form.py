@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from jsonschema import ValidationError
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QScrollArea, QSplitter, QVBoxLayout, QWidget
@@ -24,6 +23,9 @@ from workbench.ui.forms.schema_tools import (
     sorted_pairs,
 )
 from workbench.ui.untrusted import plain_label
+
+if TYPE_CHECKING:
+    from jsonschema import ValidationError
 
 MAX_LISTED = 12
 """How many entries the summary under the form lists (all of them stay inline and in ``errors()``)."""

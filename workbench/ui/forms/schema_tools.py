@@ -1,19 +1,23 @@
-"""Qt-free JSON Schema helpers for forms: local ``$ref`` resolution, field kinds, validation, error paths."""
+"""Qt-free JSON Schema helpers for forms: local ``$ref`` resolution, field kinds, validation, error paths.
+
+Validators come from ``workbench.core.schema_check`` (shared with the command line; ``format_checker``,
+``make_validator`` and ``schema_problem`` are re-exported here).
+"""
 
 from __future__ import annotations
 
-import datetime as dt
 import json
-import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, cast
+from typing import TYPE_CHECKING, Any, Literal, cast
 
-from jsonschema import Draft202012Validator, FormatChecker, ValidationError
-from jsonschema.protocols import Validator
-from jsonschema.validators import validator_for
-
+from workbench.core.schema_check import format_checker as format_checker
+from workbench.core.schema_check import make_validator as make_validator
+from workbench.core.schema_check import schema_problem as schema_problem
 from workbench.ui.forms.messages import human_message, without_redundant
+
+if TYPE_CHECKING:
+    from jsonschema import ValidationError
 
 
 class _Missing:
@@ -247,69 +251,6 @@ def format_path(path: Iterable[str | int]) -> str:
 
 
 # --------------------------------------------------------------------------- validation
-
-_DATE_TIME = re.compile(r"^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$")
-_TIME = re.compile(r"^(\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})?$")
-_URI = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:[^\s]*$")
-
-
-def _check_date_time(value: object) -> bool:
-    if not isinstance(value, str):
-        return True
-    if not _DATE_TIME.match(value):
-        return False
-    try:
-        dt.datetime.fromisoformat(value.replace("z", "Z").replace("t", "T"))
-    except ValueError:
-        return False
-    return True
-
-
-def _check_time(value: object) -> bool:
-    if not isinstance(value, str):
-        return True
-    m = _TIME.match(value)
-    if m is None:
-        return False
-    return int(m.group(1)) < 24 and int(m.group(2)) < 60 and int(m.group(3)) < 61
-
-
-def _check_uri(value: object) -> bool:
-    return not isinstance(value, str) or bool(_URI.match(value))
-
-
-def format_checker() -> FormatChecker:
-    """The format checks of jsonschema, with RFC 3339 ``date-time``/``time`` and a basic ``uri`` check."""
-    checker = FormatChecker(formats=list(FormatChecker.checkers))  # own dict: never touch the global one
-    # RFC 3339 forms; the global "time" is draft 3's HH:MM:SS and the others need optional packages
-    for name, fn in (("date-time", _check_date_time), ("time", _check_time), ("uri", _check_uri)):
-        checker.checks(name)(fn)
-    return checker
-
-
-def _dialect(schema: Mapping[str, Any]) -> Any:
-    """The validator class for the schema's ``$schema``; Draft 2020-12 when absent or unknown."""
-    if not isinstance(schema.get("$schema", ""), str):
-        return Draft202012Validator
-    try:
-        return validator_for(schema, default=Draft202012Validator)
-    except Exception:  # an odd $schema URI: use the default dialect
-        return Draft202012Validator
-
-
-def make_validator(schema: Mapping[str, Any]) -> Validator:
-    """A validator for ``schema``: its ``$schema`` dialect, else Draft 2020-12, with format checking."""
-    validator: Validator = _dialect(schema)(schema, format_checker=format_checker())
-    return validator
-
-
-def schema_problem(schema: Mapping[str, Any]) -> str | None:
-    """Why ``schema`` is not a valid JSON Schema, or None."""
-    try:
-        _dialect(schema).check_schema(schema)
-    except Exception as exc:  # any failure means "cannot trust this schema"
-        return getattr(exc, "message", str(exc))
-    return None
 
 
 def leaf_errors(error: ValidationError, choose: Any) -> Iterator[tuple[Path, str]]:
