@@ -15,6 +15,7 @@ from typing import Any
 
 from a2a.types import Artifact, Part, StreamResponse, TaskArtifactUpdateEvent
 from a2a.utils.proto_utils import parse_lenient
+from google.protobuf.json_format import ParseError
 
 _UPDATE_KEYS = frozenset({"taskId", "contextId", "artifact", "append", "lastChunk"})
 _ARTIFACT_KEYS = frozenset({"artifactId", "name", "description", "parts"})
@@ -25,11 +26,17 @@ def stream_response(result: Any) -> StreamResponse:
     """The ``StreamResponse`` of one event's ``result``, as ``parse_lenient`` reads it.
 
     Raises:
-        google.protobuf.json_format.ParseError: As the SDK's parse does, for what it cannot read.
+        google.protobuf.json_format.ParseError: As the SDK's parse does, for what it cannot read (also
+            for a lone surrogate in a string, where the SDK's parse raises a ``SystemError``).
     """
     if type(result) is dict and len(result) == 1 and (chunk := _artifact_chunk(result)) is not None:
         return chunk
-    return parse_lenient(result, StreamResponse())
+    try:
+        return parse_lenient(result, StreamResponse())
+    except (SystemError, UnicodeError) as exc:
+        # protobuf's upb runtime cannot encode a lone surrogate (JSON may carry "\ud800") and reports it
+        # as a SystemError; it is unreadable input like any other: the typed parse error, not a crash.
+        raise ParseError(f"a string in the event cannot be encoded as UTF-8 ({exc.__cause__ or exc})") from exc
 
 
 def _artifact_chunk(result: dict[str, Any]) -> StreamResponse | None:
