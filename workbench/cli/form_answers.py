@@ -51,6 +51,23 @@ def schema_problems(schema: dict[str, Any] | None, content: Any) -> list[str]:
     return problems
 
 
+def with_defaults(schema: dict[str, Any] | None, content: dict[str, Any]) -> dict[str, Any]:
+    """``content`` with the form's defaults for the fields it leaves out (SEP-1034).
+
+    A scripted answer is what a person would send from the form pre-filled with its defaults, having
+    changed the fields they name; the window's form and the terminal form do the same.
+    """
+    properties = (schema or {}).get("properties")
+    if not isinstance(properties, dict):
+        return content
+    defaults = {
+        name: prop["default"]
+        for name, prop in properties.items()
+        if isinstance(prop, dict) and "default" in prop and name not in content
+    }
+    return {**defaults, **content} if defaults else content
+
+
 def unknown_fields(schema: dict[str, Any] | None, content: Any) -> list[str]:
     """Fields of ``content`` the form does not have, one readable line each (a typo is not sent silently).
 

