@@ -95,10 +95,11 @@ async def test_the_answer_given_in_the_input_required_dialog_shows_as_the_users_
             assert ("user", answer.text) in conv.messages()
             text = widget.transcript.toPlainText()
             question, reply = text.index("The agent needs input"), text.index("Searching business flights")
-            assert question < text.index("You", question) < text.index("departure_date: 2026-12-01") < reply
-            assert "travellers: 2" in text and "cabin_class: business" in text
+            assert question < text.index("You", question) < text.index("Departure date: 2026-12-01") < reply
+            assert "Travellers: 2" in text and "Cabin class: business" in text  # named as the form labels them
             fields = [line.split(":")[0] for line in answer.text.splitlines()]
-            assert fields == list(request.schema["properties"])  # in the order the form showed them
+            titles = [prop["title"] for prop in request.schema["properties"].values()]
+            assert fields == titles  # in the order the form showed them
             # the task ends with one final line, not a status line and a completion line
             assert [i.state for i in conv if isinstance(i, Completion)] == ["completed"]
             assert "completed" not in [i.state for i in conv.items_of_kind(ItemKind.STATUS)]  # type: ignore[attr-defined]

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QToolBar, QTool
 from tests.ui.mcp_inspector_support import SignalLog, inspector
 from tests.ui.support import contrast, make_context
 from tests.ui.test_handoff_view import Chain, publish
+from workbench.core.field_labels import humanise
 from workbench.core.handoff.events import USER, HopKind, HopState
 from workbench.core.protocols.base import InputRequest
 from workbench.core.protocols.mcp.agent import MCPAgent
@@ -27,7 +28,6 @@ from workbench.ui import theme
 from workbench.ui.context import PanelContext
 from workbench.ui.dialogs.handoff_approval import HandoffApprovalDialog
 from workbench.ui.dialogs.input_required import InputRequiredDialog
-from workbench.ui.forms.labels import humanise
 from workbench.ui.forms.schema_form import SchemaForm
 from workbench.ui.panels.handoffs.widget import HandoffWidget
 from workbench.ui.untrusted import plain_tooltip

@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Literal
 
+from workbench.core.field_labels import property_label
 from workbench.core.protocols.base import (
     AgentEvent,
     AgentResult,
@@ -858,13 +859,19 @@ def _request_item(
     return Question(request_kind=kind, text=asked.text, schema=asked.schema, data=asked.data, request=asked, **common)
 
 
-def answer_text(data: Any) -> str:
-    """A structured answer as a person reads it: one ``field: value`` line per field of an object."""
+def answer_text(data: Any, schema: Any = None) -> str:
+    """A structured answer as a person reads it: one ``field: value`` line per field of an object.
+
+    Fields are named as the form that asked for them labelled them (``schema``: the question's JSON
+    Schema, its titles), else by their humanised keys ("Departure date: 2026-12-01").
+    """
     if isinstance(data, dict):
+        properties = schema.get("properties") if isinstance(schema, dict) else None
         lines = []
         for key, value in data.items():
+            prop = properties.get(key) if isinstance(properties, dict) else None
             shown = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
-            lines.append(f"{key}: {shown}")
+            lines.append(f"{property_label(prop, str(key))}: {shown}")
         return "\n".join(lines)
     return json.dumps(data, ensure_ascii=False, default=str)
 

@@ -121,7 +121,9 @@ class UserPrompts(QObject):
                 answer = await self._answer_of(dialog, dialog.response)
         if answer.action == "accept":
             content = answer.content or {}
-            self.request_answered.emit(request, answer_text(content) if content else "(accepted)", content)
+            self.request_answered.emit(
+                request, answer_text(content, request.requested_schema) if content else "(accepted)", content
+            )
         else:
             self.request_answered.emit(request, "(declined)" if answer.action == "decline" else "(cancelled)", None)
         return answer
@@ -162,7 +164,7 @@ class UserPrompts(QObject):
             return InputResponse()
         if request.kind == "input" and not answer.cancel:
             if answer.data is not None:
-                self.request_answered.emit(request, answer_text(answer.data), answer.data)
+                self.request_answered.emit(request, answer_text(answer.data, request.schema), answer.data)
             elif answer.text is not None:
                 self.request_answered.emit(request, answer.text, None)
         return answer

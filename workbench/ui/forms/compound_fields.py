@@ -22,9 +22,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from workbench.core.field_labels import property_label
 from workbench.core.schema_order import ordered_properties
 from workbench.ui.forms.field_base import HELP_STYLE, Field, FormContext, WheelSafeComboBox
-from workbench.ui.forms.labels import property_label
 from workbench.ui.forms.schema_tools import MISSING, Shape, display, make_validator
 from workbench.ui.untrusted import plain_label, plain_tooltip
 

@@ -12,10 +12,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from workbench.core.field_labels import humanise
 from workbench.core.protocols.catalog import PromptResult, PromptSpec, ResourceContents
 from workbench.ui.errors import ErrorView
 from workbench.ui.forms.compound_fields import REQUIRED_MARK
-from workbench.ui.forms.labels import humanise
 from workbench.ui.panels.inspector.mcp.catalog_list import CatalogListWidget, lay_out_list_and_detail
 from workbench.ui.panels.inspector.mcp.completing import CompletingLineEdit
 from workbench.ui.panels.inspector.mcp.inline_error import InlineErrorWidget

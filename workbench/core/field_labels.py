@@ -1,4 +1,8 @@
-"""Field labels from property names: title case, acronyms in capitals, a trailing unit in brackets. Qt-free."""
+"""Field labels from property names: title case, acronyms in capitals, a trailing unit in brackets.
+
+The window's forms label their fields with ``property_label``; the chat shows an answer's fields with
+the same labels (``conversation.answer_text``), so a person reads the names they filled in.
+"""
 
 from __future__ import annotations
 
