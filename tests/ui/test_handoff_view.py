@@ -698,3 +698,15 @@ def test_fit_keeps_labels_readable_on_a_long_wide_chain(ctx: PanelContext, widge
     # Fit starts at the chain's beginning: the first hop is in view (Follow then takes the view to new hops)
     shown = view.mapToScene(view.viewport().rect()).boundingRect()
     assert shown.intersects(widget.scene.arrow_items[0].sceneBoundingRect())
+
+
+def test_a_replay_is_named_in_the_chain_picker_as_soon_as_it_starts(ctx: PanelContext, widget: HandoffWidget) -> None:
+    # the picker was blank until Play's first tick (0/18 and nothing named: seen at 1366x768)
+    publish(ctx, trip_chain())
+    widget.vm.set_play_interval(60_000)  # no tick during the test: only what Replay itself shows
+    widget.replay_current_action.trigger()
+    try:
+        assert widget.chain_combo.currentText() == "Replay: Plan my trip to Lisbon"
+        assert widget.vm.current is not None and len(widget.vm.current.events) == 1  # the first event, at once
+    finally:
+        widget.vm.pause()

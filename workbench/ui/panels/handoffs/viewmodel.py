@@ -331,7 +331,10 @@ class HandoffViewModel(QObject):
         return True
 
     def play(self) -> None:
-        """Step every ``PLAY_INTERVAL_MS`` until the end (restarts from the top when at the end)."""
+        """Step every ``PLAY_INTERVAL_MS`` until the end (restarts from the top when at the end).
+
+        From the start, the first event is shown at once.
+        """
         replay = self._replay
         if replay is None or self.playing:
             return
@@ -339,6 +342,8 @@ class HandoffViewModel(QObject):
             self.reset()
         self._timer.start()
         self.playing_changed.emit(True)
+        if replay.position == 0:
+            self.step()  # the first event at once: the picker names the replay from the start, not blank
 
     def pause(self) -> None:
         """Stop Play."""
