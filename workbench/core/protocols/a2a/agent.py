@@ -3,7 +3,8 @@
 A thin façade over private parts with one job each::
 
     A2AAgent
-    ├── _config.A2AConfig           what it was given, checked once
+    ├── _config.A2AConfig           what it was given, checked once  (ConfigViews: its read-only views)
+    ├── _card_views.CardViews       the card in use, as read-only views of the session
     ├── _session.Session            HTTP client, card fetch, SDK client, close
     ├── _funnel.RequestFunnel       every SDK call goes out here; failures come back typed
     ├── _discovery                  the card in use → capabilities, skills as tools, features
@@ -27,12 +28,12 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import anyio
 import httpx
-from a2a.types import AgentCard, AgentInterface, AgentSkill
 
-from workbench.core.errors import UsageError, WorkbenchError
+from workbench.core.errors import UsageError
 from workbench.core.http.limits import HTTPLimits
 from workbench.core.models import ToolSpec
 from workbench.core.protocols.a2a import _discovery
+from workbench.core.protocols.a2a._card_views import CardViews
 from workbench.core.protocols.a2a._config import (
     DEFAULT_CONNECT_TIMEOUT,
     A2AConfig,
@@ -64,7 +65,7 @@ if TYPE_CHECKING:
 __all__ = ["SKILL_METADATA_KEY", "A2AAgent", "Binding", "ProtocolVersion"]
 
 
-class A2AAgent(ConfigViews, TaskMethods, PushMethods, AgentBase):
+class A2AAgent(ConfigViews, CardViews, TaskMethods, PushMethods, AgentBase):
     """An A2A agent: discovery, streaming messages, task operations, push notifications.
 
     Args:
@@ -222,48 +223,6 @@ class A2AAgent(ConfigViews, TaskMethods, PushMethods, AgentBase):
         """Kept for the contract: an HTTP agent has no session to lose, so it is never called."""
 
     # ------------------------------------------------------------------ card and capabilities
-
-    @property
-    def card(self) -> AgentCard:
-        """The agent card (the extended card when it was fetched)."""
-        return self._session.ensure_card()
-
-    @property
-    def card_json(self) -> dict[str, Any]:
-        """The public card's JSON exactly as published."""
-        return self._session.ensure_fetch().raw
-
-    @property
-    def card_url_used(self) -> str:
-        """The URL the card was fetched from."""
-        return self._session.ensure_fetch().url
-
-    @property
-    def card_notes(self) -> list[str]:
-        """Adjustments made while reading the card (e.g. a 0.2 card spoken as 0.3)."""
-        return list(self._session.ensure_fetch().notes)
-
-    @property
-    def extended_card(self) -> bool:
-        """Whether ``card`` is the authenticated extended card."""
-        return self._session.extended
-
-    @property
-    def extended_card_error(self) -> WorkbenchError | None:
-        """Why the extended card could not be fetched, if it was tried and failed."""
-        return self._session.extended_card_error
-
-    @property
-    def interface(self) -> AgentInterface:
-        """The interface in use (URL, binding, protocol version)."""
-        self._session.ensure_card()
-        assert self._session.interface is not None
-        return self._session.interface
-
-    @property
-    def skills(self) -> list[AgentSkill]:
-        """The card's skills."""
-        return list(self.card.skills)
 
     @property
     def capabilities(self) -> AgentCapabilities:
