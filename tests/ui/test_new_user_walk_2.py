@@ -331,3 +331,19 @@ def test_the_toolbar_overflow_button_is_readable_on_a_dark_palette(qtbot: Any, q
         assert contrast(chevron, ground) >= 4.5  # was ~1.2: a dark grey chevron on the dark toolbar
     finally:
         qapp.setPalette(before)
+
+
+def test_the_forms_json_wraps_instead_of_cutting_a_long_line(qtbot: Any) -> None:
+    # at 1920x1080 the JSON beside form and result is ~210 px: '"email": "ada@example.c' was cut there
+    form = SchemaForm({"type": "object", "properties": {"email": {"type": "string"}}})
+    qtbot.addWidget(form)
+    form.resize(520, 300)
+    form.show()
+    qtbot.waitExposed(form)
+    assert form.splitter is not None and form.json_editor is not None
+    form.splitter.setSizes([320, 200])
+    form.set_value({"email": "ada.lovelace@analytical-engine.example.org"})
+    QApplication.processEvents()
+    editor = form.json_editor
+    assert editor.horizontalScrollBar().maximum() == 0  # the whole value shows, wrapped
+    assert "analytical-engine" in editor.toPlainText()

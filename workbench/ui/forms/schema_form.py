@@ -104,7 +104,9 @@ class SchemaForm(QWidget):
             self.json_editor = QPlainTextEdit()
             self.json_editor.setObjectName("jsonEditor")
             self.json_editor.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-            self.json_editor.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+            # wrapped like the results: beside a form and a result (1920×1080) the pane is narrower
+            # than a line with an e-mail address, which was cut and needed sideways scrolling to read
+            self.json_editor.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
             self.json_editor.setTabChangesFocus(True)
             self.json_error = plain_label("", wrap=True)
             self.json_error.setObjectName("jsonError")
