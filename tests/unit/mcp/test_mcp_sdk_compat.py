@@ -80,6 +80,28 @@ async def test_accept_any_tool_result_lets_a_result_that_violates_its_output_sch
             assert result.structured_content == {"city": 42, "condition": "volcanic", "temp_c": "warm"}
 
 
+def test_the_sdk_still_requires_result_type_on_a_2026_result_before_reading_it():
+    from mcp_types import methods
+    from pydantic import ValidationError
+
+    methods.validate_server_result("tools/call", "2026-07-28", {"content": [], "resultType": "complete"})
+    with pytest.raises(ValidationError):
+        methods.validate_server_result("tools/call", "2026-07-28", {"content": []})
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("mode", MODES)
+async def test_reading_absent_result_type_as_complete_wraps_the_session_once_and_keeps_it_working(mode):
+    with anyio.fail_after(10):
+        async with client(mode=mode) as c:
+            compat.read_absent_result_type_as_complete(c.session)
+            compat.read_absent_result_type_as_complete(c.session)
+            wrapped = c.session._dispatcher.send_raw_request
+            assert not hasattr(wrapped.__wrapped__, "__wrapped__")
+            result = await c.call_tool("weather", {"city": "Paris"})
+            assert not result.is_error
+
+
 class _NoStorage:
     async def get_tokens(self) -> None:
         return None

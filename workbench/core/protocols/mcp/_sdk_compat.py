@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import httpx2
 from mcp.client.auth import OAuthClientProvider
 from mcp_types import LOG_LEVEL_META_KEY
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 if TYPE_CHECKING:
     import mcp_types as types
@@ -110,6 +111,34 @@ def accept_any_tool_result(session: ClientSession) -> None:
         return None
 
     session.validate_tool_result = accept  # type: ignore[method-assign]
+
+
+def read_absent_result_type_as_complete(session: ClientSession) -> None:
+    """Read a 2026-era result without ``resultType`` as a complete result, as the spec says.
+
+    2026-07-28 (SEP-2322): a client MUST treat an absent ``resultType`` as ``"complete"``. The SDK's
+    types default it so, but ``ClientSession.send_request`` (mcp 2.3.0) first checks each raw result
+    against the revision's wire schema, where the field is required, and raises a
+    ``ValidationError``, so every tool list and call of such a server would end as a protocol error.
+    This fills the field in on results of a 2026-era session before that check (an extension's own
+    tag is left alone; the wire log keeps what arrived). Wraps ``session._dispatcher.send_raw_request``
+    on this one session (private name, mcp 2.3.0); idempotent.
+
+    Args:
+        session: A connected client session (``Client.session``).
+    """
+    dispatcher = session._dispatcher
+    send = getattr(dispatcher.send_raw_request, "__wrapped__", dispatcher.send_raw_request)
+
+    async def send_reading_absent_as_complete(method: str, params: Any, opts: Any = None) -> dict[str, Any]:
+        result = await send(method, params, opts)
+        modern = session.protocol_version in MODERN_PROTOCOL_VERSIONS
+        if modern and isinstance(result, dict) and "resultType" not in result:
+            return {**result, "resultType": "complete"}
+        return result
+
+    send_reading_absent_as_complete.__wrapped__ = send  # type: ignore[attr-defined]
+    dispatcher.send_raw_request = send_reading_absent_as_complete  # type: ignore[method-assign]
 
 
 class HookedOAuthClientProvider(OAuthClientProvider):

@@ -23,7 +23,7 @@ from workbench.core.protocols.agent_base import LoopBinding, register_for_exit
 from workbench.core.protocols.contract import LossHandler
 from workbench.core.protocols.mcp import _handshake_era as handshake_era
 from workbench.core.protocols.mcp._config import CLIENT_INFO, AgentConfig
-from workbench.core.protocols.mcp._sdk_compat import accept_any_tool_result
+from workbench.core.protocols.mcp._sdk_compat import accept_any_tool_result, read_absent_result_type_as_complete
 from workbench.core.protocols.mcp.discovery import is_modern, wants_listen
 from workbench.core.protocols.mcp.errors import to_workbench_error
 from workbench.core.protocols.mcp.listen import ACK_TIMEOUT as LISTEN_ACK_TIMEOUT
@@ -270,6 +270,7 @@ class SessionOwner:
                 self.client = client
                 # The SDK would validate structured output and raise; a workbench shows problems instead.
                 accept_any_tool_result(client.session)
+                read_absent_result_type_as_complete(client.session)  # SEP-2322
                 async with anyio.create_task_group() as tg:
                     await self._open(client, tg)
                     self._ready.set()
