@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.test_cli_profiles import _env, workbench
-from tests.servers.oauth_as import serve_oauth_protected_mcp
+from tests.servers.oauth_as import TokenAuth, serve_oauth_protected_mcp
+from workbench.core.http.origins import origin_of
 
 pytestmark = pytest.mark.asyncio
 
@@ -87,3 +88,56 @@ async def test_login_to_a_profile_without_oauth_is_a_usage_error(tmp_path: Path)
     code, _, err = await workbench(env, "login", "plain")
     assert code == 2
     assert "--oauth" in err
+
+
+def _expire_stored_tokens(tmp_path: Path) -> None:
+    """Move the stored access token's expiry into the past, as if the login were hours old."""
+    path = tmp_path / "keyring.json"
+    entries = json.loads(path.read_text())
+    for key, value in entries.items():
+        if key.endswith("oauth:tokens"):
+            stored = json.loads(value)
+            stored["expires_at"] = 1.0
+            entries[key] = json.dumps(stored)
+    path.write_text(json.dumps(entries))
+
+
+@pytest.mark.parametrize("token_auth", ["client_secret_basic", "client_secret_post", "none"])
+async def test_login_and_refresh_work_with_the_authorization_server_elsewhere_whatever_its_client_authentication(
+    tmp_path: Path, token_auth: TokenAuth
+) -> None:
+    env = _oauth_env(tmp_path)
+    async with serve_oauth_protected_mcp(token_auth=token_auth) as servers:
+        assert origin_of(servers.issuer) != origin_of(servers.url)
+        code, _, err = await workbench(env, "profile", "add", "secure", "--mcp", servers.url, "--oauth")
+        assert code == 0, err
+        code, _, err = await workbench(env, "login", "secure", "--no-browser")
+        assert code == 0, err
+        _expire_stored_tokens(tmp_path)
+        code, _, err = await workbench(env, "call", "--profile", "secure", "add", "--args", '{"a":2,"b":3}', "--json")
+        assert code == 0, err
+        assert servers.provider.counters.refresh_grants == 1
+        assert servers.provider.counters.authorizations == 1
+        client = next(iter(servers.provider.clients.values()))
+        assert client.token_endpoint_auth_method == token_auth
+
+
+@pytest.mark.parametrize("endpoint", ["token_endpoint", "registration_endpoint", "authorization_endpoint"])
+async def test_a_login_refuses_an_authorization_server_endpoint_over_plain_http_off_this_machine_before_sending(
+    tmp_path: Path, endpoint: str
+) -> None:
+    env = _oauth_env(tmp_path)
+    elsewhere = "http://auth.example/" + endpoint.removesuffix("_endpoint")
+    async with serve_oauth_protected_mcp(metadata_overrides={endpoint: elsewhere}) as servers:
+        code, _, err = await workbench(env, "profile", "add", "secure", "--mcp", servers.url, "--oauth")
+        assert code == 0, err
+        code, out, err = await workbench(env, "login", "secure", "--json")
+        assert code == 1, err
+        failed = json.loads(out.splitlines()[-1])
+        assert failed["kind"] == "failed" and failed["error"]["code"] == "insecure-endpoint", out
+        assert failed["error"]["details"]["url"] == elsewhere
+        steps = [json.loads(line) for line in out.splitlines()[:-1]]
+        assert steps[-1]["step"] == "discovery" and steps[-1]["status"] == "failed"
+        counters = servers.provider.counters
+        assert (counters.registrations, counters.authorizations, counters.code_grants) == (0, 0, 0)
+        assert not any("oauth:tokens" in key for key in _keyring(tmp_path))

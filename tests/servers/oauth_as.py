@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import secrets
 import time
 from collections.abc import AsyncIterator
@@ -49,6 +50,7 @@ from workbench.demo.mcp_server.app import build_server
 from workbench.demo.mcp_server.http import GRACEFUL_SHUTDOWN_S, STREAM_GRACE_S, _StoppableApp
 
 SCOPE = "mcp:tools"
+TokenAuth = Literal["client_secret_basic", "client_secret_post", "none"]
 EXTRA_SCOPE = "mcp:extra"
 
 
@@ -100,10 +102,21 @@ class AutoApproveProvider:
         clock: Seconds since the epoch (token expiry is judged by it).
         access_ttl: Access token lifetime in seconds (sent as ``expires_in``).
         refresh_tokens: Whether to issue refresh tokens.
+        token_auth: The ``token_endpoint_auth_method`` every registration gets, whatever the client
+            asked for (as many deployments decide it: ``client_secret_basic`` is common).
     """
 
-    def __init__(self, *, clock: TestClock, access_ttl: int = 3600, refresh_tokens: bool = True) -> None:
+    def __init__(
+        self,
+        *,
+        clock: TestClock,
+        access_ttl: int = 3600,
+        refresh_tokens: bool = True,
+        token_auth: TokenAuth | None = None,
+    ) -> None:
         self.clock = clock
+        self.token_auth = token_auth
+        """How registered clients must authenticate at the token endpoint (``None``: as they ask)."""
         self.access_ttl = access_ttl
         self.refresh_tokens = refresh_tokens
         self.clients: dict[str, OAuthClientInformationFull] = {}
@@ -123,6 +136,11 @@ class AutoApproveProvider:
 
     async def register_client(self, client_info: OAuthClientInformationFull) -> None:
         self.counters.registrations += 1
+        if self.token_auth is not None:  # the registration response is this object: the client reads it
+            client_info.token_endpoint_auth_method = self.token_auth
+            if self.token_auth == "none":
+                client_info.client_secret = None
+                client_info.client_secret_expires_at = None
         self.clients[client_info.client_id] = client_info
 
     # ---- authorization code -------------------------------------------------------------------
@@ -226,8 +244,13 @@ class AutoApproveProvider:
         return None
 
 
-def authorization_server_app(provider: AutoApproveProvider, issuer: str) -> Starlette:
-    """The authorization server: metadata, authorize, token, register (DCR) and revoke."""
+def authorization_server_app(
+    provider: AutoApproveProvider, issuer: str, metadata_overrides: dict[str, str] | None = None
+) -> ASGIApp:
+    """The authorization server: metadata, authorize, token, register (DCR) and revoke.
+
+    ``metadata_overrides``: fields of its RFC 8414 metadata to replace (an endpoint elsewhere).
+    """
     routes = create_auth_routes(
         provider,
         issuer_url=AnyHttpUrl(issuer),
@@ -236,7 +259,37 @@ def authorization_server_app(provider: AutoApproveProvider, issuer: str) -> Star
         ),
         revocation_options=RevocationOptions(enabled=True),
     )
-    return Starlette(routes=routes)
+    app = Starlette(routes=routes)
+    return _MetadataRewrite(app, metadata_overrides) if metadata_overrides else app
+
+
+class _MetadataRewrite:
+    """ASGI wrapper: the authorization server's metadata document with some fields replaced."""
+
+    def __init__(self, app: ASGIApp, overrides: dict[str, str]) -> None:
+        self._app = app
+        self._overrides = overrides
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or not scope["path"].startswith("/.well-known/oauth-authorization-server"):
+            await self._app(scope, receive, send)
+            return
+        start: dict[str, object] = {}
+        chunks: list[bytes] = []
+
+        async def capture(message: dict[str, object]) -> None:
+            if message["type"] == "http.response.start":
+                start.update(message)
+                return
+            chunks.append(bytes(message.get("body", b"")))  # type: ignore[arg-type]
+            if message.get("more_body"):
+                return
+            body = json.dumps({**json.loads(b"".join(chunks)), **self._overrides}).encode()
+            headers = [(k, v) for k, v in start.get("headers", []) if k.lower() != b"content-length"]  # type: ignore[attr-defined]
+            await send({**start, "headers": [*headers, (b"content-length", str(len(body)).encode())]})
+            await send({"type": "http.response.body", "body": body})
+
+        await self._app(scope, receive, capture)
 
 
 class ProtectedResource:
@@ -289,16 +342,22 @@ async def serve_oauth_protected_mcp(
     refresh_tokens: bool = True,
     clock: TestClock | None = None,
     claimed_issuer: str | None = None,
+    token_auth: TokenAuth | None = None,
+    metadata_overrides: dict[str, str] | None = None,
 ) -> AsyncIterator[OAuthServers]:
     """Serve the authorization server and the protected demo MCP server while the context is open.
 
     ``claimed_issuer``: the issuer the authorization server's metadata names instead of its own URL
     (a misconfigured or impersonating server; RFC 8414 §3.3 says the client must refuse it).
+    ``token_auth``: how every registered client must authenticate at the token endpoint.
+    ``metadata_overrides``: fields of the authorization server's metadata to replace.
     """
     clock = clock or TestClock()
-    provider = AutoApproveProvider(clock=clock, access_ttl=access_ttl, refresh_tokens=refresh_tokens)
+    provider = AutoApproveProvider(
+        clock=clock, access_ttl=access_ttl, refresh_tokens=refresh_tokens, token_auth=token_auth
+    )
     async with serve_asgi(
-        lambda base: authorization_server_app(provider, claimed_issuer or base), lifespan="off"
+        lambda base: authorization_server_app(provider, claimed_issuer or base, metadata_overrides), lifespan="off"
     ) as issuer:
         mcp = build_server()
         path = "/mcp" if transport == "streamable-http" else "/sse"

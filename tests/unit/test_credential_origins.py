@@ -125,12 +125,23 @@ async def test_a_redirect_to_another_origin_never_carries_the_key() -> None:
 
 
 @pytest.mark.asyncio
-async def test_an_oauth_endpoint_request_is_exempt_from_the_origin_rule_only() -> None:
+async def test_an_oauth_endpoint_request_carries_the_oauth_clients_authentication_never_the_connections() -> None:
     seen: list[str] = []
+    basic = {"Authorization": "Basic Y2xpZW50OnNlY3JldA=="}  # the OAuth client's id and secret
+
+    def client_authenticated(url: str) -> httpx.Request:
+        request = client.build_request("POST", url, extensions={OAUTH_ENDPOINT: True})
+        del request.headers["X-Api-Key"]
+        request.headers.update(basic)
+        return request
+
     async with _guarded(CredentialBoundary(["https://agent.example"], [SECRET]), seen) as client:
-        await client.post("https://login.example/token", extensions={OAUTH_ENDPOINT: True})
+        await client.send(client_authenticated("https://login.example/token"))
+        with pytest.raises(CredentialOriginError):  # the connection's key is not the OAuth client's
+            await client.post("https://login.example/token", extensions={OAUTH_ENDPOINT: True})
+        insecure = client_authenticated("http://login.example/token")
         with pytest.raises(InsecureCredentialError):
-            await client.post("http://login.example/token", extensions={OAUTH_ENDPOINT: True})
+            await client.send(insecure)
     assert seen == ["https://login.example/token"]
 
 

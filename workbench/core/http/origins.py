@@ -207,21 +207,24 @@ class CredentialBoundary:
     def check(self, url: str, headers: Iterable[tuple[str, str]], *, oauth_endpoint: bool = False) -> None:
         """Refuse a request that would carry a credential where it must not go.
 
-        ``oauth_endpoint``: the request goes to an OAuth endpoint (``OAUTH_ENDPOINT``); only the
-        https rule applies.
+        ``oauth_endpoint``: the request goes to an OAuth endpoint (``OAUTH_ENDPOINT``) with the OAuth
+        client's own authentication; the origin rule still applies to the connection's other
+        credentials (the values it was given), the https rule to everything.
 
         Raises:
             CredentialOriginError: The origin of ``url`` is not configured or approved.
             InsecureCredentialError: ``url`` is plain ``http`` to a host that is not loopback.
         """
-        if not self.carries_credential(url, list(headers)):
+        headers = list(headers)
+        if not self.carries_credential(url, headers):
             return
         try:
             origin = origin_of(url)
         except ValueError:
             origin = ""
         shown = neutralise(url.split("?", 1)[0])
-        if origin not in self._allowed and not oauth_endpoint:
+        own_secret = any(s in url or any(s in v for _, v in headers) for s in self._spellings)
+        if origin not in self._allowed and (not oauth_endpoint or own_secret):
             allowed = ", ".join(self._allowed) or "none"
             raise CredentialOriginError(
                 f"Refused to send this connection's credentials to {neutralise(origin)}: they are for {allowed}.",

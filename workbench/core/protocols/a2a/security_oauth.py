@@ -24,7 +24,8 @@ import httpx
 from workbench.core.errors import AuthRequiredError, ProtocolError
 from workbench.core.http.browser import BrowserOpener, system_browser_opener
 from workbench.core.http.loopback import AuthorizationResponse, LoopbackReceiver
-from workbench.core.http.origins import OAUTH_ENDPOINT, is_loopback_host
+from workbench.core.http.oauth_endpoints import check_oauth_endpoint as check_oauth_endpoint_of
+from workbench.core.http.origins import OAUTH_ENDPOINT
 from workbench.core.safe_text import neutralise_line
 
 __all__ = [
@@ -131,14 +132,11 @@ async def request_token(
         ProtocolError: The answer is not a token response.
     """
     check_oauth_endpoint(token_url, what="token endpoint", scheme=scheme)
-    response = await http.post(
-        token_url,
-        data=form,
-        headers={"Accept": "application/json"},
-        auth=httpx.Auth(),
-        follow_redirects=False,
-        extensions={OAUTH_ENDPOINT: True},
+    # Built apart from the client: its default headers (the connection's credentials) stay off it.
+    request = httpx.Request(
+        "POST", token_url, data=form, headers={"Accept": "application/json"}, extensions={OAUTH_ENDPOINT: True}
     )
+    response = await http.send(request, auth=httpx.Auth(), follow_redirects=False)
     try:
         body: Any = response.json()
     except (json.JSONDecodeError, UnicodeDecodeError):
@@ -190,13 +188,8 @@ async def discover_oidc(http: httpx.AsyncClient, url: str, *, scheme: str) -> di
         ProtocolError: No usable document at ``url``.
     """
     check_oauth_endpoint(url, what="OpenID Connect discovery URL", scheme=scheme)
-    response = await http.get(
-        url,
-        headers={"Accept": "application/json"},
-        auth=httpx.Auth(),
-        follow_redirects=False,
-        extensions={OAUTH_ENDPOINT: True},
-    )
+    request = httpx.Request("GET", url, headers={"Accept": "application/json"}, extensions={OAUTH_ENDPOINT: True})
+    response = await http.send(request, auth=httpx.Auth(), follow_redirects=False)
     try:
         doc = response.json()
     except (json.JSONDecodeError, UnicodeDecodeError):
@@ -230,20 +223,13 @@ async def discover_oidc(http: httpx.AsyncClient, url: str, *, scheme: str) -> di
 
 
 def check_oauth_endpoint(url: str, *, what: str, scheme: str) -> None:
-    """Refuse an OAuth endpoint that is not ``https`` (loopback hosts excepted, RFC 8252 / OAuth 2.1 §1.5).
+    """Refuse an OAuth endpoint of security scheme ``scheme`` that is not ``https`` (loopback excepted).
 
     Raises:
-        AuthRequiredError: The endpoint is not an absolute ``https`` URL (or ``http`` on loopback).
+        InsecureEndpointError: The endpoint is not an absolute ``https`` URL (or ``http`` on loopback).
     """
-    parts = urlsplit(url)
-    ok = parts.scheme == "https" or (parts.scheme == "http" and is_loopback_host(parts.hostname or ""))
-    if not ok or not parts.hostname:
-        raise AuthRequiredError(
-            f"The {what} of security scheme {neutralise_line(scheme)!r} is {neutralise_line(url)!r}: "
-            "OAuth endpoints must be https (plain http only on this machine); refused.",
-            hint="ask the agent's operator to publish https endpoints",
-            details={"scheme": scheme, "url": url},
-        )
+    context = f"security scheme {neutralise_line(scheme)!r}"
+    check_oauth_endpoint_of(url, endpoint=what.replace(" ", "_"), context=context, details={"scheme": scheme})
 
 
 async def authorization_code_flow(

@@ -23,7 +23,9 @@ workbench needs on top:
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import json
 import logging
 import time
 from collections.abc import AsyncGenerator, Callable
@@ -42,6 +44,8 @@ from workbench.core.credentials import CredentialStore
 from workbench.core.errors import AuthRequiredError, WorkbenchError
 from workbench.core.http.browser import BrowserOpener, follow_redirects_opener, system_browser_opener
 from workbench.core.http.loopback import LoopbackReceiver, free_port, redirect_uri
+from workbench.core.http.oauth_endpoints import InsecureEndpointError, check_oauth_endpoint
+from workbench.core.http.origins import OAUTH_ENDPOINT, origin_of
 from workbench.core.protocols.mcp._oauth_logout import LoginResult, LogoutResult, logout
 from workbench.core.protocols.mcp._oauth_steps import classify, describe_exchange
 from workbench.core.protocols.mcp._sdk_compat import HookedOAuthClientProvider
@@ -95,6 +99,19 @@ logging.getLogger("mcp.client.auth.oauth2").addFilter(_DropOwnLoginSignals())
 
 
 # --------------------------------------------------------------------------- provider
+
+_ENDPOINT_NAMES = ("authorization_endpoint", "token_endpoint", "registration_endpoint", "revocation_endpoint")
+_ENDPOINT_OF = {
+    AuthStage.DISCOVERY: "authorization_server",
+    AuthStage.REGISTRATION: "registration_endpoint",
+    AuthStage.TOKEN: "token_endpoint",
+    AuthStage.REFRESH: "token_endpoint",
+}
+
+
+def _endpoints(metadata: dict[str, Any]) -> dict[str, str]:
+    """The endpoints an authorization server's metadata names, by field."""
+    return {name: str(metadata[name]) for name in _ENDPOINT_NAMES if metadata.get(name)}
 
 
 @dataclass
@@ -212,6 +229,11 @@ class WorkbenchOAuthProvider(HookedOAuthClientProvider):
     async def _open(self, authorization_url: str) -> None:
         self.steps.flush()
         self._authorize_endpoint = str(httpx2.URL(authorization_url).copy_with(query=None))
+        try:
+            check_oauth_endpoint(self._authorize_endpoint, endpoint="authorization_endpoint")
+        except InsecureEndpointError as exc:
+            self.steps.step(AuthStage.AUTHORIZE, "failed", exc.message)
+            raise
         if self.opener is None:
             target = self.context.server_url
             self.steps.step(
@@ -262,6 +284,8 @@ class WorkbenchOAuthProvider(HookedOAuthClientProvider):
         try:
             outgoing = await flow.__anext__()
             while True:
+                if outgoing is not request:
+                    self._admit(outgoing)
                 with self.steps.capture() as seqs:
                     response = yield outgoing
                 await self._note(outgoing, request, response, seqs)
@@ -279,6 +303,57 @@ class WorkbenchOAuthProvider(HookedOAuthClientProvider):
             self.steps.flush()
             await flow.aclose()
 
+    def _authorization_server_origins(self) -> set[str]:
+        """The origins of the authorization server the protected resource named, and of its endpoints."""
+        ctx = self.context
+        urls = [ctx.auth_server_url or ""]
+        if ctx.oauth_metadata is not None:
+            urls += [str(url or "") for url in _endpoints(ctx.oauth_metadata.model_dump(mode="json")).values()]
+        origins = set()
+        for url in urls:
+            with contextlib.suppress(ValueError):
+                origins.add(origin_of(url))
+        return origins
+
+    def _admit(self, outgoing: httpx2.Request) -> None:
+        """Check an OAuth request before it is sent; mark one to the authorization server as such.
+
+        Requests to the authorization server (metadata, registration, token, refresh) carry the
+        client's own authentication (``client_secret_basic``: an ``Authorization`` header) to the
+        origin the protected resource named: ``OAUTH_ENDPOINT`` tells the credential boundary so.
+        Every OAuth endpoint must be https unless it is on this machine.
+
+        Raises:
+            InsecureEndpointError: The request would go over plain http off this machine.
+        """
+        url = str(outgoing.url)
+        stage, subject = classify(outgoing)
+        if not (stage is AuthStage.DISCOVERY and subject == "protected-resource"):
+            try:
+                check_oauth_endpoint(url, endpoint=_ENDPOINT_OF.get(stage, "authorization_server"))
+            except InsecureEndpointError as exc:
+                self.steps.step(stage, "failed", exc.message)
+                raise
+        if origin_of(url) in self._authorization_server_origins():
+            outgoing.extensions = {**outgoing.extensions, OAUTH_ENDPOINT: True}
+
+    def _check_metadata(self, response: httpx2.Response, seqs: list[int]) -> None:
+        """Refuse authorization-server metadata that names an endpoint over plain http off this machine.
+
+        Raises:
+            InsecureEndpointError: One of its endpoints is insecure (the discovery step fails).
+        """
+        try:
+            body = json.loads(response.content)
+        except ValueError:
+            return
+        for name, url in _endpoints(body if isinstance(body, dict) else {}).items():
+            try:
+                check_oauth_endpoint(url, endpoint=name, context="the authorization server")
+            except InsecureEndpointError as exc:
+                self.steps.exchange(AuthStage.DISCOVERY, "authorization-server", "failed", exc.message, seqs)
+                raise
+
     async def _note(
         self, sent: httpx2.Request, original: httpx2.Request, response: httpx2.Response, seqs: list[int]
     ) -> None:
@@ -293,6 +368,8 @@ class WorkbenchOAuthProvider(HookedOAuthClientProvider):
             status = "skipped"  # a fallback URL; the next one may answer
         if self._challenge and stage is AuthStage.DISCOVERY:
             seqs, self._challenge = [*self._challenge, *seqs], []
+        if subject == "authorization-server" and status == "ok":
+            self._check_metadata(response, seqs)
         self.steps.exchange(stage, subject, status, describe_exchange(stage, subject, sent, response), seqs)
         if stage is AuthStage.REFRESH and response.status_code in (400, 401):
             # The refresh token was refused (revoked, expired): keeping it would only repeat the
