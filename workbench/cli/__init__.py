@@ -15,7 +15,7 @@ import sys
 from collections.abc import Sequence
 
 from workbench.cli import terminal
-from workbench.cli.profile_parser import add_profile_commands
+from workbench.cli.profile_parser import add_config_dir_option, add_profile_commands
 from workbench.cli.targets import add_target_options
 
 
@@ -35,6 +35,7 @@ def _parser() -> argparse.ArgumentParser:
     common.add_argument(
         "--connect-timeout", type=float, default=None, metavar="S", help="seconds to connect and discover (30)"
     )
+    add_config_dir_option(common)
     common.add_argument(
         "--timeout",
         type=float,
@@ -101,7 +102,7 @@ def add_window_options(parser: argparse.ArgumentParser) -> None:
         help="open the window, print how long it took to show (its frame) and to be ready, and exit",
     )
     parser.add_argument("--screenshot", metavar="PNG", help="save a picture of the window once it is ready, then exit")
-    parser.add_argument("--config-dir", metavar="DIR", help="where profiles and window settings live")
+    add_config_dir_option(parser)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -111,6 +112,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     head, stdio_command = _split_double_dash(raw)
     parser = _parser()
     args = parser.parse_args(head)
+    args.config_dir = getattr(args, "config_dir", None)  # before the subcommand, after it, or not given
     if args.command is None:
         from workbench.cli.window import open_window
 
@@ -121,7 +123,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_demo(args)
     from workbench.cli.logs import route_to_debug_log
 
-    debug_log = route_to_debug_log()  # log records (SDK tracebacks, warnings) go to a file, not the terminal
+    debug_log = route_to_debug_log(
+        config_dir=args.config_dir
+    )  # log records (SDK tracebacks, warnings) go to a file, not the terminal
     if args.command in ("profile", "secret", "login", "logout"):
         from workbench.cli.profile_commands import run_profile_command
 

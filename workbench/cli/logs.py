@@ -27,11 +27,13 @@ class DebugLogHandler(logging.Handler):
 
     Args:
         path: The log file; ``None``: ``<config dir>/logs/cli.log``, resolved when first needed.
+        config_dir: The configuration directory (``None``: the environment's or the platform's).
     """
 
-    def __init__(self, path: Path | None = None) -> None:
+    def __init__(self, path: Path | None = None, *, config_dir: str | None = None) -> None:
         super().__init__()
         self._path = path
+        self._config_dir = config_dir
         self._file: logging.Handler | None = None
         self.records = 0
         """How many records were written (a failed command may point to the file)."""
@@ -42,7 +44,7 @@ class DebugLogHandler(logging.Handler):
         if self._path is None:
             from workbench.core.settings import resolve_config_dir  # lazy: pydantic only when something is logged
 
-            self._path = resolve_config_dir() / "logs" / LOG_NAME
+            self._path = resolve_config_dir(self._config_dir) / "logs" / LOG_NAME
         return self._path
 
     def emit(self, record: logging.LogRecord) -> None:
@@ -67,13 +69,17 @@ class DebugLogHandler(logging.Handler):
         super().close()
 
 
-def route_to_debug_log(path: Path | None = None) -> DebugLogHandler:
+def route_to_debug_log(path: Path | None = None, *, config_dir: str | None = None) -> DebugLogHandler:
     """Send every log record of this process to the debug log and none to the terminal.
+
+    Args:
+        path: The log file (default: ``logs/cli.log`` in the configuration directory).
+        config_dir: The configuration directory given on the command line (``--config-dir``).
 
     Returns:
         The handler (installed on the root logger).
     """
-    handler = DebugLogHandler(path)
+    handler = DebugLogHandler(path, config_dir=config_dir)
     root = logging.getLogger()
     for old in [h for h in root.handlers if isinstance(h, DebugLogHandler)]:
         root.removeHandler(old)

@@ -16,8 +16,9 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import SecretStr, ValidationError
 
+from workbench.cli.profile_overrides import with_overrides
 from workbench.cli.render import print_error
-from workbench.cli.targets import target_from_args
+from workbench.cli.targets import parse_origins, target_from_args
 from workbench.core.credentials import KeyringCredentialStore
 from workbench.core.errors import ConfigError, WorkbenchError
 from workbench.core.profile_secrets import clear_profile_secrets, find_profile, parse_secret_spec, set_profile_secret
@@ -28,6 +29,7 @@ from workbench.core.profiles import (
     MCPHTTPProfile,
     MCPSSEProfile,
     MCPStdioProfile,
+    parse_profile,
     validation_details,
 )
 from workbench.core.settings import ProfileStore
@@ -60,7 +62,7 @@ def run_profile_command(args: argparse.Namespace, stdio_command: list[str]) -> i
 
 
 async def _profile(args: argparse.Namespace, stdio_command: list[str]) -> int:
-    profiles = ProfileStore()
+    profiles = ProfileStore(args.config_dir)
     if args.profile_command == "list":
         saved = profiles.load()
         if args.json:
@@ -72,7 +74,9 @@ async def _profile(args: argparse.Namespace, stdio_command: list[str]) -> int:
                     " [secrets: " + ", ".join(r.kind.value + (":" + r.name if r.name else "") for r in p.secrets) + "]"
                 )
                 oauth = " [oauth]" if uses_oauth(p) else ""
-                print(f"{p.name:<24} {p.kind:<10} {_target(p)}{key if p.secrets else ''}{oauth}  (id {p.id})")
+                origins = getattr(p, "allowed_origins", None)
+                also = f" [also to: {', '.join(origins)}]" if origins else ""
+                print(f"{p.name:<24} {p.kind:<10} {_target(p)}{key if p.secrets else ''}{oauth}{also}  (id {p.id})")
         return EXIT_OK
     if args.profile_command == "remove":
         profile = find_profile(profiles, args.name)
@@ -82,6 +86,11 @@ async def _profile(args: argparse.Namespace, stdio_command: list[str]) -> int:
             raise failures[0][1]  # nothing removed yet: the profile stays so that its secrets can be found
         profiles.delete(profile.id)
         print(f"removed {profile.name}", file=sys.stderr)
+        return EXIT_OK
+    if args.profile_command == "edit":
+        edited = _edited_profile(find_profile(profiles, args.name), args)
+        profiles.upsert(edited)
+        print(f"saved {edited.name} (id {edited.id})", file=sys.stderr)
         return EXIT_OK
     new = _new_profile(args, stdio_command)
     if any(p.name == new.name for p in profiles.load()):
@@ -107,6 +116,8 @@ def _new_profile(args: argparse.Namespace, stdio_command: list[str]) -> Connecti
         fields["request_timeout"] = args.timeout
     try:
         if spec.protocol == "mcp-stdio":
+            if spec.allow_origins:
+                raise ConfigError("--allow-origin is for HTTP targets; a --stdio server gets no credentials by URL.")
             return MCPStdioProfile(
                 command=spec.command[0], args=spec.command[1:], env=spec.env, mode=spec.mode, **fields
             )
@@ -118,6 +129,7 @@ def _new_profile(args: argparse.Namespace, stdio_command: list[str]) -> Connecti
             mcp_fields.update(auth="oauth", oauth_scopes=list(args.oauth_scope))
         elif getattr(args, "oauth_scope", None):
             raise ConfigError("--oauth-scope needs --oauth.")
+        fields["allowed_origins"] = spec.allow_origins
         if spec.protocol == "mcp-http":
             return MCPHTTPProfile(url=spec.url, headers=spec.headers, **mcp_fields, **fields)
         if spec.protocol == "mcp-sse":
@@ -136,8 +148,32 @@ def _new_profile(args: argparse.Namespace, stdio_command: list[str]) -> Connecti
         ) from None
 
 
+def _edited_profile(profile: ConnectionProfile, args: argparse.Namespace) -> ConnectionProfile:
+    """``profile`` with the options of ``profile edit`` applied, validated as a saved profile.
+
+    Raises:
+        ConfigError: An option does not fit the profile's kind, a value is out of range, or an origin
+            to forget is not among the allowed ones.
+    """
+    edited = with_overrides(profile, args)
+    forget = parse_origins(args.forget_origin)
+    if forget:
+        allowed = list(getattr(edited, "allowed_origins", None) or [])
+        unknown = [origin for origin in forget if origin not in allowed]
+        if unknown:
+            raise ConfigError(
+                f"{unknown[0]} is not an allowed origin of {profile.name!r}.",
+                hint="workbench profile list shows them",
+                details={"option": "--forget-origin", "allowed": allowed},
+            )
+        edited = parse_profile(
+            {**edited.model_dump(mode="json"), "allowed_origins": [o for o in allowed if o not in forget]}
+        )
+    return edited
+
+
 async def _secret(args: argparse.Namespace) -> int:
-    profiles = ProfileStore()
+    profiles = ProfileStore(args.config_dir)
     store = KeyringCredentialStore()
     profile = find_profile(profiles, args.name)
     if args.secret_command == "clear":
@@ -167,7 +203,9 @@ async def _oauth(args: argparse.Namespace) -> int:
     """``workbench login NAME`` / ``workbench logout NAME``."""
     from workbench.core.http.browser import follow_redirects_opener, system_browser_opener
 
-    profile = find_profile(ProfileStore(), args.name)
+    profile = find_profile(ProfileStore(args.config_dir), args.name)
+    if args.oauth_command == "login" and args.allow_origin:
+        profile = with_overrides(profile, argparse.Namespace(allow_origin=args.allow_origin))
     if not isinstance(profile, MCPHTTPProfile | MCPSSEProfile) or profile.auth != "oauth":
         raise ConfigError(
             f"The profile {profile.name!r} does not log in with OAuth.",

@@ -41,7 +41,7 @@ def load_profile(args: argparse.Namespace) -> ConnectionProfile:
     from workbench.core.profile_secrets import find_profile
     from workbench.core.settings import ProfileStore
 
-    return with_overrides(find_profile(ProfileStore(), args.profile), args)
+    return with_overrides(find_profile(ProfileStore(args.config_dir), args.profile), args)
 
 
 def with_overrides(profile: ConnectionProfile, args: argparse.Namespace) -> ConnectionProfile:
