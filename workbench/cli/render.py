@@ -9,6 +9,7 @@ from typing import Any, TextIO
 from workbench.cli.capabilities import capability_words
 from workbench.cli.terminal import STDERR, STDOUT
 from workbench.core.errors import AuthRequiredError, WorkbenchError
+from workbench.core.flagged_json import flagged_json_line
 from workbench.core.protocols.base import (
     AgentEvent,
     ArtifactUpdated,
@@ -26,12 +27,14 @@ from workbench.core.protocols.base import (
     ToolCallRequested,
     ToolResult,
 )
-from workbench.core.safe_text import json_line
 
 
 def print_json(obj: Any, out: TextIO = STDOUT) -> None:
-    """Print one JSON object on one line."""
-    print(json_line(obj, default=_default), file=out, flush=True)
+    """Print one JSON object on one line: valid JSON always, hidden characters and non-finite numbers flagged.
+
+    See ``workbench.core.flagged_json`` (the ``hidden_characters`` and ``non_finite_numbers`` members).
+    """
+    print(flagged_json_line(obj, default=_default), file=out, flush=True)
 
 
 def _default(value: Any) -> Any:

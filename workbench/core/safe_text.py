@@ -2,38 +2,89 @@ r"""Peer text made inert for terminals, log lines, JSON lines and file names.
 
 A server or agent controls names, descriptions, results and log messages. Written raw to a terminal,
 ``ESC]0;…BEL`` retitles it, ``ESC[2J`` clears it, ``ESC]8;;URL`` plants a disguised hyperlink and
-``ESC]52;c;…`` writes the clipboard. Everything here shows such characters visibly (``\\x1b``)
-instead: C0 and C1 control characters (except newline and tab), DEL, and the invisible Unicode
-controls that reorder or hide text (bidi overrides and isolates, line/paragraph separators).
+``ESC]52;c;…`` writes the clipboard. Invisible characters hide text from the person reading it while
+a model still reads it (tag characters U+E0000–E007F spell ASCII nobody sees), and bidi controls
+reorder what is shown. Everything here shows such characters visibly (``\\x1b``, ``\\u200b``,
+``\\U000e0041``) instead:
+
+- C0 and C1 control characters (except newline and tab), DEL, line/paragraph separators, lone
+  surrogates;
+- every format character (Unicode category Cf): zero-width space and joiners, word joiner and the
+  invisible operators, the BOM, bidi marks, embeddings, overrides and isolates, soft hyphen,
+  interlinear annotation marks, the whole tag block (U+E0000–E007F), and the Hangul fillers that
+  render as nothing;
+- variation selectors in runs (two or more in a row: data hidden behind an emoji); one alone after a
+  character is how an emoji or an ideograph picks its form, and stays.
+
+A zero-width joiner or non-joiner alone between two non-ASCII letters or symbols stays too: emoji
+sequences (👩‍💻) and Persian or Indic scripts need it. Everything else is shown.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import re
 import unicodedata
 from typing import Any
 
-_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b\u200e\u200f\u2028-\u202e\u2060-\u2069\ufeff]")
+_FORMAT = (
+    "\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u115f\u1160\u180e\u200b-\u200f\u202a-\u202e"
+    "\u2060-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb\U000110bd\U000110cd\U00013430-\U0001343f"
+    "\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e007f"
+)
+"""Every Cf character (Unicode 15), the rest of the tag block, and the Hangul fillers (blank letters)."""
+_SELECTORS = "\ufe00-\ufe0f\U000e0100-\U000e01ef"
+"""Variation selectors."""
+_CONTROL = "\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff"
+"""C0 and C1 controls (newline and tab excepted), DEL, line/paragraph separators, lone surrogates."""
+
+_UNSAFE = re.compile(f"[{_CONTROL}{_FORMAT}]|[{_SELECTORS}]{{2,}}")
 """Characters that move the cursor, start an escape sequence, or reorder/hide text."""
 
-_JSON_UNSAFE = re.compile("[\x7f-\x9f\u061c\u200b\u200e\u200f\u2028-\u202e\u2060-\u2069\ufeff]")
-"""What ``json.dumps(ensure_ascii=False)`` leaves raw but a terminal may act on (C0 is escaped)."""
+JSON_UNSAFE = re.compile(f"[\x7f-\x9f\u2028\u2029\ud800-\udfff{_FORMAT}{_SELECTORS}]")
+"""What ``json.dumps(ensure_ascii=False)`` leaves raw but a terminal may act on or a reader not see (C0 is escaped)."""
+
+_JOINERS = "\u200c\u200d"
+_JOINABLE = ("L", "M", "So", "Sk")
+"""Categories a lone joiner may stand between (letters, marks, emoji and their modifiers)."""
+
+_BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+_ZERO_WIDTH = frozenset("\u180e\u200b\u200c\u200d\u2060\ufeff")
 
 MAX_FILE_NAME = 120
 """Characters kept of a peer-suggested file name (before its extension)."""
 
 
+def _joins(text: str, at: int) -> bool:
+    """Whether the joiner at ``at`` stands alone between two non-ASCII letters, marks or symbols."""
+    if at == 0 or at + 1 >= len(text):
+        return False
+    before, after = text[at - 1], text[at + 1]
+    return all(
+        not c.isascii() and c not in _JOINERS and unicodedata.category(c).startswith(_JOINABLE) for c in (before, after)
+    )
+
+
+def _escape(char: str) -> str:
+    code = ord(char)
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
 def _visible(match: re.Match[str]) -> str:
-    code = ord(match.group())
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+    found = match.group()
+    if found in _JOINERS and _joins(match.string, match.start()):
+        return found
+    return "".join(_escape(c) for c in found)
 
 
 def neutralise(text: str) -> str:
-    r"""``text`` with every control character shown as an escape (``\\x1b``), newline and tab kept.
+    r"""``text`` with every control and invisible character shown as an escape (``\\x1b``), newline and tab kept.
 
     A ``\\r\\n`` line ending counts as a newline; a lone ``\\r`` (which would let text overwrite the
-    line before it) is shown.
+    line before it) is shown. Characters above U+FFFF are shown as ``\\U000e0041``.
     """
     return _UNSAFE.sub(_visible, text.replace("\r\n", "\n"))
 
@@ -43,18 +94,97 @@ def neutralise_line(text: str) -> str:
     return neutralise(text).replace("\n", "\\n").replace("\t", "\\t")
 
 
+def _kind(char: str) -> str:
+    code = ord(char)
+    if 0xE0000 <= code <= 0xE007F:
+        return "tag"
+    if char in _BIDI:
+        return "bidi"
+    if char in _ZERO_WIDTH:
+        return "zero-width"
+    if 0xFE00 <= code <= 0xFE0F or 0xE0100 <= code <= 0xE01EF:
+        return "variation-selectors"
+    if code < 0xA0 or 0xD800 <= code <= 0xDFFF or char in "\u2028\u2029":
+        return "control"
+    return "format"
+
+
+def hidden_kinds(text: str) -> set[str]:
+    """What ``neutralise`` would show in ``text``, by kind; empty when it shows nothing.
+
+    Kinds: ``tag``, ``bidi``, ``zero-width``, ``variation-selectors``, ``control`` (C0/C1 controls
+    but newline and tab, a lone carriage return, separators, lone surrogates) and ``format`` (the
+    other invisible format characters).
+    """
+    kinds: set[str] = set()
+    flat = text.replace("\r\n", "\n")
+    for match in _UNSAFE.finditer(flat):
+        found = match.group()
+        if found in _JOINERS and _joins(flat, match.start()):
+            continue
+        kinds.add(_kind(found[0]))
+    return kinds
+
+
+def _json_escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+
+
+def escape_json_text(text: str) -> str:
+    r"""JSON text with what a terminal may act on or a reader not see as ``\\uXXXX`` escapes (same value)."""
+    return JSON_UNSAFE.sub(_json_escape, text)
+
+
+NON_FINITE = {math.inf: "Infinity", -math.inf: "-Infinity"}
+"""How ``json_line`` writes a non-finite number: as a string (``NaN`` too), never as invalid JSON."""
+
+
+def finite(value: Any) -> Any:
+    """``value`` with every non-finite float (``inf``, ``-inf``, ``nan``) replaced by its name as a string."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return NON_FINITE.get(value, "NaN")
+    if isinstance(value, dict):
+        return {k: finite(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [finite(v) for v in value]
+    return value
+
+
 def json_line(value: Any, *, default: Any = None) -> str:
-    r"""One JSON document on one line that no terminal interprets (C1 and bidi controls as ``\\uXXXX``)."""
-    text = json.dumps(value, ensure_ascii=False, default=default)
-    return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    r"""One JSON document on one line that no terminal interprets and every JSON parser reads.
+
+    C1, bidi, format and invisible characters are written as ``\\uXXXX`` escapes (the value is the
+    same); a non-finite number becomes its name as a string (``"Infinity"``), never the invalid
+    ``Infinity``.
+    """
+    try:
+        text = json.dumps(value, ensure_ascii=False, default=default, allow_nan=False)
+    except ValueError:
+        text = json.dumps(finite(_plain(value, default)), ensure_ascii=False, default=default, allow_nan=False)
+    return escape_json_text(text)
+
+
+def _plain(value: Any, default: Any, depth: int = 0) -> Any:
+    """``value`` with the objects ``default`` converts already converted (so ``finite`` sees inside them)."""
+    if depth > 500 or isinstance(value, str | int | float | bool) or value is None:
+        return value
+    if isinstance(value, dict):
+        return {k: _plain(v, default, depth + 1) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v, default, depth + 1) for v in value]
+    return _plain(default(value), default, depth + 1) if default is not None else value
 
 
 def safe_file_name(name: str | None, *, fallback: str = "download") -> str:
     r"""A file name a peer suggested, made safe to offer in a save dialog.
 
-    No directory part (``/``, ``\\``), no ``..``, no leading dot (hidden file), no control or
-    reserved characters, at most ``MAX_FILE_NAME`` characters before the extension. An empty result
-    becomes ``fallback``.
+    No directory part (``/``, ``\\``), no ``..``, no leading dot (hidden file), no control, invisible
+    or reserved characters, at most ``MAX_FILE_NAME`` characters before the extension. An empty
+    result becomes ``fallback``.
     """
     text = unicodedata.normalize("NFC", name or "")
     text = text.replace("/", "_").replace("\\", "_")
