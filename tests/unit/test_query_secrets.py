@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from workbench.core.agent_factory import resolve_secrets, with_query
+from workbench.core.agent_factory import request_headers, resolve_secrets, with_query
 from workbench.core.profiles import A2AProfile, MCPHTTPProfile, MCPSSEProfile, SecretKind, SecretRef
 from workbench.core.redaction import mask_query_values
 
@@ -18,9 +18,31 @@ def test_mcp_http_profiles_accept_a_query_secret(cls):
     assert profile.secrets[0].target == "?api_key"
 
 
-def test_a2a_profiles_refuse_a_query_secret_their_security_schemes_handle_it():
-    with pytest.raises(ValidationError):
-        A2AProfile(name="p", url="http://127.0.0.1:1", secrets=[REF])
+def test_a2a_profiles_accept_query_and_cookie_secrets():
+    cookie = SecretRef(kind=SecretKind.COOKIE, name="wb_session", key="p/cookie:wb_session")
+    profile = A2AProfile(name="p", url="http://127.0.0.1:1", secrets=[REF, cookie])
+    assert [r.target for r in profile.secrets] == ["?api_key", "Cookie:wb_session"]
+
+
+def test_a_cookie_secret_needs_a_cookie_name():
+    for name in ("", "a b", "a;b"):
+        with pytest.raises(ValidationError):
+            SecretRef(kind=SecretKind.COOKIE, name=name, key="k")
+
+
+@pytest.mark.asyncio
+async def test_resolved_cookie_secrets_join_a_plain_cookie_header():
+    cookie = SecretRef(kind=SecretKind.COOKIE, name="wb_session", key="p/cookie:wb_session")
+    profile = A2AProfile(name="p", url="http://127.0.0.1:1", secrets=[cookie])
+
+    async def lookup(ref: SecretRef) -> str:
+        return "c00kie-value"
+
+    secrets = await resolve_secrets(profile, lookup)
+    assert "c00kie-value" in secrets.values()
+    assert "c00kie-value" not in repr(secrets)
+    # a plain Cookie header (an ad-hoc --header) keeps its cookies
+    assert request_headers({"cookie": "theme=dark"}, secrets) == {"Cookie": "theme=dark; wb_session=c00kie-value"}
 
 
 def test_a_query_secret_needs_a_parameter_name():

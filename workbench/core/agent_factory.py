@@ -10,7 +10,11 @@ that secret is then left out and the peer's own error — usually "auth required
     api-key  header <name or X-API-Key>: <v>
     header   header <name>: <v>                           (the value is sent exactly as stored)
     env      environment variable <name>=<v>              (stdio servers only)
-    query    query parameter <name>=<v> on the URL        (MCP HTTP/SSE servers only)
+    query    query parameter <name>=<v> on the URL        (HTTP: MCP on its URL, A2A on every request)
+    cookie   cookie <name>=<v> in the Cookie header       (HTTP; joined with a plain Cookie header)
+
+A profile's plain headers (``--header``) count as credentials too: their values are redacted like
+secrets and go only to the origins the user configured or approved.
 
 An HTTP MCP profile with ``auth="oauth"`` gets the OAuth provider of
 ``workbench.core.protocols.mcp.oauth`` instead: its tokens come from the credential store, and a
@@ -39,7 +43,7 @@ from workbench.core.profiles import (
 )
 from workbench.core.protocols.base import ElicitationHandler, InputHandler, SamplingHandler
 from workbench.core.protocols.contract import RemoteAgent
-from workbench.core.redaction import Redactor
+from workbench.core.redaction import Redactor, is_secret_header
 
 if TYPE_CHECKING:
     from workbench.core.auth_steps import AuthStep
@@ -97,6 +101,8 @@ class ResolvedSecrets:
     Attributes:
         headers: HTTP headers to add (MCP bearer tokens included as ``Authorization``).
         env: Environment variables to add (stdio).
+        query: Query parameters to add.
+        cookies: Cookies to send (``Cookie: name=value``).
         bearer_token: The bearer token for A2A (which sets the header itself).
         missing: References that had no value.
     """
@@ -104,12 +110,13 @@ class ResolvedSecrets:
     headers: dict[str, str] = field(default_factory=dict)
     env: dict[str, str] = field(default_factory=dict)
     query: dict[str, str] = field(default_factory=dict)
+    cookies: dict[str, str] = field(default_factory=dict)
     bearer_token: str | None = None
     missing: list[SecretRef] = field(default_factory=list)
 
     def values(self) -> list[str]:
         """Every resolved value (for registering with a redactor)."""
-        out = [*self.headers.values(), *self.env.values(), *self.query.values()]
+        out = [*self.headers.values(), *self.env.values(), *self.query.values(), *self.cookies.values()]
         if self.bearer_token is not None:
             out.append(self.bearer_token)
         return out
@@ -118,8 +125,19 @@ class ResolvedSecrets:
         # Values stay out of reprs, tracebacks and logs.
         return (
             f"ResolvedSecrets(headers={sorted(self.headers)}, env={sorted(self.env)}, query={sorted(self.query)}, "
-            f"bearer_token={'set' if self.bearer_token else None}, missing={[r.key for r in self.missing]})"
+            f"cookies={sorted(self.cookies)}, bearer_token={'set' if self.bearer_token else None}, "
+            f"missing={[r.key for r in self.missing]})"
         )
+
+
+def request_headers(plain: dict[str, str], secrets: ResolvedSecrets) -> dict[str, str]:
+    """A profile's plain headers with its secret ones over them; secret cookies join a plain ``Cookie``."""
+    headers = {**plain, **secrets.headers}
+    if secrets.cookies:
+        jar = [v for k, v in headers.items() if k.lower() == "cookie"]
+        headers = {k: v for k, v in headers.items() if k.lower() != "cookie"}
+        headers["Cookie"] = "; ".join([*jar, *(f"{k}={v}" for k, v in secrets.cookies.items())])
+    return headers
 
 
 def with_query(url: str, params: dict[str, str]) -> str:
@@ -152,6 +170,8 @@ async def resolve_secrets(profile: ConnectionProfile, resolve_secret: SecretReso
             out.env[ref.target] = value
         elif ref.kind is SecretKind.QUERY:
             out.query[ref.name] = value
+        elif ref.kind is SecretKind.COOKIE:
+            out.cookies[ref.name] = value
         elif ref.kind is SecretKind.BEARER:
             if isinstance(profile, A2AProfile):
                 out.bearer_token = value
@@ -204,15 +224,12 @@ async def build_agent(
     handlers = handlers or AgentHandlers()
     cid = connection_id or profile.id
     secrets = await resolve_secrets(profile, resolve_secret)
-    if secrets.values():
+    if values := credential_values(profile, secrets):
         # Neither the wire log nor any log record may show a secret, wherever it turns up (an echoed
         # env var, an error, an SDK logging the URL that carries an API key).
         redactor = wire.redactor if wire is not None else Redactor()
-        for value in secrets.values():
+        for value in values:
             redactor.add_secret(value)
-            scheme, _, credential = value.partition(" ")  # "Bearer x", "Signature x": the x alone too
-            if scheme and credential:
-                redactor.add_secret(credential)
         protect_logs(redactor)
     name = None if peer_names_itself else profile.name
     if isinstance(profile, A2AProfile):
@@ -284,7 +301,7 @@ def _build_mcp(
     else:
         target = with_query(profile.url, secrets.query)
         transport = "streamable-http" if isinstance(profile, MCPHTTPProfile) else "sse"
-        headers = {**profile.headers, **secrets.headers} or None
+        headers = request_headers(profile.headers, secrets) or None
     stdio = profile if isinstance(profile, MCPStdioProfile) else None
     guard, limits = None, None
     if not isinstance(profile, MCPStdioProfile):
@@ -335,7 +352,8 @@ def _build_a2a(
         profile.url,
         name=name,
         card_url=profile.card_url,
-        headers={**profile.headers, **secrets.headers} or None,
+        headers=request_headers(profile.headers, secrets) or None,
+        query_params=secrets.query or None,
         bearer_token=secrets.bearer_token,
         binding=profile.binding,
         protocol_version=profile.protocol_version,
@@ -363,21 +381,33 @@ def credential_boundary(
     wire: WireRecorder | None,
     approver: OriginApprover | None = None,
 ) -> CredentialBoundary:
-    """The origins ``profile``'s credentials may go to, and the values that count as credentials."""
+    """The origins ``profile``'s credentials may go to, and the values that count as credentials.
+
+    The values are ``credential_values``: the profile's secrets and its plain headers' values.
+    """
     from workbench.core.http.origins import CredentialBoundary
 
-    values = secrets.values()
-    # "Bearer x", "Signature x": the credential alone counts too (as for the redactor)
-    parts = [v.partition(" ")[2] for v in values if " " in v]
     return CredentialBoundary(
         profile.credential_origins(),
-        [*values, *parts],
+        credential_values(profile, secrets),
         allow_insecure=profile.allow_insecure_credentials,
         redactor=wire.redactor if wire is not None else None,
         approver=approver,
         profile_id=profile.id,
         profile_name=profile.name,
     )
+
+
+def credential_values(profile: ConnectionProfile, secrets: ResolvedSecrets) -> list[str]:
+    """The values that count as ``profile``'s credentials: its secrets and its plain headers' values.
+
+    A header the user set (``--header X-Custom=…``) is a credential whatever its name. A secret's
+    or a credential header's value also counts without its scheme word (``Bearer x`` → ``x``).
+    """
+    plain: dict[str, str] = getattr(profile, "headers", {})
+    values = [*secrets.values(), *plain.values()]
+    schemed = [*secrets.values(), *(v for k, v in plain.items() if is_secret_header(k))]
+    return values + [v.strip().partition(" ")[2] for v in schemed if " " in v.strip()]
 
 
 class DefaultAgentFactory:

@@ -20,10 +20,10 @@ def secret_key(profile_id: str, kind: SecretKind, name: str = "") -> str:
 
 
 def parse_secret_spec(spec: str) -> tuple[SecretKind, str]:
-    """Parse ``bearer`` | ``api-key`` | ``api-key:HEADER`` | ``header:K`` | ``env:K`` | ``query:P`` into kind and name.
+    """Parse ``bearer`` | ``api-key[:HEADER]`` | ``header:K`` | ``env:K`` | ``query:P`` | ``cookie:C`` (kind, name).
 
     Raises:
-        ConfigError: An unknown kind, or a missing name for ``header``/``env``.
+        ConfigError: An unknown kind, or a missing name for ``header``/``env``/``query``/``cookie``.
     """
     kind_text, _, name = spec.partition(":")
     try:
@@ -31,9 +31,9 @@ def parse_secret_spec(spec: str) -> tuple[SecretKind, str]:
     except ValueError:
         raise ConfigError(
             f"Unknown secret kind {kind_text!r}.",
-            hint="use bearer, api-key[:HEADER], header:NAME, env:NAME or query:PARAM",
+            hint="use bearer, api-key[:HEADER], header:NAME, env:NAME, query:PARAM or cookie:NAME",
         ) from None
-    if kind in (SecretKind.HEADER, SecretKind.ENV, SecretKind.QUERY) and not name:
+    if kind in (SecretKind.HEADER, SecretKind.ENV, SecretKind.QUERY, SecretKind.COOKIE) and not name:
         raise ConfigError(f"A {kind.value} secret needs a name: {kind.value}:NAME.")
     return kind, name
 

@@ -111,8 +111,10 @@ class SecretKind(StrEnum):
     - ``api-key``: a header named ``name`` (default ``X-API-Key``) carrying the value.
     - ``header``: a header named ``name`` carrying the value exactly (``Basic …``, custom schemes).
     - ``env``: an environment variable named ``name`` for a stdio server.
-    - ``query``: a query parameter named ``name`` added to an MCP server's URL (an API key sent
-      in the URL; the wire log and exports show it as ``***``).
+    - ``query``: a query parameter named ``name`` added to the URL of every request (an API key
+      sent in the URL; the wire log and exports show it as ``***``). HTTP only.
+    - ``cookie``: a cookie named ``name`` sent with every request (``Cookie: <name>=<value>``).
+      HTTP only.
     """
 
     BEARER = "bearer"
@@ -120,6 +122,7 @@ class SecretKind(StrEnum):
     HEADER = "header"
     ENV = "env"
     QUERY = "query"
+    COOKIE = "cookie"
 
 
 DEFAULT_API_KEY_HEADER = "X-API-Key"
@@ -130,8 +133,8 @@ class SecretRef(BaseModel):
 
     Attributes:
         kind: Where the value goes (see ``SecretKind``).
-        name: Header or environment variable name. Ignored for ``bearer`` (always ``Authorization``);
-            defaults to ``X-API-Key`` for ``api-key``; required for ``header`` and ``env``.
+        name: Header, environment variable, query parameter or cookie name. Ignored for ``bearer``
+            (always ``Authorization``); defaults to ``X-API-Key`` for ``api-key``; required for the others.
         key: The keyring account id that holds the value.
     """
 
@@ -155,6 +158,9 @@ class SecretRef(BaseModel):
         elif self.kind is SecretKind.QUERY:
             if not _QUERY_NAME_RE.match(self.name):
                 raise ValueError("a query secret needs 'name', the query parameter's name")
+        elif self.kind is SecretKind.COOKIE:
+            if not _HEADER_NAME_RE.match(self.name):  # RFC 6265: a cookie name is a token
+                raise ValueError("a cookie secret needs 'name', the cookie's name")
         elif self.name and not _HEADER_NAME_RE.match(self.name):
             raise ValueError("an api-key secret's 'name' must be a valid HTTP header name")
         return self
@@ -168,6 +174,8 @@ class SecretRef(BaseModel):
             return self.name or DEFAULT_API_KEY_HEADER
         if self.kind is SecretKind.QUERY:
             return f"?{self.name}"  # its own namespace: a query parameter never clashes with a header
+        if self.kind is SecretKind.COOKIE:
+            return f"Cookie:{self.name}"  # likewise: one cookie of the Cookie header
         return self.name
 
 
@@ -390,7 +398,9 @@ class MCPStdioProfile(_MCPMixin, _ProfileBase):
         return "stdio"
 
 
-_HTTP_MCP_SECRET_KINDS = frozenset({SecretKind.BEARER, SecretKind.API_KEY, SecretKind.HEADER, SecretKind.QUERY})
+_HTTP_SECRET_KINDS = frozenset(
+    {SecretKind.BEARER, SecretKind.API_KEY, SecretKind.HEADER, SecretKind.QUERY, SecretKind.COOKIE}
+)
 
 
 class MCPHTTPProfile(_URLMixin, _HeadersMixin, _OAuthMixin, _MCPMixin, _ProfileBase):
@@ -398,7 +408,7 @@ class MCPHTTPProfile(_URLMixin, _HeadersMixin, _OAuthMixin, _MCPMixin, _ProfileB
 
     kind: Literal["mcp-http"] = "mcp-http"
 
-    _secret_kinds: ClassVar[frozenset[SecretKind]] = _HTTP_MCP_SECRET_KINDS
+    _secret_kinds: ClassVar[frozenset[SecretKind]] = _HTTP_SECRET_KINDS
 
     @property
     def transport(self) -> Literal["streamable-http"]:
@@ -411,7 +421,7 @@ class MCPSSEProfile(_URLMixin, _HeadersMixin, _OAuthMixin, _MCPMixin, _ProfileBa
 
     kind: Literal["mcp-sse"] = "mcp-sse"
 
-    _secret_kinds: ClassVar[frozenset[SecretKind]] = _HTTP_MCP_SECRET_KINDS
+    _secret_kinds: ClassVar[frozenset[SecretKind]] = _HTTP_SECRET_KINDS
 
     @property
     def transport(self) -> Literal["sse"]:
@@ -437,6 +447,8 @@ class A2AProfile(_URLMixin, _HeadersMixin, _ProfileBase):
     protocol_version: A2AProtocolVersion = "auto"
     streaming: bool = True
     stream_idle_timeout: Annotated[float | None, Field(gt=0, le=86400)] = None
+
+    _secret_kinds: ClassVar[frozenset[SecretKind]] = _HTTP_SECRET_KINDS
 
     @field_validator("card_url")
     @classmethod

@@ -46,6 +46,7 @@ class A2AConfig:
     explicit_name: str | None = None
     card_url: str | None = None
     headers: dict[str, str] = field(default_factory=dict)
+    query_params: dict[str, str] = field(default_factory=dict)
     bearer_token: str | None = None
     binding: Binding = "auto"
     protocol_version: ProtocolVersion = "auto"
@@ -99,13 +100,20 @@ class A2AConfig:
         _positive("stream_idle_timeout", self.stream_idle_timeout, optional=True)
 
     def register_secrets(self) -> None:
-        """Tell the wire recorder's redactor about the bearer token and credential-like headers."""
+        """Tell the wire recorder's redactor about the bearer token, every header value and query parameter.
+
+        A header the user adds is a credential whatever its name (``X-Custom: …``); a credential
+        header's value also counts without its scheme word (``Signature x`` → ``x``).
+        """
         redactor = self.wire.redactor
         if self.bearer_token:
             redactor.add_secret(self.bearer_token)
+        for value in self.query_params.values():
+            redactor.add_secret(value)
         for key, value in self.headers.items():
+            redactor.add_secret(value)
             if is_secret_header(key):
-                redactor.add_secret(value)
+                redactor.add_secret(value.split(" ", 1)[-1])
 
     def add_secret(self, value: str) -> None:
         """Redact ``value`` from the wire log from now on."""

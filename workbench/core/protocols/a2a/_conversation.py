@@ -168,7 +168,7 @@ class Conversation:
     def _send(self, message: Message, skill: str | None) -> AsyncGenerator[StreamResponse, None]:
         request = SendMessageRequest(message=message, configuration=SendMessageConfiguration())
         context = None
-        if skill and self._session.security is not None:
+        if skill and self._session.asks_by_scheme:
             # Tells the security auth which skill's requirements apply (the header is not sent).
             context = ClientCallContext(service_parameters={SKILL_HEADER: skill})
         return self._funnel.stream("sending the message", lambda c: c.send_message(request, context=context))
@@ -184,7 +184,7 @@ class Conversation:
         auth_prompts = in_band_prompts = 0
         # With declared schemes a credential is asked for once and the request retried once
         # (once after an HTTP 401/403, once after an auth-required task state).
-        max_prompts = 1 if self._session.security is not None else MAX_AUTH_PROMPTS
+        max_prompts = 1 if self._session.asks_by_scheme else MAX_AUTH_PROMPTS
         skill = _skill_of(message)
         while True:
             outcome = Outcome()
@@ -245,7 +245,7 @@ class Conversation:
             if handler is None:
                 yield events.completed(view)
                 return
-            if request.kind == "auth" and self._session.security is not None:
+            if request.kind == "auth" and self._session.asks_by_scheme:
                 if in_band_prompts >= max_prompts:
                     error = AuthRequiredError(
                         f"{self._config.name} still asks for a credential after one was given.",

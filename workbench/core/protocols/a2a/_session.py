@@ -17,6 +17,7 @@ import httpx
 from a2a.client import Client, ClientConfig, ClientFactory
 from a2a.types import AgentCard, AgentInterface, GetExtendedAgentCardRequest
 
+from workbench.core.credentials import MemoryCredentialStore
 from workbench.core.errors import RequestTimeoutError, UsageError, WorkbenchError
 from workbench.core.protocols.a2a._config import A2AConfig
 from workbench.core.protocols.a2a._sdk_compat import use_streaming_jsonrpc
@@ -40,7 +41,8 @@ class Session:
 
     Args:
         config: The agent's options.
-        credentials: Where the values for the card's security schemes live (``None``: no ``SecurityAuth``).
+        credentials: Where the values for the card's security schemes live (``None``: this session's
+            memory; what the user answers is still sent where the card's schemes say).
         credential_id: Prefix of the credential-store keys (default: the connection id).
         oauth_opener: Opens an authorization URL for browser sign-in.
     """
@@ -67,20 +69,29 @@ class Session:
         """The key order of the data parts of the agent's latest messages, as its JSON had it."""
         self._lock = asyncio.Lock()
         self._loop = LoopBinding(config.name)
-        self.security: SecurityAuth | None = None
-        if credentials is not None:
-            self.security = SecurityAuth(
-                lambda: self.card,
-                credentials,
-                credential_id or config.connection_id,
-                opener=oauth_opener,
-                on_secret=config.add_secret,
-            )
+        self._stores_credentials = credentials is not None
+        self.security = SecurityAuth(
+            lambda: self.card,
+            credentials if credentials is not None else MemoryCredentialStore(),
+            credential_id or config.connection_id,
+            opener=oauth_opener,
+            on_secret=config.add_secret,
+        )
 
     @property
     def connected(self) -> bool:
         """The card is known and a client exists."""
         return self.client is not None
+
+    @property
+    def asks_by_scheme(self) -> bool:
+        """Whether a credential is asked for by the card's security schemes, and once per request.
+
+        True when a credential store was given or the card declares schemes; otherwise an answer
+        is a bearer token, and it may be asked for again.
+        """
+        card = self.card
+        return self._stores_credentials or (card is not None and bool(card.security_schemes))
 
     @property
     def error_url(self) -> str:
@@ -100,11 +111,11 @@ class Session:
             # The SDK reads payloads made parseable; the wire log (under it) keeps them as sent.
             transport=NormalisingTransport(tap, self.unreadable, self.data_order.observe),
             headers=config.auth_headers(),
+            params=config.query_params or None,  # on every request's URL (the credential guard sees them)
             timeout=httpx.Timeout(config.request_timeout, connect=config.connect_timeout, pool=config.connect_timeout),
             auth=self.security,
         )
-        if self.security is not None:
-            self.security.http = http
+        self.security.http = http
         return http
 
     async def connect(self) -> None:
@@ -181,7 +192,7 @@ class Session:
         if card is None or client is None or not card.capabilities.extended_agent_card:
             return
         config = self.config
-        if not (config.bearer_token or config.headers or (security is not None and await security.ready())):
+        if not (config.bearer_token or config.headers or await security.ready()):
             return  # the extended card is for authenticated callers; don't provoke a 401
         try:
             with anyio.fail_after(budget):
@@ -205,8 +216,7 @@ class Session:
                 await http.aclose()
             self._loop.release()
             self._lock = asyncio.Lock()  # a fresh lock for whichever loop connects next
-            if self.security is not None:
-                self.security.detach()
+            self.security.detach()
 
     def set_bearer_token(self, token: str) -> None:
         """Use ``token`` as ``Authorization: Bearer`` from now on (also on an open connection)."""

@@ -1,8 +1,9 @@
 """The events that end or pause a turn (``Completed``, ``Failed``, ``InputRequired``, ``AuthRequired``); credentials.
 
-A task waiting in auth-required, or an HTTP 401/403, asks the input handler: with a credential
-store and a card that declares its schemes the request carries the ``CredentialNeed``s and the
-answer is stored for them; otherwise the answer's text is a bearer token. Credentials travel in
+A task waiting in auth-required, or an HTTP 401/403, asks the input handler: when the card declares
+its schemes the request carries the ``CredentialNeed``s and the answer is stored for them (in the
+credential store, or in the session's memory without one) and sent where the schemes say: an API
+key as its header, query parameter or cookie. Otherwise the answer's text is a bearer token. Credentials travel in
 headers, never in a message body.
 """
 
@@ -88,7 +89,7 @@ class TurnEvents:
         request = input_request(view, agent=self._config.name, order=self._session.data_order)
         common = self.common(view.task_id, view.context_id, view.status_message)
         if request.kind == "auth":
-            if self._session.security is not None and (needs := self.credential_needs(skill)):
+            if needs := self.credential_needs(skill):
                 # What the card says to supply, next to whatever the agent attached itself.
                 extra = {"reason": "auth-required", **_needs_data(needs)}
                 data = {**request.data, **extra} if isinstance(request.data, dict) else extra
@@ -101,7 +102,7 @@ class TurnEvents:
     def credential_needs(self, skill: str | None, error: AuthRequiredError | None = None) -> list[CredentialNeed]:
         """The needs to ask the user for (those the card requires; the refusing scheme first)."""
         security, card = self._session.security, self._session.card
-        if security is None or card is None:
+        if card is None:
             return []
         alternatives = security.alternatives(skill)
         scheme = error.details.get("scheme") if error is not None else None
@@ -147,9 +148,8 @@ class TurnEvents:
         answer = await handler(request)
         if answer.cancel:
             return False
-        security = self._session.security
-        if needs and security is not None:
-            return await security.store_answer(needs, answer) > 0
+        if needs:
+            return await self._session.security.store_answer(needs, answer) > 0
         if not answer.text:
             return False
         self._session.set_bearer_token(answer.text)
@@ -159,10 +159,9 @@ class TurnEvents:
         """The message continuing a waiting task with the user's answer (both ids set)."""
         if request.kind == "auth":
             # The credential travels in headers (as the card's schemes say), never in the message body.
-            security = self._session.security
-            needs = self.credential_needs(skill) if security is not None else []
-            if needs and security is not None:
-                await security.store_answer(needs, answer)
+            needs = self.credential_needs(skill)
+            if needs:
+                await self._session.security.store_answer(needs, answer)
                 prompt = InputResponse(text=AUTH_RESUME_TEXT)
             else:
                 if answer.text:

@@ -72,7 +72,10 @@ class A2AAgent(ConfigViews, CardViews, TaskMethods, PushMethods, AgentBase):
         url: The agent's base URL (or its card URL ending in ``.json``).
         name: Display name (default: the card's name once discovered).
         card_url: Fetch the card from exactly this URL instead of the well-known paths.
-        headers: Extra HTTP headers for every request (credential-like values are redacted).
+        headers: Extra HTTP headers for every request; each value is treated as a credential
+            (redacted in the wire log and in log records).
+        query_params: Query parameters added to every HTTP request's URL (an API key a profile keeps
+            as a ``query`` secret); each value is treated as a credential. Not sent over gRPC.
         bearer_token: Sent as ``Authorization: Bearer <token>`` (redacted in the wire log).
         binding: ``auto`` (the agent's preference among JSON-RPC and HTTP+JSON), one of them, or ``GRPC``
             (needs ``a2a-sdk[grpc]``; the wire log keeps its messages decoded, not its HTTP/2 frames).
@@ -82,8 +85,10 @@ class A2AAgent(ConfigViews, CardViews, TaskMethods, PushMethods, AgentBase):
             ``text`` / ``data`` continue the task, ``cancel`` cancels it, an empty ``InputResponse()``
             defers. Without a handler (or on deferral) the stream ends with
             ``Completed(result.state="input_required")`` and the caller continues with
-            ``invoke_async(answer, task_id=...)``. For auth, ``text`` is a bearer token: it is sent in
-            the ``Authorization`` header from then on (never in a message body).
+            ``invoke_async(answer, task_id=...)``. For auth, the answer fills what the card's security
+            schemes need and is sent where they say (an API key as its header, query parameter or
+            cookie); when the card declares none, ``text`` is a bearer token for the ``Authorization``
+            header. Never in a message body.
         wire: Wire recorder for all HTTP traffic, SSE events and JSON-RPC messages (default: the
             agent's own ``WireRecorder``; pass one to share a log).
         connection_id: Connection id in the wire log (default: the URL).
@@ -95,7 +100,8 @@ class A2AAgent(ConfigViews, CardViews, TaskMethods, PushMethods, AgentBase):
             an agent may legitimately think for minutes).
         limits: Response size limits (default ``HTTPLimits()``: 64 MiB per body or event, 128 MiB
             per stream); a refusal is a ``ProtocolError`` naming the limit.
-        credentials: Where the values for the card's security schemes live. When set, every request
+        credentials: Where the values for the card's security schemes live (default: this agent's
+            memory, gone when it is). Every request
             carries what the card (or the skill) requires — API key, bearer, basic, OAuth 2.0 client
             credentials / authorization code with PKCE, OpenID Connect — and a 401/403 or
             auth-required asks ``input_handler`` with the ``CredentialNeed``s in
@@ -122,6 +128,7 @@ class A2AAgent(ConfigViews, CardViews, TaskMethods, PushMethods, AgentBase):
         name: str | None = None,
         card_url: str | None = None,
         headers: dict[str, str] | None = None,
+        query_params: dict[str, str] | None = None,
         bearer_token: str | None = None,
         binding: Binding = "auto",
         protocol_version: ProtocolVersion = "auto",
@@ -145,6 +152,7 @@ class A2AAgent(ConfigViews, CardViews, TaskMethods, PushMethods, AgentBase):
             explicit_name=name,
             card_url=card_url,
             headers=dict(headers or {}),
+            query_params=dict(query_params or {}),
             bearer_token=bearer_token,
             binding=binding,
             protocol_version=protocol_version,
@@ -180,8 +188,8 @@ class A2AAgent(ConfigViews, CardViews, TaskMethods, PushMethods, AgentBase):
     # ------------------------------------------------------------------ lifecycle
 
     @property
-    def security(self) -> SecurityAuth | None:
-        """Applies the card's security schemes (``None`` without a credential store)."""
+    def security(self) -> SecurityAuth:
+        """Applies the card's security schemes (values in this agent's memory without a credential store)."""
         return self._session.security
 
     def set_bearer_token(self, token: str) -> None:
