@@ -447,6 +447,27 @@ async def test_slow_count_reports_every_step(kind: str, mode: str) -> None:
         await recorder.wait_for(lambda m: getattr(m, "data", None) == "slow_count: 4")
 
 
+async def set_log_level(c: Client, level: types.LoggingLevel) -> None:
+    """``logging/setLevel`` through the session (``Client.set_logging_level`` warns: deprecated in 2026)."""
+    request = types.SetLevelRequest(params=types.SetLevelRequestParams(level=level))
+    await c.session.send_request(request, types.EmptyResult)
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("kind", ["http-inproc", "inproc"])
+async def test_a_legacy_client_that_sets_level_error_gets_no_info_logs_until_it_lowers_it(kind: str) -> None:
+    recorder = Recorder()
+    async with connect(kind, "legacy", logging_callback=recorder.on_log) as demo:
+        c = demo.client
+        assert c.server_capabilities.logging is not None
+        await set_log_level(c, "error")
+        assert text_of(await c.call_tool("ask", {"message": "quiet please"}))  # logs at info and debug
+        await set_log_level(c, "info")
+        await c.call_tool("bump_counter", {})  # logs at info
+        marker = await recorder.wait_for(lambda m: str(getattr(m, "data", "")).startswith("bump_counter:"))
+        assert recorder.logs == [marker]
+
+
 @pytest.mark.asyncio
 @pytest.mark.parametrize(("kind", "mode"), ALL)
 async def test_cancelling_slow_count_reaches_the_server(kind: str, mode: str) -> None:

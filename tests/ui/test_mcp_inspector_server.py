@@ -4,12 +4,14 @@ stdio child (the tab names its transport) and over Streamable HTTP."""
 from __future__ import annotations
 
 import json
+import sys
 
 import pytest
 
+from tests.servers import script_path
 from tests.ui.mcp_inspector_support import SignalLog, inspector, stdio_profile
 from tests.ui.support import InProcessDemoFactory, make_context
-from workbench.core.profiles import MCPHTTPProfile
+from workbench.core.profiles import MCPHTTPProfile, MCPStdioProfile
 from workbench.demo.mcp_server import serve_http
 from workbench.ui.panels.inspector.mcp import MCPInspectorWidget
 
@@ -44,7 +46,7 @@ async def test_server_tab_shows_identity_protocol_instructions_capabilities_and_
 
 
 @pytest.mark.asyncio
-async def test_ping_reports_latency_and_a_refused_log_level_shows_inline_and_in_the_presenter(qtbot, tmp_path):
+async def test_ping_reports_latency_and_a_log_level_is_set_with_logging_set_level(qtbot, tmp_path):
     async with inspector(tmp_path, qtbot, stdio_profile(mode="legacy")) as it:  # in process, handshake era
         server = it.widget.server
         assert server.fields["era"].text().startswith("handshake era")
@@ -54,7 +56,20 @@ async def test_ping_reports_latency_and_a_refused_log_level_shows_inline_and_in_
         (ms,) = await pings.wait_for()
         assert ms > 0
         assert server.ping_result.text().endswith(" ms")
-        # The demo server advertises logging but has no logging/setLevel: the refusal is shown, not raised.
+        assert server.log_level.isEnabled()  # the demo server offers logging in the handshake era
+        levels = SignalLog(it.widget.vm.log_level_set)
+        server.log_level.setCurrentIndex(3)
+        server.log_level.activated.emit(3)
+        await levels.wait_for()
+        assert server.log_status.text() == "set to warning"
+
+
+@pytest.mark.asyncio
+async def test_a_refused_log_level_shows_inline_and_in_the_presenter(qtbot, tmp_path):
+    # A handshake-era server without logging/setLevel (-32601): the refusal is shown, not raised.
+    profile = MCPStdioProfile(name="plain", command=sys.executable, args=[script_path("many_tools"), "1"])
+    async with inspector(tmp_path, qtbot, profile) as it:
+        server = it.widget.server
         reported = SignalLog(it.ctx.errors.error_reported)
         server.log_level.setCurrentIndex(3)
         server.log_level.activated.emit(3)

@@ -8,6 +8,7 @@ from mcp.server.lowlevel.server import NotificationOptions
 from mcp.server.mcpserver import MCPServer
 
 from workbench.demo.mcp_server import (
+    log_levels,
     prompts,
     resources,
     tools_agent,
@@ -55,6 +56,7 @@ def build_server(state: DemoState | None = None) -> MCPServer:
     tools_dynamic.register(server, state)
     resources.register(server, state)
     prompts.register(server)
+    log_levels.add_legacy_set_level(server)
     _advertise_legacy_list_changed(server)
     return server
 
