@@ -9,13 +9,14 @@ from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
 
 from workbench.core.safe_text import safe_file_name
+from workbench.ui.untrusted import shown
 
 TRUNCATE_AT = 1_000_000
 """Characters shown before a payload is cut (the rest stays one click away)."""
 
 
 class PayloadView(QWidget):
-    """Shows untrusted text literally; beyond ``limit`` characters only the head, plus two buttons.
+    """Shows untrusted text literally (``shown``); beyond ``limit`` characters only the head, plus two buttons.
 
     "Show all" puts the whole text in (the user asked for it); "Save as…" writes it to a file without
     showing it. ``saved(path)`` is emitted after a save.
@@ -27,6 +28,7 @@ class PayloadView(QWidget):
         super().__init__(parent)
         self._limit = limit
         self._text = ""
+        self._cut = False
         self._suggested_name = "payload.txt"
         self.editor = QPlainTextEdit(self)
         self.editor.setReadOnly(True)
@@ -53,7 +55,7 @@ class PayloadView(QWidget):
     @property
     def truncated(self) -> bool:
         """Whether only the head of the text is shown."""
-        return len(self.editor.toPlainText()) < len(self._text)
+        return self._cut
 
     def text(self) -> str:
         """The whole payload (not only what is shown)."""
@@ -63,8 +65,8 @@ class PayloadView(QWidget):
         """Show ``text`` (cut at the limit)."""
         self._text = text
         self._suggested_name = safe_file_name(suggested_name, fallback="payload.txt")
-        cut = len(text) > self._limit
-        self.editor.setPlainText(text[: self._limit] if cut else text)
+        cut = self._cut = len(text) > self._limit
+        self.editor.setPlainText(shown(text[: self._limit] if cut else text))
         self.note.setText(f"Showing {self._limit:,} of {len(text):,} characters." if cut else "")
         self.note.setVisible(cut)
         self.show_all_button.setVisible(cut)
@@ -72,7 +74,8 @@ class PayloadView(QWidget):
 
     def show_all(self) -> None:
         """Put the whole text into the view."""
-        self.editor.setPlainText(self._text)
+        self._cut = False
+        self.editor.setPlainText(shown(self._text))
         self.note.setVisible(False)
         self.show_all_button.setVisible(False)
 

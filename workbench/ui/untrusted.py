@@ -1,8 +1,11 @@
-"""Showing text that came from a server or agent: always plain, markdown without HTML or resources.
+r"""Showing text that came from a server or agent: always plain, markdown without HTML or resources.
 
 Every string a remote peer sends (names, descriptions, instructions, messages, URLs, errors) goes
 through these helpers (qt-async §6 lists what Qt renders by default: rich text in labels, message
-boxes and tooltips, local images in markdown, ``file:`` links that navigate the browser).
+boxes and tooltips, local images in markdown, ``file:`` links that navigate the browser). They show
+it through ``shown`` — the terminal's cleaner, ``workbench.core.safe_text.neutralise`` — so control,
+bidi, zero-width and tag characters appear as escapes (``\u200b``, ``\U000e0041``) instead of
+hiding text or reordering it.
 """
 
 from __future__ import annotations
@@ -12,16 +15,31 @@ from PySide6.QtGui import QColor, QPainter, QPyTextObject, QTextCursor, QTextDoc
 from PySide6.QtGui import Qt as GuiQt
 from PySide6.QtWidgets import QLabel, QTextBrowser, QWidget
 
+from workbench.core.safe_text import neutralise
+
 SAFE_LINK_SCHEMES = frozenset({"http", "https", "mailto"})
 HEADING_MARGINS = {1: (12.0, 6.0), 2: (10.0, 4.0), 3: (8.0, 2.0)}
 """Space above and below a markdown heading of each level, in pixels (deeper levels use level 3's)."""
 
 
+def shown(text: str) -> str:
+    """Untrusted ``text`` as the window shows it: control and invisible characters as visible escapes."""
+    return neutralise(text)
+
+
+class PlainLabel(QLabel):
+    """A label that shows every text it is given literally, invisible characters made visible (``shown``)."""
+
+    def setText(self, text: str) -> None:  # noqa: N802 - Qt's name
+        """Show ``text`` as plain text through ``shown``."""
+        super().setText(shown(text))
+
+
 def plain_label(
     text: str = "", parent: QWidget | None = None, *, wrap: bool = False, selectable: bool = True
 ) -> QLabel:
-    """A label that shows ``text`` literally (never as rich text), selectable for copying."""
-    label = QLabel(parent)
+    """A label that shows ``text`` (and every later ``setText``) literally, selectable for copying."""
+    label = PlainLabel(parent)
     label.setTextFormat(Qt.TextFormat.PlainText)
     label.setWordWrap(wrap)
     if selectable:
@@ -32,7 +50,7 @@ def plain_label(
 
 def plain_tooltip(text: str) -> str:
     """The tooltip form of untrusted ``text``: escaped so the tooltip label cannot render it as HTML."""
-    return GuiQt.convertFromPlainText(text) if text else ""
+    return GuiQt.convertFromPlainText(shown(text)) if text else ""
 
 
 def set_plain_tooltip(widget: QWidget, text: str) -> None:
@@ -108,12 +126,12 @@ class SafeTextBrowser(QTextBrowser):
 
     def set_untrusted_markdown(self, text: str) -> None:
         """Render ``text`` as markdown with raw HTML shown literally and no resource loading."""
-        self.document().setMarkdown(text, QTextDocument.MarkdownFeature.MarkdownNoHTML)
+        self.document().setMarkdown(shown(text), QTextDocument.MarkdownFeature.MarkdownNoHTML)
         space_headings(self.document())
 
     def set_untrusted_text(self, text: str) -> None:
         """Show ``text`` literally."""
-        self.setPlainText(text)
+        self.setPlainText(shown(text))
 
     def loadResource(self, type_: int, name: QUrl | str) -> object:  # noqa: N802
         """Refuse every resource (images, style sheets) an untrusted document asks for."""

@@ -15,7 +15,7 @@ import re
 from PySide6.QtGui import QTextCharFormat, QTextCursor, QTextDocument, QTextDocumentFragment
 
 from workbench.core.conversation import Artifact
-from workbench.ui.untrusted import space_headings
+from workbench.ui.untrusted import shown, space_headings
 
 MARKDOWN_TYPES = frozenset({"text/markdown", "text/x-markdown"})
 """Media types of parts drawn as (safe) markdown, as the result panes do."""
@@ -50,10 +50,12 @@ def is_markdown_artifact(item: Artifact) -> bool:
 def safe_markdown_document(text: str) -> QTextDocument:
     """``text`` parsed as markdown with raw HTML shown literally, images replaced by text, headings spaced.
 
+    Control and invisible characters are shown as escapes (``untrusted.shown``).
+
     The document is never laid out, so nothing is loaded while parsing (qt-async §6).
     """
     scratch = QTextDocument()
-    scratch.setMarkdown(text, QTextDocument.MarkdownFeature.MarkdownNoHTML)
+    scratch.setMarkdown(shown(text), QTextDocument.MarkdownFeature.MarkdownNoHTML)
     images: list[tuple[int, int, str]] = []
     block = scratch.begin()
     while block.isValid():

@@ -43,6 +43,7 @@ from workbench.core.conversation import (
     ToolCall,
     UserMessage,
 )
+from workbench.core.safe_text import escape_json_text, neutralise
 from workbench.ui.panels.chat.colours import colour
 from workbench.ui.panels.chat.markdown import insert_markdown, is_markdown_artifact, line_breaks_kept, settled_end
 
@@ -198,12 +199,14 @@ class TranscriptRenderer:
             if isinstance(item, Answer):
                 cursor.insertText("  answering the agent's question", _fmt(small=True, accent="#6b7280"))
             cursor.insertText("\n", self._plain)
-            cursor.insertText(item.text, self._plain)
+            cursor.insertText(neutralise(item.text), self._plain)
         elif isinstance(item, StatusLine):
             shown = item.state.replace("_", " ")
             if item.message and item.state in ("input_required", "auth_required", "failed", "rejected", "canceled"):
                 shown += f": {item.message}"
-            cursor.insertText(f"● {shown}", _fmt(accent=STATE_COLOURS.get(item.state, "#6b7280"), small=True))
+            cursor.insertText(
+                f"● {neutralise(shown)}", _fmt(accent=STATE_COLOURS.get(item.state, "#6b7280"), small=True)
+            )
         elif isinstance(item, Artifact):
             self._draw_artifact(cursor, index, item)
             drawn.chunks = item.chunks
@@ -212,10 +215,10 @@ class TranscriptRenderer:
         elif isinstance(item, LogLine):
             who = f" {item.logger}" if item.logger else ""
             accent = LOG_COLOURS.get(item.level, "#374151")
-            cursor.insertText(f"[{item.level}]{who}: {item.text}", self._mono_fmt(accent, small=True))
+            cursor.insertText(neutralise(f"[{item.level}]{who}: {item.text}"), self._mono_fmt(accent, small=True))
         elif isinstance(item, ToolCall):
-            args = json.dumps(item.arguments, ensure_ascii=False, default=str)
-            cursor.insertText(f"tool call  {item.name}({args})", self._mono_fmt("#7c3aed"))
+            args = escape_json_text(json.dumps(item.arguments, ensure_ascii=False, default=str))
+            cursor.insertText(f"tool call  {neutralise(item.name)}({args})", self._mono_fmt("#7c3aed"))
         elif isinstance(item, Question):
             self._draw_request(cursor, item)
         elif isinstance(item, Completion):
@@ -226,11 +229,11 @@ class TranscriptRenderer:
                 shown = (
                     item.text if len(item.text) <= COMPLETION_TEXT_CHARS else item.text[:COMPLETION_TEXT_CHARS] + "…"
                 )
-                cursor.insertText("\n" + shown, self._plain)
+                cursor.insertText("\n" + neutralise(shown), self._plain)
         elif isinstance(item, Failure):
-            cursor.insertText(f"✖ failed [{item.code}]: {item.message}", _fmt(accent="#b91c1c", bold=True))
+            cursor.insertText(neutralise(f"✖ failed [{item.code}]: {item.message}"), _fmt(accent="#b91c1c", bold=True))
             if item.hint:
-                cursor.insertText(f"\n{item.hint}", _fmt(accent="#b91c1c"))
+                cursor.insertText(f"\n{neutralise(item.hint)}", _fmt(accent="#b91c1c"))
 
     def _draw_agent(self, drawn: _Drawn, item: AgentMessage, *, fresh: bool) -> None:
         """Draw a message: finished paragraphs once, then only the paragraph still streaming.
@@ -249,7 +252,7 @@ class TranscriptRenderer:
         if drawn.plain:
             if item.streaming or len(text) - drawn.settled > FINAL_MARKDOWN_LIMIT:
                 cursor = drawn.frame.lastCursorPosition()
-                cursor.insertText(text[drawn.settled + drawn.chars :], self._plain)
+                cursor.insertText(neutralise(text[drawn.settled + drawn.chars :]), self._plain)
                 drawn.chars = len(text) - drawn.settled
                 drawn.final = not item.streaming
                 return
@@ -264,7 +267,7 @@ class TranscriptRenderer:
         tail = text[drawn.settled :]
         cursor = self._tail_cursor(drawn)
         if item.streaming and len(tail) > LIVE_MARKDOWN_LIMIT:
-            cursor.insertText(tail, self._plain)
+            cursor.insertText(neutralise(tail), self._plain)
             drawn.plain, drawn.chars = True, len(tail)
             return
         if tail:
@@ -286,7 +289,7 @@ class TranscriptRenderer:
         size = item.text_length
         turn = self._conv.turns[item.turn] if self._conv is not None and item.turn < len(self._conv.turns) else None
         done = ", streaming" if not item.last_chunk and turn is not None and turn.running else ""
-        cursor.insertText(f"Artifact: {item.title}", _fmt(bold=True))
+        cursor.insertText(f"Artifact: {neutralise(item.title)}", _fmt(bold=True))
         amount = f"{size:,} chars" if size else f"{len(item.parts)} part{'s' if len(item.parts) != 1 else ''}"
         cursor.insertText(
             f"  ({item.chunks:,} chunk{'s' if item.chunks != 1 else ''}, {amount}{done})  ",
@@ -314,7 +317,7 @@ class TranscriptRenderer:
                 cursor.insertText("…\n", _fmt(small=True, accent="#6b7280"))
             insert_markdown(cursor, line_breaks_kept(body.rstrip("\n")))
             return
-        cursor.insertText(("…" if cut else "") + body.rstrip("\n"), self._mono)
+        cursor.insertText(("…" if cut else "") + neutralise(body.rstrip("\n")), self._mono)
 
     def _draw_request(self, cursor: QTextCursor, item: Question) -> None:
         what = {"elicitation": "asks for input", "sampling": "asks for a completion", "input": "needs input",
@@ -322,10 +325,10 @@ class TranscriptRenderer:
         cursor.insertText(f"The agent {what}", _fmt(bold=True, accent="#b45309"))
         status = {"pending": "", "answered": " (answered)", "waiting": " — waiting for your answer"}[item.status]
         cursor.insertText(status + "\n", _fmt(accent="#b45309"))
-        cursor.insertText(item.text, self._plain)
+        cursor.insertText(neutralise(item.text), self._plain)
         props = (item.schema or {}).get("properties") if isinstance(item.schema, dict) else None
         if isinstance(props, dict) and props:
-            fields = ", ".join(str(k) for k in props)
+            fields = neutralise(", ".join(str(k) for k in props))
             cursor.insertText(f"\nAnswer fields: {fields}", _fmt(small=True, accent="#6b7280"))
             if item.status == "waiting":
                 cursor.insertText("\nType the answer below (a JSON object for the fields) and send it.",

@@ -7,7 +7,7 @@ from typing import Any
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
 
-from workbench.ui.untrusted import plain_tooltip
+from workbench.ui.untrusted import plain_tooltip, shown
 
 KEY_ROLE = Qt.ItemDataRole.UserRole + 1
 """Role answering the row's key (the tool name, resource URI …)."""
@@ -53,19 +53,19 @@ class CatalogListModel(QAbstractListModel):
         return 0 if parent.isValid() else len(self._visible)
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        """Display text, escaped tooltip, the row key, or the description's first line."""
+        """Display text, escaped tooltip, the row key, or the description's first line (peer text ``shown``)."""
         if not index.isValid() or index.row() >= len(self._visible):
             return None
         row = self._rows[self._visible[index.row()]]
         if role == Qt.ItemDataRole.DisplayRole:
-            return row.text
+            return shown(row.text)
         if role == Qt.ItemDataRole.ToolTipRole:
             # the full name first (a narrow list elides it), then the description
             return plain_tooltip(f"{row.text}\n\n{row.tooltip}" if row.tooltip else row.text)
         if role == KEY_ROLE:
             return row.key
         if role == SUMMARY_ROLE:
-            return row.summary
+            return shown(row.summary)
         return None
 
     def set_rows(self, rows: list[ListRow]) -> None:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont, QFontDatabase
 from PySide6.QtWidgets import (
@@ -24,6 +22,7 @@ from workbench.ui.panels.inspector.mcp.catalog_list import CatalogListWidget, la
 from workbench.ui.panels.inspector.mcp.itemmodel import ListRow
 from workbench.ui.panels.inspector.mcp.tool_call import ToolCallWidget
 from workbench.ui.panels.inspector.mcp.viewmodel import MCPInspectorViewModel
+from workbench.ui.panels.inspector.results.blobs import pretty_json
 from workbench.ui.untrusted import plain_label
 
 HINTS = (
@@ -139,11 +138,9 @@ class ToolDetailWidget(QWidget):
             badge.setStyleSheet("border: 1px solid #888; border-radius: 6px; padding: 1px 6px;")
             self._badge_row.insertWidget(2 + len(self.badges), badge)
             self.badges.append(badge)
-        self.input_schema.setPlainText(json.dumps(spec.input_schema, indent=2, ensure_ascii=False) if spec else "")
+        self.input_schema.setPlainText(pretty_json(spec.input_schema) if spec else "")
         output = spec.output_schema if spec else None
-        self.output_schema.setPlainText(
-            json.dumps(output, indent=2, ensure_ascii=False) if output is not None else "(no output schema)"
-        )
+        self.output_schema.setPlainText(pretty_json(output) if output is not None else "(no output schema)")
         self.schemas_button.setEnabled(spec is not None)
         self.call.set_tool(spec)
 

@@ -10,7 +10,7 @@ import wave
 from typing import Any
 
 from workbench.core.protocols.base import ContentPart
-from workbench.core.safe_text import safe_file_name
+from workbench.core.safe_text import escape_json_text, safe_file_name
 
 _EXTENSIONS = {
     "image/png": ".png",
@@ -28,8 +28,8 @@ _EXTENSIONS = {
 
 
 def pretty_json(value: Any) -> str:
-    """Indented JSON for display (non-JSON values fall back to ``str``)."""
-    return json.dumps(value, indent=2, ensure_ascii=False, default=str)
+    r"""Indented JSON for display (non-JSON values fall back to ``str``), invisible characters as ``\uXXXX``."""
+    return escape_json_text(json.dumps(value, indent=2, ensure_ascii=False, default=str))
 
 
 def decode_blob(blob: str | None) -> bytes | None:
