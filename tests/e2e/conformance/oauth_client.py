@@ -2,9 +2,11 @@
 
 The suite starts a scenario's authorization server and MCP server, then runs this with
 ``MCP_CONFORMANCE_SCENARIO`` (and for some scenarios ``MCP_CONFORMANCE_CONTEXT``, a JSON object) set.
-It logs in the way ``workbench login`` does — ``build_oauth_provider`` with the loopback redirect,
-here followed by an HTTP client instead of a browser (``follow_redirects_opener``) and a credential
-store in memory — then lists the tools and calls ``test-tool`` when the server has it. A client
+It logs in as ``workbench login`` does — ``profile_service.login``, whose agent is built from the
+profile with the same credential boundary as the command line's; the loopback redirect is followed
+by an HTTP client instead of a browser (``follow_redirects_opener``) and the credential store is in
+memory — then lists the tools and calls ``test-tool`` when the server has it through an agent built
+as ``workbench call --profile`` builds one. A client
 registered out of band (``auth/pre-registration``: the context gives ``client_id`` and
 ``client_secret``) is put in the store as the registration the login then uses.
 """
@@ -19,11 +21,12 @@ from typing import Any
 
 from mcp.shared.auth import OAuthClientInformationFull
 
+from workbench.core.agent_factory import build_agent
 from workbench.core.credentials import MemoryCredentialStore
+from workbench.core.http.browser import follow_redirects_opener
 from workbench.core.http.loopback import free_port, redirect_uri
+from workbench.core.profile_service import login
 from workbench.core.profiles import MCPHTTPProfile
-from workbench.core.protocols.mcp import MCPAgent
-from workbench.core.protocols.mcp.oauth import build_oauth_provider, follow_redirects_opener
 from workbench.core.protocols.mcp.oauth_storage import CredentialTokenStorage
 from workbench.core.wire import WireRecorder
 
@@ -32,7 +35,7 @@ async def main(url: str) -> None:
     """Log in, list the tools, call ``test-tool`` if there is one; print what happened."""
     scenario = os.environ.get("MCP_CONFORMANCE_SCENARIO", "")
     context: dict[str, Any] = json.loads(os.environ.get("MCP_CONFORMANCE_CONTEXT") or "{}")
-    profile = MCPHTTPProfile(name="conformance", url=url, auth="oauth")
+    profile = MCPHTTPProfile(name="conformance", url=url, auth="oauth", connect_timeout=30, request_timeout=30)
     store = MemoryCredentialStore()
     if "client_id" in context:  # a registration made out of band
         registration = OAuthClientInformationFull(
@@ -43,14 +46,16 @@ async def main(url: str) -> None:
         )
         await CredentialTokenStorage(store, profile.id).set_client_info(registration)
     wire = WireRecorder()
-    auth = await build_oauth_provider(
-        profile, store, wire=wire, connection_id=profile.id, opener=follow_redirects_opener, login_timeout=30
-    )
-    async with MCPAgent(url, wire=wire, auth=auth, connect_timeout=30, request_timeout=30) as agent:
-        names = [tool.name for tool in agent.tool_specs()]
+    # The command line's path: 'workbench login' (profile_service.login), then an agent built from the
+    # profile with its credential boundary, as 'workbench call --profile' builds it; like the window's,
+    # it may log in again when the server asks for more scope (step-up).
+    await login(profile, store, opener=follow_redirects_opener, wire=wire, timeout=30)
+    agent = await build_agent(profile, wire=wire, credentials=store, oauth_opener=follow_redirects_opener)
+    async with agent:
+        names = [tool.name for tool in agent.tool_specs()]  # type: ignore[attr-defined]
         print(f"{scenario}: tools {names}", flush=True)
         if "test-tool" in names:
-            result = await agent.call_tool("test-tool", {})
+            result = await agent.call_tool("test-tool", {})  # type: ignore[attr-defined]
             print(f"{scenario}: test-tool -> {result.text!r}", flush=True)
 
 
