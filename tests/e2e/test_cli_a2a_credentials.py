@@ -3,13 +3,15 @@
 An API key goes where the agent's card says (header, query parameter or cookie, by its name),
 whether it comes from ``--answer`` or from ``secret set``; a ``--header`` value is a credential: it
 never follows a card to another origin and never shows in the wire log, a HAR file, the terminal
-or the debug log.
+or a log record.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import os
+import shlex
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +24,9 @@ from tests.e2e.test_cli import json_lines
 from tests.integration.a2a.a2a_security_agents import API_KEY, PARAM_NAMES, Location, api_key_agent
 from tests.integration.a2a.a2a_test_agents import echo_app
 from tests.support.cli_runner import run_workbench
+from workbench.core.agent_factory import build_agent
+from workbench.core.profiles import A2AProfile
+from workbench.core.wire import WireRecorder
 from workbench.demo.a2a_agents import serve_agent
 
 pytestmark = pytest.mark.asyncio
@@ -75,7 +80,6 @@ def _env(tmp_path: Path) -> dict[str, str]:
     env["PYTHONPATH"] = str(REPO)
     env["PYTHON_KEYRING_BACKEND"] = "tests.support.keyrings.FileTestKeyring"
     env["WORKBENCH_TEST_KEYRING"] = str(tmp_path / "keyring.json")
-    env["WORKBENCH_DEBUG"] = "1"
     return env
 
 
@@ -156,9 +160,16 @@ async def test_a_custom_header_never_follows_a_card_to_another_origin_nor_shows_
     assert agent.seen and not agent.calls  # the card was fetched; the message never left
     written = wire.read_text()
     assert written
-    logs = "".join(p.read_text(errors="replace") for p in (tmp_path / "config").rglob("*.log*") if p.is_file())
-    for name, text in {"wire": written, "stdout": out, "stderr": err, "debug log": logs}.items():
+    for name, text in {"wire": written, "stdout": out, "stderr": err}.items():
         assert CUSTOM not in text, name
+
+
+async def test_a_custom_header_value_is_masked_in_log_records(caplog: pytest.LogCaptureFixture) -> None:
+    profile = A2AProfile(name="custom", url="http://127.0.0.1:9", headers={"X-Custom": CUSTOM})
+    await build_agent(profile, wire=WireRecorder())
+    with caplog.at_level(logging.INFO):
+        logging.getLogger("some.sdk").info("sending headers %s", {"x-custom": CUSTOM})
+    assert caplog.records and all(CUSTOM not in r.getMessage() for r in caplog.records)
 
 
 async def test_a_custom_header_of_a_saved_profile_stays_on_its_origin(tmp_path: Path) -> None:
@@ -175,3 +186,22 @@ async def test_a_custom_header_of_a_saved_profile_stays_on_its_origin(tmp_path: 
     assert json.loads(out.splitlines()[-1])["error"]["code"] == "credential-origin"
     assert agent.seen and not agent.calls
     assert CUSTOM not in out + err
+
+
+@pytest.mark.parametrize("location", ["header", "query", "cookie"])
+async def test_a_401_hint_passes_the_key_where_the_card_says_and_works_as_written(
+    location: Location, tmp_path: Path
+) -> None:
+    agent = Recorded(api_key_agent(location))
+    async with serve_agent(agent) as url:
+        code, _, err = await run_workbench("send", "--a2a", url, "hello", env=_env(tmp_path))
+        assert code == 1
+        [hint] = [line.strip() for line in err.splitlines() if "pass the credential: " in line]
+        argv = shlex.split(hint.split(": ", 1)[1].split(" …")[0])[1:]
+        assert "Authorization=Bearer TOKEN" not in argv
+        assert any("KEY" in value for value in argv)
+        written = [value.replace("KEY", API_KEY) for value in argv]
+        code, out, err = await run_workbench(*written, "hello", "--json", env=_env(tmp_path))
+    assert code == 0, err
+    assert json_lines(out)[-1]["result"]["state"] == "completed"
+    assert _carried_where_the_card_says(agent.calls[-1], location)
