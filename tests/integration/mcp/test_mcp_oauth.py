@@ -7,6 +7,7 @@ Token expiry is driven by a clock shared by the client and the authorization ser
 
 from __future__ import annotations
 
+import json
 import socket
 from collections.abc import AsyncIterator
 from typing import Literal
@@ -249,6 +250,25 @@ async def test_logout_revokes_at_the_authorization_server_and_forgets_tokens_and
     assert await store.get(client_key(profile.id)) is None
     again = await logout(profile, store)
     assert (again.revoked, again.forgotten, again.steps) == (False, 0, ())
+
+
+async def test_logout_sends_nothing_to_a_revocation_endpoint_over_plain_http_off_this_machine(
+    servers: OAuthServers,
+) -> None:
+    store = MemoryCredentialStore()
+    profile = http_profile(servers)
+    await login(profile, store, opener=follow_redirects_opener)
+    saved = await store.get(client_key(profile.id))
+    assert saved is not None
+    stored = json.loads(saved.get_secret_value())
+    stored["authorization_server"]["revocation_endpoint"] = "http://auth.example/revoke"
+    await store.set(client_key(profile.id), json.dumps(stored))
+    wire = WireRecorder()
+    result = await logout(profile, store, wire=wire)
+    assert (result.revoked, result.forgotten) == (False, 2)
+    assert [(s.stage, s.status) for s in result.steps] == [(AuthStage.REVOKE, "failed")]
+    assert wire.records() == []
+    assert servers.provider.counters.revocations == 0
 
 
 async def test_the_redirect_port_is_registered_once_and_every_later_login_uses_it(servers: OAuthServers) -> None:

@@ -11,8 +11,10 @@ from mcp.shared.auth import OAuthToken
 
 from workbench.core.auth_steps import AuthStage, AuthStep, StepCallback, StepLog, StepStatus
 from workbench.core.credentials import CredentialStore
+from workbench.core.http.oauth_endpoints import is_secure_endpoint
 from workbench.core.protocols.mcp.oauth_storage import CredentialTokenStorage
 from workbench.core.protocols.mcp.tap import HTTPWireTransport
+from workbench.core.safe_text import neutralise_line
 from workbench.core.wire import WireRecorder
 
 if TYPE_CHECKING:
@@ -75,8 +77,12 @@ async def logout(
     steps = StepLog(connection_id, wire, on_step)
     revoked = False
     tokens, client, asm = state.tokens, state.client, state.authorization_server
-    if tokens is not None and client is not None and asm is not None and asm.revocation_endpoint is not None:
-        revoked = await _revoke(str(asm.revocation_endpoint), tokens, client, wire, steps, timeout)
+    endpoint = str(asm.revocation_endpoint) if asm is not None and asm.revocation_endpoint is not None else None
+    if tokens is not None and client is not None and endpoint is not None and not is_secure_endpoint(endpoint):
+        detail = f"{endpoint} is plain http off this machine: nothing was sent; the tokens are only forgotten here"
+        steps.step(AuthStage.REVOKE, "failed", neutralise_line(detail))
+    elif tokens is not None and client is not None and endpoint is not None:
+        revoked = await _revoke(endpoint, tokens, client, wire, steps, timeout)
     elif tokens is not None:
         why = "no revocation endpoint is known" if asm is None or client is None else "the server offers no revocation"
         steps.step(AuthStage.REVOKE, "skipped", f"{why}; the tokens are only forgotten here")
