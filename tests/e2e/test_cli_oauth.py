@@ -141,3 +141,18 @@ async def test_a_login_refuses_an_authorization_server_endpoint_over_plain_http_
         counters = servers.provider.counters
         assert (counters.registrations, counters.authorizations, counters.code_grants) == (0, 0, 0)
         assert not any("oauth:tokens" in key for key in _keyring(tmp_path))
+
+
+async def test_a_login_refuses_a_protected_resource_naming_an_authorization_server_over_plain_http_elsewhere(
+    tmp_path: Path,
+) -> None:
+    env = _oauth_env(tmp_path)
+    async with serve_oauth_protected_mcp(named_authorization_server="http://auth.example/") as servers:
+        code, _, err = await workbench(env, "profile", "add", "secure", "--mcp", servers.url, "--oauth")
+        assert code == 0, err
+        code, out, err = await workbench(env, "login", "secure", "--json")
+        assert code == 1, err
+        failed = json.loads(out.splitlines()[-1])
+        assert failed["error"]["code"] == "insecure-endpoint", out
+        assert failed["error"]["details"]["url"].startswith("http://auth.example/")
+        assert servers.provider.counters.registrations == 0

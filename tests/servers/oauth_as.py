@@ -344,6 +344,7 @@ async def serve_oauth_protected_mcp(
     claimed_issuer: str | None = None,
     token_auth: TokenAuth | None = None,
     metadata_overrides: dict[str, str] | None = None,
+    named_authorization_server: str | None = None,
 ) -> AsyncIterator[OAuthServers]:
     """Serve the authorization server and the protected demo MCP server while the context is open.
 
@@ -351,6 +352,8 @@ async def serve_oauth_protected_mcp(
     (a misconfigured or impersonating server; RFC 8414 §3.3 says the client must refuse it).
     ``token_auth``: how every registered client must authenticate at the token endpoint.
     ``metadata_overrides``: fields of the authorization server's metadata to replace.
+    ``named_authorization_server``: the authorization server the protected-resource metadata names
+    instead of the real one.
     """
     clock = clock or TestClock()
     provider = AutoApproveProvider(
@@ -367,7 +370,7 @@ async def serve_oauth_protected_mcp(
             else mcp.sse_app(host="127.0.0.1")
         )
         async with serve_asgi(
-            lambda base: ProtectedResource(inner, provider, f"{base}{path}", issuer),
+            lambda base: ProtectedResource(inner, provider, f"{base}{path}", named_authorization_server or issuer),
             lifespan="on",
             graceful_timeout=GRACEFUL_SHUTDOWN_S,
             before_stop=lambda: inner.stop(STREAM_GRACE_S),
