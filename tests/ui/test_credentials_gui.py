@@ -25,7 +25,7 @@ from workbench.core.agent_factory import DefaultAgentFactory
 from workbench.core.credentials import BackendInfo, KeyringCredentialStore, MemoryCredentialStore
 from workbench.core.events import ConnectionState
 from workbench.core.profile_secrets import secret_key
-from workbench.core.profiles import MCPHTTPProfile, MCPStdioProfile, SecretKind, SecretRef
+from workbench.core.profiles import A2AProfile, MCPHTTPProfile, MCPStdioProfile, SecretKind, SecretRef
 from workbench.demo.mcp_server import serve_http
 from workbench.ui.asyncutil import wait_signal
 from workbench.ui.context import PanelContext
@@ -206,6 +206,27 @@ def test_stored_secrets_show_as_stored_and_can_be_kept_replaced_or_forgotten(qtb
     creds.bearer.forget_button.click()
     assert dialog.validate()
     assert "p1/bearer" in {r.key for r in dialog.profile().secrets}
+
+
+def test_stored_query_and_cookie_secrets_show_their_names_and_are_kept_as_they_are(qtbot):
+    original = A2AProfile(
+        id="p2",
+        name="agent",
+        url="http://127.0.0.1:1",
+        secrets=[
+            SecretRef(kind="query", name="access", key="p2/query:access"),
+            SecretRef(kind="cookie", name="wb_session", key="p2/cookie:wb_session"),
+        ],
+    )
+    dialog = _dialog(qtbot, original)
+    rows = dialog.credentials.headers.rows
+    assert [(r.kind, r.name_edit.text()) for r in rows] == [
+        (SecretKind.QUERY, "access"),
+        (SecretKind.COOKIE, "wb_session"),
+    ]
+    assert dialog.validate()
+    assert dialog.profile().secrets == original.secrets
+    assert not dialog.secret_changes()
 
 
 def test_secrets_that_do_not_fit_a_new_kind_are_forgotten_with_a_note(qtbot):

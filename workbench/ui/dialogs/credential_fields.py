@@ -183,6 +183,10 @@ class SecretField(QWidget):
         self.edit.setToolTip(text)  # the placeholder may be cut off; never the value
 
 
+_ROW_NOUNS = {SecretKind.ENV: "variable", SecretKind.QUERY: "query parameter", SecretKind.COOKIE: "cookie"}
+"""What a row names, by kind (a header otherwise)."""
+
+
 class SecretRow(QWidget):
     """One named secret (a header or an environment variable): name, masked value, Remove.
 
@@ -199,8 +203,8 @@ class SecretRow(QWidget):
         super().__init__(parent)
         self.original = original
         self.kind = original.kind if original is not None else kind
-        noun = "variable" if self.kind is SecretKind.ENV else "header"
-        self.name_edit = QLineEdit(original.target if original is not None else "")
+        noun = _ROW_NOUNS.get(self.kind, "header")
+        self.name_edit = QLineEdit(original.name if original is not None else "")  # a query's or cookie's own name
         self.name_edit.setPlaceholderText("VARIABLE_NAME" if self.kind is SecretKind.ENV else "Header-Name")
         self.name_edit.setAccessibleName(f"secret {noun} name")
         self.secret = SecretField(stored=original is not None, what="value", optional=False)
@@ -390,7 +394,7 @@ class CredentialsSection(QWidget):
         for row in rows:
             if row.is_blank():
                 continue
-            noun = "variable" if row.kind is SecretKind.ENV else "header"
+            noun = _ROW_NOUNS.get(row.kind, "header")
             if not row.name():
                 raise InputError("secrets", f"a secret {noun} needs a name")
             if row.original is None and row.secret.value() is None:
