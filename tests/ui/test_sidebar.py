@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
@@ -361,3 +362,13 @@ def test_the_context_menu_offers_the_same_actions_for_the_row_under_the_pointer(
     assert offered == set(sidebar.actions_by_id.values())
     assert sidebar.actions_by_id["connect"].isEnabled()
     menu.close()
+
+
+def test_a_stdio_profiles_command_is_shown_on_one_line_that_reads_back_as_its_arguments(tmp_path: Path) -> None:
+    from tests.support.shell import bash_commands
+    from workbench.ui.panels.sidebar.items import target_text
+
+    argv = ["python3", "srv.py", "a b; touch pwned", "two\nlines", "\x1b[2J"]
+    shown = target_text(MCPStdioProfile(name="local", command=argv[0], args=argv[1:]))
+    assert "\n" not in shown and "\x1b" not in shown
+    assert bash_commands(shown, cwd=tmp_path) == [argv]

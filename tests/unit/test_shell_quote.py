@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
 from pathlib import Path
@@ -10,7 +11,7 @@ import pytest
 
 from tests.support.shell import bash_commands
 from workbench.core.safe_text import neutralise
-from workbench.core.shell_quote import command_line, quote
+from workbench.core.shell_quote import command_line, quote, shown_command
 
 VISIBLE = [
     "x; touch f;",
@@ -66,3 +67,8 @@ def test_the_line_holds_no_character_a_terminal_acts_on_and_passes_the_terminal_
 def test_a_value_no_argument_can_carry_has_no_command_line(value: str) -> None:
     with pytest.raises(ValueError):
         command_line("workbench", value)
+
+
+def test_a_saved_command_is_shown_as_its_command_line_or_as_json_when_none_can_carry_it() -> None:
+    assert shown_command(["python", "srv.py", "a b"]) == "python srv.py 'a b'"
+    assert json.loads(shown_command(["python", "nul\x00arg"])) == ["python", "nul\x00arg"]

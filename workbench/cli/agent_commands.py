@@ -6,7 +6,6 @@ import argparse
 import asyncio
 import json
 import os
-import shlex
 import sys
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -19,7 +18,7 @@ from workbench.core.events import EventBus, ServerStderrLine
 from workbench.core.models import WireRecord
 from workbench.core.protocols.base import Completed, Failed
 from workbench.core.protocols.contract import RemoteAgent
-from workbench.core.redaction import is_secret_header
+from workbench.core.shell_quote import command_line
 from workbench.core.wire import WireRecorder
 
 if TYPE_CHECKING:
@@ -133,9 +132,10 @@ async def _run(args: argparse.Namespace, spec: TargetSpec | None, profile: Conne
     finally:
         await agent.aclose()
         if store is not None and store.unstored and not args.json:
+            store_it = command_line("workbench", "secret", "set", args.profile)
             print(
                 f"[workbench] no keyring: the credential you gave was used for this run and not stored "
-                f"(store it with: workbench secret set {shlex.quote(args.profile)} bearer|api-key[:HEADER])",
+                f"(store it with: {store_it} bearer|api-key[:HEADER])",
                 file=sys.stderr,
             )
         if wire_file is not None:
@@ -204,24 +204,30 @@ def _named_a_missing_tool(exc: WorkbenchError) -> bool:
     return exc.details.get("problem") == "no-entry-point" and bool(exc.details.get("agent_tool"))
 
 
-def _target_options(args: argparse.Namespace) -> str | None:
-    """The options naming this command's target, to repeat in a hint (``None`` for stdio commands)."""
+HEADER_PLACEHOLDER = "…"
+"""What a printed command shows for a ``--header`` value (the user fills it in)."""
+
+
+def _target_options(args: argparse.Namespace) -> list[str] | None:
+    """The options naming this command's target as arguments, to repeat in a hint (``None`` for stdio).
+
+    Printed with ``shell_quote.command_line``; every ``--header`` value is a credential and shows as
+    ``NAME=…``.
+    """
     if args.profile:
-        target = f"--profile {shlex.quote(args.profile)}"
+        target = ["--profile", args.profile]
     elif args.a2a:
-        target = f"--a2a {shlex.quote(args.a2a)}"
+        target = ["--a2a", args.a2a]
     else:
         return None
     # the task is continued the way it was started (the same interface of the card)
     for option, value in (("--binding", args.binding), ("--a2a-version", args.a2a_version)):
         if value is not None:
-            target += f" {option} {value}"
+            target += [option, value]
     for origin in getattr(args, "allow_origin", None) or []:
-        target += f" --allow-origin {shlex.quote(origin)}"
+        target += ["--allow-origin", origin]
     for header in getattr(args, "header", None) or []:
-        # the same headers again; a credential's value is never printed: the user fills it in
-        name = header.split("=", 1)[0]
-        target += f" --header {shlex.quote(name + '=…' if is_secret_header(name) else header)}"
+        target += ["--header", f"{header.split('=', 1)[0]}={HEADER_PLACEHOLDER}"]
     return target
 
 

@@ -33,6 +33,7 @@ from workbench.core.profiles import (
     validation_details,
 )
 from workbench.core.settings import ProfileStore
+from workbench.core.shell_quote import shown_command
 
 if TYPE_CHECKING:
     from workbench.core.auth_steps import AuthStep
@@ -102,7 +103,7 @@ async def _profile(args: argparse.Namespace, stdio_command: list[str]) -> int:
 
 def _target(profile: ConnectionProfile) -> str:
     if isinstance(profile, MCPStdioProfile):
-        return " ".join([profile.command, *profile.args])
+        return shown_command([profile.command, *profile.args])
     return profile.url
 
 

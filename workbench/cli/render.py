@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Sequence
 from typing import Any, TextIO
 
 from workbench.cli.capabilities import capability_words
 from workbench.cli.terminal import STDERR, STDOUT
+from workbench.core.credential_hint import pass_credential_hint
 from workbench.core.errors import AuthRequiredError, WorkbenchError
 from workbench.core.flagged_json import flagged_json_line
 from workbench.core.protocols.base import (
@@ -27,6 +29,8 @@ from workbench.core.protocols.base import (
     ToolCallRequested,
     ToolResult,
 )
+from workbench.core.safe_text import neutralise_line
+from workbench.core.shell_quote import command_line
 
 
 def print_json(obj: Any, out: TextIO = STDOUT) -> None:
@@ -44,11 +48,19 @@ def _default(value: Any) -> Any:
     return repr(value)
 
 
-def _refused_origin(exc: BaseException) -> str | None:
-    """The origin a ``CredentialOriginError`` refused (checked by code: no HTTP layer imported here)."""
+def _allow_origin_hint(exc: BaseException) -> str | None:
+    """The options that let a ``CredentialOriginError``'s refused origin have the credentials, as a note.
+
+    The origin comes from a peer (a card's interface URL): it is one quoted shell word, or no note
+    when no command line can carry it. Checked by code: no HTTP layer imported here.
+    """
     if isinstance(exc, WorkbenchError) and exc.code == "credential-origin":
         origin = exc.details.get("origin")
-        return origin if isinstance(origin, str) and origin else None
+        if isinstance(origin, str) and origin:
+            try:
+                return f"  to send them there too, add: {command_line('--allow-origin', origin)}"
+            except ValueError:
+                return None
     return None
 
 
@@ -60,8 +72,8 @@ def print_error(exc: WorkbenchError, *, as_json: bool, out: TextIO = STDOUT, err
     print(f"error: {exc.message}", file=err)
     if hint := command_line_hint(exc):
         print(f"hint: {hint}", file=err)
-    if (origin := _refused_origin(exc)) is not None:
-        print(f"  to send them there too, add: --allow-origin {origin}", file=err)
+    if (allow := _allow_origin_hint(exc)) is not None:
+        print(allow, file=err)
 
 
 def command_line_hint(exc: WorkbenchError) -> str | None:
@@ -224,14 +236,14 @@ class HumanPrinter:
     is shown once when both streams are terminals (a pipe still gets it on stdout).
     """
 
-    def __init__(self, out: TextIO = STDOUT, err: TextIO = STDERR, *, target: str | None = None) -> None:
+    def __init__(self, out: TextIO = STDOUT, err: TextIO = STDERR, *, target: Sequence[str] | None = None) -> None:
         """Print to ``out`` (reply text) and ``err`` (notes).
 
         Args:
             out: Where reply text goes.
             err: Where notes go.
-            target: The command-line target options (``--a2a URL`` …), for the hint that continues a
-                waiting task; without it the hint names only the ids.
+            target: The command-line target options as arguments (``["--a2a", URL]`` …), for the
+                command that continues a waiting task; without them the command names only the ids.
         """
         self._out = out
         self._err = err
@@ -300,25 +312,25 @@ class HumanPrinter:
             result = event.result
             if result.state in ("input_required", "auth_required") and result.task_id:
                 what = "a credential" if result.state == "auth_required" else "your answer"
-                note(f"[{result.state}] the task waits for {what}; continue it with:")
-                ids = f"--task-id {result.task_id}" + (
-                    f" --context-id {result.context_id}" if result.context_id else ""
-                )
-                target = f"{self._target} " if self._target else ""
-                note(f"  workbench send {target}{ids} 'YOUR ANSWER'")
+                ids = ["--task-id", result.task_id] + (["--context-id", result.context_id] if result.context_id else [])
+                try:  # the ids are the agent's: each one quoted shell word, the command one line
+                    command = command_line("workbench", "send", *(self._target or ()), *ids, "YOUR ANSWER")
+                except ValueError as exc:
+                    note(f"[{result.state}] the task waits for {what}; no command line can continue it ({exc})")
+                else:
+                    note(f"[{result.state}] the task waits for {what}; continue it with:")
+                    note(f"  {command}")
             elif result.state != "completed":
-                ids = " ".join(f"{k}={v}" for k, v in (("task", result.task_id), ("context", result.context_id)) if v)
-                note(f"[{result.state}]" + (f" {ids}" if ids else ""))
+                named = (("task", result.task_id), ("context", result.context_id))
+                shown = " ".join(f"{k}={neutralise_line(v)}" for k, v in named if v)  # the agent's ids: one line
+                note(f"[{result.state}]" + (f" {shown}" if shown else ""))
         elif isinstance(event, Failed):
             note(f"[failed] {event.message}")
             if isinstance(event.error, WorkbenchError) and (hint := command_line_hint(event.error)):
                 note(f"hint: {hint}")
-            if (origin := _refused_origin(event.error)) is not None:
-                note(f"  to send them there too, add: --allow-origin {origin}")
+            if (allow := _allow_origin_hint(event.error)) is not None:
+                note(allow)
             if isinstance(event.error, AuthRequiredError) and self._target:
-                note(
-                    f"  pass the credential: workbench send {self._target} --header 'Authorization=Bearer TOKEN' …"
-                    " (or --answer TOKEN: used for this run, not stored)"
-                )
+                note("  " + pass_credential_hint(("workbench", "send", *self._target), event.error.details))
         else:
             note(f"[{event.kind.value}]")

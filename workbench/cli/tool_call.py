@@ -8,6 +8,7 @@ again, at most ``MAX_URL_RETRIES`` times.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from workbench.cli.answers import AnswerBook
@@ -53,12 +54,12 @@ async def call_tool(
     *,
     book: AnswerBook,
     as_json: bool,
-    target: str | None = None,
+    target: Sequence[str] | None = None,
     validate: bool = True,
 ) -> int:
     """Call ``tool`` and print its events; returns the exit code (0 done, 1 failed or ``is_error``).
 
-    ``target`` is the command line's target options, repeated in the hint that continues a task
+    ``target`` is the command line's target options (as arguments), repeated in the command that continues a task
     the call left waiting (an A2A skill that asks for input). With ``validate`` the arguments are
     checked against the input schema an MCP tool declares before anything is sent.
 
@@ -82,7 +83,7 @@ async def call_tool(
 
 
 async def _call_once(
-    agent: RemoteAgent, tool: str, arguments: dict[str, Any], *, as_json: bool, target: str | None
+    agent: RemoteAgent, tool: str, arguments: dict[str, Any], *, as_json: bool, target: Sequence[str] | None
 ) -> tuple[int, list[ElicitationRequest]]:
     # An A2A skill gets its 'message' as text and the other arguments as a data part.
     full_results = agent.features.tool_results

@@ -44,6 +44,7 @@ from workbench.core.profiles import (
 from workbench.core.protocols.base import ElicitationHandler, InputHandler, SamplingHandler
 from workbench.core.protocols.contract import RemoteAgent
 from workbench.core.redaction import Redactor, is_secret_header
+from workbench.core.shell_quote import command_line
 
 if TYPE_CHECKING:
     from workbench.core.auth_steps import AuthStep
@@ -276,9 +277,17 @@ async def _oauth_provider(
         connection_id=connection_id,
         opener=opener,
         on_step=emit,
-        login_hint=f"log in again: workbench login {profile.name}",
+        login_hint=_login_hint(profile),
         login_timeout=LOGIN_TIMEOUT if login_timeout is None else login_timeout,
     )
+
+
+def _login_hint(profile: MCPHTTPProfile | MCPSSEProfile) -> str:
+    """The command that logs in to ``profile``, safe to paste (its id when no command line can carry its name)."""
+    try:
+        return f"log in again: {command_line('workbench', 'login', profile.name)}"
+    except ValueError:
+        return f"log in again: {command_line('workbench', 'login', profile.id)}"
 
 
 def _build_mcp(

@@ -12,9 +12,11 @@ such a value has no command line (``ValueError``).
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
 import unicodedata
+from collections.abc import Sequence
 
 _ODD = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp", "Zs"})
 """Unicode categories shown as escapes: controls, format (bidi, zero-width, tags), unassigned, separators."""
@@ -75,3 +77,15 @@ def command_line(*argv: str) -> str:
         ValueError: A value holds a NUL or a lone surrogate (no command line can pass it).
     """
     return " ".join(quote(arg) for arg in argv)
+
+
+def shown_command(argv: Sequence[str]) -> str:
+    """A saved command (a stdio server's) as text to show: ``command_line``, or its arguments as a JSON array.
+
+    The JSON array is for a value no command line can carry (a NUL): shown exactly and inertly, and
+    nobody mistakes it for a line to paste.
+    """
+    try:
+        return command_line(*argv)
+    except ValueError:
+        return json.dumps(list(argv))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shlex
 import time
 from dataclasses import dataclass
 
@@ -10,6 +9,7 @@ from workbench.core.errors import WorkbenchError
 from workbench.core.events import ConnectionState
 from workbench.core.profile_service import uses_oauth
 from workbench.core.profiles import ConnectionProfile, MCPStdioProfile
+from workbench.core.shell_quote import shown_command
 from workbench.core.timefmt import time_of_day
 
 S = ConnectionState
@@ -77,7 +77,7 @@ def kind_label(kind: str) -> str:
 def target_text(profile: ConnectionProfile) -> str:
     """What the profile connects to: the command line of a stdio server, otherwise the URL."""
     if isinstance(profile, MCPStdioProfile):
-        return shlex.join([profile.command, *profile.args])
+        return shown_command([profile.command, *profile.args])
     return profile.url
 
 
