@@ -1,4 +1,4 @@
-"""Composition root: QApplication + qasync loop + core services + MainWindow (the demo session is ui/demo_session).
+"""Composition root: QApplication + qasync loop + core services + MainWindow (+ the demo agents ui/demo_session shows).
 
 ``run_gui`` is what ``workbench`` and ``workbench demo`` call. It shows the start-up frame
 (``ui.startup``) before anything of the core or the panels is imported, then builds the services and
@@ -9,6 +9,7 @@ shutdown (every connection closed) ends the loop.
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import os
 import signal
@@ -36,7 +37,6 @@ if TYPE_CHECKING:
         SamplingRequest,
         SamplingResponse,
     )
-    from workbench.demo.launcher import DemoAgent
     from workbench.ui.context import PanelContext
     from workbench.ui.mainwindow import MainWindow
     from workbench.ui.startup import StartupWindow
@@ -265,19 +265,27 @@ async def run_window(app: QApplication, opts: GuiOptions, startup: StartupWindow
             # The demo agents (and with them both protocol SDKs, ~1 s of imports) come after the first
             # paint, so the window is on screen while they load; they stop after it has shut down.
             await asyncio.sleep(FIRST_PAINT_S)
-            from workbench.ui.demo_session import connect_demo, run_handoff_in_window, scenario_agents
-            from workbench.ui.demo_session import demo_agents as start_demo_agents
+            # The composition root serves them; the UI gets profiles and a router factory (no SDK in workbench.ui).
+            from workbench.ui.demo_session import connect_demo, run_handoff_in_window
 
             scenario = None
-            demo_agents: list[DemoAgent] = []
             if opts.scenario == "handoff":
-                scenario = await stack.enter_async_context(scenario_agents())
+                from workbench.demo.scenarios.handoff import build_router, run_scenario, serve_handoff_agents
+
+                scenario = await stack.enter_async_context(serve_handoff_agents())
             elif opts.demo:
-                demo_agents = await stack.enter_async_context(start_demo_agents())
-            if demo_agents:
-                await connect_demo(window, demo_agents)
+                from workbench.demo.launcher import run_demo
+                from workbench.demo.profiles import demo_profiles
+
+                demo_agents = await stack.enter_async_context(run_demo())
+                await connect_demo(window, demo_profiles(demo_agents))
             if scenario is not None:
-                scenario_run = asyncio.ensure_future(run_handoff_in_window(window, scenario))
+                handoff = run_handoff_in_window(
+                    window,
+                    functools.partial(build_router, scenario),
+                    functools.partial(run_scenario, question=scenario.question),
+                )
+                scenario_run = asyncio.ensure_future(handoff)
                 window.scenario_task = scenario_run  # a ready_hook (screenshot tour, test) may await it
                 stack.push_async_callback(_cancel_and_wait, scenario_run)
             if opts.ready_hook is not None:

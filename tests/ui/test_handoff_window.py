@@ -4,6 +4,7 @@ the chain drawn live in the handoff view, clicking a hop selects its wire record
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,7 @@ from workbench.app import Workbench, build_workbench
 from workbench.core.credentials import MemoryCredentialStore
 from workbench.core.events import ConnectionState
 from workbench.core.handoff.events import USER, HandoffEvent, HopKind, HopState
-from workbench.demo.scenarios.handoff import SCRIPTED_TRAVELLER, serve_handoff_agents
+from workbench.demo.scenarios.handoff import SCRIPTED_TRAVELLER, build_router, run_scenario, serve_handoff_agents
 from workbench.ui.asyncutil import wait_signal
 from workbench.ui.demo_session import run_handoff_in_window
 from workbench.ui.dialogs.handoff_approval import HandoffApprovalDialog
@@ -76,7 +77,8 @@ async def _run_in_window(
     bench.ctx.services.bus.subscribe(HandoffEvent, events.append)
     try:
         async with serve_handoff_agents() as scenario:
-            task = asyncio.ensure_future(run_handoff_in_window(window, scenario))
+            run = run_handoff_in_window(window, functools.partial(build_router, scenario), run_scenario)
+            task = asyncio.ensure_future(run)
             answering = _answer_prompts(window, task, deny_first=deny_first, on_prompt=on_prompt)
             seen = await asyncio.wait_for(answering, WAIT * 2)
     finally:
@@ -211,6 +213,7 @@ async def until_refreshed(vm: Any) -> None:
 async def _demo_window_selection(qtbot: Any, config: Path, select: str | None = None) -> str | None:
     """Open the demo window on ``config`` (as 'workbench demo' does), say what it selected, maybe select, close."""
     from workbench.demo.launcher import run_demo
+    from workbench.demo.profiles import demo_profiles
     from workbench.ui.demo_session import connect_demo
 
     async with run_demo(chunk_delay=0.0) as agents:
@@ -220,7 +223,7 @@ async def _demo_window_selection(qtbot: Any, config: Path, select: str | None = 
         bench.window.show()
         try:
             bench.window.restore_selection()  # as run_window does, before the demo agents are listed
-            await asyncio.wait_for(connect_demo(bench.window, agents), WAIT)
+            await asyncio.wait_for(connect_demo(bench.window, demo_profiles(agents)), WAIT)
             opened_on = bench.ctx.selection.current
             if select is not None and select != opened_on:
                 inspector = bench.window.inspector

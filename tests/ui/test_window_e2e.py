@@ -19,6 +19,7 @@ from workbench.core.credentials import MemoryCredentialStore
 from workbench.core.events import ConnectionState
 from workbench.core.models import Direction, WireKind
 from workbench.demo.launcher import run_demo
+from workbench.demo.profiles import demo_profiles
 from workbench.ui.asyncutil import wait_signal
 from workbench.ui.demo_session import connect_demo
 from workbench.ui.dialogs.elicitation_form import ElicitationFormDialog
@@ -46,7 +47,7 @@ async def demo_window(tmp_path: Path, qtbot: Any, *, child_process: bool = False
         window.resize(1400, 900)
         window.show()
         try:
-            await asyncio.wait_for(connect_demo(window, agents), WAIT)
+            await asyncio.wait_for(connect_demo(window, demo_profiles(agents)), WAIT)
             yield bench
         finally:
             done = asyncio.ensure_future(wait_signal(window.shutdown_finished, WAIT))

@@ -1,37 +1,53 @@
-"""The window's demo session: the bundled demo agents and the live handoff scenario.
+"""The window's demo session: the bundled demo agents and the live handoff scenario, shown in the window.
 
-``run_window`` (the composition root in ``workbench.app``) starts them after the first paint:
-``demo_agents`` / ``connect_demo`` list and connect the demo agents; ``scenario_agents`` /
-``run_handoff_in_window`` serve the handoff scenario's agents and run it with the user approving.
+``run_window`` (the composition root in ``workbench.app``) serves the agents after the first paint
+and hands this module what it needs as plain values: ``connect_demo`` lists and connects the demo
+agents' profiles; ``run_handoff_in_window`` runs the handoff scenario with the user approving, through
+a router factory and a runner. The demo servers (and with them both protocol SDKs) are never imported
+here: the UI package imports no SDK (an import-linter contract in ``pyproject.toml``).
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Protocol
 
 from workbench.core.errors import WorkbenchError
 from workbench.core.handoff.events import USER, HandoffEvent, HopState
 from workbench.core.profiles import A2AProfile, ConnectionProfile, MCPHTTPProfile
-from workbench.demo.profiles import demo_profiles
 
 if TYPE_CHECKING:
+    from workbench.core.events import EventBus
+    from workbench.core.handoff.hops import EventCallback
+    from workbench.core.handoff.policy import ApprovalHandler
     from workbench.core.handoff.router import HandoffRouter
+    from workbench.core.protocols.base import AgentResult, InputHandler
     from workbench.core.protocols.contract import RemoteAgent
-    from workbench.demo.launcher import DemoAgent
+    from workbench.core.wire import WireRecorder
     from workbench.ui.mainwindow import MainWindow
     from workbench.ui.panels.sidebar.viewmodel import SidebarViewModel
 
 
-@contextlib.asynccontextmanager
-async def scenario_agents() -> AsyncIterator[Any]:
-    """Serve the handoff scenario's agents until the block ends; yields the scenario."""
-    from workbench.demo.scenarios.handoff import serve_handoff_agents
+class RouterFactory(Protocol):
+    """Builds the scenario's router with its agents registered, wired to the window's services."""
 
-    async with serve_handoff_agents() as scenario:
-        yield scenario
+    def __call__(
+        self,
+        *,
+        bus: EventBus,
+        wire: WireRecorder,
+        approval: ApprovalHandler,
+        user_input: InputHandler,
+        on_event: EventCallback,
+        owned: bool,
+    ) -> HandoffRouter:
+        """A router whose events go to ``bus``/``on_event``, asking ``approval`` and ``user_input``."""
+        ...
+
+
+ScenarioRunner = Callable[["HandoffRouter"], Awaitable["AgentResult"]]
+"""Connects the router's agents and runs the scenario's question; returns the final result."""
 
 
 def scenario_profiles(router: HandoffRouter) -> list[tuple[ConnectionProfile, RemoteAgent]]:
@@ -97,7 +113,7 @@ class ScenarioActivity:
             self._sidebar.set_activity(pid, "")
 
 
-async def run_handoff_in_window(window: MainWindow, scenario: Any) -> None:
+async def run_handoff_in_window(window: MainWindow, build_router: RouterFactory, run_scenario: ScenarioRunner) -> None:
     """Run the handoff scenario live in the window: approvals and the traveller form are the user's.
 
     The chain is drawn in the handoff view as it happens; the scenario's agents are listed in the
@@ -105,9 +121,12 @@ async def run_handoff_in_window(window: MainWindow, scenario: Any) -> None:
     router hands work to, so their rows say ``connected · working…`` while they work and the
     inspector shows them live; the final answer ends up in the status bar and in a note beside the
     diagram.
-    """
-    from workbench.demo.scenarios.handoff import build_router, run_scenario
 
+    Args:
+        window: The main window.
+        build_router: Builds the scenario's router (the composition root binds it to the served agents).
+        run_scenario: Runs the scenario on that router.
+    """
     ctx = window.ctx
     sidebar = window.sidebar.viewmodel
     activity: ScenarioActivity | None = None
@@ -117,7 +136,6 @@ async def run_handoff_in_window(window: MainWindow, scenario: Any) -> None:
             activity.on_event(event)
 
     router = build_router(
-        scenario,
         bus=ctx.services.bus,
         wire=ctx.services.wire,
         approval=window.prompts.decide_handoff,
@@ -136,7 +154,7 @@ async def run_handoff_in_window(window: MainWindow, scenario: Any) -> None:
     window.show_handoffs()
     try:
         await asyncio.gather(*connecting, return_exceptions=True)  # failures show in the sidebar
-        result = await run_scenario(router, scenario.question)
+        result = await run_scenario(router)
         window.show_scenario_result(result.text, failed=result.state != "completed")
     except WorkbenchError as exc:
         ctx.errors.report(exc, "running the handoff scenario")
@@ -145,18 +163,8 @@ async def run_handoff_in_window(window: MainWindow, scenario: Any) -> None:
         await router.aclose()
 
 
-@contextlib.asynccontextmanager
-async def demo_agents() -> AsyncIterator[list[DemoAgent]]:
-    """Serve the bundled demo agents until the block ends; yields them."""
-    from workbench.demo.launcher import run_demo
-
-    async with run_demo() as agents:
-        yield agents
-
-
-async def connect_demo(window: MainWindow, agents: list[DemoAgent]) -> None:
-    """Add the running demo agents to the sidebar (not saved) and connect them all at once."""
-    profiles = demo_profiles(agents)
+async def connect_demo(window: MainWindow, profiles: list[ConnectionProfile]) -> None:
+    """Add the running demo agents' profiles to the sidebar (not saved) and connect them all at once."""
     tasks = [t for t in (window.sidebar.add_transient(p, persist=False) for p in profiles) if t is not None]
     if window.ctx.selection.current is None:
         window.restore_selection()  # the demo agent selected last time, now that it is listed
