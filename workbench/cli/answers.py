@@ -32,6 +32,8 @@ from workbench.core.protocols.base import (
 )
 from workbench.core.schema_order import in_display_order, ordered_properties
 
+MAX_SCHEMA_CHARS = 2_000
+"""Characters of a question's schema printed on the terminal (a longer one is cut, its length said)."""
 DECLINE_WORDS = ("decline", "no")
 CANCEL_WORDS = ("cancel",)
 ACCEPT_WORDS = ("accept", "yes", "y", "retry")
@@ -59,8 +61,12 @@ class AnswerBook:
         print(text, file=self._note, flush=True)
 
     def _say_schema(self, schema: dict[str, Any]) -> None:
-        # Fields in the order the window's form shows them (the schema's, or the one it names).
-        self._say("  answer with JSON matching: " + json.dumps(in_display_order(schema), ensure_ascii=False))
+        # Fields in the order the window's form shows them (the schema's, or the one it names); a
+        # long schema is cut (the wire log has it whole).
+        text = json.dumps(in_display_order(schema), ensure_ascii=False)
+        if len(text) > MAX_SCHEMA_CHARS:
+            text = f"{text[:MAX_SCHEMA_CHARS]}… ({len(text):,} characters in all; the wire log has it whole)"
+        self._say("  answer with JSON matching: " + text)
 
     async def _ask(self, prompt: str) -> str:
         return await asyncio.to_thread(_read_line, prompt, self._note)

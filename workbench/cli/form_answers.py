@@ -3,6 +3,9 @@
 Nothing the schema refuses is sent as ``accept``: a scripted ``--answer`` that does not fit is
 reported (the request is cancelled and the command exits 2), and a person at a terminal is asked
 again, field by field, with the schema's titles, descriptions and choice labels.
+
+What is said stays small whatever the schema's size: the first problems, fields and choices are
+named and the rest counted (``workbench.core.schema_check.listed``, ``first_errors``).
 """
 
 from __future__ import annotations
@@ -11,7 +14,13 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from workbench.core.schema_check import MAX_LISTED, clipped, listed
 from workbench.core.schema_order import ordered_properties
+
+MAX_FORM_FIELDS = 20
+"""Fields a form's one-line summary names; the rest are counted."""
+MAX_CHOICES_SHOWN = 20
+"""Choices listed under a field on a terminal (any other value the field takes is still accepted typed)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,19 +32,23 @@ class Choice:
 
 
 def schema_problems(schema: dict[str, Any] | None, content: Any) -> list[str]:
-    """What is wrong with ``content`` for ``schema``, one readable line per problem (empty: it fits)."""
+    """What is wrong with ``content`` for ``schema``, one readable line per problem (empty: it fits).
+
+    At most ``MAX_LISTED`` problems (in path order, each cut to a readable length), then one line
+    counting the others.
+    """
     if not schema:
         return []
     from jsonschema.exceptions import SchemaError  # lazy: ~70 ms, only when a form is answered
 
-    from workbench.core.schema_check import make_validator
+    from workbench.core.schema_check import first_errors, make_validator
 
     try:
         # Formats too (email, date, date-time, uri …), as the window's forms check them.
         validator = make_validator(schema)
-        errors = sorted(validator.iter_errors(content), key=lambda e: list(e.absolute_path))
+        errors, total = first_errors(validator.iter_errors(content))
     except SchemaError as exc:
-        return [f"the server's schema is invalid: {exc.message}"]
+        return [f"the server's schema is invalid: {clipped(exc.message)}"]
     problems = []
     for error in errors:
         where = "/".join(str(p) for p in error.absolute_path)
@@ -47,7 +60,9 @@ def schema_problems(schema: dict[str, Any] | None, content: Any) -> list[str]:
             message = not_a_choice(error.instance, error.schema)
         else:
             message = error.message
-        problems.append(f"{where}: {message}" if where else message)
+        problems.append(clipped(f"{clipped(where, 80)}: {message}" if where else message))
+    if total > len(errors):
+        problems.append(f"… and {total - len(errors):,} more problems")
     return problems
 
 
@@ -78,8 +93,14 @@ def unknown_fields(schema: dict[str, Any] | None, content: Any) -> list[str]:
     if not isinstance(content, dict) or not isinstance(properties, dict) or not properties:
         return []
     extra = [key for key in content if key not in properties]
-    fields = ", ".join(properties)
-    return [f"{key}: is not a field of this form (its fields: {fields})" for key in extra]
+    if not extra:
+        return []
+    fields = listed(properties, total=len(properties), what="more")
+    problems = [f"{clipped(key, 80)}: is not a field of this form (its fields: {fields})" for key in extra[:1]]
+    problems += [f"{clipped(key, 80)}: is not a field of this form" for key in extra[1:MAX_LISTED]]
+    if len(extra) > MAX_LISTED:
+        problems.append(f"… and {len(extra) - MAX_LISTED:,} more fields the form does not have")
+    return problems
 
 
 def not_a_choice(value: Any, schema: Any) -> str:
@@ -87,12 +108,11 @@ def not_a_choice(value: Any, schema: Any) -> str:
 
     Without the list when the schema names no choices (a ``oneOf`` of sub-schemas, say).
     """
-    given = json.dumps(value, ensure_ascii=False)
+    given = clipped(json.dumps(value, ensure_ascii=False), 80)
     options = choices(schema) if isinstance(schema, dict) else []
     if not options:
         return f"{given} is not one of the allowed values"
-    listed = ", ".join(_choice_text(c) for c in options)
-    return f"{given} is not one of: {listed}"
+    return f"{given} is not one of: {listed((_choice_text(c) for c in options), total=len(options))}"
 
 
 def _choice_text(choice: Choice) -> str:
@@ -141,20 +161,24 @@ def form_summary(schema: dict[str, Any] | None) -> str:
     """A form's fields on one line, for a note that says how to answer it with ``--answer JSON``.
 
     ``name* (string), check (boolean), hero (hero-1 | hero-2), fish (list of fish-1 | fish-2)``; ``*`` = required.
+    The first ``MAX_FORM_FIELDS`` fields, then how many more.
     """
-    required = set((schema or {}).get("required") or [])
+    named = (schema or {}).get("required")
+    required = {r for r in named if isinstance(r, str)} if isinstance(named, list) else set()
+    ordered = ordered_properties(schema or {})
     fields = []
-    for name, prop in ordered_properties(schema or {}):
+    for name, prop in ordered[:MAX_FORM_FIELDS]:
         options = choices(prop)
         items = item_choices(prop)
         if options:
-            kind = " | ".join(_choice_value(c) for c in options)
+            kind = listed((_choice_value(c) for c in options), total=len(options), sep=" | ", limit=8)
         elif items:
-            kind = "list of " + " | ".join(_choice_value(c) for c in items)
+            kind = "list of " + listed((_choice_value(c) for c in items), total=len(items), sep=" | ", limit=8)
         else:
-            kind = _kind(prop)
-        fields.append(f"{name}{'*' if name in required else ''} ({kind})")
-    return ", ".join(fields)
+            kind = clipped(_kind(prop), 60)
+        fields.append(f"{clipped(name, 60)}{'*' if name in required else ''} ({kind})")
+    more = len(ordered) - len(fields)
+    return ", ".join(fields) + (f", … and {more:,} more fields" if more > 0 else "")
 
 
 def _kind(prop: dict[str, Any]) -> str:
@@ -177,10 +201,12 @@ def describe_field(prop: dict[str, Any]) -> list[str]:
     kind = str(prop.get("type", "string"))
     lines = [f"  ({_kind(prop)})"]
     if prop.get("description"):
-        lines.append(f"  {prop['description']}")
+        lines.append(f"  {clipped(str(prop['description']), 1000)}")
     options = choices(prop) or item_choices(prop)
-    for i, choice in enumerate(options, 1):
-        lines.append(f"  {i}. {choice.label}")
+    for i, choice in enumerate(options[:MAX_CHOICES_SHOWN], 1):
+        lines.append(f"  {i}. {clipped(choice.label)}")
+    if len(options) > MAX_CHOICES_SHOWN:
+        lines.append(f"  … and {len(options) - MAX_CHOICES_SHOWN:,} more (type one by its value)")
     if options and kind == "array":
         lines.append("  (several: numbers or labels separated by commas)")
     bounds = [f"{k} {prop[k]}" for k in ("minimum", "maximum", "minLength", "maxLength") if k in prop]

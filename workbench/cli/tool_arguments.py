@@ -14,6 +14,7 @@ from typing import Any
 
 from workbench.cli.form_answers import not_a_choice
 from workbench.core.errors import ConfigError
+from workbench.core.schema_check import clipped, first_errors
 
 MAX_PROBLEMS = 5
 """Problems listed in the error; the rest are counted."""
@@ -29,14 +30,23 @@ def argument_problems(schema: dict[str, Any], arguments: dict[str, Any]) -> list
     """What in ``arguments`` does not fit ``schema``, one readable line each (empty: they fit).
 
     The schema's ``$schema`` dialect is used when it names one jsonschema knows, else Draft 2020-12
-    (MCP's default). Formats are not checked: servers differ on them.
+    (MCP's default). Formats are not checked: servers differ on them. At most ``schema_check.MAX_LISTED``
+    problems (in path order), then one line counting the others.
 
     Raises:
         SchemaUnusableError: The schema is invalid, refers to something that cannot be resolved, or
             its references never end.
     """
+    problems, total = _first_problems(schema, arguments)
+    if total > len(problems):
+        problems.append(f"… and {total - len(problems):,} more problems")
+    return problems
+
+
+def _first_problems(schema: dict[str, Any], arguments: dict[str, Any]) -> tuple[list[str], int]:
+    """The first ``schema_check.MAX_LISTED`` problems, each cut to a readable length, and how many there are."""
     if not schema:
-        return []
+        return [], 0
     from jsonschema.exceptions import SchemaError  # lazy: only when a tool is called
     from jsonschema.validators import Draft202012Validator, validator_for
     from referencing.exceptions import Unresolvable
@@ -44,13 +54,11 @@ def argument_problems(schema: dict[str, Any], arguments: dict[str, Any]) -> list
     try:
         cls = validator_for(schema, default=Draft202012Validator)
         cls.check_schema(schema)
-        errors = sorted(
-            cls(schema).iter_errors(arguments), key=lambda e: ([str(p) for p in e.absolute_path], e.message)
-        )
+        errors, total = first_errors(cls(schema).iter_errors(arguments))
     except SchemaError as exc:
-        raise SchemaUnusableError(f"it is not a valid JSON Schema ({exc.message})") from None
+        raise SchemaUnusableError(f"it is not a valid JSON Schema ({clipped(exc.message)})") from None
     except Unresolvable as exc:
-        raise SchemaUnusableError(f"it refers to something that cannot be resolved ({exc})") from None
+        raise SchemaUnusableError(f"it refers to something that cannot be resolved ({clipped(str(exc))})") from None
     except RecursionError:
         raise SchemaUnusableError("its references point at each other without end") from None
     problems = []
@@ -60,8 +68,8 @@ def argument_problems(schema: dict[str, Any], arguments: dict[str, Any]) -> list
             message = not_a_choice(error.instance, error.schema)  # the value given and those that fit
         else:
             message = error.message
-        problems.append(f"{where}: {message}" if where else message)
-    return problems
+        problems.append(clipped(f"{clipped(where, 80)}: {message}" if where else message))
+    return problems, total
 
 
 def parameters(schema: dict[str, Any]) -> str:
@@ -74,7 +82,7 @@ def parameters(schema: dict[str, Any]) -> str:
     out = []
     for name, prop in list(props.items())[:MAX_PARAMETERS]:
         kind_text = "|".join(_types(prop)) or "any"
-        out.append(f"{name}{'*' if name in required else ''} ({kind_text})")
+        out.append(f"{clipped(name, 60)}{'*' if name in required else ''} ({clipped(kind_text, 60)})")
     more = f", … ({len(props) - MAX_PARAMETERS} more)" if len(props) > MAX_PARAMETERS else ""
     return ", ".join(out) + more
 
@@ -104,15 +112,15 @@ def check_arguments(tool: str, schema: dict[str, Any], arguments: dict[str, Any]
         ConfigError: They do not fit; the message lists the problems, the hint what the tool takes.
     """
     try:
-        problems = argument_problems(schema, arguments)
+        problems, total = _first_problems(schema, arguments)
     except SchemaUnusableError as exc:
         return f"{tool}'s input schema cannot be checked: {exc}; the arguments are sent as given"
     if not problems:
         return None
     listed = "; ".join(problems[:MAX_PROBLEMS])
-    more = f" (and {len(problems) - MAX_PROBLEMS} more)" if len(problems) > MAX_PROBLEMS else ""
+    more = f" (and {total - MAX_PROBLEMS:,} more)" if total > MAX_PROBLEMS else ""
     raise ConfigError(
         f"--args do not fit {tool}'s input schema: {listed}{more}.",
         hint=f"{tool} takes: {parameters(schema)} (* required); --no-validate sends them as given",
-        details={"tool": tool, "problems": problems},
+        details={"tool": tool, "problems": problems, "problem_count": total},
     )

@@ -44,6 +44,7 @@ from workbench.core.conversation import (
     UserMessage,
 )
 from workbench.core.safe_text import escape_json_text, neutralise
+from workbench.core.schema_check import listed
 from workbench.ui.panels.chat.colours import colour
 from workbench.ui.panels.chat.markdown import insert_markdown, is_markdown_artifact, line_breaks_kept, settled_end
 
@@ -328,7 +329,7 @@ class TranscriptRenderer:
         cursor.insertText(neutralise(item.text), self._plain)
         props = (item.schema or {}).get("properties") if isinstance(item.schema, dict) else None
         if isinstance(props, dict) and props:
-            fields = neutralise(", ".join(str(k) for k in props))
+            fields = neutralise(listed((str(k) for k in props), total=len(props), what="more fields"))
             cursor.insertText(f"\nAnswer fields: {fields}", _fmt(small=True, accent="#6b7280"))
             if item.status == "waiting":
                 cursor.insertText("\nType the answer below (a JSON object for the fields) and send it.",
