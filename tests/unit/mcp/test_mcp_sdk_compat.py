@@ -95,9 +95,9 @@ async def test_reading_absent_result_type_as_complete_wraps_the_session_once_and
     with anyio.fail_after(10):
         async with client(mode=mode) as c:
             compat.read_absent_result_type_as_complete(c.session)
-            compat.read_absent_result_type_as_complete(c.session)
             wrapped = c.session._dispatcher.send_raw_request
-            assert not hasattr(wrapped.__wrapped__, "__wrapped__")
+            compat.read_absent_result_type_as_complete(c.session)
+            assert c.session._dispatcher.send_raw_request is wrapped
             result = await c.call_tool("weather", {"city": "Paris"})
             assert not result.is_error
 
@@ -150,3 +150,55 @@ async def test_the_oauth_hooks_load_state_once_and_watch_every_flow():
             await flow.asend(httpx2.Response(200, request=request))
     assert provider.loads == 1
     assert len(provider.watched) == 2
+
+
+@pytest.mark.asyncio
+async def test_a_streamable_http_stand_in_error_is_a_stand_in_and_a_servers_error_is_not():
+    from mcp.client.streamable_http import streamable_http_client
+    from mcp.shared.message import SessionMessage
+    from mcp.types import JSONRPCError, JSONRPCRequest
+
+    from workbench.core.protocols.mcp import transports  # noqa: F401 - sets the transports up
+    from workbench.core.protocols.mcp.provenance import StandInError
+
+    def answer(request: httpx2.Request) -> httpx2.Response:
+        rid = request.read().decode().split('"id":')[1].split(",")[0]
+        if rid == "1":  # an event stream that ends without the answer: the transport's stand-in
+            return httpx2.Response(200, headers={"content-type": "text/event-stream"}, content=b"")
+        error = b'{"jsonrpc": "2.0", "id": 2, "error": {"code": -32000, "message": "the server\'s own"}}'
+        return httpx2.Response(200, headers={"content-type": "application/json"}, content=error)
+
+    http = httpx2.AsyncClient(transport=httpx2.MockTransport(answer))
+    errors = []
+    with anyio.fail_after(10):
+        async with http, streamable_http_client("http://127.0.0.1:1/mcp", http_client=http) as (read, write):
+            for rid in (1, 2):
+                await write.send(SessionMessage(JSONRPCRequest(jsonrpc="2.0", id=rid, method="tools/list")))
+                item = await read.receive()
+                assert isinstance(item, SessionMessage) and isinstance(item.message, JSONRPCError)
+                errors.append(item.message.error)
+    assert isinstance(errors[0], StandInError) and errors[0].code == -32000
+    assert not isinstance(errors[1], StandInError) and errors[1].message == "the server's own"
+
+
+@pytest.mark.asyncio
+async def test_a_legacy_sse_endpoint_on_another_origin_ends_the_connection_at_once_with_a_typed_error():
+    from mcp.client.sse import sse_client
+
+    from workbench.core.errors import WorkbenchError
+    from workbench.core.protocols.mcp.errors import leaves
+    from workbench.core.protocols.mcp.transports import ForeignEndpointError
+
+    def answer(request: httpx2.Request) -> httpx2.Response:
+        stream = b"event: endpoint\ndata: http://elsewhere.example:8080/messages?session_id=1\n\n"
+        return httpx2.Response(200, headers={"content-type": "text/event-stream"}, content=stream)
+
+    def factory(headers: Any = None, timeout: Any = None, auth: Any = None) -> httpx2.AsyncClient:
+        return httpx2.AsyncClient(headers=headers, timeout=timeout, auth=auth, transport=httpx2.MockTransport(answer))
+
+    with anyio.fail_after(5), pytest.raises(BaseException) as raised:
+        async with sse_client("http://127.0.0.1:1/sse", httpx_client_factory=factory):
+            pass
+    [refused] = [leaf for leaf in leaves(raised.value) if isinstance(leaf, WorkbenchError)]
+    assert isinstance(refused, ForeignEndpointError)
+    assert refused.details == {"endpoint_origin": "http://elsewhere.example:8080", "origin": "http://127.0.0.1:1"}

@@ -3,9 +3,9 @@
 A request is a function of the live SDK ``Client``. The funnel connects first when needed, runs
 it, and maps whatever the SDK or the transport raised to a ``WorkbenchError`` that names what was
 being done, using what the session saw meanwhile (the stdio child's exit, the HTTP error
-response, malformed messages, a response refused for a size limit — tied to the request by the
-JSON-RPC ids it sent, so a concurrent request's refusal is not reported against it). A lost
-connection is remembered so the loss handler hears of it.
+response, malformed messages, a response refused for a size limit, the errors the server itself
+sent — tied to the request by the JSON-RPC ids it sent, so a concurrent request's refusal is not
+reported against it). A lost connection is remembered so the loss handler hears of it.
 """
 
 from __future__ import annotations
@@ -74,9 +74,9 @@ class RequestFunnel:
                 # A refusal is this request's when it names one of the ids it sent (or names none:
                 # an event refused on a shared stream before its id could be read).
                 refusal = tap.refusal_for(sent, refusals_before) if tap is not None else None
-                if refusal is not None and _failed_for_it(exc):
+                if refusal is not None and _failed_for_it(exc) and not self._from_server(exc, sent):
                     raise _named(refusal, doing) from exc
-                error = self.map_error(exc, doing, faults_before, http_errors_before)
+                error = self.map_error(exc, doing, faults_before, http_errors_before, sent)
                 if isinstance(error, ConnectionLostError):
                     session.mark_lost(error.message)
                 raise error from exc
@@ -85,7 +85,12 @@ class RequestFunnel:
                     tap.budget.settled(sent)  # timed out or cancelled: what follows is no longer its
 
     def map_error(
-        self, exc: BaseException, doing: str, faults_before: int = 0, http_errors_before: int = 0
+        self,
+        exc: BaseException,
+        doing: str,
+        faults_before: int = 0,
+        http_errors_before: int = 0,
+        sent: set[str] | None = None,
     ) -> WorkbenchError:
         """The typed error for ``exc``, raised while ``doing``.
 
@@ -94,20 +99,29 @@ class RequestFunnel:
             doing: What was being done.
             faults_before: The session's malformed-message count when the request started.
             http_errors_before: The HTTP tap's error count when the request started.
+            sent: The ids of the requests sent while doing it (``None``: not known; then no
+                JSON-RPC error is taken for the server's own).
         """
         session = self._session
         tap = session.http_tap
         http_error = tap.last_error if tap is not None and tap.error_count > http_errors_before else None
+        server_errors = session.server_errors
         error = to_workbench_error(
             exc,
             target=session.config.target_label,
             doing=doing,
             exit_note=session.exit_note(),
             http_error=http_error,
+            from_server=(lambda e: server_errors.sent(e, sent)) if sent else None,
+            timeout=session.config.request_timeout,
         )
         if isinstance(error, RequestTimeoutError) and session.protocol_faults > faults_before:
             return session.malformed_error(doing)
         return error
+
+    def _from_server(self, exc: Exception, sent: set[str]) -> bool:
+        """Whether ``exc`` is a JSON-RPC error the server itself sent in answer to one of ``sent``."""
+        return isinstance(exc, MCPError) and self._session.server_errors.sent(exc, sent)
 
 
 def _failed_for_it(exc: Exception) -> bool:

@@ -7,7 +7,8 @@ and fails loudly when an upgrade removes or changes one of them.
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, Mapping
+import contextlib
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import httpx2
@@ -128,7 +129,9 @@ def read_absent_result_type_as_complete(session: ClientSession) -> None:
         session: A connected client session (``Client.session``).
     """
     dispatcher = session._dispatcher
-    send = getattr(dispatcher.send_raw_request, "__wrapped__", dispatcher.send_raw_request)
+    send = dispatcher.send_raw_request
+    if getattr(send, "_workbench_absent_result_type", False):
+        return
 
     async def send_reading_absent_as_complete(method: str, params: Any, opts: Any = None) -> dict[str, Any]:
         result = await send(method, params, opts)
@@ -137,7 +140,7 @@ def read_absent_result_type_as_complete(session: ClientSession) -> None:
             return {**result, "resultType": "complete"}
         return result
 
-    send_reading_absent_as_complete.__wrapped__ = send  # type: ignore[attr-defined]
+    send_reading_absent_as_complete._workbench_absent_result_type = True  # type: ignore[attr-defined]
     dispatcher.send_raw_request = send_reading_absent_as_complete  # type: ignore[method-assign]
 
 
@@ -188,3 +191,69 @@ def lift_legacy_sse_event_limit() -> None:
 
     unbounded._workbench_unbounded = True  # type: ignore[attr-defined]
     sdk_sse.sse_within_origin = unbounded  # type: ignore[attr-defined]
+
+
+def mark_stand_in_errors() -> None:
+    """Make the errors the Streamable HTTP transport makes up ``provenance.StandInError``s.
+
+    ``mcp.client.streamable_http`` (mcp 2.3.0) answers a request the server left unanswered (the
+    stream ended, the body was unreadable, an HTTP error status, a 202) with an error of its own,
+    built through its module-level name ``ErrorData``; the server's own errors are parsed from the
+    wire. That name is bound to the subclass, so the two stay apart (the session raises both as the
+    same ``MCPError``). Idempotent; affects every such transport in this process.
+    """
+    import mcp.client.streamable_http as sdk_http
+
+    from workbench.core.protocols.mcp.provenance import StandInError
+
+    sdk_http.ErrorData = StandInError  # type: ignore[attr-defined]
+
+
+SSEWatch = Callable[[str, httpx2.ServerSentEvent], None]
+"""Called with the session stream's URL and each event; raising ``httpx2.SSEError`` ends the connection."""
+
+
+def watch_legacy_sse_events(watch: SSEWatch) -> None:
+    """Show every event of a legacy HTTP+SSE session stream to ``watch`` before the SDK reads it.
+
+    ``mcp.client.sse.sse_client`` (mcp 2.3.0) opens its session stream through the module-level
+    name ``sse_within_origin``. Its reader ends the connection at once when an event raises
+    ``httpx2.SSEError``; any other exception there (its own check of the ``endpoint`` event's
+    origin, for one) leaves the connection waiting until the connect timeout. Idempotent (the
+    first ``watch`` stays); affects every ``sse_client`` in this process.
+
+    Args:
+        watch: Called with the stream's URL and each event, in order.
+    """
+    import mcp.client.sse as sdk_sse
+
+    original = sdk_sse.sse_within_origin  # type: ignore[attr-defined]  # imported there from a private module
+    if getattr(original, "_workbench_watched", False):
+        return
+
+    @contextlib.asynccontextmanager
+    async def watched(client: httpx2.AsyncClient, url: Any, **kwargs: Any) -> AsyncIterator[_WatchedEvents]:
+        async with original(client, url, **kwargs) as source:
+            yield _WatchedEvents(source, str(url), watch)
+
+    watched._workbench_watched = True  # type: ignore[attr-defined]
+    watched._workbench_unbounded = getattr(original, "_workbench_unbounded", False)  # type: ignore[attr-defined]
+    sdk_sse.sse_within_origin = watched  # type: ignore[attr-defined,assignment]  # an EventSource to the SDK
+
+
+class _WatchedEvents:
+    """An ``httpx2.EventSource`` whose events are shown to a watch as they are read."""
+
+    def __init__(self, source: httpx2.EventSource, url: str, watch: SSEWatch) -> None:
+        self._source = source
+        self._url = url
+        self._watch = watch
+
+    @property
+    def response(self) -> httpx2.Response:
+        return self._source.response
+
+    async def __aiter__(self) -> AsyncIterator[httpx2.ServerSentEvent]:
+        async for event in self._source:
+            self._watch(self._url, event)
+            yield event

@@ -28,6 +28,7 @@ from workbench.core.protocols.mcp.discovery import is_modern, wants_listen
 from workbench.core.protocols.mcp.errors import to_workbench_error
 from workbench.core.protocols.mcp.listen import ACK_TIMEOUT as LISTEN_ACK_TIMEOUT
 from workbench.core.protocols.mcp.listen import ListenStream
+from workbench.core.protocols.mcp.provenance import ServerErrors
 from workbench.core.protocols.mcp.stdio import SUPPORTED as OWN_STDIO
 from workbench.core.protocols.mcp.stdio import StdioProcessInfo, StdioTransport
 from workbench.core.protocols.mcp.tap import HTTPWireTransport, JSONRPCTap
@@ -82,6 +83,8 @@ class SessionOwner:
         self.stdio: StdioTransport | None = None
         self.http_tap: HTTPWireTransport | None = None
         self.listen: ListenStream | None = None
+        self.server_errors = ServerErrors()
+        """The JSON-RPC errors the server itself sent in this session (``provenance``)."""
         self._owner: asyncio.Task[None] | None = None
         self._ready: asyncio.Event | None = None
         self._stop: asyncio.Event | None = None
@@ -118,6 +121,7 @@ class SessionOwner:
                 await self.stop()
             self._error = None
             self.lost = None
+            self.server_errors = ServerErrors()
             self._ready = asyncio.Event()
             self._stop = asyncio.Event()
             self._owner = asyncio.create_task(self._own(), name=f"mcp-owner-{self.config.connection_id}")
@@ -218,7 +222,7 @@ class SessionOwner:
         cfg = self.config
         if cfg.transport == "in-process":
             inner = cfg.sdk_transport if cfg.sdk_transport is not None else in_memory_transport(cfg.server)
-            return JSONRPCTap(inner, cfg.wire, cfg.connection_id)
+            return JSONRPCTap(inner, cfg.wire, cfg.connection_id, server_errors=self.server_errors)
         if cfg.transport == "stdio":
             assert cfg.command is not None
             if not OWN_STDIO:  # pragma: no cover - Windows
@@ -226,7 +230,7 @@ class SessionOwner:
                 from mcp.client.stdio import stdio_client
 
                 params = StdioServerParameters(command=cfg.command, args=cfg.args, env=cfg.env, cwd=cfg.cwd)
-                return JSONRPCTap(stdio_client(params), cfg.wire, cfg.connection_id)
+                return JSONRPCTap(stdio_client(params), cfg.wire, cfg.connection_id, server_errors=self.server_errors)
             self.stdio = StdioTransport(
                 cfg.command,
                 cfg.args,
@@ -237,7 +241,8 @@ class SessionOwner:
                 on_stderr=self._on_stderr,
                 on_exit=self._on_exit,
             )
-            return self.stdio
+            # Recorded byte-exact by the transport itself; the tap only notes errors and request ids.
+            return JSONRPCTap(self.stdio, None, cfg.connection_id, server_errors=self.server_errors)
         assert cfg.url is not None
         transport, self.http_tap = http_transport(
             cfg.url,
@@ -249,6 +254,7 @@ class SessionOwner:
             auth=cfg.auth,
             http_inner=cfg.http_transport,
             limits=cfg.limits,
+            server_errors=self.server_errors,
         )
         return transport
 
@@ -284,12 +290,17 @@ class SessionOwner:
                 self._error = ConnectError(f"Connecting to {cfg.target_label} was cancelled.")
             raise
         except BaseException as exc:  # the owner must report every failure, including groups
+            connecting = not self._ready.is_set()
+            server_errors = self.server_errors
             err = to_workbench_error(
                 exc,
                 target=cfg.target_label,
-                doing="connecting" if not self._ready.is_set() else "talking to the server",
+                doing="connecting" if connecting else "talking to the server",
                 exit_note=self.exit_note(),
                 http_error=self.http_tap.last_error if self.http_tap is not None else None,
+                # While connecting, only the owner sends requests: any error the server sent is theirs.
+                from_server=(lambda e: server_errors.sent(e, None)) if connecting else None,
+                timeout=cfg.request_timeout,
             )
             if not self._ready.is_set():
                 self._error = err

@@ -18,18 +18,19 @@ from anyio.streams.text import TextReceiveStream
 from mcp.shared.message import SessionMessage
 
 from workbench.core.protocols.mcp.errors import UNREADABLE_REPLY
+from workbench.core.protocols.mcp.provenance import StandInError
 from workbench.core.wire_parse import scan_large
 
 
 def unreadable_reply(
     text: str, exc: ValueError, *, size: int | None = None, limit: int | None = None
 ) -> SessionMessage | ValueError:
-    """A reply that cannot be read still answers its request when its id can be: with a parse error.
+    """A reply that cannot be read still answers its request when its id can be: with a parse error of our own.
 
     Otherwise the request would wait forever (nothing else will ever answer it). The id is taken from
     the reply's first or last members without parsing the rest (``scan_large``: no recursion, so a
     result nested 100,000 levels deep is no problem); anything without a readable response id stays
-    the transport fault it was.
+    the transport fault it was. The error is a ``StandInError``: the server did not send it.
     """
     head = scan_large(text)
     rid = head.get("id") if head is not None and "method" not in head else None
@@ -43,7 +44,7 @@ def unreadable_reply(
         why, reason = "it is nested too deeply", "too-deep"
     else:
         why, reason = "it is not valid JSON-RPC", "invalid"
-    error = mcp_types.ErrorData(
+    error = StandInError(
         code=mcp_types.PARSE_ERROR,
         message=f"{why} ({size:,} characters)",
         data={UNREADABLE_REPLY: True, "reason": reason, "size": size, "limit": limit},

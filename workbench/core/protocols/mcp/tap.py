@@ -1,7 +1,9 @@
 """Wire taps for MCP: JSON-RPC messages at the session seam, HTTP and SSE at httpx2's.
 
 - ``JSONRPCTap`` wraps any SDK ``Transport`` and records each message the session sends or
-  receives (stdio does its own recording in ``stdio.py``, byte-exact).
+  receives (stdio does its own recording in ``stdio.py``, byte-exact, so it is wrapped without a
+  recorder), notes the errors the server sent (``provenance.ServerErrors``) and the ids of the
+  requests each caller sends.
 - ``HTTPWireTransport`` is the shared HTTP tap of ``workbench.core.http`` (the same one A2A uses)
   set up for MCP: each HTTP request, response and server-sent event as the bytes arrive
   (keep-alive comments included), with the session id; response sizes are bounded
@@ -32,6 +34,7 @@ from workbench.core.http.session_budget import SessionBudget
 from workbench.core.http.status import StatusSeen
 from workbench.core.http.tap import SSE_DATA_PREVIEW, HTTPTap
 from workbench.core.models import Direction, WireKind
+from workbench.core.protocols.mcp.provenance import ServerErrors
 from workbench.core.wire import WireRecorder
 
 __all__ = ["SSE_DATA_PREVIEW", "HTTPWireTransport", "JSONRPCTap", "capture_sent_requests"]
@@ -136,33 +139,46 @@ class JSONRPCTap:
 
     Args:
         inner: The SDK transport.
-        wire: Where records go.
+        wire: Where records go (``None``: the transport records its messages itself).
         connection_id: The connection id the records carry.
         budget: The session stream's per-request budget (legacy SSE): told which requests went
             out and which were answered or cancelled.
+        server_errors: Told of every error response that arrives (it keeps the server's own).
     """
 
     def __init__(
-        self, inner: Transport, wire: WireRecorder, connection_id: str, *, budget: SessionBudget | None = None
+        self,
+        inner: Transport,
+        wire: WireRecorder | None,
+        connection_id: str,
+        *,
+        budget: SessionBudget | None = None,
+        server_errors: ServerErrors | None = None,
     ) -> None:
         self._inner = inner
         self._wire = wire
         self._cid = connection_id
         self.budget = budget
+        self.server_errors = server_errors
 
     def record_in(self, item: SessionMessage | Exception) -> None:
         """Record one incoming message, or a transport fault as a local error record."""
+        if self.server_errors is not None:
+            self.server_errors.note(item)
         if isinstance(item, Exception):
-            self._wire.local(self._cid, WireKind.ERROR, f"transport fault: {item!r}"[:500], protocol="mcp")
+            if self._wire is not None:
+                self._wire.local(self._cid, WireKind.ERROR, f"transport fault: {item!r}"[:500], protocol="mcp")
             return
-        self._wire.jsonrpc(self._cid, Direction.IN, _message_dict(item), protocol="mcp")
+        if self._wire is not None:
+            self._wire.jsonrpc(self._cid, Direction.IN, _message_dict(item), protocol="mcp")
         message = item.message
         if self.budget is not None and isinstance(message, JSONRPCResponse | JSONRPCError) and message.id is not None:
             self.budget.answered(message.id)
 
     def record_out(self, item: SessionMessage) -> None:
         """Record one outgoing message (a request's id goes to the budget and the caller's capture)."""
-        self._wire.jsonrpc(self._cid, Direction.OUT, _message_dict(item), protocol="mcp")
+        if self._wire is not None:
+            self._wire.jsonrpc(self._cid, Direction.OUT, _message_dict(item), protocol="mcp")
         message = item.message
         if isinstance(message, JSONRPCRequest):
             if self.budget is not None:

@@ -1,0 +1,63 @@
+"""A JSON-RPC error the server sends keeps its own code and message, whatever the code.
+
+-32000 and -32001 are also the codes the MCP SDK gives its own failures (connection closed, request
+timed out); from a server they are the server's answer (a ``RemoteError`` with its code and message),
+over stdio and Streamable HTTP alike, and so for an A2A agent's JSON-RPC errors.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import pytest
+
+from tests.e2e.test_cli import workbench
+from tests.servers import script_path, start_listening_process
+
+pytestmark = pytest.mark.asyncio
+BOUND = 30.0
+SERVER_CODES = [-32000, -32001, -32099, 7]
+
+
+def failure(out: str) -> dict[str, Any]:
+    [failed] = [m for m in map(json.loads, out.splitlines()) if m.get("kind") == "failed" or "error" in m]
+    error: dict[str, Any] = failed["error"]
+    return error
+
+
+@asynccontextmanager
+async def http_server() -> AsyncIterator[str]:
+    async with start_listening_process([sys.executable, script_path("http_unanswered")]) as server:
+        yield server.url
+
+
+@pytest.mark.parametrize("code", SERVER_CODES)
+async def test_a_stdio_servers_error_keeps_its_code_and_message(code: int) -> None:
+    arguments = json.dumps({"code": code, "message": "the server's own words"})
+    server = (sys.executable, script_path("server_errors"))
+    exit_code, out, err = await workbench(
+        "call", "--json", "fail", "--args", arguments, "--stdio", "--", *server, timeout=BOUND
+    )
+    assert exit_code == 1, err
+    error = failure(out)
+    assert error["type"] == "RemoteError"
+    assert error["details"]["remote_code"] == code
+    assert error["details"]["remote_message"] == "the server's own words"
+
+
+@pytest.mark.parametrize("code", SERVER_CODES)
+async def test_a_streamable_http_servers_error_keeps_its_code_and_message(code: int) -> None:
+    arguments = json.dumps({"code": code, "message": "the server's own words"})
+    async with http_server() as url:
+        exit_code, out, err = await workbench(
+            "call", "--json", "fail", "--args", arguments, "--mcp", f"{url}/mcp", "--mode", "legacy", timeout=BOUND
+        )
+    assert exit_code == 1, err
+    error = failure(out)
+    assert error["type"] == "RemoteError"
+    assert error["details"]["remote_code"] == code
+    assert error["details"]["remote_message"] == "the server's own words"
