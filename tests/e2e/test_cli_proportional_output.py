@@ -38,3 +38,9 @@ async def test_an_answer_that_does_not_fit_a_form_of_50000_fields_is_refused_in_
     assert failed["kind"] == "failed" and failed["error"]["type"] == "ConfigError"
     assert len(json.dumps(failed["error"]).encode()) < SMALL
     assert len(err.encode()) < SMALL
+
+
+async def test_attachment_sizes_are_exact_whatever_the_base64_padding() -> None:
+    code, out, err = await workbench("call", "--stdio", "attachments", "--", sys.executable, script_path("attachments"))
+    assert code == 0, err
+    assert out.splitlines() == ["[image image/png 3 bytes]", "[image image/png 5 bytes]", "[image image/png 4 bytes]"]

@@ -31,6 +31,7 @@ from workbench.core.protocols.base import (
 )
 from workbench.core.safe_text import neutralise_line
 from workbench.core.shell_quote import command_line
+from workbench.core.sizes import base64_size
 
 
 def print_json(obj: Any, out: TextIO = STDOUT) -> None:
@@ -168,7 +169,7 @@ def tool_result_human(result: ToolResult, out: TextIO = STDOUT) -> None:
             text = part.text or ""
             out.write(text if text.endswith("\n") else f"{text}\n")  # a file's last newline is not doubled
         elif part.blob is not None:
-            out.write(f"[{part.type} {part.mime_type or ''} {len(part.blob) * 3 // 4} bytes]\n")
+            out.write(f"[{part.type} {part.mime_type or ''} {base64_size(part.blob)} bytes]\n")
         else:
             out.write(f"[{part.type}] {json.dumps(part.to_dict(), ensure_ascii=False)[:500]}\n")
     if result.structured_content is not None and not _text_repeats(result, result.structured_content):
@@ -221,7 +222,7 @@ def _part_text(part: ContentPart) -> str:
     if part.data is not None:
         return json.dumps(part.data, ensure_ascii=False)
     if part.blob is not None:
-        return f"[{part.type} {part.mime_type or ''} {len(part.blob) * 3 // 4} bytes]"
+        return f"[{part.type} {part.mime_type or ''} {base64_size(part.blob)} bytes]"
     return f"[{part.type} {part.uri or ''}]"
 
 

@@ -61,6 +61,7 @@ from workbench.core.protocols.base import (
     ToolCallRequested,
 )
 from workbench.core.safe_text import safe_file_name
+from workbench.core.sizes import base64_size
 
 WAITING_STATES = frozenset({"input_required", "auth_required"})
 """Completion states that mean the task is paused, waiting for the user."""
@@ -897,7 +898,7 @@ def _part_text(part: ContentPart) -> str:
     if part.type == "data":
         return json.dumps(part.data, indent=2, ensure_ascii=False, default=str) + "\n"
     label = part.name or part.uri or part.type
-    size = f", {len(part.blob) * 3 // 4 - part.blob[-2:].count('='):,} bytes" if part.blob else ""
+    size = f", {base64_size(part.blob):,} bytes" if part.blob else ""
     return f"[{part.type}: {label}{' (' + part.mime_type + ')' if part.mime_type else ''}{size}]\n"
 
 

@@ -3,6 +3,8 @@
 The command line's ``--max-message-bytes`` / ``--max-stream-bytes`` and the connection dialog's
 size limits take the same text. K, M and G are binary (KiB, MiB, GiB), as the limits' messages
 count; KB, MB and GB are decimal. ``none`` (or ``off``, ``unlimited``) is no limit.
+
+``base64_size`` is the size of what a base64 attachment holds, without decoding it.
 """
 
 from __future__ import annotations
@@ -45,3 +47,17 @@ def format_size(size: int | None) -> str:
         if size % 1024**power == 0:
             return f"{size // 1024**power}{unit}"
     return str(size)
+
+
+_BASE64_IGNORED = ("=", "\n", "\r", " ", "\t")
+"""Characters of base64 text that carry no data: padding, and the line breaks MIME-style text has."""
+
+
+def base64_size(blob: str) -> int:
+    """The exact number of bytes base64 text decodes to, without decoding it.
+
+    Every 4 data characters hold 3 bytes; padding (``=``) and whitespace hold none: ``QUJD`` is 3
+    bytes, ``QUI=`` 2, ``QQ==`` 1 (``QQ`` without its padding too).
+    """
+    data_chars = len(blob) - sum(blob.count(c) for c in _BASE64_IGNORED)
+    return data_chars * 3 // 4

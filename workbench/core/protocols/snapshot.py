@@ -15,6 +15,7 @@ from typing import Any
 from workbench.core.models import ToolSpec
 from workbench.core.protocols.base import AgentCapabilities, ContentPart
 from workbench.core.protocols.catalog import PromptSpec, ResourceSpec, ResourceTemplateSpec
+from workbench.core.sizes import base64_size
 from workbench.core.timefmt import time_of_day
 
 NOT_GIVEN = "—"
@@ -36,7 +37,7 @@ def part_text(part: ContentPart) -> str:
     elif part.uri:
         body = part.uri
     elif part.blob is not None:
-        body = f"{len(part.blob) * 3 // 4:,} bytes"
+        body = f"{base64_size(part.blob):,} bytes"
     else:
         body = ""
     kind = part.type + (f" {part.mime_type}" if part.mime_type else "") + (f" {part.name}" if part.name else "")
