@@ -5,6 +5,11 @@ maps whatever the SDK, httpx or protobuf raised to a ``WorkbenchError`` naming w
 and the URL in use. ``stream`` does the same for the event streams of ``send_message`` and
 ``subscribe``: the error surfaces where the stream is read. ``errors`` is the mapping itself, for
 the few places that hold the client already.
+
+``request_timeout`` bounds a request as a whole: all of a response (httpx's read timeout starts
+again with every chunk, so an agent sending a byte a second never hits it), and for a stream the
+wait for its first event, the agent's answer; after that, a stream is the running task's, and only
+``stream_idle_timeout`` applies.
 """
 
 from __future__ import annotations
@@ -13,10 +18,11 @@ from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, 
 from contextlib import aclosing, contextmanager
 from typing import Any, cast
 
+import anyio
 from a2a.client import Client
 from a2a.types import StreamResponse
 
-from workbench.core.errors import WorkbenchError
+from workbench.core.errors import RequestTimeoutError, WorkbenchError
 from workbench.core.protocols.a2a._session import Session
 from workbench.core.protocols.a2a.errors import map_error
 
@@ -64,8 +70,11 @@ class RequestFunnel:
         """
         await self._session.connect()
         client = self._session.require_client()
+        seconds = self._session.config.request_timeout
         with self.errors(doing):
-            return await fn(client)
+            with anyio.move_on_after(seconds):
+                return await fn(client)
+            raise self._timed_out(doing, seconds)
 
     async def stream(
         self, doing: str, fn: Callable[[Client], AsyncIterator[StreamResponse]]
@@ -74,11 +83,29 @@ class RequestFunnel:
 
         Raises:
             UsageError: The agent is not connected.
+            RequestTimeoutError: The first event did not arrive within ``request_timeout``.
             WorkbenchError: Mapped from what the SDK or httpx raised while the stream was read.
         """
         client = self._session.require_client()
+        seconds = self._session.config.request_timeout
         with self.errors(doing):
             source = cast(AsyncGenerator[StreamResponse, Any], fn(client))  # the SDK returns async generators
             async with aclosing(source) as events:
+                with anyio.move_on_after(seconds) as first_wait:
+                    first = await anext(events, None)
+                if first_wait.cancelled_caught:
+                    raise self._timed_out(doing, seconds)
+                if first is None:
+                    return
+                yield first
                 async for event in events:
                     yield event
+
+    def _timed_out(self, doing: str, seconds: float | None) -> RequestTimeoutError:
+        """The error for a request that got no (whole) answer within ``seconds``."""
+        url = self._session.error_url
+        return RequestTimeoutError(
+            f"The agent at {url} did not answer within {seconds:g} s while {doing}.",
+            hint="raise the timeout (--timeout, request_timeout) if it needs longer; check that the agent is alive",
+            details={"url": url, "timeout": seconds},
+        )
