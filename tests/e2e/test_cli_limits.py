@@ -2,12 +2,14 @@
 
 Against the hostile HTTP server (tests/servers/http_hostile.py): an answer over the limit given is
 refused naming that limit and its value; a value that is not a size, or a limit for a stdio server,
-is a usage error (exit 2) naming the option.
+is a usage error (exit 2) naming the option. Against tests/servers/compression_bomb.py: the limit
+counts what a compressed answer decodes to.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -74,6 +76,29 @@ async def test_the_limits_given_override_a_saved_profiles_for_this_run_only(tmp_
             env, "call", "--json", "echo", "--profile", "hostile", "--max-message-bytes", "none"
         )
         assert code == 0, err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("call", "--json", "gzip", "--args", '{"mib": 300}', "--mcp", "{url}/mcp", "--mode", "legacy"),
+        ("send", "--json", "bomb", "--a2a", "{url}/a2a"),
+    ],
+    ids=["mcp-call", "a2a-send"],
+)
+async def test_a_compressed_answer_that_inflates_to_300_mib_is_refused_at_the_1_mib_limit_given(
+    tmp_path: Path, argv: tuple[str, ...]
+) -> None:
+    server_env = {**os.environ, "BOMB_MB": "300"}  # ~300 KiB of gzip on the wire
+    async with start_listening_process([sys.executable, script_path("compression_bomb")], env=server_env) as server:
+        run = [arg.replace("{url}", server.url) for arg in argv]
+        code, out, err = await workbench(_env(tmp_path), *run, "--max-message-bytes", "1MiB")
+    assert code == 1, err
+    error = failure(out)
+    assert error["type"] == "ProtocolError" and error["code"] == "protocol"
+    details = error["details"]
+    assert details["limit"] == "max_message_bytes" and details["limit_bytes"] == MIB
+    assert MIB < details["received_bytes"] <= MIB + 64 * 1024  # decoded bytes, refused a piece past the limit
 
 
 @pytest.mark.parametrize(

@@ -42,12 +42,18 @@ async def follow_redirects_opener(url: str) -> None:
     Raises:
         UnreachableError: The authorization server could not be reached.
         AuthRequiredError: It did not redirect back to the loopback receiver.
+        ProtocolError: A body on the way was larger than the default size limit (or not decodable).
     """
     import httpx2  # only this opener needs an HTTP client; importing the module stays client-free
 
-    async with httpx2.AsyncClient(follow_redirects=True, timeout=30) as http:
+    from workbench.core.http.httpx2_transport import Httpx2TapTransport
+    from workbench.core.http.limits import LimitGuard
+
+    bounded = Httpx2TapTransport(None, guard=LimitGuard())  # every body bounded as it decodes (redirects' too)
+    async with httpx2.AsyncClient(follow_redirects=True, timeout=30, transport=bounded) as http:
         try:
-            response = await http.get(url)
+            async with http.stream("GET", url) as response:
+                pass  # only where it ends matters: its body is not read
         except httpx2.HTTPError as exc:
             raise UnreachableError(f"Following the authorization URL failed: {type(exc).__name__}.") from None
     if response.url.path == CALLBACK_PATH and response.url.host == "127.0.0.1":

@@ -4,8 +4,8 @@ The credential guard, the tapped and bounded exchange and the body tee live in
 ``workbench.core.http.transport``; this module names the ``httpx2`` classes they need.
 ``httpx_transport`` is the same shim for ``httpx`` (the A2A SDK's client). ``httpx2`` is a fork of
 ``httpx`` with the same transport interface but its own classes, so each client needs its own
-subclasses. Bodies pass through unchanged, counted against the connection's size limits
-(``workbench.core.http.limits``); a refused one raises ``Httpx2LimitError``.
+subclasses. Bodies pass through decoded (a compressed one in bounded pieces), counted against the
+connection's size limits (``workbench.core.http.limits``); a refused one raises ``Httpx2LimitError``.
 """
 
 from __future__ import annotations
@@ -16,7 +16,13 @@ from workbench.core.errors import ProtocolError
 from workbench.core.http.limits import LimitGuard
 from workbench.core.http.origins import CredentialBoundary
 from workbench.core.http.tap import BodyWatch, HTTPTap
-from workbench.core.http.transport import BodyTeeBase, CredentialGuardBase, TapTransportBase
+from workbench.core.http.transport import (
+    BodyTeeBase,
+    CredentialGuardBase,
+    Decoding,
+    TapTransportBase,
+    decoded_headers,
+)
 
 
 class Httpx2CredentialGuard(CredentialGuardBase[httpx2.Request, httpx2.Response], httpx2.AsyncBaseTransport):
@@ -67,11 +73,14 @@ class Httpx2TapTransport(TapTransportBase[httpx2.Request, httpx2.Response], http
         except httpx2.RequestNotRead:
             return None
 
-    def _passed_on(self, request: httpx2.Request, response: httpx2.Response, watch: BodyWatch) -> httpx2.Response:
+    def _passed_on(
+        self, request: httpx2.Request, response: httpx2.Response, watch: BodyWatch, decoding: Decoding
+    ) -> httpx2.Response:
+        headers = decoded_headers(response.headers, decoding)
         return httpx2.Response(
             response.status_code,
-            headers=response.headers,
-            stream=_Tee(response.stream, watch),
+            headers=response.headers if headers is None else headers,
+            stream=_Tee(response.stream, watch, decoding),
             extensions=response.extensions,
             request=request,
         )
@@ -83,8 +92,10 @@ class _Tee(BodyTeeBase, httpx2.AsyncByteStream):
     _refusal_type = Httpx2LimitError
     _read_error = httpx2.HTTPError
 
-    def __init__(self, inner: httpx2.SyncByteStream | httpx2.AsyncByteStream, watch: BodyWatch) -> None:
-        super().__init__(inner if isinstance(inner, httpx2.AsyncByteStream) else None, watch)
+    def __init__(
+        self, inner: httpx2.SyncByteStream | httpx2.AsyncByteStream, watch: BodyWatch, decoding: Decoding
+    ) -> None:
+        super().__init__(inner if isinstance(inner, httpx2.AsyncByteStream) else None, watch, decoding)
 
     def _raised(self, refusal: ProtocolError) -> Httpx2LimitError:
         return Httpx2LimitError(refusal.message, hint=refusal.hint, details=refusal.details)

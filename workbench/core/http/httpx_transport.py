@@ -3,8 +3,8 @@
 The credential guard, the tapped and bounded exchange and the body tee live in
 ``workbench.core.http.transport``; this module names the ``httpx`` classes they need.
 ``httpx2_transport`` is the same shim for ``httpx2`` (the MCP SDK's client). Bodies pass through
-unchanged, counted against the connection's size limits (``workbench.core.http.limits``); a refused
-one raises its ``ProtocolError``.
+decoded (a compressed one in bounded pieces), counted against the connection's size limits
+(``workbench.core.http.limits``); a refused one raises its ``ProtocolError``.
 """
 
 from __future__ import annotations
@@ -14,7 +14,13 @@ import httpx
 from workbench.core.http.limits import LimitGuard
 from workbench.core.http.origins import CredentialBoundary
 from workbench.core.http.tap import BodyWatch, HTTPTap
-from workbench.core.http.transport import BodyTeeBase, CredentialGuardBase, TapTransportBase
+from workbench.core.http.transport import (
+    BodyTeeBase,
+    CredentialGuardBase,
+    Decoding,
+    TapTransportBase,
+    decoded_headers,
+)
 
 
 class HttpxCredentialGuard(CredentialGuardBase[httpx.Request, httpx.Response], httpx.AsyncBaseTransport):
@@ -56,11 +62,14 @@ class HttpxTapTransport(TapTransportBase[httpx.Request, httpx.Response], httpx.A
         except httpx.RequestNotRead:
             return None
 
-    def _passed_on(self, request: httpx.Request, response: httpx.Response, watch: BodyWatch) -> httpx.Response:
+    def _passed_on(
+        self, request: httpx.Request, response: httpx.Response, watch: BodyWatch, decoding: Decoding
+    ) -> httpx.Response:
+        headers = decoded_headers(response.headers, decoding)
         return httpx.Response(
             response.status_code,
-            headers=response.headers,
-            stream=_Tee(response.stream, watch),
+            headers=response.headers if headers is None else headers,
+            stream=_Tee(response.stream, watch, decoding),
             extensions=response.extensions,
             request=request,
         )
@@ -71,5 +80,7 @@ class _Tee(BodyTeeBase, httpx.AsyncByteStream):
 
     _read_error = httpx.HTTPError
 
-    def __init__(self, inner: httpx.SyncByteStream | httpx.AsyncByteStream, watch: BodyWatch) -> None:
-        super().__init__(inner if isinstance(inner, httpx.AsyncByteStream) else None, watch)
+    def __init__(
+        self, inner: httpx.SyncByteStream | httpx.AsyncByteStream, watch: BodyWatch, decoding: Decoding
+    ) -> None:
+        super().__init__(inner if isinstance(inner, httpx.AsyncByteStream) else None, watch, decoding)

@@ -272,17 +272,18 @@ class BodyWatch:
     def at_start(self) -> ProtocolError | None:
         """The refusal of a body announced too large (``Content-Length``), before it is read."""
         refusal = self._meter.refusal_from_headers() if self._meter is not None else None
-        return self._refuse(refusal) if refusal is not None else None
+        return self.refuse(refusal) if refusal is not None else None
 
     def take(self, chunk: bytes) -> ProtocolError | None:
         """Record and count ``chunk`` (it arrived); the refusal when it took the body over a limit."""
         if self.exchange is not None:
             self.exchange.feed(chunk)
         if self._meter is not None and (refusal := self._meter.count(chunk)) is not None:
-            return self._refuse(refusal)
+            return self.refuse(refusal)
         return None
 
-    def _refuse(self, refusal: ProtocolError) -> ProtocolError:
+    def refuse(self, refusal: ProtocolError) -> ProtocolError:
+        """Note ``refusal`` for the adapter and the wire log (the body is not read further); returns it."""
         if self._guard is not None:
             self._guard.refused(refusal)
         if self.exchange is not None:

@@ -6,18 +6,21 @@ interface but its own classes) each need transports and byte streams of their ow
 ``AsyncByteStream`` with the bases here and supply only what names a client class: the default
 inner transport, reading a request body, building the passed-on response, and how a size-limit
 refusal is raised. Everything but moving bytes lives in ``workbench.core.http.tap``; the size
-limits in ``workbench.core.http.limits``.
+limits in ``workbench.core.http.limits``. A compressed body is decoded here, in bounded pieces
+(``workbench.core.http.decoding``), and passed on decoded: the limits count, and the wire log
+records, what it decodes to.
 """
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Iterator, Mapping
 from typing import ClassVar, Protocol
 
 import anyio
 
 from workbench.core.errors import ProtocolError
+from workbench.core.http.decoding import BodyDecoder, accepted_encodings
 from workbench.core.http.limits import LimitGuard
 from workbench.core.http.origins import OAUTH_ENDPOINT, CredentialBoundary
 from workbench.core.http.tap import ERROR_BODY_WAIT, BodyWatch, HTTPTap
@@ -28,6 +31,7 @@ class _Headers(Protocol):
 
     def multi_items(self) -> list[tuple[str, str]]: ...
     def get(self, key: str, /) -> str | None: ...
+    def __setitem__(self, key: str, value: str, /) -> None: ...
 
 
 class _Request(Protocol):
@@ -97,11 +101,30 @@ class CredentialGuardBase[RequestT: _Request, ResponseT: _Response]:
         await self._inner.aclose()
 
 
+Decoding = BodyDecoder | ProtocolError | None
+"""How a response body is decoded: by a decoder, not at all (``None``), or refused (a coding not decoded here)."""
+
+_ENCODING_HEADERS = ("content-encoding", "content-length")
+
+
+def decoded_headers(headers: _Headers, decoding: Decoding) -> list[tuple[str, str]] | None:
+    """The headers of a response passed on decoded (``None``: unchanged, the body is not encoded).
+
+    Without ``Content-Encoding`` the client does not decode the body again; its ``Content-Length``
+    (of the encoded body) no longer applies.
+    """
+    if decoding is None:
+        return None
+    return [(name, value) for name, value in headers.multi_items() if name.lower() not in _ENCODING_HEADERS]
+
+
 class TapTransportBase[RequestT: _Request, ResponseT: _Response]:
     """A transport that records every exchange with ``tap`` and bounds every response body.
 
-    A client's subclass says how a request body is read (``_request_body``) and how the response is
-    passed on with its body going through a tee (``_passed_on``).
+    A compressed body is decoded here, in bounded pieces, and the limits count what it decodes to;
+    a request asks only for the codings decoded here (``Accept-Encoding``). A client's subclass
+    says how a request body is read (``_request_body``) and how the response is passed on with its
+    body going through a tee (``_passed_on``).
 
     Args:
         tap: The recorder of this connection's HTTP layer (``None``: records nothing).
@@ -119,6 +142,8 @@ class TapTransportBase[RequestT: _Request, ResponseT: _Response]:
         tap, guard = self.tap, self.guard
         if tap is None and guard is None:
             return await self._inner.handle_async_request(request)
+        if (asked := request.headers.get("accept-encoding")) is not None:
+            request.headers["Accept-Encoding"] = accepted_encodings(asked)
         body = self._request_body(request)
         url = str(request.url)
         exchange = tap.exchange(request.method, url, request.headers.multi_items(), body) if tap else None
@@ -130,11 +155,18 @@ class TapTransportBase[RequestT: _Request, ResponseT: _Response]:
             raise
         if exchange is not None:
             exchange.respond(response.status_code, response.headers.multi_items())
+        headers = response.headers
+        decoding: Decoding
+        try:
+            decoding = BodyDecoder.for_response(headers.get("content-encoding"), url, body)
+        except ProtocolError as refusal:
+            decoding = refusal
         meter = None
         if guard is not None:
-            headers = response.headers
-            meter = guard.meter(request.method, url, body, headers.get("content-type"), headers.get("content-length"))
-        return self._passed_on(request, response, BodyWatch(exchange, meter, guard))
+            # An encoded body's Content-Length is not what it decodes to: it is counted instead.
+            length = headers.get("content-length") if decoding is None else None
+            meter = guard.meter(request.method, url, body, headers.get("content-type"), length)
+        return self._passed_on(request, response, BodyWatch(exchange, meter, guard), decoding)
 
     async def aclose(self) -> None:
         """Close the wrapped transport."""
@@ -144,13 +176,13 @@ class TapTransportBase[RequestT: _Request, ResponseT: _Response]:
         """The request body, or ``None`` when it is streamed (not known up front)."""
         raise NotImplementedError
 
-    def _passed_on(self, request: RequestT, response: ResponseT, watch: BodyWatch) -> ResponseT:
-        """``response`` as the client gets it: the same head, its body through a tee fed to ``watch``."""
+    def _passed_on(self, request: RequestT, response: ResponseT, watch: BodyWatch, decoding: Decoding) -> ResponseT:
+        """``response`` as the client gets it: its head (``decoded_headers``), its body through a tee to ``watch``."""
         raise NotImplementedError
 
 
 class BodyTeeBase:
-    """Passes a response body through unchanged while it is counted and recorded.
+    """Passes a response body through, decoded, while it is counted and recorded.
 
     A client's subclass is also that client's ``AsyncByteStream`` and may raise a size-limit refusal
     as another ``ProtocolError`` (``_raised`` and ``_refusal_type``).
@@ -158,6 +190,8 @@ class BodyTeeBase:
     Args:
         inner: The response's body (``None``: a sync stream, which an async transport never returns).
         watch: What counts and records each chunk.
+        decoding: How the body is decoded (``None``: passed through unchanged); a ``ProtocolError``
+            (a coding not decoded here) is raised before the body is read.
     """
 
     _refusal_type: ClassVar[type[ProtocolError]] = ProtocolError
@@ -165,22 +199,33 @@ class BodyTeeBase:
     _read_error: ClassVar[type[Exception]]
     """The client's base HTTP error, ignored while an unread error body is read for the record."""
 
-    def __init__(self, inner: _Body | None, watch: BodyWatch) -> None:
+    def __init__(self, inner: _Body | None, watch: BodyWatch, decoding: Decoding = None) -> None:
         self._inner = inner
         self._watch = watch
+        self._decoding = decoding
 
     async def __aiter__(self) -> AsyncIterator[bytes]:
-        """The body's chunks, each counted and recorded; raises the refusal when one is over a limit."""
-        inner, watch = self._inner, self._watch
+        """The body's decoded pieces, each counted and recorded; raises the refusal when one is over a limit."""
+        inner, watch, decoding = self._inner, self._watch, self._decoding
         assert inner is not None, "an async transport returns async streams"
         exchange = watch.exchange
+        if isinstance(decoding, ProtocolError):
+            raise self._raised(watch.refuse(decoding))
         if (refusal := watch.at_start()) is not None:
             raise self._raised(refusal)
         try:
             async for chunk in inner:
-                if (refusal := watch.take(chunk)) is not None:
-                    raise self._raised(refusal)
-                yield chunk
+                pieces = decoding.decode(chunk) if decoding is not None else iter((chunk,))
+                while (piece := self._next(pieces)) is not None:
+                    if (refusal := watch.take(piece)) is not None:
+                        raise self._raised(refusal)
+                    yield piece
+            if decoding is not None:
+                pieces = decoding.flush()
+                while (piece := self._next(pieces)) is not None:
+                    if (refusal := watch.take(piece)) is not None:
+                        raise self._raised(refusal)
+                    yield piece
         except self._refusal_type:
             raise
         except Exception as exc:  # recorded, then re-raised unchanged
@@ -192,12 +237,17 @@ class BodyTeeBase:
 
     async def aclose(self) -> None:
         """Record what arrived (an unread error body is read first, bounded), then close the wrapped stream."""
-        exchange, inner = self._watch.exchange, self._inner
+        exchange, inner, decoding = self._watch.exchange, self._inner, self._decoding
         try:
-            if exchange is not None and exchange.wants_unread_body and inner is not None:
-                with anyio.move_on_after(ERROR_BODY_WAIT), contextlib.suppress(self._read_error):
+            readable = not isinstance(decoding, ProtocolError)
+            if exchange is not None and exchange.wants_unread_body and inner is not None and readable:
+                suppressed = contextlib.suppress(self._read_error, ProtocolError)  # (a body not valid for its coding)
+                with anyio.move_on_after(ERROR_BODY_WAIT), suppressed:
                     async for chunk in inner:
-                        exchange.feed(chunk)
+                        for piece in decoding.decode(chunk) if isinstance(decoding, BodyDecoder) else (chunk,):
+                            exchange.feed(piece)
+                            if exchange.body_full:
+                                break
                         if exchange.body_full:
                             break
         finally:  # recorded even when the close is cancelled (an SDK that gave up on the request)
@@ -205,6 +255,13 @@ class BodyTeeBase:
                 exchange.finish()
             if inner is not None:
                 await inner.aclose()
+
+    def _next(self, pieces: Iterator[bytes]) -> bytes | None:
+        """The next decoded piece (``None``: no more); a body not valid for its coding is refused."""
+        try:
+            return next(pieces, None)
+        except ProtocolError as bad:
+            raise self._raised(self._watch.refuse(bad)) from None
 
     def _raised(self, refusal: ProtocolError) -> ProtocolError:
         """The exception raised for a size-limit ``refusal`` (default: the refusal itself)."""
