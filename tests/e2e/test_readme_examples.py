@@ -143,6 +143,10 @@ EXAMPLES: dict[str, Runs | NotRunnable] = {
     "workbench profile add notes --mcp https://notes.example.com/mcp --oauth && workbench login notes": Runs(
         stderr=("saved notes", "[token] ok:", "logged in to notes")
     ),
+    "workbench profile add travel --a2a http://127.0.0.1:43321 --allow-origin http://127.0.0.1:45309": Runs(
+        stderr=("saved travel",)
+    ),
+    "workbench profile edit travel --forget-origin http://127.0.0.1:45309 --timeout 20": Runs(stderr=("saved travel",)),
     """workbench call --profile docs weather --args '{"city": "Oslo"}'""": Runs(stdout=("Oslo",)),
     "workbench profile list": Runs(stdout=("docs", "[secrets: bearer]", "local", "notes", "[oauth]")),
     "workbench secret clear docs bearer": Runs(stderr=("forgot 1 secret(s) of docs",)),
