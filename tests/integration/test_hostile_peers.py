@@ -14,6 +14,7 @@ import json
 import subprocess
 import sys
 import time
+import tracemalloc
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
@@ -117,6 +118,22 @@ def test_workbench_inspect_shows_ten_thousand_tools() -> None:
     assert done.returncode == 0, done.stderr[-2000:]
     [listing] = json_lines(done.stdout)
     assert len(listing["tools"]) == 10_000
+
+
+def test_one_page_of_100000_tools_is_refused_unread_naming_the_page_limit() -> None:
+    tracemalloc.start()
+    try:
+        done = run_cli("inspect", "--json", "--stdio", "--", sys.executable, script_path("many_tools"), "100000")
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert done.returncode == 1
+    [failed] = [m for m in json_lines(done.stdout) if m.get("kind") == "failed"]
+    error = failed["error"]
+    assert error["type"] == "ProtocolError"
+    assert error["details"]["limit"] == "max_page_items" and error["details"]["pages"] == 1
+    assert "pagination" not in error["hint"]
+    assert peak < 100 * MIB  # the 14 MB page, read as text and counted; its 100,000 tools were never built
 
 
 @pytest.mark.asyncio

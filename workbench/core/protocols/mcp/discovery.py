@@ -7,7 +7,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import mcp.types as types
-from mcp import Client
+from mcp import Client, MCPError
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 
 from workbench.core.errors import ProtocolError, UnsupportedCapabilityError
@@ -15,6 +15,7 @@ from workbench.core.models import ToolSpec
 from workbench.core.protocols.base import AgentCapabilities
 from workbench.core.protocols.catalog import PromptArgumentSpec, PromptSpec, ResourceSpec, ResourceTemplateSpec
 from workbench.core.protocols.mcp import convert
+from workbench.core.protocols.mcp.listing_cap import MAX_ITEMS, MAX_PAGE_ITEMS, page_refusal
 
 AGENT_ENTRY_META = "io.workbench/agent-entry"
 AGENT_ENTRY_NAMES = ("ask", "chat", "agent", "invoke", "query", "prompt")
@@ -35,17 +36,18 @@ def wants_listen(client: Client) -> bool:
 
 MAX_PAGES = 1_000
 """Most pages one listing follows (a server that always sends another ``nextCursor`` is refused)."""
-MAX_ITEMS = 100_000
-"""Most items one listing collects."""
 
 
 class PageGuard:
-    """Stops a listing that does not end: too many pages or items, or a cursor seen before.
+    """Stops a listing that does not end or is too large: too many pages or items, or a cursor seen before.
+
+    A page of more than ``MAX_PAGE_ITEMS`` is refused before it is read, by the transport
+    (``listing_cap``); ``page`` refuses one that arrived another way.
 
     Args:
         what: What is listed (``tools``, ``tasks`` …), for the error.
         max_pages: Most pages followed.
-        max_items: Most items collected.
+        max_items: Most items collected over all pages.
     """
 
     def __init__(self, what: str, *, max_pages: int = MAX_PAGES, max_items: int = MAX_ITEMS) -> None:
@@ -64,8 +66,10 @@ class PageGuard:
         """
         self._pages += 1
         self._items += count
+        if count > MAX_PAGE_ITEMS:
+            raise self._too_large(f"more than {MAX_PAGE_ITEMS:,} {self.what} in one page", "max_page_items")
         if self._items > self.max_items:
-            raise self._endless(f"more than {self.max_items:,} {self.what}", "max_items")
+            raise self._too_large(f"more than {self.max_items:,} {self.what} in {self._pages:,} pages", "max_items")
         if not next_cursor:
             return False
         if next_cursor in self._seen:
@@ -75,10 +79,30 @@ class PageGuard:
         self._seen.add(next_cursor)
         return True
 
+    @property
+    def pages(self) -> int:
+        """Pages counted so far."""
+        return self._pages
+
+    @property
+    def items(self) -> int:
+        """Items counted so far."""
+        return self._items
+
     def _endless(self, what: str, limit: str) -> ProtocolError:
         return ProtocolError(
             f"The server's list of {self.what} did not end: it sent {what}.",
             hint="the server's pagination is broken; the pages that arrived are in the wire log",
+            details={"limit": limit, "pages": self._pages, "items": self._items},
+        )
+
+    def _too_large(self, what: str, limit: str) -> ProtocolError:
+        return ProtocolError(
+            f"The server's list of {self.what} is larger than the workbench reads: it sent {what}.",
+            hint=(
+                f"the workbench reads at most {MAX_PAGE_ITEMS:,} {self.what} a page and {self.max_items:,} in all; "
+                "the pages that arrived are in the wire log"
+            ),
             details={"limit": limit, "pages": self._pages, "items": self._items},
         )
 
@@ -93,7 +117,13 @@ async def all_pages[T](fetch: Callable[[str | None], Awaitable[Any]], items: str
     cursor: str | None = None
     guard = PageGuard(items.replace("_", " "))
     while True:
-        page = await fetch(cursor)
+        try:
+            page = await fetch(cursor)
+        except MCPError as exc:
+            refused = page_refusal(exc, pages=guard.pages + 1, items=guard.items)
+            if refused is not None:
+                raise refused from None
+            raise
         got = getattr(page, items)
         out.extend(got)
         cursor = page.next_cursor

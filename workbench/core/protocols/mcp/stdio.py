@@ -5,6 +5,7 @@ and turns a garbage stdout line into a bare exception. This transport keeps the 
 behaviour and shutdown order (close stdin, wait, SIGTERM the process group, SIGKILL) and adds:
 
 - every stdout line and every outgoing message recorded as the exact text that travelled;
+- a listing page with too many items refused before it is parsed (``ListingCap``);
 - stderr read line by line (wire log + events + a tail kept for error messages);
 - the child's exit noticed at once: the read stream ends, so pending requests fail immediately
   with "connection closed" instead of on the next request;
@@ -35,6 +36,7 @@ from mcp.client.stdio import get_default_environment
 from mcp.shared.message import SessionMessage
 
 from workbench.core.models import Direction, WireKind
+from workbench.core.protocols.mcp.listing_cap import ListingCap
 from workbench.core.protocols.mcp.stdio_lines import OversizedLine, read_lines, unreadable_reply
 from workbench.core.wire import WireRecorder
 
@@ -118,6 +120,7 @@ class StdioTransport:
     ) -> None:
         self.info = StdioProcessInfo(command=command, args=list(args or []))
         self.max_message_chars = max_message_chars
+        self.listing_cap = ListingCap()
         self._env = env
         self._cwd = cwd
         self._wire = wire
@@ -188,6 +191,7 @@ class StdioTransport:
             try:
                 async with write_recv:
                     async for message in write_recv:
+                        self.listing_cap.sent(message.message)
                         text = message.message.model_dump_json(by_alias=True, exclude_unset=True)
                         if self._wire is not None:
                             self._wire.jsonrpc(self._cid, Direction.OUT, text, protocol="mcp")
@@ -249,6 +253,12 @@ class StdioTransport:
         stripped = line.strip()
         if not stripped:
             return None
+        refused = self.listing_cap.check_text(stripped)
+        if refused is not None:
+            if self._wire is not None:
+                note = f"a listing page over {self.listing_cap.max_page_items:,} items: refused unread"
+                self._wire.raw(self._cid, Direction.IN, stripped, note=note, protocol="mcp")
+            return refused
         try:
             message = mcp_types.jsonrpc_message_adapter.validate_json(stripped, by_name=False)
         except ValueError as exc:
@@ -257,7 +267,8 @@ class StdioTransport:
             return unreadable_reply(stripped, exc)
         if self._wire is not None:
             self._wire.jsonrpc(self._cid, Direction.IN, stripped, protocol="mcp")
-        return SessionMessage(message)
+        item = SessionMessage(message)
+        return self.listing_cap.check_message(item) or item
 
     def _oversized(self, line: OversizedLine) -> SessionMessage | Exception:
         """A stdout line over the limit: recorded by its head, answered as unreadable when its id is."""

@@ -3,7 +3,8 @@
 - ``JSONRPCTap`` wraps any SDK ``Transport`` and records each message the session sends or
   receives (stdio does its own recording in ``stdio.py``, byte-exact, so it is wrapped without a
   recorder), notes the errors the server sent (``provenance.ServerErrors``) and the ids of the
-  requests each caller sends.
+  requests each caller sends; a listing page with too many items is replaced by an error reply
+  before the SDK builds its models or the wire log copies it (``listing_cap.ListingCap``).
 - ``HTTPWireTransport`` is the shared HTTP tap of ``workbench.core.http`` (the same one A2A uses)
   set up for MCP: each HTTP request, response and server-sent event as the bytes arrive
   (keep-alive comments included), with the session id; response sizes are bounded
@@ -34,6 +35,7 @@ from workbench.core.http.session_budget import SessionBudget
 from workbench.core.http.status import StatusSeen
 from workbench.core.http.tap import SSE_DATA_PREVIEW, HTTPTap
 from workbench.core.models import Direction, WireKind
+from workbench.core.protocols.mcp.listing_cap import ListingCap
 from workbench.core.protocols.mcp.provenance import ServerErrors
 from workbench.core.wire import WireRecorder
 
@@ -107,6 +109,7 @@ class _TapRead(_TapStream):
 
     async def receive(self) -> SessionMessage | Exception:
         item: SessionMessage | Exception = await self._inner.receive()
+        item = self._tap.listing_cap.check_message(item) or item
         self._tap.record_in(item)
         return item
 
@@ -160,6 +163,7 @@ class JSONRPCTap:
         self._cid = connection_id
         self.budget = budget
         self.server_errors = server_errors
+        self.listing_cap = ListingCap()
 
     def record_in(self, item: SessionMessage | Exception) -> None:
         """Record one incoming message, or a transport fault as a local error record."""
@@ -180,6 +184,7 @@ class JSONRPCTap:
         if self._wire is not None:
             self._wire.jsonrpc(self._cid, Direction.OUT, _message_dict(item), protocol="mcp")
         message = item.message
+        self.listing_cap.sent(message)
         if isinstance(message, JSONRPCRequest):
             if self.budget is not None:
                 self.budget.sent(message.id, message.method)

@@ -16,12 +16,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import mcp.types as types
+from mcp import MCPError
 
 from workbench.core.errors import NotFoundError, RemoteError, UnsupportedCapabilityError
 from workbench.core.protocols.base import AgentEvent, AgentResult, Completed, Failed, StatusChanged, TextDelta
 from workbench.core.protocols.mcp import convert
 from workbench.core.protocols.mcp._sdk_compat import send_raw_request
 from workbench.core.protocols.mcp.discovery import PageGuard
+from workbench.core.protocols.mcp.listing_cap import page_refusal
 
 if TYPE_CHECKING:
     from mcp import Client
@@ -121,9 +123,17 @@ class MCPTasks:
         execution = getattr(spec.raw, "execution", None) if spec is not None else None
         return getattr(execution, "task_support", None)
 
-    async def _raw(self, method: str, params: Mapping[str, Any] | None, doing: str) -> dict[str, Any]:
+    async def _raw(
+        self, method: str, params: Mapping[str, Any] | None, doing: str, *, guard: PageGuard | None = None
+    ) -> dict[str, Any]:
         async def send(client: Client) -> dict[str, Any]:
-            return await send_raw_request(client.session, method, params)
+            try:
+                return await send_raw_request(client.session, method, params)
+            except MCPError as exc:  # a listing page refused unread (listing_cap) says so, by its own error
+                refused = page_refusal(exc, pages=guard.pages + 1, items=guard.items) if guard else None
+                if refused is not None:
+                    raise refused from None
+                raise
 
         try:
             return await self._funnel.request(doing, send)
@@ -181,7 +191,7 @@ class MCPTasks:
         cursor: str | None = None
         guard = PageGuard("tasks")
         while True:
-            page = await self._raw("tasks/list", {"cursor": cursor} if cursor else None, "listing tasks")
+            page = await self._raw("tasks/list", {"cursor": cursor} if cursor else None, "listing tasks", guard=guard)
             tasks = page.get("tasks", [])
             out.extend(self._remember(TaskInfo.from_wire(t)) for t in tasks)
             cursor = page.get("nextCursor")
