@@ -16,6 +16,10 @@ configurable per profile (``None`` turns one off):
   session stream carries every request's answer: there the limit applies to what arrives while a
   request waits for its answer (``session_budget.SessionBudget``).
 
+Both count decoded bytes: the tap transport decodes a compressed body in bounded pieces before the
+meter sees it (``decoding``), so a small gzip bomb is refused after the limit's worth of what it
+inflates to; an encoded body's ``Content-Length`` (its compressed size) is not used.
+
 ``BodyMeter`` counts one response body; the tap transport's body tee (``transport``, shared by
 ``httpx_transport`` and ``httpx2_transport``) asks it about every chunk and stops reading when it
 refuses. The refusal is a ``ProtocolError`` whose details name the limit (``limit``, ``limit_bytes``,
