@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import subprocess
 import sys
 import time
@@ -219,6 +220,17 @@ async def test_a_server_that_never_finishes_the_handshake_fails_at_the_connect_t
 async def http_hostile() -> AsyncIterator[str]:
     async with start_listening_process([sys.executable, script_path("http_hostile")]) as server:
         yield server.url
+
+
+@pytest.mark.asyncio
+async def test_one_page_of_too_many_tools_over_http_is_refused_before_it_is_built() -> None:
+    env = {**os.environ, "MANY_TOOLS": "30000"}
+    async with start_listening_process([sys.executable, script_path("http_hostile")], env=env) as server:
+        agent = MCPAgent(server.url, mode="legacy")
+        with pytest.raises(ProtocolError) as refused:
+            await asyncio.wait_for(agent.connect(), BOUND)
+        await agent.aclose()
+    assert refused.value.details["limit"] == "max_page_items" and refused.value.details["what"] == "tools"
 
 
 def refusal_records(wire: WireRecorder, limit: str) -> list[WireRecord]:

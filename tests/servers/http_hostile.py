@@ -17,6 +17,8 @@ The same server speaks the legacy HTTP+SSE transport at `/sse` (session stream; 
 to `/messages?session_id=…` and answered on the stream): there `huge` is one `HUGE_MB` MiB event
 and `endless` 1 MiB notification events forever, both on the session stream.
 
+With `MANY_TOOLS=N` in its environment, `tools/list` answers one page of N more tools.
+
 Each client disconnect is logged on stderr as `gone <tool> after <n> MiB`. Stops on SIGTERM/SIGINT.
 """
 
@@ -47,6 +49,10 @@ TOOLS = [
         ("echo", "A proper answer."),
         ("garbage_after_huge", "Not JSON, once a huge answer was refused."),
     )
+]
+TOOLS += [
+    {"name": f"tool_{i:06d}", "description": f"Tool number {i}.", "inputSchema": {"type": "object"}}
+    for i in range(int(os.environ.get("MANY_TOOLS", "0")))
 ]
 SESSIONS: dict[str, queue.Queue[Iterator[bytes]]] = {}
 """Legacy SSE: what each session stream has still to send (each item a series of writes)."""
