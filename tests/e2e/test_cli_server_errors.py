@@ -61,3 +61,28 @@ async def test_a_streamable_http_servers_error_keeps_its_code_and_message(code: 
     assert error["type"] == "RemoteError"
     assert error["details"]["remote_code"] == code
     assert error["details"]["remote_message"] == "the server's own words"
+
+
+@pytest.mark.parametrize("agent", ["v1", "v1sse", "v03"])
+@pytest.mark.parametrize("code", [-32000, -32099, 7])
+async def test_an_a2a_agents_json_rpc_error_keeps_its_code_and_message(agent: str, code: int) -> None:
+    async with start_listening_process([sys.executable, script_path("a2a_server_errors")]) as server:
+        # The agent's words, not the client's: a closed session it reports is not a lost connection.
+        text = f"error {code} the session is closed"
+        exit_code, out, err = await workbench("send", "--json", "--a2a", f"{server.url}/{agent}", text, timeout=BOUND)
+    assert exit_code == 1, err
+    error = failure(out)
+    assert error["type"] == "RemoteError"
+    assert error["details"]["remote_code"] == code
+    assert error["details"]["remote_message"] == "the session is closed"
+
+
+async def test_an_a2a_agents_task_not_found_keeps_its_message() -> None:
+    async with start_listening_process([sys.executable, script_path("a2a_server_errors")]) as server:
+        exit_code, out, err = await workbench(
+            "send", "--json", "--a2a", f"{server.url}/v1", "error -32001 no such task here", timeout=BOUND
+        )
+    assert exit_code == 1, err
+    error = failure(out)
+    assert error["type"] == "NotFoundError"  # -32001 is A2A's TaskNotFoundError
+    assert error["details"] == {"remote_code": -32001, "remote_message": "no such task here"}

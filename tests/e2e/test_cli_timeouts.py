@@ -1,7 +1,7 @@
 """``--timeout`` bounds a whole request, and each request that gets no answer says why.
 
 Against loopback peers that answer nothing (tests/servers/http_unanswered.py) or one byte a second
-(tests/servers/a2a_trickle.py): a timeout is a ``RequestTimeoutError`` naming its seconds, even when
+or nothing (tests/servers/a2a_trickle.py): a timeout is a ``RequestTimeoutError`` naming its seconds, even when
 the MCP server's GET stream got a 405 meanwhile or the A2A agent keeps the body trickling; a
 connection closed without an answer is a ``ConnectionLostError`` whose cause says so; a legacy SSE
 endpoint on another origin is refused at once, naming it. Each run is bounded well below what
@@ -20,7 +20,7 @@ import pytest
 
 from tests.e2e.test_cli import workbench
 from tests.servers import ListeningProcess, script_path, start_listening_process
-from workbench.core.protocols.mcp.errors import CLOSED_WITHOUT_ANSWER
+from workbench.core.errors import CLOSED_WITHOUT_ANSWER
 
 pytestmark = pytest.mark.asyncio
 BOUND = 15.0
@@ -81,3 +81,11 @@ async def test_an_a2a_answer_trickling_in_a_byte_a_second_ends_at_the_timeout(ag
     assert code == 1, err
     error = failure(out)
     assert error["type"] == "RequestTimeoutError" and error["details"]["timeout"] == 2
+
+
+async def test_an_a2a_agent_that_resets_the_connection_without_an_answer_is_named_as_the_cause() -> None:
+    async with server("a2a_trickle") as peer:
+        code, out, err = await workbench("send", "--json", "--a2a", f"{peer.url}/reset", "hello", timeout=BOUND)
+    assert code == 1, err
+    error = failure(out)
+    assert error["type"] == "ConnectionLostError" and error["details"]["cause"] == CLOSED_WITHOUT_ANSWER

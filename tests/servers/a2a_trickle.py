@@ -1,11 +1,12 @@
-"""Fault server (A2A 1.0, JSON-RPC, 127.0.0.1, ephemeral port): answers that trickle in, one byte a second.
+"""Fault server (A2A 1.0, JSON-RPC, 127.0.0.1, ephemeral port): answers that trickle in, one byte a second, or none.
 
 Prints `LISTENING http://127.0.0.1:<port>` once bound. Two agents, each with its card under its base:
 
 - `/sse`  -> a streaming agent: `SendStreamingMessage` gets an event stream whose first event (a
              proper reply) is written one byte a second;
 - `/json` -> a non-streaming agent: `SendMessage` gets a proper reply, with its Content-Length,
-             written one byte a second.
+             written one byte a second;
+- `/reset` -> a non-streaming agent whose connection is reset (RST) instead of an answer.
 
 A read timeout that restarts with every byte never fires. Each client disconnect is logged on
 stderr as `gone <agent> after <n> bytes`. Stops on SIGTERM/SIGINT.
@@ -16,6 +17,8 @@ from __future__ import annotations
 import contextlib
 import json
 import signal
+import socket
+import struct
 import sys
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -50,7 +53,7 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:
         agent = self.path.split("/")[1]
-        if agent not in ("sse", "json") or not self.path.endswith("/.well-known/agent-card.json"):
+        if agent not in ("sse", "json", "reset") or not self.path.endswith("/.well-known/agent-card.json"):
             self.send_response(404)
             self.send_header("Content-Length", "0")
             self.end_headers()
@@ -71,6 +74,11 @@ class Handler(BaseHTTPRequestHandler):
             "result": {"message": {"messageId": "reply-1", "role": "ROLE_AGENT", "parts": [{"text": "ok"}]}},
         }
         agent = self.path.split("/")[1]
+        if agent == "reset":
+            self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            self.close_connection = True
+            self.connection.close()
+            return
         self.send_response(200)
         if agent == "sse":
             body = f"data: {json.dumps(reply)}\n\n".encode()

@@ -32,6 +32,7 @@ SDK_PRIVATE_NAMES = {
     "_send_stream_request",
     "_check_jsonrpc_response",
     "_handle_sse_error",
+    "_create_jsonrpc_error",
 }
 # Known uses waiting to move (path → why); the test fails when one is gone, so the entry goes too.
 PENDING: dict[str, str] = {}

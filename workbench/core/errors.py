@@ -121,6 +121,10 @@ class ConnectionLostError(WorkbenchError):
     code = "connection-lost"
 
 
+CLOSED_WITHOUT_ANSWER = "closed-without-answer"
+"""``details["cause"]`` of a ``ConnectionLostError`` for a connection that ended before the answer came."""
+
+
 class ProtocolError(WorkbenchError):
     """The peer sent a message that does not follow the protocol."""
 

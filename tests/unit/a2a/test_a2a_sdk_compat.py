@@ -135,3 +135,59 @@ def test_the_factory_builds_the_streaming_transport_for_1x_json_rpc_only(
     transports = [value for value in vars(client).values() if isinstance(value, JsonRpcTransport)]
     assert any(isinstance(t, compat.StreamingJsonRpcTransport) for t in transports) is streaming
     assert TransportProtocol.JSONRPC == "JSONRPC"
+
+
+async def raised(app: Starlette, *, streaming: bool) -> Exception:
+    card = AgentCard(supported_interfaces=[AgentInterface(url=URL, protocol_binding="JSONRPC")])
+    request = SendMessageRequest(message=new_text_message("hi", role=Role.ROLE_USER))
+
+    async def send(transport: compat.StreamingJsonRpcTransport) -> None:
+        if streaming:
+            async for _ in transport.send_message_streaming(request):
+                pass
+        else:
+            await transport.send_message(request)
+
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app)) as http:
+        with pytest.raises(Exception) as error:
+            await send(compat.StreamingJsonRpcTransport(http, card, URL, is_shared_httpx=True))
+    return error.value
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("streaming", [False, True])
+async def test_an_error_code_that_names_no_a2a_error_keeps_its_code_message_and_data(streaming: bool) -> None:
+    error = {"code": -32000, "message": "the agent's own", "data": {"retry": 5}}
+    reply = {"jsonrpc": "2.0", "id": "1", "error": error}
+    app = app_for(event(reply)) if streaming else app_for(json.dumps(reply), "application/json")
+    exc = await raised(app, streaming=streaming)
+    assert isinstance(exc, compat.AgentJSONRPCError)
+    assert (exc.code, exc.message, exc.remote_data) == (-32000, "the agent's own", {"retry": 5})
+
+
+@pytest.mark.asyncio
+async def test_an_a2a_error_code_still_raises_the_sdks_error() -> None:
+    from a2a.utils.errors import TaskNotFoundError
+
+    reply = {"jsonrpc": "2.0", "id": "1", "error": {"code": -32001, "message": "gone"}}
+    exc = await raised(app_for(json.dumps(reply), "application/json"), streaming=False)
+    assert isinstance(exc, TaskNotFoundError) and exc.message == "gone"
+
+
+def test_the_factory_builds_a_0_3_json_rpc_transport_that_keeps_unknown_codes() -> None:
+    from a2a.client import ClientConfig, ClientFactory
+    from a2a.compat.v0_3.jsonrpc_transport import CompatJsonRpcTransport
+    from a2a.utils.errors import TaskNotFoundError
+
+    assert list(inspect.signature(CompatJsonRpcTransport._create_jsonrpc_error).parameters) == ["self", "error_dict"]
+    assert list(inspect.signature(JsonRpcTransport._create_jsonrpc_error).parameters) == ["self", "error_dict"]
+    http = httpx.AsyncClient()
+    interface = AgentInterface(url=URL, protocol_binding="JSONRPC", protocol_version="0.3")
+    factory = ClientFactory(ClientConfig(httpx_client=http, supported_protocol_bindings=["JSONRPC"]))
+    compat.use_streaming_jsonrpc(factory, http, interface)
+    client = factory.create(AgentCard(supported_interfaces=[interface]))
+    [transport] = [value for value in vars(client).values() if isinstance(value, CompatJsonRpcTransport)]
+    unknown = transport._create_jsonrpc_error({"code": -32000, "message": "the agent's own"})
+    assert isinstance(unknown, compat.AgentJSONRPCError)
+    assert (unknown.code, unknown.message) == (-32000, "the agent's own")
+    assert isinstance(transport._create_jsonrpc_error({"code": -32001, "message": "gone"}), TaskNotFoundError)

@@ -27,6 +27,33 @@ SDK_VERSION = "1.3.0"
 """The ``a2a-sdk`` version this module was checked against."""
 
 
+class AgentJSONRPCError(A2AClientError):
+    """A JSON-RPC error an agent sent with a code that names no A2A error: its code, message and data kept.
+
+    The SDK (a2a-sdk 1.3.0) raises a bare ``A2AClientError`` for such a code, its text
+    ``"JSON-RPC Error <code>: <message>"`` (1.x) or the message alone (0.3): the code is lost, and
+    the text reads like one of the client's own failures.
+
+    Args:
+        error: The JSON-RPC error object as the agent sent it.
+    """
+
+    def __init__(self, error: dict[str, Any]) -> None:
+        code, message = error.get("code"), str(error.get("message", ""))
+        super().__init__(f"JSON-RPC error {code}: {message}")
+        self.code: object = code
+        self.message = message
+        self.remote_data: object = error.get("data")
+        """The error's ``data`` as sent (any JSON value; ``A2AError.data`` holds only objects)."""
+
+
+def keep_unknown_code(error: Exception, error_dict: object) -> Exception:
+    """``error`` as the SDK built it from ``error_dict``, or an ``AgentJSONRPCError`` for its bare fallback."""
+    if type(error) is A2AClientError and isinstance(error_dict, dict):
+        return AgentJSONRPCError(error_dict)
+    return error
+
+
 class StreamingJsonRpcTransport(JsonRpcTransport):
     """The SDK's JSON-RPC transport, its event streams read with ``stream_parse.stream_response``.
 
@@ -35,8 +62,12 @@ class StreamingJsonRpcTransport(JsonRpcTransport):
     ``json_format.ParseDict`` (about 6 µs per event instead of 50). A plain ``result`` skips
     ``_check_jsonrpc_response`` (private; it returns such a message unchanged); anything else goes
     through it, so errors and malformed messages raise what the SDK raises. SSE error events go to
-    the SDK's ``_handle_sse_error`` (private).
+    the SDK's ``_handle_sse_error`` (private). An error whose code names no A2A error is an
+    ``AgentJSONRPCError`` (overrides ``JsonRpcTransport._create_jsonrpc_error``, private).
     """
+
+    def _create_jsonrpc_error(self, error_dict: dict[str, Any]) -> Exception:
+        return keep_unknown_code(super()._create_jsonrpc_error(error_dict), error_dict)
 
     async def _send_stream_request(
         self, rpc_request_payload: dict[str, Any], context: ClientCallContext | None = None
@@ -64,10 +95,23 @@ def use_streaming_jsonrpc(factory: ClientFactory, http: httpx.AsyncClient, inter
     """Make ``factory`` build ``StreamingJsonRpcTransport`` for an A2A 1.x JSON-RPC ``interface``.
 
     The SDK's own producer (a2a-sdk 1.3.0) builds ``JsonRpcTransport(http, card, url,
-    is_shared_httpx=True)`` for a shared client and the 0.3 compat transport for a 0.3 interface,
-    which is left to it.
+    is_shared_httpx=True)`` for a shared client and ``CompatJsonRpcTransport`` likewise for a 0.3
+    interface; for that one, a subclass whose unknown error codes are kept
+    (``AgentJSONRPCError``, overriding its private ``_create_jsonrpc_error``).
     """
-    if interface.protocol_binding != TransportProtocol.JSONRPC or is_legacy_version(interface.protocol_version):
+    if interface.protocol_binding != TransportProtocol.JSONRPC:
+        return
+    if is_legacy_version(interface.protocol_version):
+        from a2a.compat.v0_3.jsonrpc_transport import CompatJsonRpcTransport
+
+        class KeepingCompatJsonRpcTransport(CompatJsonRpcTransport):
+            def _create_jsonrpc_error(self, error_dict: dict[str, Any]) -> Exception:
+                return keep_unknown_code(super()._create_jsonrpc_error(error_dict), error_dict)
+
+        def produce_0_3(card: AgentCard, url: str, _config: object) -> CompatJsonRpcTransport:
+            return KeepingCompatJsonRpcTransport(http, card, url, is_shared_httpx=True)
+
+        factory.register(TransportProtocol.JSONRPC, produce_0_3)
         return
 
     def produce(card: AgentCard, url: str, _config: object) -> StreamingJsonRpcTransport:

@@ -18,6 +18,7 @@ from a2a.utils.errors import (
 from google.protobuf.json_format import ParseError
 
 from workbench.core.errors import (
+    CLOSED_WITHOUT_ANSWER,
     ConnectionLostError,
     NotFoundError,
     ProtocolError,
@@ -28,6 +29,7 @@ from workbench.core.errors import (
     WorkbenchError,
 )
 from workbench.core.http.status import http_status_error as shared_http_status_error
+from workbench.core.protocols.a2a._sdk_compat import AgentJSONRPCError
 from workbench.core.safe_text import neutralise_line
 
 _PARSE_FIELD = re.compile(r" at ([A-Za-z_][\w.]*?)\.*$")
@@ -86,6 +88,16 @@ def unreadable_value_error(
         hint="the agent does not follow the A2A schema here (timestamps: RFC 3339); the wire log shows what it sent",
         details={"field": field, "value": shown, "error": neutralise_line(text[:500])},
     )
+
+
+def _cause(exc: BaseException) -> str:
+    """What went wrong, never empty (a reset connection's error has no text of its own)."""
+    text = str(exc).strip().rstrip(".")
+    if text:
+        return text
+    if isinstance(exc, httpx.ReadError | httpx.WriteError):
+        return f"{type(exc).__name__}: the connection was closed or reset without an answer"
+    return type(exc).__name__
 
 
 def _error_object(text: str) -> dict[str, Any] | None:
@@ -161,6 +173,14 @@ def map_error(
             f"The agent{where} (or its protocol version) does not support {action}.",
             hint=str(exc) or None,
         )
+    if isinstance(exc, AgentJSONRPCError):
+        # The agent's own error, whatever its code (-32000 is not a closed connection here).
+        return RemoteError(
+            f"The agent{where} returned an error while {action}: {exc.message}",
+            remote_code=exc.code if isinstance(exc.code, int | str) else None,
+            remote_data=exc.remote_data,
+            details={"remote_message": exc.message},
+        )
     if isinstance(exc, A2AClientError | httpx.HTTPError | json.JSONDecodeError):
         cause = exc if isinstance(exc, httpx.HTTPError | json.JSONDecodeError) else _http_cause(exc)
         if isinstance(cause, httpx.HTTPStatusError):
@@ -180,10 +200,11 @@ def map_error(
         if isinstance(cause, httpx.TimeoutException):
             return map_error(cause, action=action, url=url)
         if isinstance(cause, httpx.RemoteProtocolError | httpx.ReadError | httpx.WriteError | httpx.StreamError):
+            closed = isinstance(cause, httpx.RemoteProtocolError | httpx.ReadError | httpx.WriteError)
             return ConnectionLostError(
-                f"The connection to the agent{where} broke while {action}: {cause or exc}.",
+                f"The connection to the agent{where} broke while {action}: {_cause(cause)}.",
                 hint="the agent may have crashed or restarted; a running task can be resubscribed",
-                details={"url": url} if url else None,
+                details={**({"url": url} if url else {}), **({"cause": CLOSED_WITHOUT_ANSWER} if closed else {})},
             )
         if isinstance(cause, json.JSONDecodeError):
             return ProtocolError(
@@ -195,7 +216,10 @@ def map_error(
                 f"The agent{where} returned an error while {action}: {remote.get('message', '')}",
                 remote_code=remote.get("code", remote.get("status")),
                 remote_data=remote.get("details", remote.get("data")),
-                details={"status": remote["status"]} if "status" in remote else None,
+                details={
+                    "remote_message": remote.get("message", ""),
+                    **({"status": remote["status"]} if "status" in remote else {}),
+                },
             )
         if "is closed" in str(exc):
             return ConnectionLostError(f"The connection to the agent{where} is closed ({action}).")
@@ -206,6 +230,7 @@ def map_error(
             f"The agent{where} returned an error while {action}: {exc.message}",
             remote_code=code if code is not None else type(exc).__name__,
             remote_data=exc.data,
+            details={"remote_message": exc.message},
         )
     if isinstance(exc, ValueError) and "no compatible transports" in str(exc):
         return UnsupportedCapabilityError(

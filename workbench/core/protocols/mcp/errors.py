@@ -10,6 +10,7 @@ from mcp import MCPError
 from mcp.types import CONNECTION_CLOSED, METHOD_NOT_FOUND, REQUEST_TIMEOUT
 
 from workbench.core.errors import (
+    CLOSED_WITHOUT_ANSWER,
     ConnectError,
     ConnectionLostError,
     ProtocolError,
@@ -24,8 +25,6 @@ from workbench.core.http.status import http_status_error as shared_http_status_e
 
 UNREADABLE_REPLY = "workbench.unreadable_reply"
 """Marker in the ``data`` of the parse error the stdio transport answers an unreadable reply with."""
-CLOSED_WITHOUT_ANSWER = "closed-without-answer"
-"""``details["cause"]`` of a ``ConnectionLostError`` for a connection that ended before the answer came."""
 
 
 def leaves(exc: BaseException) -> Iterator[BaseException]:
