@@ -98,6 +98,8 @@ async def _run(args: argparse.Namespace, spec: TargetSpec | None, profile: Conne
         return EXIT_USAGE if isinstance(exc, ConfigError | NotFoundError) else EXIT_FAILED
     try:
         await agent.connect()
+        for warning in agent.capabilities.extra.get("warnings") or []:  # e.g. a URL whose path had no card
+            print(f"[workbench] warning: {warning}", file=sys.stderr)
         if args.wire and agent.capabilities.transport == "GRPC":
             kept = "only the agent card's HTTP fetch" if as_har else "each gRPC message decoded as JSON"
             print(f"[workbench] gRPC binding: the wire log keeps {kept}, not HTTP/2 frames or headers", file=sys.stderr)

@@ -155,6 +155,8 @@ class CardInfo:
         raw_json: The card exactly as published, pretty-printed.
         extended: Whether the shown card is the authenticated extended card.
         extended_json: The extended card (normalised JSON) when it was fetched, else empty.
+        warnings: What the user should check about the connection (e.g. the URL's path had no card
+            and the server root's card was used); shown above the card, not only in it.
     """
 
     name: str
@@ -164,6 +166,7 @@ class CardInfo:
     raw_json: str = ""
     extended: bool = False
     extended_json: str = ""
+    warnings: tuple[str, ...] = ()
 
     def section(self, title: str) -> Section:
         """The section called ``title`` (KeyError if there is none)."""

@@ -36,6 +36,11 @@ class CardViews:
         return list(self._session.ensure_fetch().notes)
 
     @property
+    def card_warnings(self) -> list[str]:
+        """What the user should check about where the card came from (``discovery.CardFetch.warnings``)."""
+        return list(self._session.ensure_fetch().warnings)
+
+    @property
     def extended_card(self) -> bool:
         """Whether ``card`` is the authenticated extended card."""
         return self._session.extended

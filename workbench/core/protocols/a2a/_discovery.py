@@ -65,6 +65,7 @@ def capabilities(
             "extensions": [e.uri for e in caps.extensions],
             "card_url": fetch.url if fetch else None,
             "notes": list(fetch.notes) if fetch else [],
+            "warnings": list(fetch.warnings) if fetch else [],
         },
         raw=card,
     )

@@ -70,6 +70,7 @@ def card_info(agent: A2AAgent) -> CardInfo:
         Row("Card URL", d["card_url"]),
         Row("Extended card", extended),
         Row("Card notes", str(len(d["notes"])) if d["notes"] else "none", tuple(Row("note", n) for n in d["notes"])),
+        *(Row("Card warning", w) for w in d["warnings"]),
     )
     caps = d["capabilities"]
     history = raw_caps.get("stateTransitionHistory")
@@ -142,4 +143,5 @@ def card_info(agent: A2AAgent) -> CardInfo:
         raw_json=json.dumps(raw, indent=2, ensure_ascii=False),
         extended=bool(d["extended_card"]),
         extended_json=json.dumps(message_to_dict(card), indent=2, ensure_ascii=False) if d["extended_card"] else "",
+        warnings=tuple(d["warnings"]),
     )

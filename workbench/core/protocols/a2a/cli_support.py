@@ -33,7 +33,8 @@ def describe_card(agent: A2AAgent) -> dict[str, Any]:
     ``capabilities``, ``skills`` (with examples, tags, modes), ``security_schemes``,
     ``security_requirements``, ``credential_needs`` (what the workbench would ask for, see
     ``security.required_credentials``), ``needs`` (the same as one line), ``provider``,
-    ``documentation_url``, ``notes`` and ``raw_card`` (the JSON as published).
+    ``documentation_url``, ``notes``, ``warnings`` (what the user should check, e.g. a URL whose path
+    has no card) and ``raw_card`` (the JSON as published).
     """
     card = agent.card
     caps = card.capabilities
@@ -85,6 +86,7 @@ def describe_card(agent: A2AAgent) -> dict[str, Any]:
         "credential_needs": [n.to_dict() for n in required_credentials(card)],
         "needs": needs_summary(card),
         "notes": agent.card_notes,
+        "warnings": agent.card_warnings,
         "raw_card": agent.card_json,
     }
     if card.HasField("provider"):

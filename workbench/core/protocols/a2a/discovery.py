@@ -5,6 +5,12 @@ Order tried for a base URL ``u``: ``u/.well-known/agent-card.json`` (A2A ≥ 0.3
 A URL ending in ``.json`` (or ``card_url``) is fetched as it is. Moving on to the next candidate
 happens only on HTTP 404/405/410; anything else (unreachable host, 401, invalid JSON, a card that
 does not parse) stops with an error naming the URL and what was wrong.
+
+A card found only at the origin, for a URL with a path, is used (that is where most agents publish
+it, and a user often pastes an endpoint's URL), and the fetch says so (``CardFetch.warnings``):
+when the given URL is none of the endpoints the card names, the path was probably wrong and the
+agent connected to may not be the one meant, so the window and the command line show a warning
+naming both URLs; when it is one of them, a note says where the card came from.
 """
 
 from __future__ import annotations
@@ -45,6 +51,7 @@ class CardFetch:
         url: The URL it came from.
         tried: Every URL tried, with what happened, in order.
         notes: Things the workbench adjusted (e.g. a 0.2 card read as 0.3).
+        warnings: What the user should check (a URL whose path has no card, the origin's card used).
     """
 
     card: AgentCard
@@ -52,6 +59,7 @@ class CardFetch:
     url: str
     tried: list[dict[str, Any]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
 
 
 def card_candidates(url: str, card_url: str | None = None) -> list[str]:
@@ -194,12 +202,44 @@ async def fetch_card(
                 details={"url": candidate, "problem": "not-json", "tried": tried},
             ) from exc
         card, notes = parse_card(raw, url=candidate)
-        return CardFetch(card=card, raw=raw, url=candidate, tried=tried, notes=notes)
+        fetch = CardFetch(card=card, raw=raw, url=candidate, tried=tried, notes=notes)
+        if card_url is None:
+            _say_where_the_card_came_from(fetch, url)
+        return fetch
     urls = ", ".join(t["url"] for t in tried)
     raise AgentCardError(
         f"No agent card found at {urls}.",
         hint="check the URL; if the agent serves its card at another path, give that card's own URL",
         details={"url": url, "problem": "not-found", "tried": tried},
+    )
+
+
+def _same_url(a: str, b: str) -> bool:
+    """Whether two URLs name the same place (scheme and host case, a trailing slash ignored)."""
+    pa, pb = urlsplit(a), urlsplit(b)
+    return (pa.scheme.lower(), pa.netloc.lower(), pa.path.rstrip("/"), pa.query) == (
+        pb.scheme.lower(),
+        pb.netloc.lower(),
+        pb.path.rstrip("/"),
+        pb.query,
+    )
+
+
+def _say_where_the_card_came_from(fetch: CardFetch, url: str) -> None:
+    """Warn when ``url`` has a path but the card came from the origin (see the module docstring)."""
+    parts = urlsplit(url)
+    if parts.path in ("", "/") or parts.path.endswith(".json"):
+        return
+    origin = urlunsplit((parts.scheme, parts.netloc, "", "", "")).rstrip("/")
+    if not fetch.url.startswith(origin + "/.well-known/"):
+        return  # found under the URL's own path
+    endpoints = [i.url for i in fetch.card.supported_interfaces]
+    if any(_same_url(url, endpoint) for endpoint in endpoints):
+        fetch.notes.append(f"{url} is one of the agent's endpoints; its card was found at {fetch.url}")
+        return
+    fetch.warnings.append(
+        f"No agent card at {url}; connected to the agent whose card is at {fetch.url} instead "
+        f"(its endpoints: {', '.join(endpoints)}). If you meant another agent, check the URL's path."
     )
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QTabWidget, QVBoxLayout, QWidget
 
 from workbench.core.protocols.snapshot import CardInfo, TaskSummary
 from workbench.ui.context import PanelContext
@@ -26,6 +26,15 @@ class A2AInspectorWidget(QWidget):
         self.ctx = ctx
         self.vm = TasksViewModel(ctx, self)
         self.note_label = plain_label("", self, wrap=True)
+        # What the user should check about this connection (a URL whose path had no card): above the
+        # tabs, whichever is open, not only as a row of the card.
+        self.card_warning = QFrame(self)
+        self.card_warning.setProperty("banner", "warning")
+        self.card_warning_label = plain_label("", self.card_warning, wrap=True)
+        warning_layout = QVBoxLayout(self.card_warning)
+        warning_layout.setContentsMargins(8, 4, 8, 4)
+        warning_layout.addWidget(self.card_warning_label)
+        self.card_warning.setVisible(False)
         self.card_widget = AgentCardWidget(self)
         self.skills_widget = SkillsWidget(self)
         self.raw_widget = RawCardWidget(self)
@@ -41,6 +50,7 @@ class A2AInspectorWidget(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.note_label)
+        layout.addWidget(self.card_warning)
         layout.addWidget(self.tabs, 1)
         self.vm.note_changed.connect(self.on_vm_note_changed)
         self.vm.card_changed.connect(self.on_vm_card_changed)
@@ -76,7 +86,10 @@ class A2AInspectorWidget(QWidget):
         self.tabs.setEnabled(not note)
 
     def on_vm_card_changed(self, card: CardInfo | None) -> None:
-        """Fill the card tabs."""
+        """Fill the card tabs; the card's warnings go above them."""
+        warnings = card.warnings if card else ()
+        self.card_warning_label.setText("\n".join(f"⚠ {w}" for w in warnings))
+        self.card_warning.setVisible(bool(warnings))
         self.card_widget.set_card(card)
         self.skills_widget.set_skills(card.skills if card else ())
         self.raw_widget.set_card(card)
