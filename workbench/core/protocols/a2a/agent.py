@@ -94,8 +94,9 @@ class A2AAgent(ConfigViews, CardViews, TaskMethods, PushMethods, AgentBase):
         connection_id: Connection id in the wire log (default: the URL).
         connect_timeout: Seconds for connecting in total: the agent card's fetch (every URL tried)
             and the client's creation.
-        request_timeout: Seconds to wait for a non-streaming response (``None``: no limit; an agent
-            may wait for a person, and every call can be cancelled).
+        request_timeout: Seconds a request may take in all: a whole response, however slowly it
+            trickles in, and for a stream its first event (``None``: no limit; an agent may wait for
+            a person, and every call can be cancelled).
         stream_idle_timeout: Seconds of silence allowed inside an SSE stream (``None``: no limit —
             an agent may legitimately think for minutes).
         limits: Response size limits (default ``HTTPLimits()``: 64 MiB per body or event, 128 MiB
