@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import AsyncIterator
 from typing import Any
 
 import anyio
@@ -202,6 +203,26 @@ async def test_push_receiver_rejects_a_wrong_token() -> None:
     assert (bad.status_code, good.status_code) == (401, 204)
     assert receiver.rejected == 1
     assert [n.task_id for n in receiver.notifications] == ["t"]
+
+
+@pytest.mark.asyncio
+async def test_the_push_receiver_refuses_a_body_over_its_limit_and_a_tokenless_one_without_reading_it() -> None:
+    import httpx
+
+    wire = WireRecorder()
+    async with PushReceiver(max_body_bytes=1024, recorder=wire) as receiver, httpx.AsyncClient() as http:
+        headers = {"X-A2A-Notification-Token": receiver.token}
+
+        async def endless() -> AsyncIterator[bytes]:  # no Content-Length: counted as it arrives
+            for _ in range(64):
+                yield b" " * 1024
+
+        big = await http.post(receiver.url, content=endless(), headers=headers)
+        declared = await http.post(receiver.url, content=b" " * 4096, headers=headers)
+        tokenless = await http.post(receiver.url, content=b"x" * 4096)
+    assert (big.status_code, declared.status_code, tokenless.status_code) == (413, 413, 401)
+    assert receiver.notifications == [] and receiver.rejected == 3
+    assert [record.payload for record in wire.records()] == ["", "", ""]
 
 
 @pytest.mark.asyncio

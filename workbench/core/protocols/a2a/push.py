@@ -27,6 +27,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from workbench.core.errors import UsageError
+from workbench.core.http.limits import DEFAULT_MAX_MESSAGE_BYTES
 from workbench.core.models import WireKind
 from workbench.core.protocols.a2a.normalise import normalise_json
 from workbench.core.serving import serve_asgi
@@ -68,6 +69,21 @@ def _task_id_of(event: StreamResponse) -> str:
     return ""
 
 
+async def _bounded_body(request: Request, limit: int) -> bytes | None:
+    """The request's body, or ``None`` as soon as it passes ``limit`` bytes (the rest is never read)."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        return None
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            return None
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
 class PushReceiver:
     """Receives push notifications on ``url`` while running (``async with PushReceiver() as r``).
 
@@ -76,6 +92,7 @@ class PushReceiver:
         token: The token agents must send back (generated when not given).
         recorder: Wire recorder for the received requests (optional).
         connection_id: Connection id for the records.
+        max_body_bytes: Most bytes of one notification (a larger one is refused with 413 unread).
     """
 
     def __init__(
@@ -85,8 +102,10 @@ class PushReceiver:
         token: str | None = None,
         recorder: WireRecorder | None = None,
         connection_id: str = "a2a-push",
+        max_body_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
     ) -> None:
         self.host = host
+        self.max_body_bytes = max_body_bytes
         self.token = token or secrets.token_urlsafe(24)
         self.recorder = recorder
         self.connection_id = connection_id
@@ -151,8 +170,21 @@ class PushReceiver:
         return Starlette(routes=[Route(PATH, self._receive, methods=["POST"])])
 
     async def _receive(self, request: Request) -> Response:
-        body = await request.body()
         rec = self.recorder
+        if not secrets.compare_digest(request.headers.get(TOKEN_HEADER, ""), self.token):
+            # Refused before its body is read: a sender without the token costs nothing.
+            self.rejected += 1
+            if rec is not None:
+                note = f"push notification POST {request.url.path} refused: bad or missing token"
+                rec.local(self.connection_id, WireKind.HTTP_REQUEST, note, "", protocol="a2a")
+            return JSONResponse({"error": "bad or missing notification token"}, status_code=401)
+        body = await _bounded_body(request, self.max_body_bytes)
+        if body is None:
+            self.rejected += 1
+            if rec is not None:
+                note = f"push notification POST {request.url.path} refused: over {self.max_body_bytes:,} bytes"
+                rec.local(self.connection_id, WireKind.HTTP_REQUEST, note, "", protocol="a2a")
+            return JSONResponse({"error": f"over {self.max_body_bytes} bytes"}, status_code=413)
         if rec is not None:
             rec.local(
                 self.connection_id,
@@ -161,9 +193,6 @@ class PushReceiver:
                 body.decode("utf-8", "replace"),
                 protocol="a2a",
             )
-        if not secrets.compare_digest(request.headers.get(TOKEN_HEADER, ""), self.token):
-            self.rejected += 1
-            return JSONResponse({"error": "bad or missing notification token"}, status_code=401)
         try:
             payload = json.loads(body)  # kept as sent; the event is parsed from the repaired JSON
             event = parse_lenient(json.loads(normalise_json(body)), StreamResponse())
