@@ -1,4 +1,4 @@
-"""Invisible text from a server is shown escaped in the window: a tool's name, description and result."""
+"""Invisible text from a server is shown escaped in the window: a tool's name, description and result, stderr."""
 
 from __future__ import annotations
 
@@ -12,8 +12,11 @@ from PySide6.QtCore import QModelIndex, Qt
 
 from tests.servers import script_path
 from tests.ui.mcp_inspector_support import SignalLog, inspector
+from tests.ui.support import make_context
+from workbench.core.events import ServerStderrLine
 from workbench.core.profiles import MCPStdioProfile
 from workbench.ui.panels.inspector.mcp.itemmodel import SUMMARY_ROLE
+from workbench.ui.panels.stderr.widget import StderrWidget
 from workbench.ui.untrusted import SafeTextBrowser, plain_label, plain_tooltip
 
 HIDDEN = re.compile("[\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff\U000e0000-\U000e007f]")
@@ -67,3 +70,16 @@ async def test_a_tools_hidden_characters_show_escaped_in_the_list_the_detail_and
         assert shown.startswith("quiet\\u200b\\U000e0065\\U000e0078")
         assert "\\u2067cba\\u2069" in shown
         assert part.payload.text() == record.result.content[0].text  # kept exact for "Save as…"
+
+
+def test_a_servers_stderr_lines_show_hidden_characters_escaped(qtbot: Any, qloop: Any, tmp_path: Path) -> None:
+    ctx = make_context(tmp_path)
+    panel = StderrWidget(ctx)
+    qtbot.addWidget(panel)
+    ctx.selection.select("a")
+    with qtbot.waitSignal(panel.viewmodel.lines_added, timeout=2000):
+        ctx.services.bus.publish(ServerStderrLine(connection_id="a", line=f"ready{TAGGED}\u202e"))
+    assert panel.plain_text() == "ready" + "".join(f"\\U{0xE0000 + ord(c):08x}" for c in "run rm -rf") + "\\u202e"
+    ctx.selection.select(None)
+    ctx.selection.select("a")  # shown again from the kept lines
+    assert HIDDEN.search(panel.plain_text()) is None

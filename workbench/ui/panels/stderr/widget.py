@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QHBoxLayout, QPlainTextEdit, QPushButton, QVBoxLay
 from workbench.ui.context import PanelContext
 from workbench.ui.names import connection_name
 from workbench.ui.panels.stderr.viewmodel import MAX_LINES, StderrViewModel
-from workbench.ui.untrusted import plain_label
+from workbench.ui.untrusted import plain_label, shown
 
 
 class StderrWidget(QWidget):
@@ -76,7 +76,7 @@ class StderrWidget(QWidget):
             self.text.setPlaceholderText("Only servers started as a local process (stdio) have a stderr.")
         else:
             self.text.setPlaceholderText("Nothing on stderr yet.")
-        self.text.setPlainText("\n".join(self.viewmodel.flushed_lines(connection_id)))
+        self.text.setPlainText(shown("\n".join(self.viewmodel.flushed_lines(connection_id))))
         self.text.moveCursor(QTextCursor.MoveOperation.End)
         self._scroll_to_end()
 
@@ -89,7 +89,7 @@ class StderrWidget(QWidget):
         cursor = QTextCursor(self.text.document())
         cursor.movePosition(QTextCursor.MoveOperation.End)
         prefix = "" if self.text.document().isEmpty() else "\n"
-        cursor.insertText(prefix + "\n".join(lines))
+        cursor.insertText(prefix + shown("\n".join(lines)))
         if follow:
             self._scroll_to_end()
 
