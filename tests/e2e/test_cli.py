@@ -57,7 +57,9 @@ def demo() -> Iterator[dict[str, dict[str, str]]]:
     """``workbench demo --headless --json`` running (one per module: its agents keep no state a test
     depends on, every test starts its own session or task); yields its agents by name."""
     proc = subprocess.Popen(
-        [sys.executable, "-m", "workbench", "demo", "--headless", "--json"], stdout=subprocess.PIPE, text=True
+        [sys.executable, "-m", "workbench", "demo", "--headless", "--json", "--base-port", "0"],
+        stdout=subprocess.PIPE,
+        text=True,
     )
     assert proc.stdout is not None
     agents: dict[str, dict[str, str]] = {}

@@ -35,7 +35,7 @@ from pathlib import Path
 import pytest
 
 from tests.servers.oauth_as import serve_oauth_protected_mcp
-from workbench.demo.launcher import run_demo
+from workbench.demo.launcher import EPHEMERAL_PORTS, run_demo
 from workbench.demo.mcp_server import serve_http
 
 REPO = Path(__file__).resolve().parents[2]
@@ -316,7 +316,7 @@ async def test_every_command_line_example_in_the_docs_runs_as_written(tmp_path: 
     env = _environment(tmp_path)
     slots = asyncio.Semaphore(max(2, os.cpu_count() or 1))  # CPU-bound: more at once only thrashes
     async with (
-        run_demo(chunk_delay=0.01) as demo,
+        run_demo(chunk_delay=0.01, ports=EPHEMERAL_PORTS) as demo,
         serve_http(transport="streamable-http", require_bearer=TOKEN) as protected,
         serve_oauth_protected_mcp() as oauth,
     ):

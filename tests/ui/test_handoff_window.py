@@ -212,11 +212,11 @@ async def until_refreshed(vm: Any) -> None:
 
 async def _demo_window_selection(qtbot: Any, config: Path, select: str | None = None) -> str | None:
     """Open the demo window on ``config`` (as 'workbench demo' does), say what it selected, maybe select, close."""
-    from workbench.demo.launcher import run_demo
+    from workbench.demo.launcher import EPHEMERAL_PORTS, run_demo
     from workbench.demo.profiles import demo_profiles
     from workbench.ui.demo_session import connect_demo
 
-    async with run_demo(chunk_delay=0.0) as agents:
+    async with run_demo(chunk_delay=0.0, ports=EPHEMERAL_PORTS) as agents:
         # the demo server's stdio profile in process: a stdio child costs ~1.7 s of CPU and is not tested here
         bench = build_workbench(config, credentials=MemoryCredentialStore(), agent_factory=InProcessDemoFactory)
         qtbot.addWidget(bench.window)

@@ -18,7 +18,7 @@ from workbench.core.agent_factory import DefaultAgentFactory
 from workbench.core.credentials import MemoryCredentialStore
 from workbench.core.events import ConnectionState
 from workbench.core.models import Direction, WireKind
-from workbench.demo.launcher import run_demo
+from workbench.demo.launcher import EPHEMERAL_PORTS, run_demo
 from workbench.demo.profiles import demo_profiles
 from workbench.ui.asyncutil import wait_signal
 from workbench.ui.demo_session import connect_demo
@@ -38,7 +38,7 @@ async def demo_window(tmp_path: Path, qtbot: Any, *, child_process: bool = False
     """
     opened: list[str] = []
     factory = DefaultAgentFactory if child_process else InProcessDemoFactory
-    async with run_demo(chunk_delay=0.0) as agents:
+    async with run_demo(chunk_delay=0.0, ports=EPHEMERAL_PORTS) as agents:
         bench = build_workbench(
             tmp_path / "config", credentials=MemoryCredentialStore(), url_opener=opened.append, agent_factory=factory
         )

@@ -90,6 +90,14 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument("--headless", action="store_true", help="no window: print the agents and serve until Ctrl-C")
     demo.add_argument("--scenario", default=None, help="run a demo scenario")
     demo.add_argument("--json", action="store_true")
+    demo.add_argument(
+        "--base-port",
+        type=int,
+        default=None,
+        metavar="PORT",
+        help="with --headless: the first of the agents' ports (default 47801, so 127.0.0.1:47801-47804; "
+        "0: any free ports). A taken port falls back to a free one, and the demo says so",
+    )
     add_window_options(demo)
     return parser
 

@@ -6,32 +6,50 @@ import argparse
 import asyncio
 import json
 import sys
+from collections.abc import Mapping
 
 
 def run_demo(args: argparse.Namespace) -> int:
     """Run the demo; returns the exit code."""
     if args.scenario:
         return _run_scenario(args)
+    base_port = getattr(args, "base_port", None)
     if not args.headless:
+        if base_port is not None:
+            print("error: --base-port goes with --headless (the window serves the default ports)", file=sys.stderr)
+            return 2
         from workbench.cli.window import open_window
 
         return open_window(args, demo=True)
-    return asyncio.run(_serve_headless(as_json=args.json))
+    from workbench.demo.launcher import DEMO_BASE_PORT, demo_ports
+
+    try:
+        ports = demo_ports(DEMO_BASE_PORT if base_port is None else base_port)
+    except ValueError as exc:
+        print(f"error: --base-port: {exc}", file=sys.stderr)
+        return 2
+    return asyncio.run(_serve_headless(as_json=args.json, ports=ports))
 
 
-async def _serve_headless(*, as_json: bool) -> int:
+async def _serve_headless(*, as_json: bool, ports: Mapping[str, int]) -> int:
     from workbench.core.serving import stop_on_signals
     from workbench.demo.launcher import run_demo as start_demo_agents
 
     stop = asyncio.Event()
     with stop_on_signals(stop):
-        async with start_demo_agents() as agents:
+        async with start_demo_agents(ports=ports) as agents:
             for agent in agents:
                 if as_json:
-                    print(json.dumps({"name": agent.name, "protocol": agent.protocol, "target": agent.target}))
+                    entry: dict[str, object] = {"name": agent.name, "protocol": agent.protocol, "target": agent.target}
+                    if agent.fell_back:  # its default port was taken
+                        entry["default_port"] = agent.wanted_port
+                    print(json.dumps(entry))
                 else:
                     print(agent.line())
             sys.stdout.flush()
+            for agent in agents:  # a taken port: the agent listens elsewhere this time, say where and why
+                if agent.fell_back:
+                    print(f"note: {agent.fallback_note}", file=sys.stderr, flush=True)
             if not as_json:
                 print("serving on 127.0.0.1; Ctrl-C to stop", file=sys.stderr, flush=True)
             await stop.wait()

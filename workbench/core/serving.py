@@ -54,12 +54,35 @@ async def _serve(server: _EmbeddedServer, sock: socket.socket) -> None:
         raise ConnectError(f"The local server failed to start (uvicorn exit {exc.code}).") from None
 
 
-def bind_loopback(host: str = "127.0.0.1", port: int = 0) -> socket.socket:
-    """A listening TCP socket on ``host:port`` (port 0 = an ephemeral port)."""
+def bind_loopback(host: str = "127.0.0.1", port: int = 0, *, any_port_if_taken: bool = False) -> socket.socket:
+    """A listening TCP socket on ``host:port`` (port 0 = an ephemeral port).
+
+    Args:
+        host: Interface to bind.
+        port: Port to bind (0 = ephemeral).
+        any_port_if_taken: When ``port`` cannot be bound (another program listens there, or the
+            system reserves it), bind an ephemeral port instead of raising.
+
+    Raises:
+        OSError: The address could not be bound.
+    """
+    try:
+        return _bind(host, port)
+    except OSError:
+        if not any_port_if_taken or port == 0:
+            raise
+        log.info("port %s on %s cannot be bound; using an ephemeral port", port, host)
+        return _bind(host, 0)
+
+
+def _bind(host: str, port: int) -> socket.socket:
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     try:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if sys.platform == "win32":  # there SO_REUSEADDR would let this socket share a port another one listens on
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_EXCLUSIVEADDRUSE, 1)
+        else:  # a port left in TIME_WAIT by the last run can be bound again at once
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((host, port))
         sock.listen(128)
         sock.setblocking(False)
@@ -85,6 +108,7 @@ async def serve_asgi(
     graceful_timeout: int = 2,
     lifespan: Literal["auto", "on", "off"] = "auto",
     before_stop: Callable[[], Awaitable[None]] | None = None,
+    any_port_if_taken: bool = False,
 ) -> AsyncIterator[str]:
     """Run ``app_factory(base_url)`` under uvicorn on the running loop; yields the base URL.
 
@@ -96,12 +120,14 @@ async def serve_asgi(
         graceful_timeout: Seconds open connections (e.g. SSE streams) get on shutdown.
         lifespan: uvicorn's lifespan mode (``on`` when the app needs its startup to run).
         before_stop: Awaited (shielded) before uvicorn is told to stop, e.g. to end open streams.
+        any_port_if_taken: Listen on an ephemeral port when ``port`` is taken (the yielded URL
+            names the port it got).
 
     Raises:
         ConnectError: The server failed to start.
         OSError: The address could not be bound.
     """
-    sock = bind_loopback(host, port)
+    sock = bind_loopback(host, port, any_port_if_taken=any_port_if_taken)
     try:
         base = base_url_of(sock)
         config = uvicorn.Config(

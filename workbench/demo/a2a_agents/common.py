@@ -127,13 +127,18 @@ def make_app(
 
 @contextlib.asynccontextmanager
 async def serve_agent(
-    app_factory: Callable[[str], Starlette], host: str = "127.0.0.1", port: int = 0
+    app_factory: Callable[[str], Starlette],
+    host: str = "127.0.0.1",
+    port: int = 0,
+    *,
+    any_port_if_taken: bool = False,
 ) -> AsyncIterator[str]:
     """Serve ``app_factory(base_url)`` in-process with uvicorn; yields the base URL.
 
-    The socket is bound before the app is built, so the card names the real port.
+    The socket is bound before the app is built, so the card names the real port (an ephemeral
+    one when ``port`` is taken and ``any_port_if_taken`` is set).
     """
-    async with serve_asgi(app_factory, host, port) as url:
+    async with serve_asgi(app_factory, host, port, any_port_if_taken=any_port_if_taken) as url:
         yield url
 
 

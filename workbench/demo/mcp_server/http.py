@@ -148,6 +148,7 @@ async def serve_http(
     server: MCPServer | None = None,
     require_bearer: str | None = None,
     require_query_key: tuple[str, str] | None = None,
+    any_port_if_taken: bool = False,
 ) -> AsyncIterator[str]:
     """Serve the demo server over HTTP on the running asyncio loop while the context is open.
 
@@ -158,12 +159,13 @@ async def serve_http(
         server: The MCPServer to serve; a fresh `build_server()` when omitted.
         require_bearer: If given, every request must carry `Authorization: Bearer <this>` (else 401).
         require_query_key: `(param, value)`: every request must carry `?param=value` (else 401).
+        any_port_if_taken: Listen on a free ephemeral port when `port` is taken (the URL says which).
 
     Yields:
         The endpoint URL, e.g. `http://127.0.0.1:54321/mcp`.
 
     Raises:
-        OSError: The address could not be bound.
+        OSError: The address could not be bound (and `any_port_if_taken` was not set).
         ConnectError: The server did not start (its lifespan failed, or not within 10 s).
     """
     mcp = server if server is not None else build_server()
@@ -182,5 +184,6 @@ async def serve_http(
         lifespan="on",
         graceful_timeout=GRACEFUL_SHUTDOWN_S,
         before_stop=lambda: app.stop(STREAM_GRACE_S),
+        any_port_if_taken=any_port_if_taken,
     ) as base:
         yield f"{base}{PATHS[transport]}"
