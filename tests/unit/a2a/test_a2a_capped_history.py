@@ -89,13 +89,11 @@ def test_the_task_view_says_how_many_status_updates_and_messages_were_not_kept()
     view = r.views[T]
     sections = {s.title: s.rows for s in task_sections(view)}
     rows = sections[STATUS_HISTORY]
-    assert [row.label for row in rows[: DEFAULT_HEAD + 2]] == [
-        *(f"{n}. working" for n in range(1, 6)),
-        "…",
-        "51. working",
-    ]
-    assert rows[DEFAULT_HEAD].value == "45 earlier status updates not kept"
-    assert rows[-1].label == "100. working" and rows[-1].value == "step 100"
+    # one row per state on each side of the gap, each report under it
+    assert [row.label for row in rows] == ["1. working", "…", "2. working"]
+    assert len(rows[0].children) == DEFAULT_HEAD and len(rows[2].children) == DEFAULT_TAIL
+    assert rows[1].value == "45 earlier status updates not kept"
+    assert rows[2].value.startswith("step 100") and rows[2].children[-1].value == "step 100"
     assert sections["Messages"][DEFAULT_HEAD].value == "44 earlier messages not kept"
     data = json.loads(task_json(view))
     assert data["status_updates_not_kept"] == 45 and data["status_updates_not_kept_after"] == DEFAULT_HEAD

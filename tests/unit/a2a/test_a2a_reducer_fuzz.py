@@ -2,7 +2,8 @@
 
 Status updates, artifact chunks (``append``/``last_chunk``), messages and task snapshots for a few
 tasks and artifacts arrive in whatever order Hypothesis picks. The reducer must never raise and its
-views must match a plain model of the documented rules: the state is the last one reported, an
+views must match a plain model of the documented rules: the state is the last one reported (a
+``submitted`` without a time, reported after the task moved on, is a late report and changes nothing), an
 ``append`` extends a known artifact and anything else replaces it, parts stay in arrival order,
 messages are kept once per id, a terminal state completes every artifact.
 """
@@ -110,10 +111,15 @@ class Model:
     state: str | None = None
     artifacts: dict[str, list[str]] = field(default_factory=dict)
 
-    def status(self, state: str) -> None:
-        """A status applies unless the task has already ended (then it keeps its terminal state)."""
-        if self.state not in TERMINAL_STATES:
-            self.state = state
+    def status(self, state: str) -> str | None:
+        """A status applies unless the task has already ended (then it keeps its terminal state) or it
+        is a late ``submitted`` (then nothing changes); returns the state the change reports."""
+        if self.state in TERMINAL_STATES:
+            return self.state
+        if state == "submitted" and self.state not in (None, "submitted"):
+            return None
+        self.state = state
+        return state
 
 
 def texts_of(parts: Any) -> list[str]:
@@ -129,12 +135,10 @@ def replay(sequence: list[StreamResponse]) -> tuple[TaskReducer, dict[str, Model
             m = model.setdefault(event.task.id, Model())
             for art in event.task.artifacts:
                 m.artifacts[art.artifact_id] = texts_of(art.parts)
-            m.status(state_name(event.task.status.state))
-            assert change.state == m.state
+            assert change.state == m.status(state_name(event.task.status.state))
         elif kind == "status_update":
             m = model.setdefault(event.status_update.task_id, Model())
-            m.status(state_name(event.status_update.status.state))
-            assert change.state == m.state
+            assert change.state == m.status(state_name(event.status_update.status.state))
         elif kind == "artifact_update":
             update = event.artifact_update
             m = model.setdefault(update.task_id, Model())

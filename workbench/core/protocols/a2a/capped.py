@@ -88,6 +88,31 @@ class CappedHistory[T]:
         if self.max_bytes is not None:
             self._fit(self.max_bytes)
 
+    def insert(self, index: int, item: T) -> None:
+        """Put ``item`` before the kept item at ``index`` (an item that arrived late but belongs earlier).
+
+        The bounds hold as for ``append``: a full head passes its last item on (to the tail when
+        nothing was dropped, else it is dropped); an overfull tail drops its oldest items.
+        """
+        index = max(0, min(index, len(self)))
+        size = self._size(item)
+        self._bytes += size
+        head, tail = self._head, self._tail
+        if index < len(head) or (index == len(head) and self._head_open and len(head) < self.head_limit):
+            head.insert(index, (item, size))
+            if len(head) > self.head_limit:
+                moved = head.pop()
+                if self.dropped == 0:
+                    tail.appendleft(moved)
+                else:
+                    self._drop(moved)
+        else:
+            tail.insert(index - len(head), (item, size))
+        while len(tail) > self.tail_limit:
+            self._drop(tail.popleft())
+        if self.max_bytes is not None:
+            self._fit(self.max_bytes)
+
     def _fit(self, budget: int) -> None:
         head, tail = self._head, self._tail
         while self._bytes > budget and len(head) + len(tail) > 1:

@@ -5,6 +5,14 @@ history and the messages (user and agent, de-duplicated by id) — the first and
 counting those in between (``capped.CappedHistory``) — and artifacts grown chunk by chunk
 (``append`` extends, otherwise replaces; ``last_chunk`` marks an artifact complete). ``apply``
 returns a ``Change`` saying what is new, which ``translate`` turns into ``AgentEvent``s.
+
+A task's status history reads in the order the task went through its states, whatever order the
+reports arrived in (``TaskReducer._set_status`` decides). A report can arrive late: a listing or a
+poll may show the task working before the stream's first event, the snapshot taken when the task
+was submitted, is read. A report is late when the agent's timestamp is older than the newest one
+seen, or, without a timestamp, when it says ``submitted`` (where every task starts) after the task
+moved on. A late report goes into the history at its place in time and does not become the task's
+status; the same report seen twice (state, agent time, message id) is kept once.
 """
 
 from __future__ import annotations
@@ -23,7 +31,7 @@ from workbench.core.protocols.a2a.convert import (
     state_name,
     struct_to_python,
 )
-from workbench.core.protocols.a2a.task_view import ArtifactView, StatusEntry, TaskView
+from workbench.core.protocols.a2a.task_view import ArtifactView, StatusEntry, TaskView, parse_timestamp
 from workbench.core.protocols.base import ContentPart
 
 __all__ = ["ArtifactChange", "ArtifactView", "Change", "StatusEntry", "TaskReducer", "TaskView"]
@@ -224,6 +232,12 @@ class TaskReducer:
             for av in view.artifacts.values():
                 av.complete = True
             return
+        timestamp = status.timestamp.ToJsonString() if status.HasField("timestamp") else None
+        at = parse_timestamp(timestamp)
+        if view.status_history and _is_late(view, new_state, at):
+            self._record_late(view, new_state, timestamp, at, status)
+            change.state, change.state_changed = None, False  # the task's state did not change with it
+            return
         current_id = view.status.message.message_id if view.status.HasField("message") else None
         # A fresh copy each time, never CopyFrom into the old one: protobuf (upb) keeps what an
         # overwritten message held until the message itself goes, so 1,000 updates would cost 1,000
@@ -237,13 +251,32 @@ class TaskReducer:
             change.status_message = message
         last = view.status_history[-1] if view.status_history else None
         if last is None or last.state != new_state or (fresh_message and message is not None and message_text(message)):
-            timestamp = status.timestamp.ToJsonString() if status.HasField("timestamp") else None
-            view.status_history.append(StatusEntry(new_state, timestamp, message))
+            entry = StatusEntry(new_state, timestamp, message)
+            if not view.knows_status(entry):
+                view.record_status(entry)
         change.state = new_state
         change.state_changed = old_state != new_state
         if new_state in TERMINAL_STATES:
             for av in view.artifacts.values():
                 av.complete = True
+
+    @staticmethod
+    def _record_late(view: TaskView, state: str, timestamp: str | None, at: float | None, status: TaskStatus) -> None:
+        """Put a late report into the history where it belongs in time (see the module docstring)."""
+        late = _copy(status)
+        entry = StatusEntry(state, timestamp, late.message if late.HasField("message") else None)
+        if view.knows_status(entry):
+            return
+        history = view.status_history
+        beside: StatusEntry | None
+        if at is None:  # "submitted" without a time: where the task started
+            index, beside = 0, history[0]
+        else:  # before the first report the agent timed later
+            index = next((i for i, known in enumerate(history) if (t := known.at) is not None and t > at), len(history))
+            beside = history[index - 1] if index > 0 else None
+        if beside is not None and beside.state == state and entry.text is None:
+            return  # the history already says so there
+        view.record_status(entry, index)
 
     def merge_artifact(
         self, update: TaskArtifactUpdateEvent
@@ -291,6 +324,14 @@ class TaskReducer:
             artifacts=(ArtifactChange(av.artifact_id, av.name, content, append, last_chunk),),
             view=view,
         )
+
+
+def _is_late(view: TaskView, state: str, at: float | None) -> bool:
+    """Whether a report is older than what the view knows (see the module docstring)."""
+    if at is not None:
+        latest = view.latest_status_at
+        return latest is not None and at < latest
+    return state == "submitted" and view.state != "submitted"
 
 
 def _copy(status: TaskStatus) -> TaskStatus:

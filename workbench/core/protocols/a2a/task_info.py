@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 from typing import Any
 
 from workbench.core.protocols.a2a.capped import CappedHistory
 from workbench.core.protocols.a2a.convert import message_to_dict, parts_to_content
 from workbench.core.protocols.a2a.reducer import TaskView
+from workbench.core.protocols.a2a.task_view import StatusEntry, parse_timestamp
 from workbench.core.protocols.base import ContentPart
 from workbench.core.protocols.snapshot import (
     MAX_PART_ROWS,
@@ -21,19 +21,6 @@ from workbench.core.protocols.snapshot import (
     part_text,
 )
 from workbench.core.timefmt import time_of_day
-
-
-def parse_timestamp(text: str | None) -> float | None:
-    """An agent's RFC 3339 timestamp as epoch seconds (``None`` if missing or unreadable)."""
-    if not text:
-        return None
-    try:
-        stamp = dt.datetime.fromisoformat(text)
-    except ValueError:
-        return None
-    if stamp.tzinfo is None:
-        stamp = stamp.replace(tzinfo=dt.UTC)
-    return stamp.timestamp()
 
 
 def updated_at(view: TaskView) -> float | None:
@@ -63,6 +50,41 @@ def _mark_gap(rows: list[Row], history: CappedHistory[Any], what: str) -> None:
         rows.insert(history.gap_at, Row("…", not_kept_text(history.dropped, what)))
 
 
+def _state_rows(history: CappedHistory[StatusEntry]) -> list[Row]:
+    """One row per state the task was in, in order: consecutive reports of one state are one row.
+
+    The reducer keeps the reports in the order the task went through them (late ones placed by
+    time, repeats once), so the rows read as the task's path: ``1. submitted``, ``2. working``
+    (its latest message, and each report under it), ``3. input_required``. Reports not kept are
+    a row of their own, and no state's row reaches across them.
+    """
+    groups: list[list[StatusEntry]] = []
+    gap_before: int | None = None
+    for i, entry in enumerate(history):
+        at_gap = bool(history.dropped) and i == history.gap_at
+        if at_gap:
+            gap_before = len(groups)
+        if groups and not at_gap and groups[-1][-1].state == entry.state:
+            groups[-1].append(entry)
+        else:
+            groups.append([entry])
+    rows = [_state_row(n, group) for n, group in enumerate(groups, 1)]
+    if history.dropped:
+        gap = Row("…", not_kept_text(history.dropped, "status update"))
+        rows.insert(gap_before if gap_before is not None else len(rows), gap)
+    return rows
+
+
+def _state_row(n: int, group: list[StatusEntry]) -> Row:
+    latest = group[-1]
+    text = oneline(latest.text or "")
+    if len(group) == 1:
+        return Row(f"{n}. {latest.state}", text, (Row("agent time", latest.timestamp),) if latest.timestamp else ())
+    updates = tuple(Row(e.timestamp or "(no time)", oneline(e.text or "")) for e in group)
+    count = f"{len(group)} updates"
+    return Row(f"{n}. {latest.state}", f"{text} ({count})" if text else count, updates)
+
+
 def task_sections(view: TaskView) -> tuple[Section, ...]:
     """The detail view of a task: overview, status history, messages and artifacts."""
     updated = updated_at(view)
@@ -72,15 +94,7 @@ def task_sections(view: TaskView) -> tuple[Section, ...]:
         Row("State", view.state),
         Row("Updated", time_of_day(updated) if updated is not None else "unknown"),
     )
-    history = [
-        Row(
-            f"{n}. {entry.state}",
-            oneline(entry.text or ""),
-            (Row("agent time", entry.timestamp),) if entry.timestamp else (),
-        )
-        for n, entry in view.status_history.numbered()
-    ]
-    _mark_gap(history, view.status_history, "status update")
+    history = _state_rows(view.status_history)
     messages: list[Row] = []
     for n, message in view.messages.numbered():
         d = message_to_dict(message)

@@ -8,6 +8,7 @@ a status a million times costs a bounded amount of memory.
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,6 +25,19 @@ from workbench.core.protocols.a2a.convert import (
     state_name,
 )
 from workbench.core.protocols.base import ContentPart
+
+
+def parse_timestamp(text: str | None) -> float | None:
+    """An agent's RFC 3339 timestamp as epoch seconds (``None`` if missing or unreadable)."""
+    if not text:
+        return None
+    try:
+        stamp = dt.datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    if stamp.tzinfo is None:
+        stamp = stamp.replace(tzinfo=dt.UTC)
+    return stamp.timestamp()
 
 
 @dataclass(slots=True)
@@ -44,6 +58,16 @@ class StatusEntry:
     def text(self) -> str | None:
         """The status message's text, if any (read from the message: the text is not held twice)."""
         return (message_text(self.message) or None) if self.message is not None else None
+
+    @property
+    def at(self) -> float | None:
+        """The agent's timestamp as epoch seconds (``None`` when it gave none)."""
+        return parse_timestamp(self.timestamp)
+
+    @property
+    def key(self) -> tuple[str, str | None, str | None]:
+        """What makes two reports the same status: state, agent time and status message id."""
+        return (self.state, self.timestamp, self.message.message_id if self.message is not None else None)
 
     @property
     def size(self) -> int:
@@ -147,9 +171,11 @@ class TaskView:
     Attributes:
         task_id: The task id.
         context_id: The task's context id.
-        status_history: The states seen, oldest first (consecutive duplicates kept only when the
-            message differs); the first and the latest are kept, ``status_history.dropped`` counts
-            the ones in between.
+        status_history: The states the task went through, in the order it went through them
+            (``reducer.TaskReducer`` places a late report by time, see there; the same report seen
+            twice is kept once; consecutive entries of one state are kept when their messages
+            differ); the first and the latest are kept, ``status_history.dropped`` counts the ones
+            in between.
         messages: User and agent messages in order (de-duplicated by message id); the first and
             the latest are kept, ``messages.dropped`` counts the ones in between.
         artifacts: Artifacts by id, in order of first appearance.
@@ -165,6 +191,9 @@ class TaskView:
     metadata: dict[str, Any] = field(default_factory=dict)
     status: TaskStatus = field(default_factory=TaskStatus)
     _message_ids: dict[str, None] = field(default_factory=dict, repr=False)
+    _status_keys: dict[tuple[str, str | None, str | None], None] = field(default_factory=dict, repr=False)
+    latest_status_at: float | None = field(default=None, repr=False)
+    """The newest agent timestamp among the status reports recorded (``None``: none had one)."""
 
     @property
     def status_dropped(self) -> int:
@@ -229,6 +258,24 @@ class TaskView:
             out["messages_not_kept_after"] = self.messages.gap_at
         return out
 
+    def knows_status(self, entry: StatusEntry) -> bool:
+        """Whether the same status report (state, agent time, message id) was recorded lately."""
+        return entry.key in self._status_keys
+
+    def record_status(self, entry: StatusEntry, index: int | None = None) -> None:
+        """Add ``entry`` to the history: last, or at ``index`` (a report that belongs earlier)."""
+        if index is None:
+            self.status_history.append(entry)
+        else:
+            self.status_history.insert(index, entry)
+        at = entry.at
+        if at is not None and (self.latest_status_at is None or at > self.latest_status_at):
+            self.latest_status_at = at
+        keys = self._status_keys
+        keys[entry.key] = None
+        if len(keys) > MAX_STATUS_KEYS:
+            del keys[next(iter(keys))]
+
     def knows_message(self, message_id: str) -> bool:
         """Whether a message with this id was seen (kept or not)."""
         return _id_key(message_id) in self._message_ids
@@ -249,6 +296,8 @@ class TaskView:
 
 MAX_MESSAGE_IDS = 10_000
 """Message ids one task remembers for de-duplication; past it the oldest is forgotten."""
+MAX_STATUS_KEYS = 256
+"""Status reports one task remembers for de-duplication (a repeat comes soon after the original)."""
 _MAX_ID_CHARS = 64
 
 
