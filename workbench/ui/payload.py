@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Signal
-from PySide6.QtGui import QFontDatabase
+from PySide6.QtCore import QMimeData, QTextBoundaryFinder, Signal
+from PySide6.QtGui import QFontDatabase, QTextOption
 from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
 
 from workbench.core.safe_text import safe_file_name
@@ -13,6 +13,43 @@ from workbench.ui.untrusted import shown
 
 TRUNCATE_AT = 1_000_000
 """Characters shown before a payload is cut (the rest stays one click away)."""
+WORD_JOINER = "\u2060"
+"""Invisible, and no line may break beside it: glues a word where Qt would break it (see ``keep_words_whole``)."""
+WHOLE_WORDS_UP_TO = 200_000
+"""Longest text whose words are kept whole when wrapped (a longer one wraps as Qt does: it stays fast)."""
+
+
+def keep_words_whole(text: str) -> str:
+    """``text`` with ``WORD_JOINER`` at each line-break opportunity inside a word.
+
+    The rule for wrapped text in the window: a line breaks only at white space — between JSON's
+    tokens (after ``": "``, ``", "``) or between words — never inside a word or a value, though
+    Unicode line breaking (Qt's) also allows a break after ``-``, ``/``, ``?``, ``)`` and more
+    ("central-" / "station"). A word longer than the whole line still breaks where it must
+    (``QTextOption.WrapAtWordBoundaryOrAnywhere``). ``shown`` has made any joiner the peer sent
+    visible as an escape, so the ones in the view are all this function's and copying drops them.
+    """
+    finder = QTextBoundaryFinder(QTextBoundaryFinder.BoundaryType.Line, text)
+    pieces: list[str] = []
+    start = 0
+    at = finder.toNextBoundary()
+    while 0 < at < len(text):
+        if not text[at - 1].isspace():
+            pieces += (text[start:at], WORD_JOINER)
+            start = at
+        at = finder.toNextBoundary()
+    pieces.append(text[start:])
+    return "".join(pieces)
+
+
+class _PayloadEditor(QPlainTextEdit):
+    """The view's text area: what is copied (or dragged) is the payload's text, without word joiners."""
+
+    def createMimeDataFromSelection(self) -> QMimeData:  # noqa: N802 - Qt's name
+        """The selection as plain text, ``WORD_JOINER`` removed."""
+        data = QMimeData()
+        data.setText(self.textCursor().selection().toPlainText().replace(WORD_JOINER, ""))
+        return data
 
 
 class PayloadView(QWidget):
@@ -30,7 +67,8 @@ class PayloadView(QWidget):
         self._text = ""
         self._cut = False
         self._suggested_name = "payload.txt"
-        self.editor = QPlainTextEdit(self)
+        self._whole_words = False
+        self.editor: QPlainTextEdit = _PayloadEditor(self)
         self.editor.setReadOnly(True)
         self.editor.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         if monospace:
@@ -61,12 +99,26 @@ class PayloadView(QWidget):
         """The whole payload (not only what is shown)."""
         return self._text
 
+    def wrap_lines(self) -> None:
+        """Wrap long lines at the view's width, breaking them only at white space (``keep_words_whole``)."""
+        self.editor.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self.editor.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+        if not self._whole_words:
+            self._whole_words = True
+            self._show(self._text[: self._limit] if self._cut else self._text)
+
+    def _show(self, text: str) -> None:
+        text = shown(text)
+        if self._whole_words and len(text) <= WHOLE_WORDS_UP_TO:
+            text = keep_words_whole(text)
+        self.editor.setPlainText(text)
+
     def set_text(self, text: str, *, suggested_name: str = "payload.txt") -> None:
         """Show ``text`` (cut at the limit)."""
         self._text = text
         self._suggested_name = safe_file_name(suggested_name, fallback="payload.txt")
         cut = self._cut = len(text) > self._limit
-        self.editor.setPlainText(shown(text[: self._limit] if cut else text))
+        self._show(text[: self._limit] if cut else text)
         self.note.setText(f"Showing {self._limit:,} of {len(text):,} characters." if cut else "")
         self.note.setVisible(cut)
         self.show_all_button.setVisible(cut)
@@ -75,7 +127,7 @@ class PayloadView(QWidget):
     def show_all(self) -> None:
         """Put the whole text into the view."""
         self._cut = False
-        self.editor.setPlainText(shown(self._text))
+        self._show(self._text)
         self.note.setVisible(False)
         self.show_all_button.setVisible(False)
 

@@ -117,7 +117,7 @@ def text_view(text: str, frame: PartFrame, suggested: str, *, wrap: bool = False
     """A ``PayloadView`` sized to its text; short texts are saved from the frame's header instead."""
     view = PayloadView(frame)
     if wrap:
-        view.editor.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        view.wrap_lines()
         Refit(view, text)
     view.set_text(text, suggested_name=suggested)
     fit_height(view, text)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, QUrl, Signal
-from PySide6.QtWidgets import QFrame, QPlainTextEdit, QPushButton, QScrollArea, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QPushButton, QScrollArea, QSizePolicy, QVBoxLayout, QWidget
 
 from workbench.core.protocols.base import ToolResult
 from workbench.core.protocols.catalog import ResourceContents
@@ -36,6 +36,7 @@ class ToolResultView(QWidget):
         self.structured_title = plain_label("structured content", self.structured_box)
         self.schema_label = plain_label("", self.structured_box, wrap=True)
         self.structured = PayloadView(self.structured_box)
+        self.structured.wrap_lines()  # long strings readable, values never split
         self._structured_fit = Refit(self.structured, "")
         box = QVBoxLayout(self.structured_box)
         box.setContentsMargins(6, 4, 6, 4)
@@ -102,7 +103,6 @@ class ToolResultView(QWidget):
         if result.structured_content is not None or result.schema_errors:
             self.structured_box.setVisible(True)
             structured = pretty_json(result.structured_content)
-            self.structured.editor.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)  # long strings readable
             self.structured.set_text(structured, suggested_name="structured.json")
             fit_height(self.structured, structured)
             self._structured_fit.set_text(structured)
