@@ -1,23 +1,26 @@
-"""Image and audio parts: decoded from base64, an image scaled to fit, a clip's length and a player where Qt has one."""
+"""Image and audio parts: decoded from base64, an image scaled to fit, a clip's length and a Play/Stop control."""
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
 from typing import Any
 
-from PySide6.QtCore import QSize, Qt
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QObject, QSize, Qt, Signal
 from PySide6.QtGui import QPixmap
-from PySide6.QtWidgets import QLabel, QPushButton, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QToolButton, QWidget
 
 from workbench.core.protocols.base import ContentPart
+from workbench.core.timefmt import duration_text
 from workbench.ui.panels.inspector.results.blobs import decode_blob, human_size, suggested_file_name, wav_duration
 from workbench.ui.panels.inspector.results.frame import PartFrame
+from workbench.ui.untrusted import plain_label
 
 MAX_IMAGE_SIDE = 320
 """Images are scaled down to fit a square of this many pixels (tiny ones are scaled up to ``MIN_IMAGE_SIDE``)."""
 MIN_IMAGE_SIDE = 64
 HAS_MULTIMEDIA = importlib.util.find_spec("PySide6.QtMultimedia") is not None
-"""Whether an audio player can be offered (pyside6-essentials has no QtMultimedia: then only Save as)."""
+"""Whether QtMultimedia is installed (pyside6-essentials has none: Play then says so and offers Save as)."""
 
 
 class ImagePartView(PartFrame):
@@ -66,38 +69,132 @@ def _fit(pixmap: QPixmap) -> QPixmap:
     return pixmap
 
 
+class ClipPlayer(QObject):
+    """Plays one clip from memory with QtMultimedia (``QMediaPlayer`` + ``QAudioOutput``), loaded on first use.
+
+    Playing is best effort: QtMultimedia may be missing (pyside6-essentials has none), the platform
+    may have no audio output (offscreen, a server without sound) or the clip may be undecodable.
+    Each of these is ``failed(reason)``, never an exception; the clip can still be saved.
+
+    Signals:
+        playing_changed(bool): Playback started or stopped (also at the clip's end).
+        failed(str): Why the clip cannot be played here (a sentence).
+    """
+
+    playing_changed = Signal(bool)
+    failed = Signal(str)
+
+    def __init__(self, data: bytes, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._data = data
+        self._player: Any = None
+        self._buffer: QBuffer | None = None
+
+    @property
+    def playing(self) -> bool:
+        """Whether the clip is playing."""
+        return self._player is not None and self._player.playbackState() == self._player.PlaybackState.PlayingState
+
+    def play(self) -> None:
+        """Start playing (``failed`` when it cannot)."""
+        try:
+            player = self._player or self._load()
+        except _CannotPlayError as exc:
+            self.failed.emit(str(exc))
+            return
+        player.play()
+
+    def stop(self) -> None:
+        """Stop (and rewind)."""
+        if self._player is not None:
+            self._player.stop()
+
+    def _load(self) -> Any:
+        try:
+            multimedia = importlib.import_module("PySide6.QtMultimedia")
+        except ImportError:
+            raise _CannotPlayError(
+                "This installation of Qt has no multimedia module (PySide6-Addons), so it cannot play audio; "
+                "save the clip to play it elsewhere."
+            ) from None
+        if not multimedia.QMediaDevices.audioOutputs():
+            raise _CannotPlayError("No audio output device is available here; save the clip to play it elsewhere.")
+        buffer = QBuffer(self)
+        buffer.setData(QByteArray(self._data))
+        buffer.open(QIODevice.OpenModeFlag.ReadOnly)
+        player = multimedia.QMediaPlayer(self)
+        player.setAudioOutput(multimedia.QAudioOutput(self))
+        player.errorOccurred.connect(self._on_error)
+        player.playbackStateChanged.connect(self._on_state)
+        player.setSourceDevice(buffer)
+        self._player, self._buffer = player, buffer
+        return player
+
+    def _on_state(self, state: Any) -> None:
+        self.playing_changed.emit(state == self._player.PlaybackState.PlayingState)
+
+    def _on_error(self, error: Any, text: str = "") -> None:
+        self.failed.emit(f"The clip could not be played: {text or error}.")
+
+
+class _CannotPlayError(Exception):
+    """Why nothing can be played here (the message is the sentence shown)."""
+
+
 class AudioPartView(PartFrame):
-    """An audio clip: type, size and (for WAV) duration, "Save as…", and a player when QtMultimedia exists."""
+    """An audio clip: type, size and (for WAV) duration, "Save as…", and a Play/Stop control.
+
+    The control is always there for a clip that decoded; when the clip cannot be played here (no
+    QtMultimedia, no audio output) pressing it says why beside it and points to "Save as…".
+    """
+
+    PLAY, STOP = "▶ Play", "■ Stop"
 
     def __init__(self, part: ContentPart, parent: QWidget | None = None, *, header: str = "audio") -> None:
         data = decode_blob(part.blob)
         super().__init__(header, parent)
         self.duration_s: float | None = None
-        self.play_button: QPushButton | None = None
-        self._player: Any = None
+        self.play_button: QToolButton | None = None
+        self.play_note = plain_label("", self, wrap=True)
+        self.play_note.setVisible(False)
+        self.player: ClipPlayer | None = None
         if data is None:
             self.header.setText(f"{header} · {part.mime_type or 'unknown type'} · not valid base64")
             return
         self.duration_s = wav_duration(data)
-        duration = f" · {self.duration_s:.2f} s" if self.duration_s is not None else ""
+        duration = f" · {duration_text(self.duration_s)}" if self.duration_s is not None else ""
         self.header.setText(f"{header} · {part.mime_type or 'unknown type'} · {human_size(len(data))}{duration}")
         self.set_savable(data, suggested_file_name(part, "audio"))
-        if HAS_MULTIMEDIA:  # pragma: no cover - pyside6-essentials has no QtMultimedia
-            self.play_button = QPushButton("Play", self)
-            self.play_button.clicked.connect(self.on_play_clicked)
-            self.body.addWidget(self.play_button)
+        self.player = ClipPlayer(data, self)
+        self.player.playing_changed.connect(self.on_player_playing_changed)
+        self.player.failed.connect(self.on_player_failed)
+        self.play_button = QToolButton(self)
+        self.play_button.setText(self.PLAY)
+        self.play_button.setToolTip("Play the clip (Stop ends it)")
+        self.play_button.clicked.connect(self.on_play_button_clicked)
+        row = QHBoxLayout()
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(self.play_button)
+        row.addWidget(self.play_note, 1)
+        self.body.addLayout(row)
 
-    def on_play_clicked(self) -> None:  # pragma: no cover - needs QtMultimedia
-        """Play the clip from memory."""
-        from PySide6.QtCore import QBuffer, QByteArray
-        from PySide6.QtMultimedia import QAudioOutput, QMediaPlayer  # type: ignore[import-not-found,unused-ignore]
+    def on_play_button_clicked(self) -> None:
+        """Play, or stop what plays."""
+        if self.player is None:
+            return
+        if self.player.playing:
+            self.player.stop()
+        else:
+            self.play_note.setVisible(False)
+            self.player.play()
 
-        if self._player is None:
-            buffer = QBuffer(self)
-            buffer.setData(QByteArray(self.data or b""))
-            buffer.open(QBuffer.OpenModeFlag.ReadOnly)
-            player = QMediaPlayer(self)
-            player.setAudioOutput(QAudioOutput(self))
-            player.setSourceDevice(buffer)
-            self._player = player
-        self._player.play()
+    def on_player_playing_changed(self, playing: bool) -> None:
+        """The button offers what can be done next."""
+        if self.play_button is not None:
+            self.play_button.setText(self.STOP if playing else self.PLAY)
+
+    def on_player_failed(self, reason: str) -> None:
+        """Say why nothing plays, beside the button."""
+        self.play_note.setText(reason)
+        self.play_note.setVisible(True)
+        self.on_player_playing_changed(False)
