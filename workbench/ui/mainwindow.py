@@ -14,17 +14,17 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMessageBox,
     QTabWidget,
-    QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
-from workbench.ui.actions import ActionRegistry
+from workbench.ui.actions import ActionRegistry, glyph
 from workbench.ui.asyncutil import set_error_sink
 from workbench.ui.banner import ErrorBanner
 from workbench.ui.context import PanelContext
 from workbench.ui.errors import ErrorView
 from workbench.ui.help import HelpPages, log_folder
+from workbench.ui.icons import load_after_first_paint
 from workbench.ui.panels.authsteps.widget import AuthStepsWidget
 from workbench.ui.panels.chat.widget import ChatWidget
 from workbench.ui.panels.handoffs.widget import HandoffWidget
@@ -143,14 +143,11 @@ class MainWindow(QMainWindow):
             dock.hide()
 
         self.status = StatusBarController(ctx, self.statusBar())
-        self.wire_toggle = QToolButton(self)
-        self.wire_toggle.setObjectName("wireToggle")
-        self.wire_toggle.setAutoRaise(True)
-        self.wire_toggle.setDefaultAction(self.wire_dock.toggleViewAction())
-        self.statusBar().addPermanentWidget(self.wire_toggle)
+        self.wire_toggle = self.status.add_toggle(self.wire_dock.toggleViewAction(), "wireToggle", glyph("view.wire"))
         self._build_menus()
         self._connect_signals()
         self._restore_layout()
+        load_after_first_paint(self)  # the icons' glyphs (workbench.ui.icons: lazy, off the start-up path)
 
     # ------------------------------------------------------------------ construction
 

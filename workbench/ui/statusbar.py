@@ -1,23 +1,27 @@
-"""Status bar: the selected connection, its state and protocol version, and its latest round-trip time."""
+"""Status bar: the selected connection, its state (mark and words), protocol version and latest round trip."""
 
 from __future__ import annotations
 
 import time
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer
+from PySide6.QtGui import QAction
 from PySide6.QtGui import Qt as GuiQt
-from PySide6.QtWidgets import QLabel, QStatusBar, QWidget
+from PySide6.QtWidgets import QLabel, QStatusBar, QToolButton, QWidget
 
 from workbench.core.errors import WorkbenchError
 from workbench.core.events import ConnectionState, ConnectionStateChanged
 from workbench.core.models import WireKind, WireRecord
 from workbench.ui.context import PanelContext
 from workbench.ui.errors import ErrorView
+from workbench.ui.icons import follow, icon_theme
 
 ERROR_MESSAGE_MS = 8000
 """How long an error stays in the status bar (the banner keeps it)."""
 TOOLTIP_CHARS = 4000
 """Characters of an error the status bar's tooltip shows."""
+MARK = QSize(16, 16)
+"""The connection state's mark and the toggles' icons."""
 
 
 class StatusBarController(QObject):
@@ -37,7 +41,12 @@ class StatusBarController(QObject):
         self.prompts_label = QLabel(bar)
         for label in (self.connection_label, self.latency_label, self.prompts_label):
             label.setTextFormat(Qt.TextFormat.PlainText)
+        self.state_mark = QLabel(bar)  # the state's glyph beside its words (shape and colour per state)
+        self.state_mark.setObjectName("connectionStateMark")
+        self.state_mark.setFixedSize(MARK)
+        self._state: str | None = None
         bar.addPermanentWidget(self.prompts_label)
+        bar.addPermanentWidget(self.state_mark)
         bar.addPermanentWidget(self.connection_label)
         bar.addPermanentWidget(self.latency_label)
         self._error: tuple[str, float] | None = None  # the error's one line, when it goes (monotonic s)
@@ -52,6 +61,29 @@ class StatusBarController(QObject):
         ctx.selection.changed.connect(self.refresh)
         ctx.bridge.connection_state_changed.connect(self._on_state)
         self.refresh()
+        follow(bar, self._show_state_mark)
+
+    def add_toggle(self, action: QAction, name: str, glyph: str) -> QToolButton:
+        """A checkable button at the bar's right end for ``action`` (a dock's show/hide), icon and words.
+
+        It is drawn as a button whether it is on or off (never flat: off, a flat button read as text);
+        the stylesheets give it a frame both ways and fill it while it is on.
+        """
+        button = QToolButton(self._bar)
+        button.setObjectName(name)
+        button.setProperty("statusToggle", True)  # the stylesheets' frame and fill
+        button.setAutoRaise(False)
+        button.setCheckable(True)
+        button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        button.setIconSize(MARK)
+        button.setDefaultAction(action)
+        self._bar.addPermanentWidget(button)
+
+        def set_icon() -> None:
+            action.setIcon(icon_theme().icon(glyph, button.palette()))
+
+        follow(button, set_icon)
+        return button
 
     def _on_record(self, record: WireRecord) -> None:
         if record.latency_ms is not None and record.kind is WireKind.JSONRPC:
@@ -129,19 +161,37 @@ class StatusBarController(QObject):
         if cid is None:
             self.connection_label.setText("No connection selected")
             self.latency_label.setText("")
+            self._set_state(None)
             return
         conn = self._ctx.services.connections.get(cid)
         name = conn.profile.name if conn is not None else self._saved_name(cid)
         if conn is None:
             self.connection_label.setText(f"{name} · disconnected")
             self.latency_label.setText("")
+            self._set_state(ConnectionState.DISCONNECTED.value)
             return
         state = conn.state
+        self._set_state(state.value)
         text = f"{name} · {state.value}"
         if state is ConnectionState.CONNECTED and conn.protocol_version:
             text += f" · {conn.profile.kind} {conn.protocol_version}"
         self.connection_label.setText(text)
         self._show_latency()
+
+    def _set_state(self, state: str | None) -> None:
+        if state != self._state:
+            self._state = state
+            self._show_state_mark()
+
+    def _show_state_mark(self) -> None:
+        """The selected connection's state mark, in its colour for the bar's palette (none: no selection)."""
+        state = self._state
+        self.state_mark.setVisible(state is not None)
+        if state is None:
+            return
+        icon = icon_theme().state_icon(state, self._bar.palette())
+        self.state_mark.setPixmap(icon.pixmap(MARK, self._bar.devicePixelRatioF()))
+        self.state_mark.setToolTip(state)
 
     def _show_latency(self) -> None:
         cid = self._ctx.selection.current

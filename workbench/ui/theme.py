@@ -22,11 +22,11 @@ _FOLLOWING_PROPERTY = "workbenchThemeFollowsScheme"
 
 STATE_COLORS: dict[str, dict[str, str]] = {
     LIGHT: {
-        "connected": "#1a7f37",
-        "connecting": "#9a6700",
+        "connected": "#177a33",
+        "connecting": "#875e00",
         "failed": "#cf222e",
-        "disconnected": "#6e7781",
-        "closed": "#6e7781",
+        "disconnected": "#5e6670",
+        "closed": "#5e6670",
     },
     DARK: {
         "connected": "#3fb950",
@@ -36,7 +36,11 @@ STATE_COLORS: dict[str, dict[str, str]] = {
         "closed": "#8b949e",
     },
 }
-"""Connection-state text colours per theme; the same values as the ``connectionState`` rules in the qss files."""
+"""Connection-state text colours per theme; the same values as the ``connectionState`` rules in the qss files.
+
+Each is text (>= 4.5:1, WCAG AA) on its theme's window and base colours (light: white and Fusion's
+#efefef; dark: tools/screenshots.py's #202124 and #17181a); tests/ui/test_look.py measures them.
+"""
 
 
 def theme_for(scheme: Qt.ColorScheme, palette: QPalette | None = None) -> str:

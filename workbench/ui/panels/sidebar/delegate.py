@@ -1,17 +1,24 @@
-"""SidebarDelegate: paints a sidebar row (state dot, name, error sign, key, kind badge, state line) as plain text."""
+"""SidebarDelegate: paints a sidebar row (state mark, name, error sign, key, kind badge, state line) as plain text."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPoint, QRect, QSize, Qt
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPalette, QPen
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QIcon, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
 
 from workbench.core.events import ConnectionState
+from workbench.ui.icons import icon_theme, kind_glyph, state_colour, state_glyph
 from workbench.ui.panels.sidebar.itemmodel import SidebarRole
 
 PAD = 6
+MARK = 16
+"""The state mark's side (its glyph: a tick, a clock, a warning, an empty circle; a dot until the glyphs load)."""
 DOT = 10
 KEY_COLOUR = "#b8860b"
+BADGE_ALPHA = 170
+"""The kind badge's text, frame and mark: the text colour at this opacity (AA contrast on both palettes)."""
+STATE_TEXT_ALPHA = 170
+"""The state line's text colour opacity (AA contrast on both palettes)."""
 
 
 def draw_key(painter: QPainter, rect: QRect, colour: QColor) -> None:
@@ -34,10 +41,23 @@ def draw_key(painter: QPainter, rect: QRect, colour: QColor) -> None:
 
 
 class SidebarDelegate(QStyledItemDelegate):
-    """Two fixed-height lines per row; every string is drawn with ``drawText`` (never as rich text)."""
+    """Two fixed-height lines per row; every string is drawn with ``drawText`` (never as rich text).
+
+    The state mark and the kind badge's mark are ``workbench.ui.icons`` glyphs in the view's palette
+    (the state's colour for its theme, ``HighlightedText`` on the selected row).
+    """
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self._icons: dict[tuple[str, int], QIcon] = {}
+        icon_theme().changed.connect(self._icons.clear)
+
+    def _icon(self, glyph: str, colour: QColor, palette: QPalette) -> QIcon:
+        key = (glyph, colour.rgba())
+        icon = self._icons.get(key)
+        if icon is None:
+            icon = self._icons[key] = icon_theme().icon(glyph, palette, colour=colour)
+        return icon
 
     def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:  # noqa: N802
         """Same height for every row: two lines of text and padding."""
@@ -68,28 +88,41 @@ class SidebarDelegate(QStyledItemDelegate):
         painter.save()
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         top = rect.top() + PAD // 2
-        colour = index.data(SidebarRole.STATE_COLOUR)
-        painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(colour if isinstance(colour, QColor) else QColor("#9e9e9e"))
-        painter.drawEllipse(rect.left() + PAD, top + (line - DOT) // 2, DOT, DOT)
+        state = str(index.data(SidebarRole.STATE) or ConnectionState.DISCONNECTED.value)
+        mark_colour = state_colour(state, palette, selected=selected)
+        side = min(MARK, line)
+        mark = QRect(rect.left() + PAD, top + (line - side) // 2, side, side)
+        if icon_theme().loaded:
+            self._icon(state_glyph(state), mark_colour, palette).paint(painter, mark)
+        else:  # the glyphs load after the window's first paint: a dot in the mark's place until then
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(mark_colour)
+            painter.drawEllipse(mark.center(), DOT // 2, DOT // 2)
 
-        left = rect.left() + 2 * PAD + DOT
+        left = rect.left() + 2 * PAD + MARK
         right = rect.right() - PAD
 
-        # Kind badge at the right of the first line.
+        # Kind badge at the right of the first line: [mark kind-in-words], the mark as tall as the line.
         kind = str(index.data(SidebarRole.KIND) or "")
         small = QFont(font)
         small.setPointSizeF(max(font.pointSizeF() * 0.8, 6.0))
         small_metrics = QFontMetrics(small)
-        badge_width = small_metrics.horizontalAdvance(kind) + PAD
-        badge = QRect(
-            right - badge_width, top + (line - small_metrics.height()) // 2, badge_width, small_metrics.height()
-        )
-        painter.setPen(QColor(text_colour.red(), text_colour.green(), text_colour.blue(), 150))
+        height = min(line, small_metrics.height() + 4)
+        glyph_side = height - 2
+        inner = PAD // 2
+        badge_width = inner + glyph_side + 2 + small_metrics.horizontalAdvance(kind) + inner + 2
+        badge = QRect(right - badge_width, top + (line - height) // 2, badge_width, height)
+        muted = QColor(text_colour.red(), text_colour.green(), text_colour.blue(), BADGE_ALPHA)
+        painter.setPen(muted)
         painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.drawRoundedRect(badge, 3, 3)
+        kind_mark = QRect(badge.left() + inner, badge.top() + 1, glyph_side, glyph_side)
+        if icon_theme().loaded:
+            glyph = kind_glyph(str(index.data(SidebarRole.PROFILE_KIND) or ""))
+            self._icon(glyph, muted, palette).paint(painter, kind_mark)
         painter.setFont(small)
-        painter.drawText(badge, Qt.AlignmentFlag.AlignCenter, kind)
+        text_box = QRect(kind_mark.right() + 3, badge.top(), badge.right() - kind_mark.right() - 3, height)
+        painter.drawText(text_box, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, kind)
 
         # A key left of the badge when the profile has secrets in the credential store.
         name_right = badge.left() - PAD
@@ -121,7 +154,6 @@ class SidebarDelegate(QStyledItemDelegate):
         )
 
         # State line.
-        state = index.data(SidebarRole.STATE)
         state_rect = QRect(left, top + line + PAD // 2, max(right - left, 0), line)
         state_text = metrics.elidedText(
             str(index.data(SidebarRole.STATE_TEXT) or ""), Qt.TextElideMode.ElideRight, state_rect.width()
@@ -130,7 +162,7 @@ class SidebarDelegate(QStyledItemDelegate):
         if state == ConnectionState.FAILED.value and not selected:
             painter.setPen(QColor("#d0312d"))
         else:
-            painter.setPen(QColor(text_colour.red(), text_colour.green(), text_colour.blue(), 170))
+            painter.setPen(QColor(text_colour.red(), text_colour.green(), text_colour.blue(), STATE_TEXT_ALPHA))
         painter.drawText(
             state_rect,
             Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter | Qt.TextFlag.TextSingleLine,

@@ -6,23 +6,13 @@ from enum import IntEnum
 from typing import Any
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QObject, QPersistentModelIndex, Qt
-from PySide6.QtGui import QColor, QIcon, QPainter, QPixmap
+from PySide6.QtGui import QIcon, QPainter, QPixmap
 
 from workbench.core.events import ConnectionState
 from workbench.ui.panels.sidebar.items import SidebarItem
 from workbench.ui.panels.sidebar.viewmodel import SidebarViewModel
+from workbench.ui.theme import state_color
 from workbench.ui.untrusted import plain_tooltip
-
-S = ConnectionState
-
-STATE_COLOURS: dict[ConnectionState, str] = {
-    S.DISCONNECTED: "#9e9e9e",
-    S.CONNECTING: "#f5a623",
-    S.CONNECTED: "#2e9d4f",
-    S.FAILED: "#d0312d",
-    S.CLOSED: "#6b6b6b",
-}
-"""The colour of each state's dot."""
 
 
 class SidebarRole(IntEnum):
@@ -35,9 +25,10 @@ class SidebarRole(IntEnum):
     STATE_TEXT = Qt.ItemDataRole.UserRole + 5  # "connected · 2025-11-25"
     DETAIL = Qt.ItemDataRole.UserRole + 6  # command line or URL
     TOOLTIP = Qt.ItemDataRole.UserRole + 7  # plain text, before conversion for a tooltip
-    STATE_COLOUR = Qt.ItemDataRole.UserRole + 8  # QColor of the state's dot
+    STATE_COLOUR = Qt.ItemDataRole.UserRole + 8  # QColor of the state (theme.state_color, the current theme)
     HAS_SECRETS = Qt.ItemDataRole.UserRole + 9  # bool: the profile refers to stored secrets (key icon)
     UNSEEN_ERROR = Qt.ItemDataRole.UserRole + 10  # str: a failure reported while another row was selected
+    PROFILE_KIND = Qt.ItemDataRole.UserRole + 11  # the profile's kind ("mcp-http" …; KIND is its words)
 
 
 def state_icon(state: ConnectionState, size: int = 12) -> QIcon:
@@ -47,7 +38,7 @@ def state_icon(state: ConnectionState, size: int = 12) -> QIcon:
     painter = QPainter(pixmap)
     painter.setRenderHint(QPainter.RenderHint.Antialiasing)
     painter.setPen(Qt.PenStyle.NoPen)
-    painter.setBrush(QColor(STATE_COLOURS[state]))
+    painter.setBrush(state_color(state.value))
     painter.drawEllipse(1, 1, size - 2, size - 2)
     painter.end()
     return QIcon(pixmap)
@@ -108,11 +99,13 @@ class SidebarItemModel(QAbstractListModel):
         if role == SidebarRole.TOOLTIP:
             return item.tooltip
         if role == SidebarRole.STATE_COLOUR:
-            return QColor(STATE_COLOURS[item.state])
+            return state_color(item.state.value)
         if role == SidebarRole.HAS_SECRETS:
             return item.has_secrets
         if role == SidebarRole.UNSEEN_ERROR:
             return item.unseen_error
+        if role == SidebarRole.PROFILE_KIND:
+            return item.profile.kind
         return None
 
     def on_viewmodel_items_reset(self) -> None:

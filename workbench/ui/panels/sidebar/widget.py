@@ -4,24 +4,61 @@ from __future__ import annotations
 
 import asyncio
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, QPoint, Qt, Signal
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, QPoint, QSize, Qt, Signal
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QAbstractItemView, QListView, QMenu, QMessageBox, QToolBar, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QListView,
+    QMenu,
+    QMessageBox,
+    QPushButton,
+    QToolBar,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from workbench.core.events import ConnectionState
 from workbench.core.profiles import ConnectionProfile
+from workbench.ui.actions import glyph
 from workbench.ui.asyncutil import open_dialog, spawn
 from workbench.ui.context import PanelContext
 from workbench.ui.dialogs.connection import ConnectionDialog
+from workbench.ui.icons import follow, icon_theme
 from workbench.ui.panels.sidebar.delegate import SidebarDelegate
 from workbench.ui.panels.sidebar.itemmodel import SidebarItemModel
 from workbench.ui.panels.sidebar.items import SidebarItem
 from workbench.ui.panels.sidebar.viewmodel import BrowserOpener, SidebarViewModel
+from workbench.ui.untrusted import plain_label
 
 type QDialogLike = ConnectionDialog | QMessageBox
 
 ACTION_IDS = ("add", "edit", "duplicate", "remove", "connect", "disconnect", "reconnect", "login", "logout")
-"""The ids of the sidebar's actions, in toolbar order (``SidebarWidget.actions_by_id``)."""
+"""The ids of the sidebar's actions (``SidebarWidget.actions_by_id``)."""
+TOOLBAR_ROWS: tuple[tuple[str, ...], ...] = (
+    ("connect", "disconnect", "reconnect"),  # the connection's life
+    ("add", "edit", "duplicate", "remove"),  # the saved profile
+    ("login", "logout"),  # its OAuth login
+)
+"""The sidebar's toolbars, top to bottom.
+
+Every action is on screen at the sidebar's default width (``window_layout.SIDEBAR``: 250 px, the same
+on a 1366 px laptop and a 1920 px screen): no row needs more than ~225 px, so none ever hides an
+action behind the toolbar's "»" (only a sidebar dragged narrower than a row can). A row gets no action
+that would not fit beside the others at that width; a new action gets a row of its own.
+"""
+WORDS_KEPT = frozenset({"connect", "disconnect", "add", "login", "logout"})
+"""Actions whose words stay beside their icon: what they do is not plain from a glyph (connect vs
+disconnect, an OAuth login), or a new user looks for the word (Add). Edit, Duplicate, Remove and
+Reconnect show the icon alone (a pencil, two pages, a bin, a circular arrow); their tooltips and the
+menus keep the words."""
+TOOLBAR_ICON = QSize(16, 16)
+"""The toolbars' icon size (the rows' widths above are measured with it)."""
+EMPTY_TEXT = "No connections yet."
+EMPTY_HINT = (
+    "Add an MCP server (a command to run, or a URL) or an A2A agent (its URL) to explore what it offers. "
+    "To try the bundled demo agents first, run: workbench demo"
+)
 
 
 class SidebarWidget(QWidget):
@@ -79,14 +116,6 @@ class SidebarWidget(QWidget):
                 self.logout_selected,
             ),
         }
-        # Two rows, so that Connect / Disconnect / Reconnect never hide behind the toolbar's "»"
-        # overflow: the connection's life on top, the profile's editing (and OAuth) below.
-        self.connection_toolbar = QToolBar(self)
-        self.connection_toolbar.setObjectName("connectionToolbar")
-        self.toolbar = QToolBar(self)
-        self.toolbar.setObjectName("profileToolbar")
-        for bar in (self.connection_toolbar, self.toolbar):
-            bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
         for action_id in ACTION_IDS:
             text, tip, slot = labels[action_id]
             action = QAction(text, self)
@@ -96,27 +125,76 @@ class SidebarWidget(QWidget):
             action.triggered.connect(lambda _checked=False, run=slot: run())
             self.actions_by_id[action_id] = action
             self.addAction(action)  # so the widget's actions() list has them too
-            lifecycle = action_id in ("connect", "disconnect", "reconnect")
-            (self.connection_toolbar if lifecycle else self.toolbar).addAction(action)
-            if action_id == "remove":
-                self.toolbar.addSeparator()
+        # One toolbar per row of TOOLBAR_ROWS (see there why nothing hides behind "»").
+        self.connection_toolbar, self.toolbar, self.oauth_toolbar = (
+            self._toolbar(name, row)
+            for name, row in zip(("connectionToolbar", "profileToolbar", "oauthToolbar"), TOOLBAR_ROWS, strict=True)
+        )
+        self.empty_state = self._empty_state()
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
-        layout.addWidget(self.connection_toolbar)
-        layout.addWidget(self.toolbar)
+        for bar in (self.connection_toolbar, self.toolbar, self.oauth_toolbar):
+            layout.addWidget(bar)
         layout.addWidget(self.view)
+        layout.addWidget(self.empty_state, 1)
 
         selection_model = self.view.selectionModel()
         selection_model.currentChanged.connect(self.on_view_current_changed)
         self.view.doubleClicked.connect(self.on_view_double_clicked)
         self.view.customContextMenuRequested.connect(self.on_view_context_menu_requested)
         self.model.modelReset.connect(self.on_model_reset)
+        self.model.rowsInserted.connect(self.show_empty_state)
+        self.model.rowsRemoved.connect(self.show_empty_state)
         self.model.dataChanged.connect(self.update_actions)
         self.viewmodel.busy_changed.connect(self.update_actions)
         ctx.selection.changed.connect(self.on_selection_changed)
         self.on_model_reset()
+        follow(self, self._set_icons)
+
+    def _toolbar(self, name: str, action_ids: tuple[str, ...]) -> QToolBar:
+        bar = QToolBar(self)
+        bar.setObjectName(name)
+        bar.setIconSize(TOOLBAR_ICON)
+        bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        for action_id in action_ids:
+            action = self.actions_by_id[action_id]
+            bar.addAction(action)
+            button = bar.widgetForAction(action)
+            if isinstance(button, QToolButton) and action_id not in WORDS_KEPT:
+                button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonIconOnly)
+        return bar
+
+    def _empty_state(self) -> QWidget:
+        """What the sidebar shows while there are no connections: what they are and how to add one."""
+        page = QWidget(self)
+        page.setObjectName("sidebarEmptyState")
+        title = plain_label(EMPTY_TEXT, page)
+        font = title.font()
+        font.setBold(True)
+        title.setFont(font)
+        self.empty_add_button = QPushButton("Add a connection…", page)
+        self.empty_add_button.setObjectName("sidebarEmptyAdd")
+        self.empty_add_button.setToolTip("Add a connection profile (Ctrl+N)")
+        self.empty_add_button.clicked.connect(self.add_profile)
+        hint = plain_label(EMPTY_HINT, page, wrap=True)
+        column = QVBoxLayout(page)
+        column.setContentsMargins(12, 16, 12, 12)
+        column.setSpacing(8)
+        column.addWidget(title)
+        column.addWidget(hint)
+        column.addWidget(self.empty_add_button, 0, Qt.AlignmentFlag.AlignLeft)
+        column.addStretch(1)
+        return page
+
+    def _set_icons(self) -> None:
+        """The actions' icons (the window's glyphs for the same actions) in this widget's palette."""
+        theme, palette = icon_theme(), self.palette()
+        for action_id, action in self.actions_by_id.items():
+            action.setIcon(theme.icon(glyph(f"connection.{action_id}"), palette))
+        self.empty_add_button.setIcon(theme.icon(glyph("connection.add"), palette))
+        self.view.viewport().update()  # the rows' marks
 
     # ------------------------------------------------------------------ queries
 
@@ -286,6 +364,13 @@ class SidebarWidget(QWidget):
         if current is not None and self.model.row_of(current) >= 0:
             self.select(current)
         self.update_actions()
+        self.show_empty_state()
+
+    def show_empty_state(self) -> None:
+        """Show the list, or while it is empty, what to do instead (add a connection, or run the demo)."""
+        empty = self.model.rowCount() == 0
+        self.view.setVisible(not empty)
+        self.empty_state.setVisible(empty)
 
     def update_actions(self) -> None:
         """Enable the actions that make sense for the selected row."""
