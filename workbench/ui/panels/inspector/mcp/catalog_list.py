@@ -53,10 +53,30 @@ class CatalogListWidget(QWidget):
         else:
             self._set_current(None)
 
+    def restore(self, rows: list[ListRow], filter_text: str, key: str | None) -> None:
+        """Show ``rows`` filtered by ``filter_text``, with ``key`` selected if it passes: emits nothing.
+
+        For an owner that redraws everything from a connection's own state (its filter and selection);
+        it then shows the detail of ``current_key`` itself.
+        """
+        self.blockSignals(True)
+        self.filter_edit.blockSignals(True)
+        try:
+            self.filter_edit.setText(filter_text)
+            self.model.set_filter(filter_text)
+            self.delegate.two_lines = any(row.summary for row in rows)
+            self.model.set_rows(rows)
+            if key is None or not self.select(key):
+                self.select(None)
+        finally:
+            self.filter_edit.blockSignals(False)
+            self.blockSignals(False)
+
     def select(self, key: str | None) -> bool:
         """Select the entry with ``key`` (``None`` clears); ``False`` if it is not in the (filtered) list."""
         if key is None:
             self.view.clearSelection()
+            self.view.selectionModel().clearCurrentIndex()
             self._set_current(None)
             return True
         row = self.model.row_of(key)

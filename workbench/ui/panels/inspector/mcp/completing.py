@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QStringListModel, Qt, QTimer, Signal
-from PySide6.QtGui import QFocusEvent
-from PySide6.QtWidgets import QCompleter, QLineEdit, QWidget
+from PySide6.QtCore import QEvent, QObject, QStringListModel, Qt, QTimer, Signal
+from PySide6.QtGui import QFocusEvent, QKeyEvent
+from PySide6.QtWidgets import QAbstractItemView, QCompleter, QLineEdit, QWidget
 
 DEBOUNCE_MS = 150
 """Typing pause before the server is asked (one request per pause, not per key)."""
@@ -17,9 +17,14 @@ class CompletingLineEdit(QLineEdit):
     field); the owner asks the server and hands the answer to ``offer(values)``, which pops the
     suggestions up while the field still holds the text they were asked for. Picking a suggestion,
     closing the popup (Escape, a click elsewhere) or coming back from it asks nothing more.
+
+    The popup never shows empty: when the server suggests nothing it closes. ``submitted`` is Enter in
+    the field: also while the popup is open (the highlighted suggestion, if any, is taken first), so one
+    Enter always submits what the field shows.
     """
 
     completion_requested = Signal(str)
+    submitted = Signal()
 
     def __init__(self, parent: QWidget | None = None, *, enabled: bool = True) -> None:
         super().__init__(parent)
@@ -35,6 +40,11 @@ class CompletingLineEdit(QLineEdit):
         self._timer.timeout.connect(self.request_now)
         self.textEdited.connect(self.on_text_edited)
         completer.activated.connect(self.on_completer_activated)
+        popup = completer.popup()
+        assert popup is not None  # the completer makes its default popup on first ask
+        self._popup: QAbstractItemView = popup
+        popup.installEventFilter(self)  # after the completer's own filter: called first
+        self.returnPressed.connect(self.submitted)
         self._asked: str | None = None  # the text the last request was for
         self._picked: str | None = None  # the suggestion just picked (its own edit asks nothing)
 
@@ -75,10 +85,28 @@ class CompletingLineEdit(QLineEdit):
             self._asked = self.text()
             self.completion_requested.emit(self._asked)
 
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
+        """Enter in the open popup: let the completer take the highlighted suggestion, then submit."""
+        if (
+            watched is self._popup
+            and event.type() == QEvent.Type.KeyPress
+            and isinstance(event, QKeyEvent)
+            and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+            and not event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
+        ):
+            # the completer closes the popup and fills the field when this filter returns; submit after it
+            QTimer.singleShot(0, self, self.submitted.emit)
+        return super().eventFilter(watched, event)
+
     def offer(self, values: list[str]) -> None:
-        """Take ``values`` as the suggestions; pop them up when the field has focus and still holds the text asked."""
+        """Take ``values`` as the suggestions; pop them up when the field has focus and still holds the text asked.
+
+        No suggestions close the popup: an empty one would only cover what is under the field.
+        """
         self.suggestions.setStringList(values)
-        if values and self.hasFocus() and self.text() == self._asked and self.text() != self._picked:
+        if not values:
+            self._popup.hide()
+        elif self.hasFocus() and self.text() == self._asked and self.text() != self._picked:
             self.completer().complete()
 
     def values(self) -> list[str]:

@@ -42,12 +42,17 @@ class PromptMessageView(QFrame):
 
 
 class PromptDetailWidget(QWidget):
-    """One prompt: description, a field per argument, Get, and the rendered messages."""
+    """One prompt: description, a field per argument, Get (or Enter in a field), and the rendered messages.
+
+    The arguments typed and the last rendered prompt are the shown connection's (``vm.state``).
+    """
 
     def __init__(self, vm: MCPInspectorViewModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.vm = vm
         self.spec: PromptSpec | None = None
+        self._shown: tuple[str | None, object] = (None, None)  # connection, the prompt as listed
+        self._values: dict[str, str] | None = None  # where the arguments typed are kept (the connection's)
         self.fields: dict[str, CompletingLineEdit] = {}
         self.name_label = plain_label("Pick a prompt", self)
         font = self.name_label.font()
@@ -82,10 +87,15 @@ class PromptDetailWidget(QWidget):
         self.show_prompt(None)
 
     def show_prompt(self, spec: PromptSpec | None) -> None:
-        """Show ``spec`` with one field per argument (required ones marked with *)."""
-        if self.spec is not None and spec is not None and self.spec.to_dict() == spec.to_dict():
+        """Show ``spec`` with one field per argument (required ones marked with *), as the connection left it."""
+        cid = self.vm.connection_id
+        shown = (cid, spec.to_dict() if spec is not None else None)
+        if self.spec is not None and spec is not None and self._shown == shown:
             return
         self.spec = spec
+        self._shown = shown
+        state = self.vm.state
+        self._values = None
         for field in self.fields.values():
             self._form.removeRow(field)
         self.fields = {}
@@ -94,11 +104,14 @@ class PromptDetailWidget(QWidget):
         self.result_description.clear()
         self.name_label.setText(spec.name + (f" — {spec.title}" if spec.title else "") if spec else "Pick a prompt")
         self.description.setText(spec.description or "" if spec else "")
+        kept = state.prompt_arguments.get(spec.name, {}) if state is not None and spec is not None else {}
         for argument in spec.arguments if spec else []:
             field = CompletingLineEdit(self, enabled=self.vm.supports_completions)
             set_plain_tooltip(field, argument.description or "")
             field.setPlaceholderText(argument.description or "")
+            field.setText(kept.get(argument.name, ""))
             field.textChanged.connect(self.on_field_text_changed)
+            field.submitted.connect(self.on_field_submitted)
             field.completion_requested.connect(
                 lambda text, name=argument.name: self.on_field_completion_requested(name, text)
             )
@@ -109,14 +122,25 @@ class PromptDetailWidget(QWidget):
             self.fields[argument.name] = field
         if self.fields:  # fields made after the button would otherwise Tab past it
             QWidget.setTabOrder(list(self.fields.values())[-1], self.get_button)
+        if state is not None and spec is not None:
+            self._values = state.prompt_arguments.setdefault(spec.name, {})
         self.on_field_text_changed()
+        outcome = state.prompt_outcome if state is not None else None
+        if spec is not None and outcome is not None and outcome.name == spec.name:
+            if outcome.result is not None:
+                self.on_vm_prompt_received(outcome.name, outcome.result)
+            elif outcome.error is not None:
+                self.banner.show_error(outcome.error)
 
     def arguments(self) -> dict[str, str]:
         """The filled-in arguments (empty ones left out)."""
         return {name: field.text() for name, field in self.fields.items() if field.text()}
 
     def on_field_text_changed(self, text: str = "") -> None:
-        """Get is possible once every required argument has a value."""
+        """Get is possible once every required argument has a value (the values are kept for the connection)."""
+        if self._values is not None:
+            self._values.clear()
+            self._values.update(self.arguments())
         required = [a.name for a in self.spec.arguments if a.required] if self.spec else []
         filled = self.arguments()
         self.get_button.setEnabled(self.spec is not None and all(name in filled for name in required))
@@ -138,6 +162,11 @@ class PromptDetailWidget(QWidget):
         if self.spec is not None:
             self.banner.clear()
             self.vm.get_prompt(self.spec.name, self.arguments())
+
+    def on_field_submitted(self) -> None:
+        """Enter in a field gets the prompt, once every required argument has a value."""
+        if self.get_button.isEnabled():
+            self.on_get_button_clicked()
 
     def _clear_messages(self) -> None:
         for view in self.messages:
@@ -169,7 +198,11 @@ class PromptDetailWidget(QWidget):
 
 
 class PromptsWidget(QWidget):
-    """Prompt list on the left, the selected prompt on the right."""
+    """Prompt list on the left, the selected prompt on the right.
+
+    The list's filter and selection are the shown connection's (``vm.state``): written as the user
+    picks, restored by ``refresh``.
+    """
 
     def __init__(self, vm: MCPInspectorViewModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -178,23 +211,38 @@ class PromptsWidget(QWidget):
         self.detail = PromptDetailWidget(vm, self)
         lay_out_list_and_detail(self, self.list, self.detail)
         self.list.selected.connect(self.on_list_selected)
+        self.list.filter_edit.textChanged.connect(self.on_filter_edit_text_changed)
         vm.resource_read.connect(self.on_vm_resource_read)
 
     def refresh(self) -> None:
-        """Re-read the prompt list."""
+        """Show the shown connection's prompts, with its own filter and selection (kept while still listed)."""
         rows = []
         for p in self.vm.prompts():
             args = ", ".join(a.name + ("" if a.required else "?") for a in p.arguments)
             rows.append(ListRow(p.name, f"{p.name}({args})", p.description or ""))
-        self.list.set_rows(rows)
+        state = self.vm.state
+        self.list.restore(
+            rows,
+            state.filters.get("prompts", "") if state is not None else "",
+            state.prompt if state is not None else None,
+        )
         self.on_list_selected(self.list.current_key)
+
+    def on_filter_edit_text_changed(self, text: str) -> None:
+        """Remember the filter for the connection."""
+        state = self.vm.state
+        if state is not None:
+            state.filters["prompts"] = text
 
     def select_prompt(self, name: str) -> bool:
         """Select prompt ``name`` (as if clicked)."""
         return self.list.select(name)
 
     def on_list_selected(self, name: str | None) -> None:
-        """Show the picked prompt."""
+        """Show the picked prompt (and remember it for the connection)."""
+        state = self.vm.state
+        if state is not None:
+            state.prompt = name
         self.detail.show_prompt(self.vm.prompt(name) if name else None)
 
     def on_vm_resource_read(self, purpose: str, uri: str, contents: ResourceContents) -> None:

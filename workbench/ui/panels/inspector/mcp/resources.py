@@ -49,6 +49,7 @@ class ResourcePage(QWidget):
         super().__init__(parent)
         self.vm = vm
         self.spec: ResourceSpec | None = None
+        self._shown: tuple[str | None, str | None] = (None, None)  # connection, URI
         self.uri_label = plain_label("", self, wrap=True)
         self.about = plain_label("", self, wrap=True)
         self.read_button = QPushButton("Read", self)
@@ -79,19 +80,34 @@ class ResourcePage(QWidget):
         layout.addWidget(self.status)
         layout.addWidget(_scrolled(self.contents, self), 1)
 
-    def show_resource(self, spec: ResourceSpec | None) -> None:
-        """Show ``spec`` and read it at once (Read reads it again; a refreshed list re-reads nothing)."""
-        if self.spec is not None and spec is not None and self.spec.uri == spec.uri:
+    def show_resource(self, spec: ResourceSpec | None, *, restore: bool = False) -> None:
+        """Show ``spec`` and read it at once (Read reads it again; a refreshed list re-reads nothing).
+
+        With ``restore`` (the connection is shown again) the connection's last read of ``spec`` is shown
+        as it was, and read only if there is none.
+        """
+        cid = self.vm.connection_id
+        if spec is not None and self.spec is not None and self._shown == (cid, spec.uri):
             self.spec = spec
             self._sync()
             return
         self.spec = spec
+        self._shown = (cid, spec.uri if spec is not None else None)
         self.contents.clear()
         self.banner.clear()
         self.status.clear()
         self._sync()
-        if spec is not None:
-            self.on_read_button_clicked()
+        if spec is None:
+            return
+        state = self.vm.state
+        last = state.reads.get("resources") if state is not None else None
+        if restore and last is not None and last.uri == spec.uri:
+            if last.contents is not None:
+                self.on_resource_read(last.uri, last.contents)
+            elif last.error is not None:
+                self.on_resource_read_failed(last.uri, last.error)
+            return
+        self.on_read_button_clicked()
 
     def _sync(self) -> None:
         spec = self.spec
@@ -170,6 +186,8 @@ class TemplatePage(QWidget):
         super().__init__(parent)
         self.vm = vm
         self.spec: ResourceTemplateSpec | None = None
+        self._shown: tuple[str | None, str | None] = (None, None)  # connection, template
+        self._values: dict[str, str] | None = None  # where the fields' text is kept (the connection's)
         self.expandable = False
         self.fields: dict[str, CompletingLineEdit] = {}
         self.template_label = plain_label("", self, wrap=True)
@@ -197,12 +215,20 @@ class TemplatePage(QWidget):
         layout.addWidget(self.status)
         layout.addWidget(_scrolled(self.contents, self), 1)
 
-    def show_template(self, spec: ResourceTemplateSpec | None) -> None:
-        """Show ``spec`` with one empty field per variable."""
-        if self.spec is not None and spec is not None and self.spec.uri_template == spec.uri_template:
+    def show_template(self, spec: ResourceTemplateSpec | None, *, restore: bool = False) -> None:
+        """Show ``spec`` with one field per variable, filled as the connection left them (empty at first).
+
+        Enter in a field reads the URI. With ``restore`` (the connection is shown again) the
+        connection's last read of this URI is shown as it was.
+        """
+        cid = self.vm.connection_id
+        if spec is not None and self.spec is not None and self._shown == (cid, spec.uri_template):
             self.spec = spec
             return
         self.spec = spec
+        self._shown = (cid, spec.uri_template if spec is not None else None)
+        state = self.vm.state
+        self._values = None
         for field in self.fields.values():
             self._form.removeRow(field)
         self.fields = {}
@@ -225,14 +251,25 @@ class TemplatePage(QWidget):
                 self.expandable = True
             except WorkbenchError as error:
                 self.banner.show_error(describe_error(error, "reading the URI template"))
+        kept = state.template_values.get(spec.uri_template, {}) if state is not None and spec is not None else {}
         for name in names:
             field = CompletingLineEdit(self, enabled=self.vm.supports_completions)
             field.setPlaceholderText("suggestions from the server as you type" if self.vm.supports_completions else "")
+            field.setText(kept.get(name, ""))
             field.textChanged.connect(self.on_field_text_changed)
             field.completion_requested.connect(lambda text, name=name: self.on_field_completion_requested(name, text))
+            field.submitted.connect(self.on_field_submitted)
             self._form.addRow(plain_label(name, self), field)  # server-sent: plain, never AutoText
             self.fields[name] = field
+        if state is not None and spec is not None:
+            self._values = state.template_values.setdefault(spec.uri_template, {})
         self.on_field_text_changed()
+        last = state.reads.get("template") if state is not None else None
+        if restore and last is not None and names and last.uri == self.uri():
+            if last.contents is not None:
+                self.on_resource_read(last.uri, last.contents)
+            elif last.error is not None:
+                self.on_resource_read_failed(last.uri, last.error)
 
     def values(self) -> dict[str, str]:
         """The variables as filled in."""
@@ -243,7 +280,9 @@ class TemplatePage(QWidget):
         return self.vm.expand_template(self.spec.uri_template, self.values()) if self.spec and self.expandable else ""
 
     def on_field_text_changed(self, text: str = "") -> None:
-        """Keep the expanded URI up to date."""
+        """Keep the expanded URI up to date (and the values, for the connection)."""
+        if self._values is not None:
+            self._values.update(self.values())
         self.uri_label.setText(self.uri())
         self.read_button.setEnabled(self.spec is not None and self.expandable and all(self.values().values()))
 
@@ -268,6 +307,11 @@ class TemplatePage(QWidget):
             self.status.setText("Reading…")
             self.vm.read_resource(self.uri(), "template")
 
+    def on_field_submitted(self) -> None:
+        """Enter in a field reads the URI, once every variable has a value."""
+        if self.read_button.isEnabled():
+            self.on_read_button_clicked()
+
     def on_contents_link_read_requested(self, uri: str) -> None:
         """A link inside the contents: read it in place."""
         self.vm.read_resource(uri, "link")
@@ -285,7 +329,11 @@ class TemplatePage(QWidget):
 
 
 class ResourcesWidget(QWidget):
-    """Resource and template lists on the left; the selected one on the right."""
+    """Resource and template lists on the left; the selected one on the right.
+
+    The lists' filters and selection are the shown connection's (``vm.state``): written as the user
+    picks, restored by ``refresh``.
+    """
 
     def __init__(self, vm: MCPInspectorViewModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -310,6 +358,8 @@ class ResourcesWidget(QWidget):
         lay_out_list_and_detail(self, lists, self.pages)
         self.resource_list.selected.connect(self.on_resource_list_selected)
         self.template_list.selected.connect(self.on_template_list_selected)
+        self.resource_list.filter_edit.textChanged.connect(lambda text: self._keep_filter("resources", text))
+        self.template_list.filter_edit.textChanged.connect(lambda text: self._keep_filter("templates", text))
         vm.resource_read.connect(self.on_vm_resource_read)
         vm.resource_read_failed.connect(self.on_vm_resource_read_failed)
         vm.subscription_changed.connect(self.resource_page.on_subscription_changed)
@@ -318,20 +368,44 @@ class ResourcesWidget(QWidget):
         vm.failed.connect(self.on_vm_failed)
 
     def refresh(self) -> None:
-        """Re-read both lists (selections survive when still listed)."""
-        self.resource_list.set_rows(
+        """Show the shown connection's lists, with its own filters and selection (kept while still listed)."""
+        state = self.vm.state
+        filters = state.filters if state is not None else {}
+        self.resource_list.restore(
             [
                 ListRow(r.uri, r.name if r.name == r.uri else f"{r.name}  ({r.uri})", r.description or "")
                 for r in self.vm.resources()
-            ]
+            ],
+            filters.get("resources", ""),
+            state.resource if state is not None else None,
         )
-        self.template_list.set_rows(
-            [ListRow(t.uri_template, f"{t.name}  ({t.uri_template})", t.description or "") for t in self.vm.templates()]
+        self.template_list.restore(
+            [
+                ListRow(t.uri_template, f"{t.name}  ({t.uri_template})", t.description or "")
+                for t in self.vm.templates()
+            ],
+            filters.get("templates", ""),
+            state.template if state is not None else None,
         )
-        if self.pages.currentWidget() is self.resource_page:
-            self.on_resource_list_selected(self.resource_list.current_key)
-        elif self.pages.currentWidget() is self.template_page:
-            self.on_template_list_selected(self.template_list.current_key)
+        uri, template = self.resource_list.current_key, self.template_list.current_key
+        resource = next((r for r in self.vm.resources() if r.uri == uri), None)
+        template_spec = next((t for t in self.vm.templates() if t.uri_template == template), None)
+        if state is not None:
+            state.resource = resource.uri if resource is not None else None
+            state.template = template_spec.uri_template if template_spec is not None and resource is None else None
+        if resource is not None:
+            self.resource_page.show_resource(resource, restore=True)
+            self.pages.setCurrentWidget(self.resource_page)
+        elif template_spec is not None:
+            self.template_page.show_template(template_spec, restore=True)
+            self.pages.setCurrentWidget(self.template_page)
+        else:
+            self.pages.setCurrentWidget(self.empty_page)
+
+    def _keep_filter(self, which: str, text: str) -> None:
+        state = self.vm.state
+        if state is not None:
+            state.filters[which] = text
 
     def select_resource(self, uri: str) -> bool:
         """Select resource ``uri`` (as if clicked)."""
@@ -342,8 +416,11 @@ class ResourcesWidget(QWidget):
         return self.template_list.select(uri_template)
 
     def on_resource_list_selected(self, uri: str | None) -> None:
-        """Show the picked resource."""
+        """Show the picked resource (and remember it for the connection)."""
         spec = next((r for r in self.vm.resources() if r.uri == uri), None)
+        state = self.vm.state
+        if state is not None:
+            state.resource = spec.uri if spec is not None else None
         if spec is None:
             self.pages.setCurrentWidget(self.empty_page)
             return
@@ -352,8 +429,11 @@ class ResourcesWidget(QWidget):
         self.pages.setCurrentWidget(self.resource_page)
 
     def on_template_list_selected(self, uri_template: str | None) -> None:
-        """Show the picked template."""
+        """Show the picked template (and remember it for the connection)."""
         spec = next((t for t in self.vm.templates() if t.uri_template == uri_template), None)
+        state = self.vm.state
+        if state is not None:
+            state.template = spec.uri_template if spec is not None else None
         if spec is None:
             self.pages.setCurrentWidget(self.empty_page)
             return

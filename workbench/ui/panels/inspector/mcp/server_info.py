@@ -38,6 +38,9 @@ _FIELDS = (
 
 
 NO_PING = "No ping: the 2026-07-28 protocol has none."
+NO_LOGGING = "This server does not declare the 'logging' capability, so it sends no log messages to set a level for."
+NO_LOGGING_SHORT = "Not offered: no 'logging' capability."
+LOG_LEVEL_TIP = "The least severe log messages the server should send (its log lines show beside each call's result)."
 
 
 def _fill_tree(parent: QTreeWidgetItem, value: Any) -> None:
@@ -143,6 +146,8 @@ class ServerInfoWidget(QWidget):
         # a greyed-out button says why beside it, not only in a tooltip nobody hovers over
         self.ping_result.setText("" if self.vm.can_ping else NO_PING)
         self.log_level.setEnabled(self.vm.can_set_log_level)
+        set_plain_tooltip(self.log_level, LOG_LEVEL_TIP if self.vm.can_set_log_level else NO_LOGGING)
+        self.log_status.setText("" if self.vm.can_set_log_level else NO_LOGGING_SHORT)
         level = self.vm.log_level
         if level in LOG_LEVELS:
             self.log_level.setCurrentIndex(LOG_LEVELS.index(level))

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QEvent, Qt, QTimer
-from PySide6.QtGui import QKeyEvent, QResizeEvent
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -14,7 +14,9 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QProgressBar,
     QPushButton,
+    QScrollArea,
     QSplitter,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -23,8 +25,9 @@ from workbench.core.models import ToolSpec
 from workbench.core.protocols.catalog import ResourceContents
 from workbench.ui.errors import ErrorView
 from workbench.ui.forms.schema_form import SchemaForm
-from workbench.ui.panels.inspector.mcp.calls import MAX_CALL_LOG_LINES, CallRecord
+from workbench.ui.panels.inspector.mcp.calls import MAX_CALL_LOG_LINES
 from workbench.ui.panels.inspector.mcp.inline_error import InlineErrorWidget
+from workbench.ui.panels.inspector.mcp.per_connection import CallRecord, MCPConnectionViewModel
 from workbench.ui.panels.inspector.mcp.viewmodel import MCPInspectorViewModel
 from workbench.ui.panels.inspector.results import ToolResultView
 from workbench.ui.untrusted import plain_label
@@ -37,22 +40,20 @@ CALL_LOG_SHARE = 0.25
 """The share of the result area the call's log messages get when they first show (the result keeps the rest)."""
 REFUSAL_NOTE = "Not sent: fix what is marked, or tick “Send even if invalid” to send anyway."
 """Said under the form's problem list when Call found problems (the list names them; this says why nothing went)."""
+MAX_TAB_STOPS = 2000
+"""Walking a form's focus chain stops after this many widgets (a huge schema's fields beyond keep their order)."""
 FORM_SHARE = 0.55
 """The form's share of the call area when the orientation is (re)set; the result gets the rest."""
-
-
-def _is_call_keys(event: QKeyEvent) -> bool:
-    """Ctrl+Return or Ctrl+Enter (the keypad's Enter too), with no other modifier."""
-    modifiers = event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
-    return event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and modifiers == Qt.KeyboardModifier.ControlModifier
 
 
 class ToolCallWidget(QWidget):
     """Fill a tool's arguments, call it (Ctrl+Enter), watch progress, cancel, and read the result.
 
     Form and result share the area: side by side when there is width for both, stacked otherwise.
-    What the user typed into a tool's form is kept when another tool is selected and comes back
-    with the tool (per connection).
+    The widget serves every connection and keeps nothing of its own: what the user types, the call
+    under way, the history and the result on show are the shown connection's (``vm.state``, see
+    per_connection.py), written there as they happen and redrawn from there by ``set_tool``.
+    Ctrl+Enter is the tools page's (``ToolsWidget``), wherever the focus is on it.
     """
 
     def __init__(self, vm: MCPInspectorViewModel, parent: QWidget | None = None) -> None:
@@ -64,7 +65,8 @@ class ToolCallWidget(QWidget):
         self._form_holder = QWidget(self)
         self._form_layout = QVBoxLayout(self._form_holder)
         self._form_layout.setContentsMargins(0, 0, 0, 0)
-        self._kept: dict[tuple[str | None, str], dict[str, Any]] = {}
+        self._shown: tuple[str | None, str | None, object] = (None, None, None)  # connection, tool, schema
+        self._form_owner: tuple[MCPConnectionViewModel, str] | None = None  # whose arguments the form edits
         self.skip_validation = QCheckBox("Send even if invalid", self)
         self.skip_validation.setToolTip("Send the arguments even if they do not match the input schema")
 
@@ -167,26 +169,6 @@ class ToolCallWidget(QWidget):
         vm.resource_read_failed.connect(self.on_vm_resource_read_failed)
         self._sync_buttons()
 
-    # ------------------------------------------------------------------ keys
-
-    def event(self, event: QEvent) -> bool:
-        """Claim Ctrl+Enter inside the call area (the window's "Send message" has the same keys).
-
-        Two shortcuts with one key sequence are ambiguous to Qt, which then runs neither; claiming the
-        keys here makes them reach ``keyPressEvent`` as a key press that the fields let through.
-        """
-        if event.type() == QEvent.Type.ShortcutOverride and _is_call_keys(event):  # type: ignore[arg-type]
-            event.accept()
-            return True
-        return super().event(event)
-
-    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
-        """Ctrl+Enter (or Ctrl+Return) calls the tool, wherever the focus is in the call area."""
-        if _is_call_keys(event):
-            self.on_call_button_clicked()
-            return
-        super().keyPressEvent(event)
-
     # ------------------------------------------------------------------ layout
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
@@ -210,42 +192,74 @@ class ToolCallWidget(QWidget):
     # ------------------------------------------------------------------ the tool on show
 
     def set_tool(self, spec: ToolSpec | None) -> None:
-        """Show ``spec``'s form and its last result (``None``: nothing)."""
-        old = self.spec
-        if old is not None and spec is not None and (old.name, old.input_schema) == (spec.name, spec.input_schema):
-            self.spec = spec  # the list was refreshed: keep what the user typed
+        """Show ``spec`` as the shown connection left it: its arguments, its result on show, its call under way.
+
+        ``None`` shows nothing. The same tool of the same connection again (its list was refreshed)
+        keeps the form as it is.
+        """
+        state = self.vm.state
+        cid = state.connection_id if state is not None else None
+        shown = (cid, spec.name, spec.input_schema) if spec is not None else (cid, None, None)
+        if spec is not None and self.spec is not None and shown == self._shown:
+            self.spec = spec
             return
-        if self.form is not None and old is not None:
-            self._kept[self._key(old)] = self.form.value()
+        self._shown = shown
         self.spec = spec
         if self.form is not None:
             self.form.setParent(None)
             self.form.deleteLater()
             self.form = None
+        self._form_owner = None
         self.refused = False
         self.banner.clear()
         if spec is not None:
             schema: dict[str, Any] = dict(spec.input_schema or {}) or {"type": "object"}
             self.form = SchemaForm(schema, show_json=True, parent=self._form_holder)
-            kept = self._kept.get(self._key(spec))
+            kept = state.tool_arguments.get(spec.name) if state is not None else None
             if kept is not None and kept != self.form.value():
                 self.form.set_value(kept)
+            self._form_owner = (state, spec.name) if state is not None else None
             self.form.changed.connect(self.on_form_changed)
             self._form_layout.addWidget(self.form)
-        self._fill_history()
-        records = self.vm.calls.history(spec.name) if spec is not None else []
-        done = [r for r in records if r.outcome != "running"]
-        if done:
-            self._show_record(done[0])
-        else:
+        record = state.shown_call(spec.name) if state is not None and spec is not None else None
+        self._fill_history(record)
+        if record is None:
             self.result_view.clear()
             self.status.clear()
             self._show_call_log(None)
+        else:
+            self._show_record(record)
         self._sync_buttons()
         self._sync_running_view()
 
-    def _key(self, spec: ToolSpec) -> tuple[str | None, str]:
-        return (self.vm.connection_id, spec.name)
+    def tab_chain(self) -> list[QWidget]:
+        """The call area's Tab order: the form's fields, Call, then the secondary controls.
+
+        The secondary ones follow Call: Cancel, the raw JSON, "Send even if invalid", the history, Reuse,
+        then the fields' small tool buttons (clear, today, move and remove an item), which would
+        otherwise come between one field and the next.
+        """
+        fields: list[QWidget] = []
+        field_buttons: list[QWidget] = []
+        form = self.form
+        if form is not None:
+            # the form's own widgets in the order the form made them (its focus chain), skipping the
+            # scroll area that holds them and the JSON editor (a secondary way to type the same)
+            widget = form.nextInFocusChain()
+            while widget is not None and widget is not form and len(fields) < MAX_TAB_STOPS:
+                takes_tab = widget.focusPolicy().value & Qt.FocusPolicy.TabFocus.value
+                if (
+                    takes_tab
+                    and form.isAncestorOf(widget)
+                    and widget.focusProxy() is None
+                    and not isinstance(widget, QScrollArea)
+                    and widget is not form.json_editor
+                ):
+                    (field_buttons if isinstance(widget, QToolButton) else fields).append(widget)
+                widget = widget.nextInFocusChain()
+        json = [form.json_editor] if form is not None and form.json_editor is not None else []
+        secondary = [self.cancel_button, *json, self.skip_validation, self.history, self.reuse_button, *field_buttons]
+        return [*fields, self.call_button, *secondary]
 
     def _fill_history(self, select: CallRecord | None = None) -> None:
         self.history.clear()
@@ -258,10 +272,21 @@ class ToolCallWidget(QWidget):
         self.reuse_button.setEnabled(bool(records))
 
     def _show_call_log(self, record: CallRecord | None) -> None:
-        """Show the log messages the server sent during ``record`` (hidden when it sent none)."""
+        """Show the log messages the server sent during ``record`` (hidden when it sent none).
+
+        The log already on show stays as it is, scrolled where the reader left it (its lines arrive one by
+        one through ``on_calls_logged``): the end of a call (Cancel, a result) does not reset it. Another
+        call's log starts at its top, or at its end while that call is still running (the newest lines).
+        """
+        if record is not None and record is self._log_shown:
+            self._sync_call_log_title()
+            return
         self._log_shown = record
         lines = record.logs if record is not None else []
         self.call_log.setPlainText("\n".join(lines))
+        if record is not None and record.outcome == "running":
+            bar = self.call_log.verticalScrollBar()
+            bar.setValue(bar.maximum())
         self._sync_call_log_title()
 
     def _sync_call_log_title(self) -> None:
@@ -278,6 +303,10 @@ class ToolCallWidget(QWidget):
     def _show_record(self, record: CallRecord) -> None:
         self.banner.clear()
         self._show_call_log(record)
+        if record.outcome == "running":
+            self.result_view.clear()
+            self.status.setText("Calling…")
+            return
         if record.result is not None:
             self.result_view.show_result(record.result, has_output_schema=record.has_output_schema)
         else:
@@ -302,13 +331,21 @@ class ToolCallWidget(QWidget):
         )
 
     def _sync_running_view(self) -> None:
-        """Progress bar and clock belong to the running call: show them only with its tool."""
+        """Progress bar and clock belong to the running call: show them only with its tool and connection."""
         record = self.vm.calls.current
         mine = self.vm.calls.running and record is not None and self._is_mine(record)
         self.progress.setVisible(mine)
-        if not mine:
+        if not mine or record is None:
+            self._ticker.stop()
             self.progress_message.clear()
             self.elapsed.clear()
+            return
+        self.progress.setRange(0, 0)
+        self.progress_message.clear()
+        if record.progress is not None:
+            self.on_calls_progressed(*record.progress)
+        self.on_ticker_timeout()
+        self._ticker.start()
 
     def _sync_buttons(self) -> None:
         running = self.vm.calls.running
@@ -331,7 +368,10 @@ class ToolCallWidget(QWidget):
         self.vm.calls.call(self.spec.name, self.form.value())
 
     def on_form_changed(self) -> None:
-        """The arguments changed: a refusal about the old ones no longer holds."""
+        """The arguments changed: keep them for the connection and tool they belong to; a refusal no longer holds."""
+        if self.form is not None and self._form_owner is not None:
+            state, tool = self._form_owner
+            state.tool_arguments[tool] = self.form.value()
         self._forget_refusal()
 
     def _forget_refusal(self) -> None:
@@ -340,9 +380,12 @@ class ToolCallWidget(QWidget):
         self.refused = False
 
     def on_history_activated(self, index: int) -> None:
-        """Show an earlier result."""
+        """Show an earlier result (it stays on show for this tool and connection until the next call)."""
         record = self.history.itemData(index)
+        state = self.vm.state
         if isinstance(record, CallRecord):
+            if state is not None and state.connection_id == record.connection_id:
+                state.shown_calls[record.tool] = record
             self._show_record(record)
 
     def on_reuse_button_clicked(self) -> None:
@@ -359,6 +402,8 @@ class ToolCallWidget(QWidget):
 
     def on_calls_started(self, record: CallRecord) -> None:
         """A call went out: busy bar until the first progress, elapsed clock running."""
+        if record.connection_id != self.vm.connection_id:
+            return
         self._sync_buttons()
         if not self._is_mine(record):
             return
@@ -392,7 +437,9 @@ class ToolCallWidget(QWidget):
         self._sync_call_log_title()
 
     def on_calls_finished(self, record: CallRecord) -> None:
-        """Show the result (if this tool is on show) and stop the clock."""
+        """Show the result (if its tool and connection are on show, and it is the result on show) and stop the clock."""
+        if record.connection_id != self.vm.connection_id:
+            return  # another connection's call: its view-model has it for when it is shown again
         self._ticker.stop()
         self.progress.setVisible(False)
         self.progress_message.clear()
@@ -400,8 +447,11 @@ class ToolCallWidget(QWidget):
         if not self._is_mine(record):
             return
         self.elapsed.setText(f"{(record.duration_ms or 0) / 1000:.2f} s")
-        self._fill_history(record)
-        self._show_record(record)
+        state = self.vm.state
+        shown = state.shown_call(record.tool) if state is not None else record
+        self._fill_history(shown)
+        if shown is not None:
+            self._show_record(shown)
 
     def on_ticker_timeout(self) -> None:
         """Update the elapsed time."""

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QFont, QFontDatabase
+import itertools
+
+from PySide6.QtCore import QEvent, Qt
+from PySide6.QtGui import QFont, QFontDatabase, QKeyEvent
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -37,6 +39,12 @@ DESCRIPTION_LINES = 2
 PICK_HINT = "Pick a tool on the left: fill in its arguments, Call (Ctrl+Enter), and its result appears here."
 TOOL_LIST_WIDTH = 260
 """First width of the tool list (the detail takes the rest)."""
+
+
+def is_call_keys(event: QKeyEvent) -> bool:
+    """Ctrl+Return or Ctrl+Enter (the keypad's Enter too), with no other modifier."""
+    modifiers = event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
+    return event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and modifiers == Qt.KeyboardModifier.ControlModifier
 
 
 def annotation_badges(spec: ToolSpec) -> list[str]:
@@ -146,7 +154,13 @@ class ToolDetailWidget(QWidget):
 
 
 class ToolsWidget(QWidget):
-    """Tool list on the left, the selected tool on the right."""
+    """Tool list on the left, the selected tool on the right.
+
+    Keyboard: Tab goes filter → list → the form's fields → Call, then the secondary controls (Cancel,
+    the raw JSON, "Send even if invalid", the history, Schemas); Ctrl+Enter calls the selected tool
+    wherever the focus is on this page, the tool list included. The list's filter and selection are
+    the shown connection's (``vm.state``): written as the user picks, restored by ``refresh``.
+    """
 
     def __init__(self, vm: MCPInspectorViewModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -155,10 +169,17 @@ class ToolsWidget(QWidget):
         self.detail = ToolDetailWidget(vm, self)
         self.splitter = lay_out_list_and_detail(self, self.list, self.detail, list_width=TOOL_LIST_WIDTH)
         self.list.selected.connect(self.on_list_selected)
+        self.list.filter_edit.textChanged.connect(self.on_filter_edit_text_changed)
+        self._order_tabs()
 
     def refresh(self) -> None:
-        """Re-read the tool list (keeps the selection when the tool is still there)."""
-        self.list.set_rows([_row(spec) for spec in self.vm.tools()])
+        """Show the shown connection's tools, with its own filter and selection (kept while still listed)."""
+        state = self.vm.state
+        self.list.restore(
+            [_row(spec) for spec in self.vm.tools()],
+            state.filters.get("tools", "") if state is not None else "",
+            state.tool if state is not None else None,
+        )
         self.on_list_selected(self.list.current_key)
 
     def select_tool(self, name: str) -> bool:
@@ -166,5 +187,41 @@ class ToolsWidget(QWidget):
         return self.list.select(name)
 
     def on_list_selected(self, name: str | None) -> None:
-        """Show the picked tool."""
+        """Show the picked tool (and remember it for the connection)."""
+        state = self.vm.state
+        if state is not None:
+            state.tool = name
         self.detail.show_tool(self.vm.tool(name) if name else None)
+        self._order_tabs()
+
+    def on_filter_edit_text_changed(self, text: str) -> None:
+        """Remember the filter for the connection."""
+        state = self.vm.state
+        if state is not None:
+            state.filters["tools"] = text
+
+    def _order_tabs(self) -> None:
+        """Filter → list → the form's fields → Call → the secondary controls (a new form is made last)."""
+        chain = [self.list.filter_edit, self.list.view, *self.detail.call.tab_chain(), self.detail.schemas_button]
+        for first, second in itertools.pairwise(chain):
+            QWidget.setTabOrder(first, second)
+
+    # ------------------------------------------------------------------ keys
+
+    def event(self, event: QEvent) -> bool:
+        """Claim Ctrl+Enter on the whole page (the window's "Send message" has the same keys).
+
+        Two shortcuts with one key sequence are ambiguous to Qt, which then runs neither; claiming the
+        keys here makes them reach ``keyPressEvent`` as a key press that the list and fields let through.
+        """
+        if event.type() == QEvent.Type.ShortcutOverride and is_call_keys(event):  # type: ignore[arg-type]
+            event.accept()
+            return True
+        return super().event(event)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
+        """Ctrl+Enter (or Ctrl+Return) calls the selected tool, wherever the focus is on the page."""
+        if is_call_keys(event):
+            self.detail.call.on_call_button_clicked()
+            return
+        super().keyPressEvent(event)

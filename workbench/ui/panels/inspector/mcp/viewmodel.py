@@ -4,6 +4,11 @@ The view-model follows the shown connection's state and list changes (through ``
 every request with ``asyncutil.spawn`` and turns a ``WorkbenchError`` into two things: a report to
 ``ctx.errors`` and a ``failed(area, ErrorView)`` signal the sub-panel shows inline. Tool calls live in
 ``calls.ToolCallViewModel`` (``self.calls``).
+
+State is owned per connection: each connection has its own ``MCPConnectionViewModel`` (``state_of``;
+the shown one is ``state``), which holds everything the user picked, typed or got back there. The rule
+and how the widgets keep to it are written down in per_connection.py. Every answer from a server is
+stored in its own connection's view-model and signalled only while that connection is on show.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from workbench.ui.asyncutil import spawn
 from workbench.ui.context import PanelContext
 from workbench.ui.errors import ErrorView
 from workbench.ui.panels.inspector.mcp.calls import ToolCallViewModel
+from workbench.ui.panels.inspector.mcp.per_connection import MCPConnectionViewModel, PromptOutcome, ReadOutcome
 
 LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
 """MCP log levels (RFC 5424 severities), most verbose first."""
@@ -38,8 +44,10 @@ CompletionKey = tuple[str, str, str]
 class MCPInspectorViewModel(QObject):
     """The MCP connection on show and everything the inspector asks its server.
 
-    Signals:
-        shown(str | None): Another connection (or state) is on show; re-read every property.
+    Signals (all about the connection on show; an answer for another connection is only stored in its
+    ``MCPConnectionViewModel``):
+        shown(str | None): Another connection (or state) is on show; re-read every property and redraw
+            from ``state``.
         catalog_changed(str): The server's ``tools``, ``resources`` or ``prompts`` list changed.
         failed(str, ErrorView): A request failed; the first argument is the ``Area`` to show it in.
         ping_finished(float): Round-trip time in milliseconds.
@@ -68,10 +76,8 @@ class MCPInspectorViewModel(QObject):
         super().__init__(parent)
         self.ctx = ctx
         self._cid: str | None = None
-        self._subscribed: dict[str, set[str]] = {}
-        self._auto_reread: dict[str, set[str]] = {}
-        self._updated: dict[str, set[str]] = {}
-        self._completion_tasks: dict[CompletionKey, asyncio.Task[None]] = {}
+        self._states: dict[str, MCPConnectionViewModel] = {}
+        self._completion_tasks: dict[tuple[str, CompletionKey], asyncio.Task[None]] = {}
         self.calls = ToolCallViewModel(self)
         ctx.bridge.connection_state_changed.connect(self.on_bridge_connection_state_changed)
         ctx.bridge.list_changed.connect(self.on_bridge_list_changed)
@@ -85,14 +91,30 @@ class MCPInspectorViewModel(QObject):
         return self._cid
 
     @property
-    def agent(self) -> RemoteAgent | None:
-        """The shown connection's agent while it is a connected MCP server, else ``None``."""
-        if self._cid is None:
+    def state(self) -> MCPConnectionViewModel | None:
+        """The shown connection's own view-model (``None`` when nothing is shown): see per_connection.py."""
+        return self.state_of(self._cid) if self._cid is not None else None
+
+    def state_of(self, connection_id: str) -> MCPConnectionViewModel:
+        """``connection_id``'s own view-model (made empty the first time it is asked for)."""
+        state = self._states.get(connection_id)
+        if state is None:
+            state = self._states[connection_id] = MCPConnectionViewModel(connection_id)
+        return state
+
+    def agent_of(self, connection_id: str | None) -> RemoteAgent | None:
+        """``connection_id``'s agent while it is a connected MCP server, else ``None``."""
+        if connection_id is None:
             return None
-        conn = self.ctx.services.connections.get(self._cid)
+        conn = self.ctx.services.connections.get(connection_id)
         if conn is None or conn.state is not ConnectionState.CONNECTED or conn.agent is None:
             return None
         return conn.agent if conn.agent.server_features is not None else None
+
+    @property
+    def agent(self) -> RemoteAgent | None:
+        """The shown connection's agent while it is a connected MCP server, else ``None``."""
+        return self.agent_of(self._cid)
 
     @property
     def server(self) -> ServerFeatures | None:
@@ -172,12 +194,22 @@ class MCPInspectorViewModel(QObject):
 
     @property
     def can_set_log_level(self) -> bool:
-        """Handshake era: when the server offers logging; 2026 era: always (a per-request opt-in)."""
+        """Whether the shown server declared the ``logging`` capability (in either era).
+
+        A server that declares no logging sends no log messages to ask a level of: the handshake era has
+        no ``logging/setLevel`` then, and in the 2026 era the per-request level would be ignored.
+        """
         caps = self.capabilities
-        return caps is not None and (caps.supports_logging or caps.era != "legacy")
+        return caps is not None and caps.supports_logging
 
     def show_connection(self, connection_id: str | None) -> None:
-        """Show ``connection_id`` (``None``: nothing); emits ``shown``."""
+        """Show ``connection_id`` (``None``: nothing); emits ``shown``.
+
+        The view-models of connections the manager no longer knows (removed ones) are dropped here.
+        """
+        connections = self.ctx.services.connections
+        for cid in [cid for cid in self._states if cid != connection_id and connections.get(cid) is None]:
+            del self._states[cid]
         self._cid = connection_id
         self.shown.emit(connection_id)
 
@@ -185,8 +217,8 @@ class MCPInspectorViewModel(QObject):
 
     def on_bridge_connection_state_changed(self, event: ConnectionStateChanged) -> None:
         """Re-show when the shown connection connects, fails or closes (a new session has no subscriptions)."""
-        if event.new is not ConnectionState.CONNECTED:
-            self._subscribed.pop(event.connection_id, None)
+        if event.new is not ConnectionState.CONNECTED and event.connection_id in self._states:
+            self._states[event.connection_id].subscribed.clear()
         if event.connection_id == self._cid:
             self.shown.emit(self._cid)
 
@@ -196,82 +228,112 @@ class MCPInspectorViewModel(QObject):
             self.catalog_changed.emit(event.what)
 
     def on_bridge_resource_updated(self, event: ResourceUpdated) -> None:
-        """Mark the URI as updated and re-read it when the user asked for automatic re-reads."""
-        self._updated.setdefault(event.connection_id, set()).add(event.uri)
-        if event.connection_id != self._cid:
-            return
-        self.resource_updated.emit(event.uri)
-        if event.uri in self._auto_reread.get(event.connection_id, set()):
-            self.read_resource(event.uri)
+        """Mark the URI as updated and re-read it when the user asked for automatic re-reads (on any connection)."""
+        state = self.state_of(event.connection_id)
+        state.updated.add(event.uri)
+        if event.connection_id == self._cid:
+            self.resource_updated.emit(event.uri)
+        if event.uri in state.auto_reread:
+            self.read_resource(event.uri, connection_id=event.connection_id)
 
     # ------------------------------------------------------------------ errors
 
-    def report(self, area: Area, error: WorkbenchError, doing: str) -> ErrorView:
-        """Send ``error`` to the window's presenter and show it inline in ``area``."""
-        if isinstance(error, ConnectionLostError) and self._cid is not None:
-            conn = self.ctx.services.connections.get(self._cid)
+    def report(self, area: Area, error: WorkbenchError, doing: str, *, connection_id: str | None = None) -> ErrorView:
+        """Send ``error`` to the window's presenter and show it inline in ``area`` if its connection is on show.
+
+        Args:
+            area: The sub-panel the error belongs to.
+            error: What failed.
+            doing: What was being done, for the presenter.
+            connection_id: The connection the request went to (default: the shown one).
+        """
+        cid = connection_id or self._cid
+        if isinstance(error, ConnectionLostError) and cid is not None:
+            conn = self.ctx.services.connections.get(cid)
             if conn is not None:
                 conn.report_lost(error)
-        view = self.ctx.errors.report(error, doing)
-        self.failed.emit(area, view)
+        view = self.ctx.errors.report(error, doing, inline=True)  # the area shows it (now or when shown again)
+        if cid == self._cid:
+            self.failed.emit(area, view)
         return view
 
-    def _start(self, coro: Coroutine[Any, Any, None], doing: str) -> asyncio.Task[None] | None:
-        if self.agent is None:
+    def _start(self, coro: Coroutine[Any, Any, None], doing: str, cid: str | None = None) -> asyncio.Task[None] | None:
+        if self.agent_of(cid or self._cid) is None:
             coro.close()
             return None
         return spawn(coro, doing=doing)
+
+    def _server(self, cid: str) -> ServerFeatures:
+        agent = self.agent_of(cid)
+        assert agent is not None and agent.server_features is not None
+        return agent.server_features
 
     # ------------------------------------------------------------------ server
 
     def ping(self) -> None:
         """Ping the server; ``ping_finished(ms)`` or ``failed("server", …)``."""
-        self._start(self._ping(), "pinging the server")
+        if self._cid is not None:
+            self._start(self._ping(self._cid), "pinging the server")
 
-    async def _ping(self) -> None:
-        server = self.server
-        assert server is not None
+    async def _ping(self, cid: str) -> None:
         try:
-            ms = await server.ping()
+            ms = await self._server(cid).ping()
         except WorkbenchError as exc:
-            self.report("server", exc, "pinging the server")
+            self.report("server", exc, "pinging the server", connection_id=cid)
             return
-        self.ping_finished.emit(ms)
+        if cid == self._cid:
+            self.ping_finished.emit(ms)
 
     def set_log_level(self, level: str) -> None:
         """Ask the server to send log messages at ``level`` and above."""
-        self._start(self._set_log_level(level), f"setting the log level to {level}")
+        if self._cid is not None:
+            self._start(self._set_log_level(self._cid, level), f"setting the log level to {level}")
 
-    async def _set_log_level(self, level: str) -> None:
-        server = self.server
-        assert server is not None
+    async def _set_log_level(self, cid: str, level: str) -> None:
         try:
-            await server.set_logging_level(level)
+            await self._server(cid).set_logging_level(level)
         except WorkbenchError as exc:
-            self.report("server", exc, f"setting the log level to {level}")
+            self.report("server", exc, f"setting the log level to {level}", connection_id=cid)
             return
-        self.log_level_set.emit(level)
+        if cid == self._cid:
+            self.log_level_set.emit(level)
 
     # ------------------------------------------------------------------ resources
 
-    def read_resource(self, uri: str, purpose: str = "resources") -> None:
+    def read_resource(self, uri: str, purpose: str = "resources", *, connection_id: str | None = None) -> None:
         """Read ``uri``; ``resource_read(purpose, uri, contents)`` or ``resource_read_failed``.
 
         ``purpose`` says who asked (``resources``, ``template``, ``link``) so each shows its own answer.
-        """
-        self._updated.get(self._cid or "", set()).discard(uri)
-        self._start(self._read(uri, purpose), f"reading {uri}")
+        The answer is kept in the connection's view-model (``reads[purpose]``, not for links) and
+        signalled only while that connection is on show.
 
-    async def _read(self, uri: str, purpose: str) -> None:
-        server = self.server
-        assert server is not None
-        try:
-            contents = await server.read_resource(uri)
-        except WorkbenchError as exc:
-            view = self.report("call" if purpose == "link" else "resources", exc, f"reading {uri}")
-            self.resource_read_failed.emit(purpose, uri, view)
+        Args:
+            uri: What to read.
+            purpose: Who asked.
+            connection_id: The connection to read from (default: the shown one).
+        """
+        cid = connection_id or self._cid
+        if cid is None:
             return
-        self.resource_read.emit(purpose, uri, contents)
+        self.state_of(cid).updated.discard(uri)
+        self._start(self._read(cid, uri, purpose), f"reading {uri}", cid)
+
+    async def _read(self, cid: str, uri: str, purpose: str) -> None:
+        state = self.state_of(cid)
+        try:
+            contents = await self._server(cid).read_resource(uri)
+        except WorkbenchError as exc:
+            area: Area = "call" if purpose == "link" else "resources"
+            view = self.report(area, exc, f"reading {uri}", connection_id=cid)
+            if purpose != "link":
+                state.reads[purpose] = ReadOutcome(uri, error=view)
+            if cid == self._cid:
+                self.resource_read_failed.emit(purpose, uri, view)
+            return
+        if purpose != "link":
+            state.reads[purpose] = ReadOutcome(uri, contents=contents)
+        if cid == self._cid:
+            self.resource_read.emit(purpose, uri, contents)
 
     @staticmethod
     def template_variables(template: str) -> list[str]:
@@ -297,65 +359,76 @@ class MCPInspectorViewModel(QObject):
 
     def is_subscribed(self, uri: str) -> bool:
         """Whether the shown connection is subscribed to ``uri``."""
-        return uri in self._subscribed.get(self._cid or "", set())
+        state = self.state
+        return state is not None and uri in state.subscribed
 
     def is_updated(self, uri: str) -> bool:
         """Whether ``uri`` changed since it was last read."""
-        return uri in self._updated.get(self._cid or "", set())
+        state = self.state
+        return state is not None and uri in state.updated
 
     def set_subscribed(self, uri: str, subscribed: bool) -> None:
         """Subscribe to (or unsubscribe from) updates of ``uri``."""
+        if self._cid is None:
+            return
         doing = f"{'subscribing to' if subscribed else 'unsubscribing from'} {uri}"
-        self._start(self._set_subscribed(uri, subscribed, doing), doing)
+        self._start(self._set_subscribed(self._cid, uri, subscribed, doing), doing)
 
-    async def _set_subscribed(self, uri: str, subscribed: bool, doing: str) -> None:
-        server, cid = self.server, self._cid
-        assert server is not None and cid is not None
+    async def _set_subscribed(self, cid: str, uri: str, subscribed: bool, doing: str) -> None:
+        server, state = self._server(cid), self.state_of(cid)
         try:
             if subscribed:
                 await server.subscribe_resource(uri)
             else:
                 await server.unsubscribe_resource(uri)
         except WorkbenchError as exc:
-            self.report("resources", exc, doing)
-            self.subscription_changed.emit(uri, self.is_subscribed(uri))
+            self.report("resources", exc, doing, connection_id=cid)
+            if cid == self._cid:
+                self.subscription_changed.emit(uri, uri in state.subscribed)
             return
-        uris = self._subscribed.setdefault(cid, set())
         if subscribed:
-            uris.add(uri)
+            state.subscribed.add(uri)
         else:
-            uris.discard(uri)
-        self.subscription_changed.emit(uri, subscribed)
+            state.subscribed.discard(uri)
+        if cid == self._cid:
+            self.subscription_changed.emit(uri, subscribed)
 
     def auto_reread(self, uri: str) -> bool:
         """Whether ``uri`` is re-read as soon as the server says it changed."""
-        return uri in self._auto_reread.get(self._cid or "", set())
+        state = self.state
+        return state is not None and uri in state.auto_reread
 
     def set_auto_reread(self, uri: str, enabled: bool) -> None:
         """Re-read ``uri`` automatically on updates (or only when the user clicks Read)."""
-        if self._cid is None:
+        state = self.state
+        if state is None:
             return
-        uris = self._auto_reread.setdefault(self._cid, set())
         if enabled:
-            uris.add(uri)
+            state.auto_reread.add(uri)
         else:
-            uris.discard(uri)
+            state.auto_reread.discard(uri)
 
     # ------------------------------------------------------------------ prompts and completions
 
     def get_prompt(self, name: str, arguments: dict[str, str]) -> None:
-        """Render prompt ``name``; ``prompt_received(name, result)`` or ``failed("prompts", …)``."""
-        self._start(self._get_prompt(name, arguments), f"getting prompt {name}")
+        """Render prompt ``name``; ``prompt_received(name, result)`` or ``failed("prompts", …)``.
 
-    async def _get_prompt(self, name: str, arguments: dict[str, str]) -> None:
-        server = self.server
-        assert server is not None
+        The answer is kept in the connection's view-model (``prompt_outcome``).
+        """
+        if self._cid is not None:
+            self._start(self._get_prompt(self._cid, name, arguments), f"getting prompt {name}")
+
+    async def _get_prompt(self, cid: str, name: str, arguments: dict[str, str]) -> None:
+        state = self.state_of(cid)
         try:
-            result = await server.get_prompt(name, arguments)
+            result = await self._server(cid).get_prompt(name, arguments)
         except WorkbenchError as exc:
-            self.report("prompts", exc, f"getting prompt {name}")
+            view = self.report("prompts", exc, f"getting prompt {name}", connection_id=cid)
+            state.prompt_outcome = PromptOutcome(name, error=view)
             return
-        self.prompt_received.emit(name, result)
+        state.prompt_outcome = PromptOutcome(name, result=result)
+        if cid == self._cid:
+            self.prompt_received.emit(name, result)
 
     @property
     def supports_completions(self) -> bool:
@@ -373,29 +446,30 @@ class MCPInspectorViewModel(QObject):
     ) -> None:
         """Ask for completions of ``argument`` (a newer request for the same argument replaces an older one).
 
-        Answers arrive as ``completions_ready((ref_type, ref, argument), values)``.
+        Answers arrive as ``completions_ready((ref_type, ref, argument), values)`` while the connection
+        asked is on show.
         """
-        if not self.supports_completions:
+        cid = self._cid
+        if cid is None or not self.supports_completions:
             return
         key: CompletionKey = (ref_type, ref, argument)
-        previous = self._completion_tasks.pop(key, None)
+        previous = self._completion_tasks.pop((cid, key), None)
         if previous is not None and not previous.done():
             previous.cancel()
-        task = self._start(self._complete(key, value, dict(context or {})), f"completing {argument}")
+        task = self._start(self._complete(cid, key, value, dict(context or {})), f"completing {argument}")
         if task is not None:
-            self._completion_tasks[key] = task
+            self._completion_tasks[(cid, key)] = task
 
-    async def _complete(self, key: CompletionKey, value: str, context: dict[str, str]) -> None:
-        server = self.server
-        assert server is not None
+    async def _complete(self, cid: str, key: CompletionKey, value: str, context: dict[str, str]) -> None:
         ref_type, ref, argument = key
         area: Area = "prompts" if ref_type == "prompt" else "resources"
         try:
-            result = await server.complete(ref_type, ref, argument, value, context)  # type: ignore[arg-type]
+            result = await self._server(cid).complete(ref_type, ref, argument, value, context)  # type: ignore[arg-type]
         except WorkbenchError as exc:
-            self.report(area, exc, f"completing {argument}")
+            self.report(area, exc, f"completing {argument}", connection_id=cid)
             return
         finally:
-            if self._completion_tasks.get(key) is asyncio.current_task():
-                del self._completion_tasks[key]
-        self.completions_ready.emit(key, list(result.values))
+            if self._completion_tasks.get((cid, key)) is asyncio.current_task():
+                del self._completion_tasks[(cid, key)]
+        if cid == self._cid:
+            self.completions_ready.emit(key, list(result.values))

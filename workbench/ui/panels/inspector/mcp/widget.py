@@ -23,6 +23,8 @@ class MCPInspectorWidget(QWidget):
     The inspector container decides which connection is shown and calls ``show_connection`` (and
     ``place_chat`` when the server has an entry-point tool); this widget follows that connection's
     state and list changes itself. Tools come first: trying a tool is what the workspace is for.
+    The sub-tab on show is the shown connection's (``vm.state.tab``): a connection shows the tab it
+    was left on, and one never seen before starts on the first thing it offers.
     """
 
     def __init__(self, ctx: PanelContext, parent: QWidget | None = None) -> None:
@@ -47,6 +49,8 @@ class MCPInspectorWidget(QWidget):
         self.tasks_vm.tasks_changed.connect(self.on_tasks_vm_tasks_changed)
         self.chat: QWidget | None = None
         self._shown_id: str | None = None
+        self._restoring = False  # the tab changes because a connection is shown, not because the user picked
+        self.tabs.currentChanged.connect(self.on_tabs_current_changed)
         self.pages = QStackedWidget(self)
         self.pages.addWidget(self.status)
         self.pages.addWidget(self.tabs)
@@ -63,16 +67,52 @@ class MCPInspectorWidget(QWidget):
 
     def place_chat(self, chat: QWidget | None) -> None:
         """Show ``chat`` as a tab (before Server) while the server takes prompts; ``None`` removes it."""
-        if self.chat is not None and self.chat is not chat:
-            index = self.tabs.indexOf(self.chat)
-            if index >= 0:
-                self.tabs.removeTab(index)
-        self.chat = chat
-        if chat is not None and self.tabs.indexOf(chat) < 0:
-            self.tabs.insertTab(self.tabs.indexOf(self.server), chat, "Chat")
+        self._restoring = True
+        try:
+            if self.chat is not None and self.chat is not chat:
+                index = self.tabs.indexOf(self.chat)
+                if index >= 0:
+                    self.tabs.removeTab(index)
+            self.chat = chat
+            if chat is not None and self.tabs.indexOf(chat) < 0:
+                self.tabs.insertTab(self.tabs.indexOf(self.server), chat, "Chat")
+            state = self.vm.state
+            if chat is not None and state is not None and state.tab == "chat":
+                self.tabs.setCurrentWidget(chat)
+        finally:
+            self._restoring = False
+
+    def _tab_key(self, widget: QWidget | None) -> str | None:
+        keys: dict[QWidget | None, str] = {
+            self.tools: "tools",
+            self.resources: "resources",
+            self.prompts: "prompts",
+            self.tasks: "tasks",
+            self.server: "server",
+        }
+        if self.chat is not None:
+            keys[self.chat] = "chat"
+        return keys.get(widget)
+
+    def _tab_widget(self, key: str | None) -> QWidget | None:
+        widgets = [self.tools, self.resources, self.prompts, self.tasks, self.server, self.chat]
+        return next((w for w in widgets if w is not None and self._tab_key(w) == key), None)
+
+    def on_tabs_current_changed(self, index: int) -> None:
+        """The user picked a sub-tab: remember it for the connection on show."""
+        state = self.vm.state
+        if not self._restoring and state is not None and self.pages.currentWidget() is self.tabs:
+            state.tab = self._tab_key(self.tabs.widget(index))
 
     def on_vm_shown(self, connection_id: str | None) -> None:
-        """Fill every sub-tab, or say why there is nothing to inspect."""
+        """Fill every sub-tab from the connection's own state, or say why there is nothing to inspect."""
+        self._restoring = True
+        try:
+            self._show(connection_id)
+        finally:
+            self._restoring = False
+
+    def _show(self, connection_id: str | None) -> None:
         agent = self.vm.agent
         has_tasks = agent is not None and agent.features.tasks
         self.tasks_vm.show_connection(connection_id if has_tasks else None)
@@ -92,8 +132,13 @@ class MCPInspectorWidget(QWidget):
             self.tabs.setTabEnabled(self.tabs.indexOf(self.tools), caps.supports_tools)
             self.tabs.setTabEnabled(self.tabs.indexOf(self.resources), caps.supports_resources)
             self.tabs.setTabEnabled(self.tabs.indexOf(self.prompts), caps.supports_prompts)
-        if connection_id != self._shown_id or not self.tabs.isTabEnabled(self.tabs.currentIndex()):
-            # another server: start on the first thing it offers (tools, else resources, prompts, server)
+        state = self.vm.state
+        widget = self._tab_widget(state.tab) if state is not None else None
+        saved = self.tabs.indexOf(widget) if widget is not None else -1
+        if saved >= 0 and self.tabs.isTabEnabled(saved):
+            self.tabs.setCurrentIndex(saved)  # the tab this connection was left on
+        elif connection_id != self._shown_id or not self.tabs.isTabEnabled(self.tabs.currentIndex()):
+            # a connection not seen before: start on the first thing it offers (tools, else resources, prompts, server)
             first = next(i for i in range(self.tabs.count()) if self.tabs.isTabEnabled(i) or i == self.tabs.count() - 1)
             self.tabs.setCurrentIndex(first)
         self._shown_id = connection_id

@@ -1,0 +1,147 @@
+"""The MCP inspector by keyboard against the demo server: Tab through a tool's form to Call, Ctrl+Enter from the
+tool list, Enter in a template or prompt field."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication, QWidget
+
+from tests.ui.mcp_inspector_support import Inspected, SignalLog, inspector
+from tests.ui.support import wait_until
+from workbench.ui.panels.inspector.mcp.catalog_list import CatalogListWidget
+
+FOCUS_WAIT = 5.0
+"""Seconds the window may take to become active (offscreen: at once)."""
+
+
+async def _active(it: Inspected) -> None:
+    """Bounded wait until the inspector's window is active, so keys go where the focus is."""
+    window = it.widget.window()
+    window.activateWindow()
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    await wait_until(window.isActiveWindow, app.focusWindowChanged, FOCUS_WAIT)
+
+
+def _focus() -> QWidget:
+    widget = QApplication.focusWidget()
+    assert widget is not None
+    return widget
+
+
+def _tab(qtbot: Any) -> QWidget:
+    """Press Tab where the focus is; the widget that has the focus afterwards."""
+    qtbot.keyClick(_focus(), Qt.Key.Key_Tab)
+    return _focus()
+
+
+def _inside(widget: QWidget, owner: QWidget) -> bool:
+    return widget is owner or owner.isAncestorOf(widget)
+
+
+def _click(qtbot: Any, catalog: CatalogListWidget, key: str) -> None:
+    row = catalog.model.visible_keys().index(key)
+    rect = catalog.view.visualRect(catalog.model.index(row))
+    qtbot.mouseClick(catalog.view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    assert catalog.current_key == key
+
+
+@pytest.mark.asyncio
+async def test_tab_goes_from_the_tool_filter_to_the_list_then_the_forms_fields_then_call(qtbot, tmp_path):
+    async with inspector(tmp_path, qtbot) as it:
+        await _active(it)
+        tools = it.widget.tools
+        call = tools.detail.call
+        qtbot.mouseClick(tools.list.filter_edit, Qt.MouseButton.LeftButton)
+        assert tools.list.filter_edit.hasFocus()
+        qtbot.keyClicks(tools.list.filter_edit, "add two")
+        assert tools.list.model.visible_keys() == ["add"]
+        assert _tab(qtbot) is tools.list.view
+        qtbot.keyClick(tools.list.view, Qt.Key.Key_Space)  # picks the current (only) tool
+        assert tools.list.current_key == "add" and call.form is not None
+        QApplication.processEvents()  # a new form shows on the next turn of the loop, before the next key
+        a, b = call.form.field("a"), call.form.field("b")
+        assert a is not None and b is not None
+        assert _inside(_tab(qtbot), a)  # was: Schemas, "Send even if invalid", Call, the tab bar, then the fields
+        qtbot.keyClicks(_focus(), "2")
+        assert _inside(_tab(qtbot), b)
+        qtbot.keyClicks(_focus(), "3")
+        assert _tab(qtbot) is call.call_button
+        finished = SignalLog(it.widget.vm.calls.finished)
+        qtbot.keyClick(call.call_button, Qt.Key.Key_Space)
+        (record,) = await finished.wait_for()
+        assert record.arguments == {"a": 2, "b": 3}
+        assert record.result.structured_content == {"result": 5.0}
+        # the secondary controls come after Call
+        after = _tab(qtbot)
+        assert after is not tools.list.filter_edit and not _inside(after, a) and not _inside(after, b)
+
+
+@pytest.mark.asyncio
+async def test_ctrl_enter_calls_the_selected_tool_while_the_tool_list_has_the_focus(qtbot, tmp_path):
+    async with inspector(tmp_path, qtbot) as it:
+        await _active(it)
+        tools = it.widget.tools
+        _click(qtbot, tools.list, "echo")
+        call = tools.detail.call
+        assert call.form is not None
+        call.form.set_value({"text": "from the list"})
+        assert tools.list.view.hasFocus()  # the click on the tool put it there
+        finished = SignalLog(it.widget.vm.calls.finished)
+        qtbot.keyClick(tools.list.view, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+        assert it.widget.vm.calls.running  # was: nothing happened
+        assert call.status.text() == "Calling…"
+        (record,) = await finished.wait_for()
+        assert record.tool == "echo" and record.arguments == {"text": "from the list"}
+        assert tools.list.view.hasFocus()  # the focus stays where it was
+
+
+@pytest.mark.asyncio
+async def test_enter_in_a_template_field_reads_the_resource_even_with_suggestions_open(qtbot, tmp_path):
+    async with inspector(tmp_path, qtbot) as it:
+        await _active(it)
+        resources = it.widget.resources
+        it.widget.tabs.setCurrentWidget(resources)
+        _click(qtbot, resources.template_list, "demo://items/{item_id}")
+        page = resources.template_page
+        field = page.fields["item_id"]
+        QApplication.processEvents()  # the new field is laid out before the user can click it
+        qtbot.mouseClick(field, Qt.MouseButton.LeftButton)
+        assert field.hasFocus()
+        completions = SignalLog(it.widget.vm.completions_ready)
+        reads = SignalLog(it.widget.vm.resource_read)
+        qtbot.keyClicks(field, "42")
+        await completions.wait_for(lambda key, values: values == ["42"] and field.text() == "42")
+        popup = field.completer().popup()
+        assert popup.isVisible()  # the server suggests "42"
+        qtbot.keyClick(popup, Qt.Key.Key_Return)  # the key goes to the open popup, as for a user
+        purpose, uri, _contents = await reads.wait_for()  # was: the popup closed, nothing was read
+        assert (purpose, uri) == ("template", "demo://items/42")
+        assert page.status.text().startswith("demo://items/42")
+        # with no popup open, Enter reads too
+        if popup.isVisible():
+            qtbot.keyClick(popup, Qt.Key.Key_Escape)
+        seen = len(reads.events)
+        qtbot.keyClick(field, Qt.Key.Key_Return)
+        await reads.wait_for(lambda *args: len(reads.events) > seen)
+
+
+@pytest.mark.asyncio
+async def test_enter_in_a_prompt_argument_gets_the_prompt(qtbot, tmp_path):
+    async with inspector(tmp_path, qtbot) as it:
+        await _active(it)
+        prompts = it.widget.prompts
+        it.widget.tabs.setCurrentWidget(prompts)
+        _click(qtbot, prompts.list, "summarize")
+        topic = prompts.detail.fields["topic"]
+        QApplication.processEvents()  # the new field is laid out before the user can click it
+        qtbot.mouseClick(topic, Qt.MouseButton.LeftButton)
+        received = SignalLog(it.widget.vm.prompt_received)
+        qtbot.keyClicks(topic, "tides")
+        qtbot.keyClick(topic, Qt.Key.Key_Return)
+        name, _result = await received.wait_for()  # was: nothing (only the button got the prompt)
+        assert name == "summarize"
+        assert len(prompts.detail.messages) == 1
