@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (
     QMenu,
     QMessageBox,
     QPushButton,
+    QSizePolicy,
     QToolBar,
     QToolButton,
     QVBoxLayout,
@@ -170,6 +171,8 @@ class SidebarWidget(QWidget):
         """What the sidebar shows while there are no connections: what they are and how to add one."""
         page = QWidget(self)
         page.setObjectName("sidebarEmptyState")
+        # it never widens the sidebar: a sidebar dragged narrow clips it (as it clips the list's rows)
+        page.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         title = plain_label(EMPTY_TEXT, page)
         font = title.font()
         font.setBold(True)
