@@ -62,7 +62,8 @@ class CatalogListWidget(QWidget):
         self.blockSignals(True)
         self.filter_edit.blockSignals(True)
         try:
-            self.filter_edit.setText(filter_text)
+            if self.filter_edit.text() != filter_text:  # the same text keeps the cursor where the user types
+                self.filter_edit.setText(filter_text)
             self.model.set_filter(filter_text)
             self.delegate.two_lines = any(row.summary for row in rows)
             self.model.set_rows(rows)
