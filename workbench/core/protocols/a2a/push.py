@@ -175,15 +175,15 @@ class PushReceiver:
             # Refused before its body is read: a sender without the token costs nothing.
             self.rejected += 1
             if rec is not None:
-                note = f"push notification POST {request.url.path} refused: bad or missing token"
-                rec.local(self.connection_id, WireKind.HTTP_REQUEST, note, "", protocol="a2a")
+                refusal = f"push notification POST {request.url.path} refused: bad or missing token"
+                rec.local(self.connection_id, WireKind.HTTP_REQUEST, refusal, "", protocol="a2a")
             return JSONResponse({"error": "bad or missing notification token"}, status_code=401)
         body = await _bounded_body(request, self.max_body_bytes)
         if body is None:
             self.rejected += 1
             if rec is not None:
-                note = f"push notification POST {request.url.path} refused: over {self.max_body_bytes:,} bytes"
-                rec.local(self.connection_id, WireKind.HTTP_REQUEST, note, "", protocol="a2a")
+                refusal = f"push notification POST {request.url.path} refused: over {self.max_body_bytes:,} bytes"
+                rec.local(self.connection_id, WireKind.HTTP_REQUEST, refusal, "", protocol="a2a")
             return JSONResponse({"error": f"over {self.max_body_bytes} bytes"}, status_code=413)
         if rec is not None:
             rec.local(
