@@ -6,7 +6,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QMessageBox, QPushButton, QStyle, QToolButton, QVBoxLayout, QWidget
 
 from workbench.ui.errors import ErrorView
-from workbench.ui.untrusted import plain_label
+from workbench.ui.untrusted import plain_label, shown
 
 
 class ErrorBanner(QFrame):
@@ -105,9 +105,9 @@ class ErrorBanner(QFrame):
         """Open a non-modal box with the technical details (plain text)."""
         if self._view is None:
             return
-        box = QMessageBox(QMessageBox.Icon.Warning, self._view.title, self._view.message, parent=self)
+        box = QMessageBox(QMessageBox.Icon.Warning, shown(self._view.title), shown(self._view.message), parent=self)
         box.setTextFormat(Qt.TextFormat.PlainText)
         box.setInformativeText(f"code: {self._view.code}")
-        box.setDetailedText(self._view.details)
+        box.setDetailedText(shown(self._view.details))
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.open()

@@ -34,6 +34,7 @@ from workbench.ui.panels.stderr.widget import StderrWidget
 from workbench.ui.panels.wirelog.widget import WireLogWidget
 from workbench.ui.prompts import UserPrompts
 from workbench.ui.statusbar import StatusBarController
+from workbench.ui.untrusted import shown
 from workbench.ui.window_layout import BOTTOM, GEOMETRY_KEY, MINIMUM, ROOMY_HEIGHT, SIDEBAR, place_window
 
 log = logging.getLogger(__name__)
@@ -277,7 +278,7 @@ class MainWindow(QMainWindow):
         box = QMessageBox(
             QMessageBox.Icon.Question,
             "Open link?",
-            f"Open this link in your browser?\n\n{text}\n\nHost: {url.host() or '(none)'}",
+            shown(f"Open this link in your browser?\n\n{text}\n\nHost: {url.host() or '(none)'}"),
             QMessageBox.StandardButton.Open | QMessageBox.StandardButton.Cancel,
             self,
         )
@@ -327,7 +328,7 @@ class MainWindow(QMainWindow):
         box = QMessageBox(
             QMessageBox.Icon.Warning if failed else QMessageBox.Icon.Information,
             "Scenario finished",
-            text,
+            shown(text),
             parent=self,
         )
         box.setTextFormat(Qt.TextFormat.PlainText)

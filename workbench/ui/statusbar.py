@@ -15,6 +15,7 @@ from workbench.core.models import WireKind, WireRecord
 from workbench.ui.context import PanelContext
 from workbench.ui.errors import ErrorView
 from workbench.ui.icons import follow, icon_theme
+from workbench.ui.untrusted import shown
 
 ERROR_MESSAGE_MS = 8000
 """How long an error stays in the status bar (the banner keeps it)."""
@@ -25,7 +26,7 @@ MARK = QSize(16, 16)
 
 
 class StatusBarController(QObject):
-    """Keeps the status bar's labels current; remote names are shown as plain text.
+    """Keeps the status bar's labels current; remote names are shown as plain text, through ``shown``.
 
     Latency is the request→response time of the connection's latest JSON-RPC response, as the wire
     recorder measured it (updated at most every 250 ms so a fast stream costs nothing here).
@@ -100,11 +101,11 @@ class StatusBarController(QObject):
             The line shown (elided with "…" when the bar is too narrow for it).
         """
         bar = self._bar
-        whole = f"{view.headline}: {view.message}"
+        whole = shown(f"{view.headline}: {view.message}")
         first = " ".join(whole.split())  # one line: a traceback or a long remote message must not spill
         self._error = (first, time.monotonic() + ERROR_MESSAGE_MS / 1000)
         line = self._show_error_line()
-        tip = whole if not view.hint else f"{whole}\n{view.hint}"
+        tip = whole if not view.hint else f"{whole}\n{shown(view.hint)}"
         if len(tip) > TOOLTIP_CHARS:
             tip = tip[:TOOLTIP_CHARS] + "… (the banner's Details… has the rest)"
         # escaped like every tooltip of remote text; normal white space so a long message wraps
@@ -166,7 +167,7 @@ class StatusBarController(QObject):
         conn = self._ctx.services.connections.get(cid)
         name = conn.profile.name if conn is not None else self._saved_name(cid)
         if conn is None:
-            self.connection_label.setText(f"{name} · disconnected")
+            self.connection_label.setText(shown(f"{name} · disconnected"))
             self.latency_label.setText("")
             self._set_state(ConnectionState.DISCONNECTED.value)
             return
@@ -175,7 +176,7 @@ class StatusBarController(QObject):
         text = f"{name} · {state.value}"
         if state is ConnectionState.CONNECTED and conn.protocol_version:
             text += f" · {conn.profile.kind} {conn.protocol_version}"
-        self.connection_label.setText(text)
+        self.connection_label.setText(shown(text))
         self._show_latency()
 
     def _set_state(self, state: str | None) -> None:

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 
 from workbench.core.protocols.base import ElicitationRequest, ElicitationResponse
 from workbench.ui.forms.schema_form import SchemaForm
-from workbench.ui.untrusted import plain_label
+from workbench.ui.untrusted import plain_label, shown
 
 DECLINED = 2
 """Result code of a declined elicitation (accept is ``QDialog.Accepted``, cancel ``QDialog.Rejected``)."""
@@ -65,7 +65,7 @@ class ElicitationFormDialog(QDialog):
         self.request = request
         self._response = ElicitationResponse("cancel")
         who = request.agent or "The server"
-        self.setWindowTitle(f"{who} asks for input")
+        self.setWindowTitle(shown(f"{who} asks for input"))
         self.setModal(True)
 
         self.who_label = plain_label(f"{who} asks:", selectable=True)

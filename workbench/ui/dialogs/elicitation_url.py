@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
 
 from workbench.core.http.origins import is_loopback_host
 from workbench.core.protocols.base import ElicitationRequest, ElicitationResponse
-from workbench.ui.untrusted import plain_label
+from workbench.ui.untrusted import plain_label, shown
 
 UrlOpener = Callable[[QUrl], bool]
 """Opens a URL outside the app and says whether that worked (``QDesktopServices.openUrl``)."""
@@ -136,7 +136,7 @@ def emphasised_html(facts: UrlFacts) -> str:
     """The address as ``scheme://user@<b>host</b>:port/path…``: built by the app, every piece escaped."""
     url = facts.url
     if not facts.host:
-        return html.escape(facts.raw[:_ELIDE_AT] + ("…" if len(facts.raw) > _ELIDE_AT else ""))
+        return html.escape(shown(facts.raw[:_ELIDE_AT]) + ("…" if len(facts.raw) > _ELIDE_AT else ""))
     fully = QUrl.ComponentFormattingOption.FullyEncoded
     out = [html.escape(facts.scheme), "://"]
     if url.userInfo():
@@ -194,7 +194,7 @@ class UrlElicitationDialog(QDialog):
         self.address_label.setText(emphasised_html(self._facts))
         self.url_view = QPlainTextEdit(self)
         self.url_view.setReadOnly(True)
-        self.url_view.setPlainText(self._facts.raw)
+        self.url_view.setPlainText(shown(self._facts.raw))
         self.url_view.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.url_view.setMaximumHeight(self.url_view.fontMetrics().lineSpacing() * 4 + 12)
         self.warning_label = plain_label("\n".join(f"⚠ {w}" for w in self._facts.warnings), wrap=True)

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 
 from workbench.core.handoff.events import USER
 from workbench.core.handoff.policy import ApprovalDecision
+from workbench.core.safe_text import escape_json_text, neutralise
 from workbench.ui.dialogs.elicitation_form import message_view
 from workbench.ui.untrusted import plain_label
 
@@ -164,12 +165,12 @@ class HandoffApprovalDialog(QDialog):
         self.detail_view.setObjectName("handoffDetail")
         self.detail_view.setReadOnly(True)
         self.detail_view.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        self.detail_view.setPlainText(shown)
+        self.detail_view.setPlainText(escape_json_text(shown))  # invisible characters as \uXXXX
         self.detail_view.setVisible(bool(detail))
         self.decoded_note = plain_label("Text values holding JSON are shown decoded.", selectable=False)
         self.decoded_note.setEnabled(False)  # greyed: a remark, not content
         self.decoded_note.setVisible(decoded)
-        self.always_check = QCheckBox(f"Always allow this route ({_who(source)} → {_who(target)})")
+        self.always_check = QCheckBox(neutralise(f"Always allow this route ({_who(source)} → {_who(target)})"))
 
         self.buttons = QDialogButtonBox()
         self.approve_button = QPushButton("Approve")

@@ -20,10 +20,11 @@ from PySide6.QtWidgets import (
 )
 
 from workbench.core.protocols.base import InputRequest, InputResponse
+from workbench.core.safe_text import escape_json_text
 from workbench.ui.dialogs.elicitation_form import message_view
 from workbench.ui.forms.field_base import ERROR_STYLE
 from workbench.ui.forms.schema_form import SchemaForm
-from workbench.ui.untrusted import plain_label, plain_tooltip
+from workbench.ui.untrusted import plain_label, plain_tooltip, shown
 
 TASK_CANCELLED = 2
 """Result code of "Cancel task" (Send is ``QDialog.Accepted``, Close ``QDialog.Rejected``)."""
@@ -63,7 +64,7 @@ class InputRequiredDialog(QDialog):
         self._response: InputResponse | None = None
         who = request.agent or "The agent"
         asks = "needs you to sign in" if request.kind == "auth" else "needs your input"
-        self.setWindowTitle(f"{who} {asks}")
+        self.setWindowTitle(shown(f"{who} {asks}"))
         self.setModal(True)
 
         self.who_label = plain_label(f"{who} {asks}:")
@@ -97,7 +98,8 @@ class InputRequiredDialog(QDialog):
             self.data_editor.setObjectName("dataEditor")
             self.data_editor.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
             self.data_editor.setTabChangesFocus(True)
-            self.data_editor.setPlainText(json.dumps(request.data, indent=2, ensure_ascii=False))
+            # invisible characters as \uXXXX escapes: the JSON reads back as the agent's data exactly
+            self.data_editor.setPlainText(escape_json_text(json.dumps(request.data, indent=2, ensure_ascii=False)))
             self.data_editor.textChanged.connect(self._update_buttons)
             self.data_error = plain_label("", wrap=True)
             self.data_error.setStyleSheet(ERROR_STYLE)

@@ -37,10 +37,11 @@ from PySide6.QtWidgets import (
 
 from workbench.core.errors import WorkbenchError
 from workbench.core.protocols.base import ContentPart, SamplingRequest, SamplingResponse
+from workbench.core.safe_text import escape_json_text
 from workbench.ui.asyncutil import spawn
 from workbench.ui.errors import describe_error
 from workbench.ui.payload import TRUNCATE_AT, PayloadView
-from workbench.ui.untrusted import plain_label, set_plain_tooltip
+from workbench.ui.untrusted import plain_label, set_plain_tooltip, shown
 
 SamplingRouter = Callable[[SamplingRequest], Awaitable[SamplingResponse]]
 """Answers a sampling request with another agent (the handoff router)."""
@@ -53,7 +54,8 @@ _MAX_DECODE_BYTES = 20_000_000
 
 
 def _json(value: Any) -> str:
-    return json.dumps(value, indent=2, ensure_ascii=False, sort_keys=True, default=str)
+    # invisible characters as \uXXXX escapes: still JSON, the same value
+    return escape_json_text(json.dumps(value, indent=2, ensure_ascii=False, sort_keys=True, default=str))
 
 
 def _decode_blob(blob: str | None) -> bytes | None:
@@ -153,7 +155,7 @@ def _read_only_text(text: str, *, max_lines: int = 8, monospace: bool = False) -
         return view
     edit = QPlainTextEdit()
     edit.setReadOnly(True)
-    edit.setPlainText(text)
+    edit.setPlainText(shown(text))
     if monospace:
         edit.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
     lines = min(max(text.count("\n") + 1, 1), max_lines)
@@ -167,7 +169,7 @@ class _Collapsible(QWidget):
     def __init__(self, title: str, body: QWidget, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.toggle = QToolButton(self)
-        self.toggle.setText(title)
+        self.toggle.setText(shown(title))
         self.toggle.setCheckable(True)
         self.toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         self.toggle.setArrowType(Qt.ArrowType.RightArrow)

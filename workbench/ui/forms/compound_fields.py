@@ -26,7 +26,7 @@ from workbench.core.field_labels import property_label
 from workbench.core.schema_order import ordered_properties
 from workbench.ui.forms.field_base import HELP_STYLE, Field, FormContext, WheelSafeComboBox
 from workbench.ui.forms.schema_tools import MISSING, Shape, display, make_validator
-from workbench.ui.untrusted import plain_label, plain_tooltip
+from workbench.ui.untrusted import plain_label, plain_tooltip, shown
 
 REQUIRED_MARK = " *"
 
@@ -73,7 +73,7 @@ class ObjectField(Field):
             self.labels[name] = property_label(sub, name)
             text = label_text(sub, name, is_req)
             if _boxed(child):
-                box = QGroupBox(text.replace("&", "&&"))  # never rich text; "&&" keeps "&" from being a mnemonic
+                box = QGroupBox(shown(text).replace("&", "&&"))  # never rich text; "&&" keeps "&" from being a mnemonic
                 QVBoxLayout(box).addWidget(child)
                 self.boxes[name] = box
                 self.form_layout.addRow(box)
@@ -271,7 +271,7 @@ class MultiSelectField(Field):
         self.options = list(shape.options)
         self.list = QListWidget()
         for opt in self.options:
-            entry = QListWidgetItem(opt.title)
+            entry = QListWidgetItem(shown(opt.title))
             entry.setFlags(entry.flags() | Qt.ItemFlag.ItemIsUserCheckable)
             entry.setCheckState(Qt.CheckState.Unchecked)
             if opt.title != display(opt.value):
@@ -333,7 +333,7 @@ class ChoiceField(Field):
         if self.has_blank:
             self.selector.addItem("— not set —")
         for i, branch in enumerate(self.branches):
-            self.selector.addItem(self._branch_title(i, branch))
+            self.selector.addItem(shown(self._branch_title(i, branch)))
         self.stack = QStackedWidget()
         self._blank_page = QWidget()
         self.stack.addWidget(self._blank_page)

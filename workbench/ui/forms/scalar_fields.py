@@ -21,9 +21,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from workbench.core.safe_text import escape_json_text
 from workbench.ui.forms.field_base import Field, FormContext, WheelSafeComboBox, pass_wheel_unless_focused
 from workbench.ui.forms.schema_tools import MISSING, Path, Shape, display
-from workbench.ui.untrusted import plain_label, set_plain_tooltip
+from workbench.ui.untrusted import plain_label, plain_tooltip, set_plain_tooltip, shown
 
 MULTILINE_OVER = 200
 """Strings whose ``maxLength`` exceeds this get a multi-line editor."""
@@ -365,10 +366,10 @@ class EnumField(Field):
         if self.has_blank:
             self.combo.addItem("— not set —" if not required else "— choose —")
         for opt in self.options:
-            self.combo.addItem(opt.title)
+            self.combo.addItem(shown(opt.title))
             if opt.title != display(opt.value):
                 index = self.combo.count() - 1
-                self.combo.setItemData(index, display(opt.value), Qt.ItemDataRole.ToolTipRole)
+                self.combo.setItemData(index, plain_tooltip(display(opt.value)), Qt.ItemDataRole.ToolTipRole)
         self.combo.currentIndexChanged.connect(self._edited)
         _describe(self.combo, shape)
         self.body_layout.addWidget(self.combo)
@@ -458,7 +459,7 @@ class RawJsonField(Field):
         return True
 
     def _set(self, value: Any) -> None:
-        self.editor.setPlainText(json.dumps(value, indent=2, ensure_ascii=False))
+        self.editor.setPlainText(escape_json_text(json.dumps(value, indent=2, ensure_ascii=False)))
 
     def _clear(self) -> None:
         self.editor.setPlainText("")

@@ -10,6 +10,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QScrollArea, QSplitter, QVBoxLayout, QWidget
 
+from workbench.core.safe_text import escape_json_text
 from workbench.ui.forms.builder import build_field, new_context
 from workbench.ui.forms.compound_fields import ArrayField, ChoiceField, ObjectField
 from workbench.ui.forms.field_base import ERROR_STYLE, Field
@@ -214,7 +215,7 @@ class SchemaForm(QWidget):
     def _write_json(self) -> None:
         if self.json_editor is None:
             return
-        text = json.dumps(self.value(), indent=2, ensure_ascii=False)
+        text = escape_json_text(json.dumps(self.value(), indent=2, ensure_ascii=False))  # invisible ones as \uXXXX
         if text != self.json_editor.toPlainText():
             self.json_editor.blockSignals(True)
             try:

@@ -1,7 +1,8 @@
 """Graphics items of the Handoff view: lane headers, lifelines, arrows and approval markers.
 
 Every text here may come from a peer: it is drawn with ``QGraphicsSimpleTextItem`` or
-``QPainter.drawText`` (never rich text), and tooltips go through ``plain_tooltip``.
+``QPainter.drawText`` (never rich text) through ``shown`` (invisible characters as escapes), and
+tooltips go through ``plain_tooltip``.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from PySide6.QtWidgets import (
 from workbench.core.handoff.events import USER, HopState
 from workbench.core.handoff.mermaid import USER_TITLE, StepStyle
 from workbench.ui.panels.handoffs.diagram import Arrow, Hop, Lane, LaneState
-from workbench.ui.untrusted import plain_tooltip
+from workbench.ui.untrusted import plain_tooltip, shown
 
 LANE_WIDTH = 200.0
 MARGIN = 20.0
@@ -79,7 +80,7 @@ class LaneHeaderItem(QGraphicsRectItem):
         font = QFont(self.name_item.font())
         font.setBold(True)
         self.name_item.setFont(font)
-        full = lane_title(lane.name)
+        full = shown(lane_title(lane.name))
         metrics = QFontMetricsF(font)
         self.name_item.setText(metrics.elidedText(full, Qt.TextElideMode.ElideRight, width - 12))
         self.name_item.setPos(6, 6)
@@ -147,7 +148,7 @@ class ArrowItem(QGraphicsItem):
             label_left = max(4.0, (left + right) / 2 - width / 2)
             self._label_rect = QRectF(label_left, self.line_y - height - 3, width, height)
         self.elided_label = self._metrics.elidedText(
-            arrow.label, Qt.TextElideMode.ElideRight, max(24.0, self._label_rect.width())
+            shown(arrow.label), Qt.TextElideMode.ElideRight, max(24.0, self._label_rect.width())
         )
         self.setToolTip(plain_tooltip(self.tooltip_text(hop)))
 

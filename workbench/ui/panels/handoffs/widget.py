@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from workbench.core.errors import WorkbenchError
+from workbench.core.safe_text import escape_json_text
 from workbench.core.timefmt import time_of_day
 from workbench.ui.asyncutil import spawn
 from workbench.ui.context import PanelContext
@@ -39,7 +40,7 @@ from workbench.ui.panels.handoffs.diagram import DiagramChange, Hop
 from workbench.ui.panels.handoffs.items import ArrowItem, lane_title
 from workbench.ui.panels.handoffs.scene import HEADER_Z, HandoffScene
 from workbench.ui.panels.handoffs.viewmodel import HandoffViewModel
-from workbench.ui.untrusted import plain_label, plain_tooltip
+from workbench.ui.untrusted import plain_label, plain_tooltip, shown
 
 ZOOM_STEP = 1.25
 ZOOM_MIN, ZOOM_MAX = 0.1, 8.0
@@ -464,7 +465,7 @@ class HandoffWidget(QWidget):
         try:
             combo.clear()
             for key, title in self.vm.chain_choices():
-                combo.addItem(title, key)  # combos show text literally
+                combo.addItem(shown(title), key)  # combos show text literally
                 combo.setItemData(combo.count() - 1, plain_tooltip(title), Qt.ItemDataRole.ToolTipRole)
             combo.setCurrentIndex(combo.findData(self.vm.current_key) if self.vm.current_key is not None else -1)
         finally:
@@ -518,8 +519,10 @@ class HandoffWidget(QWidget):
         self.detail_title.setText(f"{hop.kind.value}: {lane_title(hop.source)} → {lane_title(hop.target)}")
         for name, value in hop_facts(hop, lambda cid: connection_name(self._ctx.services, cid)):
             self.fact_labels[name].setText(value)
-        self.summary_view.setPlainText(hop.summary)
-        self.detail_view.setPlainText(json.dumps(hop.detail, indent=2, ensure_ascii=False, default=str))
+        self.summary_view.setPlainText(shown(hop.summary))
+        self.detail_view.setPlainText(
+            escape_json_text(json.dumps(hop.detail, indent=2, ensure_ascii=False, default=str))
+        )
 
     def on_vm_replay_changed(self, position: int, total: int) -> None:
         """Enable the replay controls while a replay is loaded; show where it is."""

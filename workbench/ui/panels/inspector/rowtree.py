@@ -7,14 +7,14 @@ from collections.abc import Iterable
 from PySide6.QtWidgets import QHeaderView, QTreeWidget, QTreeWidgetItem, QWidget
 
 from workbench.core.protocols.snapshot import Row, Section
-from workbench.ui.untrusted import plain_tooltip
+from workbench.ui.untrusted import plain_tooltip, shown
 
 TOOLTIP_FROM = 60
 """Values longer than this also get a (plain) tooltip with the whole text."""
 
 
 class RowTree(QTreeWidget):
-    """Field / value rows grouped under section headings; long values have plain tooltips."""
+    """Field / value rows grouped under section headings (``shown``); long values have plain tooltips."""
 
     def __init__(self, parent: QWidget | None = None, *, headers: tuple[str, str] = ("Field", "Value")) -> None:
         super().__init__(parent)
@@ -43,7 +43,7 @@ class RowTree(QTreeWidget):
 
     def _add_rows(self, parent: QTreeWidgetItem, rows: Iterable[Row]) -> None:
         for row in rows:
-            item = QTreeWidgetItem(parent, [row.label, row.value])
+            item = QTreeWidgetItem(parent, [shown(row.label), shown(row.value)])
             if len(row.value) > TOOLTIP_FROM or "\n" in row.value:
                 item.setToolTip(1, plain_tooltip(row.value))
             if len(row.label) > TOOLTIP_FROM:

@@ -12,7 +12,7 @@ from workbench.core.events import ConnectionState
 from workbench.ui.panels.sidebar.items import SidebarItem
 from workbench.ui.panels.sidebar.viewmodel import SidebarViewModel
 from workbench.ui.theme import state_color
-from workbench.ui.untrusted import plain_tooltip
+from workbench.ui.untrusted import plain_tooltip, shown
 
 
 class SidebarRole(IntEnum):
@@ -45,7 +45,10 @@ def state_icon(state: ConnectionState, size: int = 12) -> QIcon:
 
 
 class SidebarItemModel(QAbstractListModel):
-    """One row per profile; text roles are shown literally by item views (no rich text).
+    """One row per profile; text roles are shown literally by item views (no rich text), through ``shown``.
+
+    The name, state line (a server's version or error) and detail are returned escaped; ``TOOLTIP``
+    is the raw text before ``plain_tooltip`` (which escapes it too).
 
     Args:
         viewmodel: Where the rows come from; the model follows its ``items_reset`` and ``item_changed``.
@@ -81,7 +84,7 @@ class SidebarItemModel(QAbstractListModel):
         if item is None:
             return None
         if role in (Qt.ItemDataRole.DisplayRole, SidebarRole.NAME):
-            return item.name
+            return shown(item.name)
         if role == Qt.ItemDataRole.ToolTipRole:
             return plain_tooltip(item.tooltip)
         if role == Qt.ItemDataRole.DecorationRole:
@@ -93,9 +96,9 @@ class SidebarItemModel(QAbstractListModel):
         if role == SidebarRole.STATE:
             return item.state.value
         if role == SidebarRole.STATE_TEXT:
-            return item.state_text
+            return shown(item.state_text)
         if role == SidebarRole.DETAIL:
-            return item.target
+            return shown(item.target)
         if role == SidebarRole.TOOLTIP:
             return item.tooltip
         if role == SidebarRole.STATE_COLOUR:
@@ -103,7 +106,7 @@ class SidebarItemModel(QAbstractListModel):
         if role == SidebarRole.HAS_SECRETS:
             return item.has_secrets
         if role == SidebarRole.UNSEEN_ERROR:
-            return item.unseen_error
+            return shown(item.unseen_error)
         if role == SidebarRole.PROFILE_KIND:
             return item.profile.kind
         return None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from workbench.core.models import Direction, WireKind, WireRecord
+from workbench.core.safe_text import escape_json_text, neutralise
 from workbench.core.timefmt import time_of_day
 
 ARROWS = {Direction.OUT: "→", Direction.IN: "←", Direction.LOCAL: "·"}
@@ -74,7 +75,11 @@ def correlation(record: WireRecord) -> str:
 
 
 def info_text(record: WireRecord, connection_name: str, partner: WireRecord | None) -> str:
-    """The detail pane's description: timing, correlation, HTTP line and (redacted) headers."""
+    """The detail pane's description: timing, correlation, HTTP line and (redacted) headers.
+
+    A peer's text in it (method, summary, URL, headers, ids) is shown through the cleaner: invisible
+    and control characters as escapes.
+    """
     lines = [
         f"#{record.seq}  {time_of_day(record.wall_time)}  {DIRECTION_LABELS[record.direction]}  {record.kind.value}",
         f"Connection: {connection_name}"
@@ -104,15 +109,18 @@ def info_text(record: WireRecord, connection_name: str, partner: WireRecord | No
             lines.append(f"HTTP {http.get('status')}  ({http.get('method') or ''} {http.get('url', '')})")
         for name, value in (http.get("headers") or {}).items():
             lines.append(f"{name}: {value}")
-    return "\n".join(lines)
+    return neutralise("\n".join(lines))
 
 
 def pretty_payload(record: WireRecord) -> str:
-    """The payload re-indented when it is JSON of at most ``PRETTY_LIMIT`` characters, else as sent."""
+    r"""The payload re-indented when it is JSON of at most ``PRETTY_LIMIT`` characters, else as sent.
+
+    Re-indented JSON writes invisible and format characters as ``\uXXXX`` escapes: still JSON, the same value.
+    """
     text = record.payload
     if not text or len(text) > PRETTY_LIMIT or text.lstrip()[:1] not in ("{", "["):
         return text
     try:
-        return json.dumps(json.loads(text), indent=2, ensure_ascii=False)
+        return escape_json_text(json.dumps(json.loads(text), indent=2, ensure_ascii=False))
     except (ValueError, RecursionError):
         return text

@@ -24,7 +24,7 @@ from workbench.core.models import Direction, WireKind, WireRecord
 from workbench.core.timefmt import time_of_day
 from workbench.core.wire import WireRecorder
 from workbench.ui.panels.wirelog.format import ARROWS, haystack, is_error, is_keepalive, latency_text, size_text
-from workbench.ui.untrusted import plain_tooltip
+from workbench.ui.untrusted import plain_tooltip, shown
 
 FLUSH_MS = 50
 """Appends are coalesced and shown at most this often (qt-async §5.1)."""
@@ -40,6 +40,8 @@ _FOREGROUND = Qt.ItemDataRole.ForegroundRole
 _ALIGN = Qt.ItemDataRole.TextAlignmentRole
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 _ERROR_COLOR = QColor(200, 30, 30)
+_PEER_TEXT = frozenset((CONNECTION, METHOD, ID, SUMMARY))
+"""Columns whose text a peer chose (or could have): shown through the cleaner."""
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -280,9 +282,11 @@ class WireLogModel(QAbstractTableModel):
         return 0 if parent.isValid() else len(COLUMNS)
 
     def data(self, index: Index, role: int = _DISPLAY) -> Any:
-        """Cell text, error colour, alignment, and the summary's (escaped) tooltip."""
+        """Cell text (a peer's text ``shown``), error colour, alignment, and the summary's (escaped) tooltip."""
         if role == _DISPLAY:
-            return self._cells[index.column()](self._rows[index.row()])
+            column = index.column()
+            text = self._cells[column](self._rows[index.row()])
+            return shown(text) if column in _PEER_TEXT else text
         if role == _FOREGROUND:
             return _ERROR_COLOR if is_error(self._rows[index.row()]) else None
         if role == _ALIGN:

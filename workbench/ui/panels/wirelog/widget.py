@@ -30,7 +30,7 @@ from workbench.ui.panels.wirelog.format import DIRECTION_LABELS, info_text, pret
 from workbench.ui.panels.wirelog.itemmodel import COLUMNS, SUMMARY
 from workbench.ui.panels.wirelog.viewmodel import WireLogViewModel
 from workbench.ui.payload import PayloadView
-from workbench.ui.untrusted import plain_label
+from workbench.ui.untrusted import plain_label, shown
 
 TEXT_DEBOUNCE_MS = 150
 STATUS_MS = 8000
@@ -374,7 +374,7 @@ class WireLogWidget(QWidget):
             combo.clear()
             combo.addItem("All connections", None)
             for cid, name in self.vm.connection_choices():
-                combo.addItem(name, cid)  # item views and combos show text literally
+                combo.addItem(shown(name), cid)  # item views and combos show text literally
             found = combo.findData(chosen) if chosen is not None else 0
             combo.setCurrentIndex(max(found, 0))
         finally:

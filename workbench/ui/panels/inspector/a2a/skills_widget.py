@@ -6,7 +6,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QSplitter, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
 from workbench.core.protocols.snapshot import SkillInfo
-from workbench.ui.untrusted import SafeTextBrowser, plain_tooltip
+from workbench.ui.untrusted import SafeTextBrowser, plain_tooltip, shown
 
 
 class SkillsWidget(QWidget):
@@ -35,7 +35,7 @@ class SkillsWidget(QWidget):
         self._skills = skills
         self.list.clear()
         for skill in skills:
-            item = QTreeWidgetItem(self.list, [skill.name, skill.id, ", ".join(skill.tags)])
+            item = QTreeWidgetItem(self.list, [shown(skill.name), shown(skill.id), shown(", ".join(skill.tags))])
             item.setToolTip(0, plain_tooltip(skill.description))
         self.details.set_untrusted_text("")
         first = self.list.topLevelItem(0)

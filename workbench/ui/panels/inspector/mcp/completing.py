@@ -2,12 +2,25 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, QStringListModel, Qt, QTimer, Signal
+from typing import Any
+
+from PySide6.QtCore import QEvent, QModelIndex, QObject, QPersistentModelIndex, QStringListModel, Qt, QTimer, Signal
 from PySide6.QtGui import QFocusEvent, QKeyEvent
 from PySide6.QtWidgets import QAbstractItemView, QCompleter, QLineEdit, QWidget
 
+from workbench.ui.untrusted import shown
+
 DEBOUNCE_MS = 150
 """Typing pause before the server is asked (one request per pause, not per key)."""
+
+
+class SuggestionModel(QStringListModel):
+    """A server's suggestions: shown through ``shown`` in the popup, completing to the exact value (``EditRole``)."""
+
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        """The suggestion (escaped for display)."""
+        value = super().data(index, role)
+        return shown(value) if role == Qt.ItemDataRole.DisplayRole and isinstance(value, str) else value
 
 
 class CompletingLineEdit(QLineEdit):
@@ -29,7 +42,7 @@ class CompletingLineEdit(QLineEdit):
     def __init__(self, parent: QWidget | None = None, *, enabled: bool = True) -> None:
         super().__init__(parent)
         self.completions_enabled = enabled
-        self.suggestions = QStringListModel(self)
+        self.suggestions = SuggestionModel(self)
         completer = QCompleter(self.suggestions, self)
         completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
         completer.setCompletionMode(QCompleter.CompletionMode.UnfilteredPopupCompletion)  # the server filtered

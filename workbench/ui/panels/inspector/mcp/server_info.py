@@ -22,8 +22,9 @@ from PySide6.QtWidgets import (
 from workbench.ui.errors import ErrorView
 from workbench.ui.panels.inspector.mcp.inline_error import InlineErrorWidget
 from workbench.ui.panels.inspector.mcp.viewmodel import LOG_LEVELS, MCPInspectorViewModel
+from workbench.ui.panels.inspector.results.blobs import pretty_json
 from workbench.ui.payload import PayloadView
-from workbench.ui.untrusted import SafeTextBrowser, plain_label, set_plain_tooltip
+from workbench.ui.untrusted import SafeTextBrowser, plain_label, set_plain_tooltip, shown
 
 _FIELDS = (
     ("name", "Name"),
@@ -44,10 +45,10 @@ LOG_LEVEL_TIP = "The least severe log messages the server should send (its log l
 
 
 def _fill_tree(parent: QTreeWidgetItem, value: Any) -> None:
-    """Add ``value`` (dicts and lists become branches) under ``parent``; item views show text literally."""
+    """Add ``value`` (dicts and lists become branches) under ``parent``; item views show text literally, ``shown``."""
     if isinstance(value, dict):
         for key, child in value.items():
-            item = QTreeWidgetItem(parent, [str(key), "" if isinstance(child, dict | list) else _leaf(child)])
+            item = QTreeWidgetItem(parent, [shown(str(key)), "" if isinstance(child, dict | list) else _leaf(child)])
             _fill_tree(item, child)
     elif isinstance(value, list):
         for n, child in enumerate(value):
@@ -56,7 +57,7 @@ def _fill_tree(parent: QTreeWidgetItem, value: Any) -> None:
 
 
 def _leaf(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else value
+    return shown(json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else value)
 
 
 class ServerInfoWidget(QWidget):
@@ -140,7 +141,7 @@ class ServerInfoWidget(QWidget):
         self._instructions_text = (caps.instructions if caps else None) or ""
         self.on_markdown_toggled(self.markdown.isChecked())
         self._fill_capabilities(description)
-        self.raw.set_text(json.dumps(description, indent=2, ensure_ascii=False), suggested_name="server.json")
+        self.raw.set_text(pretty_json(description), suggested_name="server.json")
         self.ping_button.setEnabled(self.vm.can_ping)
         set_plain_tooltip(self.ping_button, "Round-trip a ping request." if self.vm.can_ping else NO_PING)
         # a greyed-out button says why beside it, not only in a tooltip nobody hovers over

@@ -7,6 +7,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 
 from workbench.core.protocols.snapshot import TaskSummary
+from workbench.ui.untrusted import shown
 
 A2A_COLUMNS = ("ID", "Context", "State", "Updated", "Artifacts")
 """An A2A agent's task table."""
@@ -41,24 +42,24 @@ class TaskTableModel(QAbstractTableModel):
         return None
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        """Cell text (shown literally by the default delegate), the task id under ``TASK_ID_ROLE``."""
+        """Cell text (an agent's ids and names ``shown``), the exact task id under ``TASK_ID_ROLE``."""
         if not index.isValid():
             return None
         row = self._rows[index.row()]
         if role == Qt.ItemDataRole.DisplayRole:
             match self.columns[index.column()]:
                 case "ID":
-                    return row.task_id
+                    return shown(row.task_id)
                 case "Context":
-                    return row.context_id
+                    return shown(row.context_id)
                 case "State":
-                    return row.state
+                    return shown(row.state)
                 case "Updated":
                     return row.updated_text
                 case "Created":
                     return row.created_text
                 case "Tool":
-                    return row.tool
+                    return shown(row.tool)
                 case _:
                     return row.artifacts
         if role == TASK_ID_ROLE:

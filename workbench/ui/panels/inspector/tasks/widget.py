@@ -23,7 +23,7 @@ from workbench.ui.panels.inspector.rowtree import RowTree
 from workbench.ui.panels.inspector.tasks.itemmodel import A2A_COLUMNS, TASK_ID_ROLE, TaskTableModel
 from workbench.ui.panels.inspector.tasks.viewmodel import TasksViewModel
 from workbench.ui.payload import PayloadView
-from workbench.ui.untrusted import plain_label
+from workbench.ui.untrusted import plain_label, shown
 
 ROW_HEIGHT = 22
 COLUMN_WIDTHS = {"ID": 220, "Context": 220, "Tool": 200, "State": 120, "Created": 100, "Updated": 100}
@@ -177,11 +177,11 @@ class TasksWidget(QWidget):
         self.error_label.show()
 
     def on_vm_events_appended(self, lines: list[str]) -> None:
-        """Append live event lines (one insert per batch)."""
+        """Append live event lines (one insert per batch; an agent's text ``shown``)."""
         cursor = self.events_view.textCursor()
         cursor.movePosition(QTextCursor.MoveOperation.End)
         prefix = "\n" if not self.events_view.document().isEmpty() else ""
-        cursor.insertText(prefix + "\n".join(lines))
+        cursor.insertText(prefix + shown("\n".join(lines)))
         bar = self.events_view.verticalScrollBar()
         bar.setValue(bar.maximum())
 
