@@ -1,8 +1,18 @@
 """ErrorPresenter: the one place where errors become words and widgets.
 
 Emitters never import the widget that shows an error (house style §1.4): view-models call
-``ErrorPresenter.report`` (or ``asyncutil.spawn`` does for them) and the window decides where it
-appears — the status bar and an error banner for background failures, never a modal by itself.
+``ErrorPresenter.report`` (or ``asyncutil.spawn`` does for them), and the presenter decides where
+it appears. The rule: **an error is shown once, in one place.**
+
+- Where the user acted, when the panel there shows it: a tool call's result area, a resource or
+  prompt page, the Tasks tab's error line, the chat transcript, a dialog's status line. That panel
+  reports with ``inline=True`` and shows the ``ErrorView`` it gets back; the window adds nothing.
+- Otherwise in the window's banner (background failures: connecting, saving, exporting, a crash),
+  for the connection it belongs to.
+
+The status bar does not repeat an error and no dialog opens by itself ("Details…" opens on
+request). The sidebar marks the row of a connection the user is not looking at that had an error
+(it says where to look, it does not show the error a second time).
 """
 
 from __future__ import annotations
@@ -30,6 +40,7 @@ class ErrorView:
         code: The stable error code (``connect``, ``timeout`` ...; ``internal`` for bugs).
         details: Technical details (traceback for unexpected errors), shown under "Details".
         connection_id: The connection the failure belongs to (None: the window as a whole).
+        inline: The panel where the user acted shows it (so the window shows it nowhere else).
     """
 
     title: str
@@ -38,6 +49,7 @@ class ErrorView:
     code: str
     details: str
     connection_id: str | None = None
+    inline: bool = False
 
     @property
     def headline(self) -> str:
@@ -99,7 +111,9 @@ class ErrorPresenter(QObject):
         """Where an error that names no connection is attributed: the one the user is looking at."""
         self._connection_source = source
 
-    def report(self, error: BaseException, doing: str = "", *, connection_id: str | None = None) -> ErrorView:
+    def report(
+        self, error: BaseException, doing: str = "", *, connection_id: str | None = None, inline: bool = False
+    ) -> ErrorView:
         """Describe ``error`` and announce it; unexpected (non-workbench) errors are also logged.
 
         Args:
@@ -107,8 +121,10 @@ class ErrorPresenter(QObject):
             doing: What was being done ("calling tool add").
             connection_id: The connection it happened on; by default the one the error names, else
                 the selected one (``set_connection_source``).
+            inline: The caller shows the returned view where the user acted; the window then shows
+                it nowhere else (the module docstring's rule).
         """
-        view = describe_error(error, doing, connection_id=connection_id)
+        view = replace(describe_error(error, doing, connection_id=connection_id), inline=inline)
         if view.connection_id is None and self._connection_source is not None:
             view = replace(view, connection_id=self._connection_source())
         if not isinstance(error, WorkbenchError):

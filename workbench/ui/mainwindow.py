@@ -208,7 +208,7 @@ class MainWindow(QMainWindow):
 
     def _connect_signals(self) -> None:
         ctx, bind = self.ctx, self.actions_registry.bind
-        # errors: one presenter, shown in the banner and the status bar
+        # errors: one presenter; an error is shown once, inline or in the banner (errors.py)
         set_error_sink(lambda error, doing: ctx.errors.report(error, doing))
         ctx.errors.set_connection_source(lambda: ctx.selection.current)  # an error is the selected one's
         ctx.errors.error_reported.connect(self.on_errors_error_reported)
@@ -268,9 +268,9 @@ class MainWindow(QMainWindow):
             self.inspector.refresh_tasks(connection_id)
 
     def on_errors_error_reported(self, view: ErrorView) -> None:
-        """Show a failure inline (banner) and in the status bar."""
-        self.banner.show_error(view)
-        self.status.show_error(view)
+        """Show a failure in the banner, unless the panel where the user acted shows it (errors.py's rule)."""
+        if not view.inline:
+            self.banner.show_error(view)
 
     def on_links_link_requested(self, url: QUrl) -> None:
         """Ask before opening a link from untrusted content; show the whole URL and its host."""

@@ -34,6 +34,7 @@ from workbench.core.protocols.base import (
 )
 from workbench.ui.asyncutil import open_dialog
 from workbench.ui.context import PanelContext
+from workbench.ui.dialog_rules import present
 from workbench.ui.dialogs.auth_required import AuthRequiredDialog
 from workbench.ui.dialogs.elicitation_url import UrlElicitationDialog, UrlOpener
 from workbench.ui.dialogs.handoff_approval import HandoffApprovalDialog, HandoffApprovalRequest
@@ -273,7 +274,7 @@ class UserPrompts(QObject):
         self._ctx.bridge.elicitation_completed.connect(on_completed)
         dialog.finished.connect(on_finished)
         self._waiting_url.add(dialog)  # keeps the waiting dialog (and its slots) alive after we return
-        dialog.open()
+        present(dialog)
         loop.call_soon(self._announce, dialog)
         try:
             return await decided
@@ -291,4 +292,4 @@ class UserPrompts(QObject):
         return agent is None or not request.agent or agent.name == request.agent
 
     def _on_route_failed(self, error: BaseException) -> None:
-        self._ctx.errors.report(error, "routing a sampling request to another agent")
+        self._ctx.errors.report(error, "routing a sampling request to another agent", inline=True)  # the dialog says

@@ -283,13 +283,13 @@ class ChatViewModel(QObject):
                 async for event in events:
                     record(cid, session, conv.apply(event))
                     if isinstance(event, Failed) and isinstance(event.error, WorkbenchError):
-                        self._ctx.errors.report(event.error, doing, connection_id=cid)
+                        self._ctx.errors.report(event.error, doing, connection_id=cid, inline=True)
         except asyncio.CancelledError:
             record(cid, session, conv.end_turn("canceled"))
             raise
         except WorkbenchError as exc:
             record(cid, session, conv.fail(exc))
-            self._ctx.errors.report(exc, doing, connection_id=cid)
+            self._ctx.errors.report(exc, doing, connection_id=cid, inline=True)  # the transcript shows it
         except Exception as exc:  # a bug: show it in the transcript, then let spawn report it
             record(cid, session, conv.fail(exc, code="internal"))
             raise

@@ -199,7 +199,8 @@ class SidebarViewModel(QObject):
         saved: it would refer to a value that does not exist.
 
         Returns:
-            ``None`` once saved; otherwise the error that stopped it (already reported to ``ctx.errors``).
+            ``None`` once saved; otherwise the error that stopped it (already reported to ``ctx.errors`` as
+            shown inline: the caller's connection dialog shows it, the window nowhere else).
         """
         changes = changes or SecretChanges()
         doing = f"saving the connection {profile.name!r}"
@@ -211,12 +212,12 @@ class SidebarViewModel(QObject):
                 written.append(key)
         except WorkbenchError as exc:
             await self._drop_unsaved(profile.id, written, doing)
-            self._ctx.errors.report(exc, doing)
+            self._ctx.errors.report(exc, doing, inline=True)
             return exc
         index = self.index_of(profile.id)
         persist = self._items[index].persisted if index >= 0 else True
         if persist:
-            error = self._save(profile, doing)
+            error = self._save(profile, doing, inline=True)
             if error is not None:
                 await self._drop_unsaved(profile.id, written, doing)
                 return error
@@ -672,10 +673,10 @@ class SidebarViewModel(QObject):
         detail, hint = detail_and_hint(conn.state, detail, conn.error)
         return dataclasses.replace(item, state=conn.state, detail=detail, hint=hint)
 
-    def _save(self, profile: ConnectionProfile, doing: str) -> WorkbenchError | None:
+    def _save(self, profile: ConnectionProfile, doing: str, *, inline: bool = False) -> WorkbenchError | None:
         try:
             self._ctx.services.profiles.upsert(profile)
         except WorkbenchError as exc:
-            self._ctx.errors.report(exc, doing)
+            self._ctx.errors.report(exc, doing, inline=inline)
             return exc
         return None

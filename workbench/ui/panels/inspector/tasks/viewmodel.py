@@ -351,8 +351,7 @@ class TasksViewModel(QObject):
         return task
 
     def _show_error(self, error: WorkbenchError, doing: str) -> None:
-        self.error_shown.emit(describe_error(error, doing))
-        self._ctx.errors.report(error, doing)
+        self.error_shown.emit(self._ctx.errors.report(error, doing, inline=True))
 
     def _emit_rows(self) -> None:
         rows = self._tasks.known_tasks() if self._tasks is not None else []

@@ -1,0 +1,85 @@
+"""An error is shown once: where the user acted when that panel shows it, else in the window's banner.
+
+Not in the banner and the panel and the status bar at once (errors.py states the rule).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+
+from tests.integration.a2a.a2a_test_agents import echo_app
+from tests.ui.a2a_inspector_support import BOUND, until
+from workbench.app import Workbench, build_workbench
+from workbench.core.credentials import MemoryCredentialStore
+from workbench.core.errors import ConnectError
+from workbench.core.profiles import A2AProfile
+from workbench.core.protocols.a2a import A2AAgent
+from workbench.demo.a2a_agents import serve_agent
+from workbench.ui.asyncutil import wait_signal
+from workbench.ui.panels.inspector.a2a.widget import A2AInspectorWidget
+
+
+@contextlib.asynccontextmanager
+async def window(tmp_path: Path, qtbot: Any) -> AsyncIterator[Workbench]:
+    bench = build_workbench(tmp_path / "config", credentials=MemoryCredentialStore())
+    qtbot.addWidget(bench.window)
+    bench.window.resize(1366, 768)
+    bench.window.show()
+    try:
+        yield bench
+    finally:
+        done = asyncio.ensure_future(wait_signal(bench.window.shutdown_finished, BOUND))
+        bench.window.close()
+        await done
+
+
+@pytest.mark.asyncio
+async def test_a_failure_the_tasks_tab_shows_is_not_repeated_in_the_banner_or_the_status_bar(
+    qtbot: Any, tmp_path: Path
+) -> None:
+    async with serve_agent(echo_app) as url, window(tmp_path, qtbot) as bench:
+        ctx = bench.ctx
+        conn = await asyncio.wait_for(ctx.services.connections.connect(A2AProfile(id="e", name="e", url=url)), BOUND)
+        task_id = ""
+        async with contextlib.aclosing(conn.agent.stream_async("silent 60")) as events:
+            async for event in events:
+                if event.task_id:
+                    task_id = event.task_id
+                    break  # the task keeps running on the agent
+        ctx.selection.select("e")
+        workspace = bench.window.inspector.inspector("a2a")
+        assert isinstance(workspace, A2AInspectorWidget)
+        workspace.vm.set_poll_interval(600_000)  # nothing re-reads the task behind the test's back
+        workspace.tabs.setCurrentWidget(workspace.tasks_widget)
+        tasks = workspace.tasks_widget
+        await until(workspace.vm.tasks_changed, lambda: tasks.model.row_of(task_id) is not None)
+        row = tasks.table.visualRect(tasks.model.index(tasks.model.row_of(task_id), 0)).center()
+        QTest.mouseClick(tasks.table.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, row)
+        await until(
+            workspace.vm.busy_changed, lambda: tasks.busy_label.text() == "" and tasks.cancel_button.isEnabled()
+        )
+        async with A2AAgent(url) as other:  # it ends elsewhere: the window's Cancel is refused
+            await other.cancel_task(task_id)
+        reported: list[Any] = []
+        ctx.errors.error_reported.connect(reported.append)
+        QTest.mouseClick(tasks.cancel_button, Qt.MouseButton.LeftButton)
+        await until(workspace.vm.error_shown, lambda: tasks.error_label.isVisible())
+        assert len(reported) == 1
+        assert not bench.window.banner.isVisible()
+        assert bench.window.statusBar().currentMessage() == ""
+
+
+@pytest.mark.asyncio
+async def test_a_background_failure_is_shown_in_the_banner_only(qtbot: Any, tmp_path: Path) -> None:
+    async with window(tmp_path, qtbot) as bench:
+        bench.ctx.errors.report(ConnectError("The server refused.", hint="start it"), "connecting to demo")
+        assert bench.window.banner.isVisible()
+        assert bench.window.statusBar().currentMessage() == ""
