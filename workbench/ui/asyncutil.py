@@ -14,6 +14,7 @@ from PySide6.QtCore import QEventLoop, SignalInstance
 from PySide6.QtWidgets import QApplication, QDialog
 
 from workbench.ui._asyncio_compat import loop_marked_running, run_handle
+from workbench.ui.dialog_rules import present
 
 log = logging.getLogger(__name__)
 
@@ -170,8 +171,9 @@ async def wait_signal(signal: SignalInstance, timeout: float = 5.0) -> tuple[Any
 async def open_dialog(dialog: QDialog) -> int:
     """Show ``dialog`` window-modally with ``open()`` and return its result code when it closes.
 
-    Never ``exec()``: a nested event loop inside a coroutine wedges every other task (qt-async §2.4).
-    Cancelling the awaiting task rejects the dialog.
+    It opens under the dialog rules (``dialog_rules.present``: placed on its parent's screen, its first
+    focus in place, no destructive default). Never ``exec()``: a nested event loop inside a coroutine
+    wedges every other task (qt-async §2.4). Cancelling the awaiting task rejects the dialog.
     """
     fut: asyncio.Future[int] = asyncio.get_running_loop().create_future()
 
@@ -180,7 +182,7 @@ async def open_dialog(dialog: QDialog) -> int:
             fut.set_result(code)
 
     dialog.finished.connect(finished)
-    dialog.open()
+    present(dialog)
     try:
         return await fut
     except asyncio.CancelledError:

@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from workbench.core.protocols.base import InputRequest, InputResponse
+from workbench.ui.dialog_rules import mark_destructive
 from workbench.ui.untrusted import plain_label
 
 _DETAILS_LIMIT = 2000
@@ -202,6 +203,8 @@ class AuthRequiredDialog(QDialog):
         self.send_button.setEnabled(False)
         self.cancel_button = QPushButton("Cancel task" if request.task_id else "Cancel", self)
         self.cancel_button.setAutoDefault(False)
+        if request.task_id:
+            mark_destructive(self.cancel_button)
         self.token_edit.textChanged.connect(self.on_token_edit_text_changed)
         self.show_check.toggled.connect(self.on_show_check_toggled)
         self.send_button.clicked.connect(self.on_send_clicked)
@@ -232,8 +235,10 @@ class AuthRequiredDialog(QDialog):
         layout.addWidget(self.note_label)
         layout.addLayout(buttons)
         self.resize(480, self.sizeHint().height())
-        first = next(iter(self.field_edits.values()), self.token_edit)
-        first.setFocus()
+
+    def first_focus(self) -> QWidget:
+        """The first credential field (dialog_rules, rule 2)."""
+        return next(iter(self.field_edits.values()), self.token_edit)
 
     def _need_box(self, need: Need) -> QGroupBox:
         box = QGroupBox(self)

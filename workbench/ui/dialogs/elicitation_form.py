@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from workbench.core.protocols.base import ElicitationRequest, ElicitationResponse
+from workbench.ui.dialog_rules import first_input
 from workbench.ui.forms.schema_form import SchemaForm
 from workbench.ui.untrusted import plain_label, shown
 
@@ -110,6 +111,10 @@ class ElicitationFormDialog(QDialog):
     def response(self) -> ElicitationResponse:
         """The answer: accept (with the form's content), decline, or cancel (also before it finishes)."""
         return self._response
+
+    def first_focus(self) -> QWidget | None:
+        """The form's first field (dialog_rules, rule 2); Accept when the form has none."""
+        return first_input(self.form) or self.accept_button
 
     # ---------------------------------------------------------------- slots
 

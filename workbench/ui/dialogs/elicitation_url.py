@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 
 from workbench.core.http.origins import is_loopback_host
 from workbench.core.protocols.base import ElicitationRequest, ElicitationResponse
+from workbench.ui.dialog_rules import mark_destructive
 from workbench.ui.untrusted import plain_label, shown
 
 UrlOpener = Callable[[QUrl], bool]
@@ -217,6 +218,7 @@ class UrlElicitationDialog(QDialog):
         self.close_button.clicked.connect(self.accept)
         for button in (self.open_button, self.copy_button, self.decline_button, self.close_button):
             button.setAutoDefault(False)  # Enter must never open the page or answer for the user
+        mark_destructive(self.decline_button)
         self.cancel_button.setDefault(True)
 
         buttons = QHBoxLayout()

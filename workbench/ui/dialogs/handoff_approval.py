@@ -194,6 +194,10 @@ class HandoffApprovalDialog(QDialog):
         layout.addWidget(self.always_check)
         layout.addWidget(self.buttons)
 
+    def first_focus(self) -> QWidget:
+        """Deny (dialog_rules, rule 2): a permission with nothing to type starts on its refusal."""
+        return self.deny_button
+
     def approve(self, *, always: bool = False) -> None:
         """Answer Approve (as the button does), optionally ticking "always"."""
         self.always_check.setChecked(always)

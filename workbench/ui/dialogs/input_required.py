@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 
 from workbench.core.protocols.base import InputRequest, InputResponse
 from workbench.core.safe_text import escape_json_text
+from workbench.ui.dialog_rules import first_input
 from workbench.ui.dialogs.elicitation_form import message_view
 from workbench.ui.forms.field_base import ERROR_STYLE
 from workbench.ui.forms.schema_form import SchemaForm
@@ -148,12 +149,16 @@ class InputRequiredDialog(QDialog):
         if self.form is not None and self.form.json_pane is not None:
             self.form.splitter.setSizes([3, 2])  # in proportion: the JSON gets two fifths
         self._update_buttons()
-        if self.text_editor is not None:
-            self.text_editor.setFocus()
 
     def response(self) -> InputResponse | None:
         """The answer to send, ``InputResponse(cancel=True)`` for "Cancel task", None for "answer later"."""
         return self._response
+
+    def first_focus(self) -> QWidget | None:
+        """Where the answer is typed (dialog_rules, rule 2): the form's first field, the JSON, or the text."""
+        if self.form is not None:
+            return first_input(self.form) or self.message_edit
+        return self.data_editor or self.text_editor
 
     # ---------------------------------------------------------------- the answer
 

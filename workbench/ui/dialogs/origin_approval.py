@@ -56,7 +56,6 @@ class OriginApprovalDialog(QDialog):
         self.allow_button = buttons.addButton("Allow and remember", QDialogButtonBox.ButtonRole.AcceptRole)
         self.refuse_button = buttons.addButton("Don't send", QDialogButtonBox.ButtonRole.RejectRole)
         self.refuse_button.setDefault(True)
-        self.refuse_button.setFocus()
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
@@ -68,6 +67,10 @@ class OriginApprovalDialog(QDialog):
         label.setFont(font)
         label.setContentsMargins(16, 0, 0, 0)
         return label
+
+    def first_focus(self) -> QWidget:
+        """The refusal (dialog_rules, rule 2): a permission with nothing to type starts on “Don't send”."""
+        return self.refuse_button
 
     def approved(self) -> bool:
         """Whether the user allowed the origin."""

@@ -39,6 +39,7 @@ from workbench.core.errors import WorkbenchError
 from workbench.core.protocols.base import ContentPart, SamplingRequest, SamplingResponse
 from workbench.core.safe_text import escape_json_text
 from workbench.ui.asyncutil import spawn
+from workbench.ui.dialog_rules import mark_destructive
 from workbench.ui.errors import describe_error
 from workbench.ui.payload import TRUNCATE_AT, PayloadView
 from workbench.ui.untrusted import plain_label, set_plain_tooltip, shown
@@ -258,10 +259,12 @@ class SamplingDialog(QDialog):
 
         self.route_button = QPushButton("Route to agent…", self)
         self.route_button.setAutoDefault(False)
+        # Enter approves the written reply (only once there is one); Reject throws the reply away and
+        # fails the server's request, so it is never the default (dialog_rules, rule 3).
         self.approve_button = QPushButton("Approve", self)
-        self.approve_button.setAutoDefault(False)
+        self.approve_button.setDefault(True)
         self.reject_button = QPushButton("Reject", self)
-        self.reject_button.setDefault(True)
+        mark_destructive(self.reject_button)
         self.route_button.clicked.connect(self.on_route_clicked)
         self.approve_button.clicked.connect(self.on_approve_clicked)
         self.reject_button.clicked.connect(self.reject)
@@ -350,6 +353,10 @@ class SamplingDialog(QDialog):
     def response(self) -> SamplingResponse | None:
         """The approved reply, or None when the user rejected (or closed) the request."""
         return self._response
+
+    def first_focus(self) -> QWidget:
+        """The reply editor: what the user is asked to write (dialog_rules, rule 2)."""
+        return self.reply_edit
 
     def set_router(self, router: SamplingRouter | None) -> None:
         """Offer (or stop offering) "Route to agent…" with ``router``."""
