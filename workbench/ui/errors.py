@@ -13,11 +13,17 @@ it appears. The rule: **an error is shown once, in one place.**
 The status bar does not repeat an error and no dialog opens by itself ("Details…" opens on
 request). The sidebar marks the row of a connection the user is not looking at that had an error
 (it says where to look, it does not show the error a second time).
+
+Hints from the core are lower-case fragments, written to be embeddable ("check the URL and that it
+runs"). Wherever the window shows a hint — a line of its own, after a message, in a tooltip — it
+goes through ``sentence`` first (``describe_error`` does it for every ``ErrorView``), so that every
+sentence starts with a capital letter, also one after a full stop inside the hint.
 """
 
 from __future__ import annotations
 
 import logging
+import re
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -57,10 +63,24 @@ class ErrorView:
         return self.title if self.title == "Something failed" else f"{self.title} failed"
 
 
+_SENTENCE_START = re.compile(r"[.!?]\s+[a-z]")
+_ABBREVIATIONS = ("e.g.", "i.e.", "etc.", "vs.", "cf.")
+
+
 def sentence(text: str) -> str:
-    """``text`` starting with a capital letter (hints are written in lower case to be embeddable)."""
+    """``text`` with each of its sentences starting with a capital letter (the module docstring's rule).
+
+    Hints are written in lower case to be embeddable; a sentence starts the text and after ``.``,
+    ``!`` or ``?`` and white space (not after an abbreviation such as "e.g."). Nothing else changes.
+    """
     text = text.strip()
-    return text[:1].upper() + text[1:]
+
+    def capital(match: re.Match[str]) -> str:
+        if text[: match.start() + 1].lower().endswith(_ABBREVIATIONS):
+            return match.group(0)
+        return match.group(0)[:-1] + match.group(0)[-1].upper()
+
+    return _SENTENCE_START.sub(capital, text[:1].upper() + text[1:])
 
 
 def describe_error(error: BaseException, doing: str = "", *, connection_id: str | None = None) -> ErrorView:
