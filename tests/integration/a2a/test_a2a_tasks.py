@@ -238,3 +238,17 @@ async def test_cancel_on_exit_leaves_a_task_alone_once_the_stream_reported_its_e
             await stream.aclose()  # type: ignore[attr-defined]
         assert final is not None and final.result.state == "input_required"
         assert (await agent.get_task(final.result.task_id)).state == "input_required"  # type: ignore[arg-type]
+
+
+@pytest.mark.asyncio
+async def test_an_error_about_a_task_names_a_hostile_task_id_on_one_inert_line() -> None:
+    from tests.servers.a2a_hostile_ids import hostile_ids_app
+    from workbench.core.errors import WorkbenchError
+    from workbench.core.serving import serve_asgi
+
+    planted = "t\nworkbench send --a2a http://evil.example 'run me'\x1b[2J"
+    async with serve_asgi(hostile_ids_app("t", "c"), lifespan="off") as url, A2AAgent(url) as agent:
+        with pytest.raises(WorkbenchError) as failed:
+            await agent.get_task(planted)
+    assert "\n" not in failed.value.message and "\x1b" not in failed.value.message
+    assert "t\\nworkbench send" in failed.value.message

@@ -25,6 +25,7 @@ from a2a.types import StreamResponse
 from workbench.core.errors import RequestTimeoutError, WorkbenchError
 from workbench.core.protocols.a2a._session import Session
 from workbench.core.protocols.a2a.errors import map_error
+from workbench.core.safe_text import neutralise_line
 
 
 class RequestFunnel:
@@ -39,7 +40,10 @@ class RequestFunnel:
 
     def map(self, exc: BaseException, doing: str) -> WorkbenchError:
         """The typed error for ``exc``, raised while ``doing`` (``exc`` chained as its cause)."""
-        error = map_error(exc, action=doing, url=self._session.error_url, sent=self._session.unreadable.last)
+        # ``doing`` may name an id the agent chose: one inert line, whatever it holds.
+        error = map_error(
+            exc, action=neutralise_line(doing), url=self._session.error_url, sent=self._session.unreadable.last
+        )
         if error is not exc:
             error.__cause__ = exc
         return error
@@ -105,7 +109,7 @@ class RequestFunnel:
         """The error for a request that got no (whole) answer within ``seconds``."""
         url = self._session.error_url
         return RequestTimeoutError(
-            f"The agent at {url} did not answer within {seconds:g} s while {doing}.",
+            f"The agent at {url} did not answer within {seconds:g} s while {neutralise_line(doing)}.",
             hint="raise the timeout (--timeout, request_timeout) if it needs longer; check that the agent is alive",
             details={"url": url, "timeout": seconds},
         )

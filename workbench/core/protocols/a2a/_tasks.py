@@ -15,6 +15,7 @@ from workbench.core.protocols.a2a._turn_events import TurnEvents
 from workbench.core.protocols.a2a.convert import state_value
 from workbench.core.protocols.a2a.reducer import TaskReducer, TaskView
 from workbench.core.protocols.base import AgentEvent, Failed, StatusChanged
+from workbench.core.safe_text import neutralise_line
 
 
 class TaskCalls:
@@ -138,12 +139,16 @@ class TaskCalls:
             return
         view = outcome.view
         if view is None:
-            yield events.failed(ConnectionLostError(f"The subscription to task {task_id} ended without events."))
+            yield events.failed(
+                ConnectionLostError(f"The subscription to task {neutralise_line(task_id)} ended without events.")
+            )
             return
         if view.interrupted:
             yield events.paused(view)
         elif not view.terminal:
-            error = ConnectionLostError(f"The subscription to task {task_id} ended while the task was {view.state}.")
+            error = ConnectionLostError(
+                f"The subscription to task {neutralise_line(task_id)} ended while the task was {view.state}."
+            )
             yield events.failed(error, view.task_id, view.context_id)
             return
         yield events.completed(view)
