@@ -83,6 +83,17 @@ async def test_an_a2a_answer_trickling_in_a_byte_a_second_ends_at_the_timeout(ag
     assert error["type"] == "RequestTimeoutError" and error["details"]["timeout"] == 2
 
 
+async def test_an_a2a_stream_trickling_after_its_first_event_ends_at_the_timeout() -> None:
+    async with server("a2a_trickle") as peer:
+        code, out, err = await workbench(
+            "send", "--json", "--a2a", f"{peer.url}/sse-then", "hello", "--timeout", "2", timeout=BOUND
+        )
+        await peer.wait_for_stderr("gone sse-then")  # the stream was given up, not left open
+    assert code == 1, err
+    error = failure(out)
+    assert error["type"] == "RequestTimeoutError" and error["details"]["timeout"] == 2
+
+
 async def test_an_a2a_agent_that_resets_the_connection_without_an_answer_is_named_as_the_cause() -> None:
     async with server("a2a_trickle") as peer:
         code, out, err = await workbench("send", "--json", "--a2a", f"{peer.url}/reset", "hello", timeout=BOUND)

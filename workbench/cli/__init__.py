@@ -41,7 +41,8 @@ def _parser() -> argparse.ArgumentParser:
         type=float,
         default=None,
         metavar="S",
-        help="seconds per request (default: none for MCP, a silent A2A stream is fine; 60 s for other A2A calls)",
+        help="seconds per request, a trickling answer included; for an A2A stream, for its first event and then "
+        "for each next one (default: none for MCP, a silent A2A stream is fine; 60 s for other A2A calls)",
     )
 
     parser = argparse.ArgumentParser(

@@ -94,6 +94,8 @@ def with_overrides(profile: ConnectionProfile, args: argparse.Namespace) -> Conn
         update.update(limits)
     if getattr(args, "timeout", None) is not None:
         update["request_timeout"] = args.timeout
+        if isinstance(profile, A2AProfile):  # and the wait for each next event of a task's stream
+            update["stream_idle_timeout"] = args.timeout
     if getattr(args, "connect_timeout", None) is not None:
         update["connect_timeout"] = args.connect_timeout
     if update:

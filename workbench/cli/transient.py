@@ -40,7 +40,11 @@ def transient_profile(spec: TargetSpec) -> ConnectionProfile:
     fields.update(url=_checkable(spec.url), allowed_origins=spec.allow_origins, **spec.limits)
     profile: A2AProfile | MCPHTTPProfile | MCPSSEProfile
     if spec.protocol == "a2a":
-        profile = A2AProfile(binding=spec.binding, protocol_version=spec.a2a_version, **fields)
+        # --timeout also bounds the wait for each next event of a task's stream (stream_idle_timeout)
+        idle = spec.request_timeout
+        profile = A2AProfile(
+            binding=spec.binding, protocol_version=spec.a2a_version, stream_idle_timeout=idle, **fields
+        )
     elif spec.protocol == "mcp-sse":
         profile = MCPSSEProfile(mode=spec.mode, agent_tool=spec.agent_tool, **fields)
     else:

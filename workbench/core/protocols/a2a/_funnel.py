@@ -9,7 +9,8 @@ the few places that hold the client already.
 ``request_timeout`` bounds a request as a whole: all of a response (httpx's read timeout starts
 again with every chunk, so an agent sending a byte a second never hits it), and for a stream the
 wait for its first event, the agent's answer; after that, a stream is the running task's, and only
-``stream_idle_timeout`` applies.
+``stream_idle_timeout`` applies: the longest wait for the next whole event (a stream that trickles
+a byte a second ends there too).
 """
 
 from __future__ import annotations
@@ -102,7 +103,16 @@ class RequestFunnel:
                 if first is None:
                     return
                 yield first
-                async for event in events:
+                idle = self._session.config.stream_idle_timeout
+                while True:
+                    # A whole event within ``stream_idle_timeout``: httpx's read timeout alone starts again
+                    # with every chunk, so a stream trickling a byte a second would never end.
+                    with anyio.move_on_after(idle) as wait:
+                        event = await anext(events, None)
+                    if wait.cancelled_caught:
+                        raise self._timed_out(f"{doing} (no event for {idle:g} s)", idle)
+                    if event is None:
+                        return
                     yield event
 
     def _timed_out(self, doing: str, seconds: float | None) -> RequestTimeoutError:
