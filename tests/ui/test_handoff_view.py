@@ -278,7 +278,7 @@ def test_clicking_an_arrow_selects_its_hop_and_asks_for_its_wire_records(
     assert widget.fact_labels["State"].text() == "done"
     assert widget.fact_labels["Route"].text() == "planner → weather"
     assert widget.fact_labels["Wire"].text() == "wx #3–#4"
-    assert "took 0.250 s" in widget.fact_labels["Timing"].text()
+    assert "took 250 ms" in widget.fact_labels["Timing"].text()
     assert '"temp": 18' in widget.detail_view.toPlainText()
     assert widget.wire_button.isEnabled()
 

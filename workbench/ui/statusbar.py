@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QLabel, QStatusBar, QToolButton, QWidget
 from workbench.core.errors import WorkbenchError
 from workbench.core.events import ConnectionState, ConnectionStateChanged
 from workbench.core.models import WireKind, WireRecord
+from workbench.core.timefmt import duration_text
 from workbench.ui.context import PanelContext
 from workbench.ui.errors import ErrorView
 from workbench.ui.icons import follow, icon_theme
@@ -197,7 +198,7 @@ class StatusBarController(QObject):
     def _show_latency(self) -> None:
         cid = self._ctx.selection.current
         latency = self._latency.get(cid) if cid is not None else None
-        text = f"last round trip {latency:.0f} ms" if latency is not None else ""
+        text = f"last round trip {duration_text(latency / 1000)}" if latency is not None else ""
         if text != self.latency_label.text():
             self.latency_label.setText(text)
             self._refit_error()

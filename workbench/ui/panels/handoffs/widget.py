@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 
 from workbench.core.errors import WorkbenchError
 from workbench.core.safe_text import escape_json_text
-from workbench.core.timefmt import time_of_day
+from workbench.core.timefmt import duration_text, time_of_day
 from workbench.ui.asyncutil import spawn
 from workbench.ui.context import PanelContext
 from workbench.ui.names import connection_name
@@ -58,7 +58,8 @@ def hop_facts(hop: Hop, name_of: Callable[[str], str] = str) -> list[tuple[str, 
     """The detail pane's rows for a hop (plain text); ``name_of`` names its wire records' connection."""
     duration = hop.duration
     timing = f"started {time_of_day(hop.started_at)}"
-    timing += f", took {duration:.3f} s" if duration is not None else f", last update {time_of_day(hop.updated_at)}"
+    updated = f", last update {time_of_day(hop.updated_at)}"
+    timing += f", took {duration_text(duration)}" if duration is not None else updated
     wire = "none"
     if hop.connection_id and hop.wire_seqs:
         wire = f"{name_of(hop.connection_id)} #{hop.wire_seqs[0]}–#{hop.wire_seqs[1]}"

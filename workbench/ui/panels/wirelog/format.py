@@ -6,7 +6,7 @@ import json
 
 from workbench.core.models import Direction, WireKind, WireRecord
 from workbench.core.safe_text import escape_json_text, neutralise
-from workbench.core.timefmt import time_of_day
+from workbench.core.timefmt import duration_text, time_of_day
 
 ARROWS = {Direction.OUT: "→", Direction.IN: "←", Direction.LOCAL: "·"}
 DIRECTION_LABELS = {Direction.OUT: "→ sent", Direction.IN: "← received", Direction.LOCAL: "· local"}
@@ -93,7 +93,7 @@ def info_text(record: WireRecord, connection_name: str, partner: WireRecord | No
     if corr:
         lines.append(f"Correlation: {corr}")
     if record.latency_ms is not None:
-        lines.append(f"Latency: {record.latency_ms:.1f} ms")
+        lines.append(f"Latency: {duration_text(record.latency_ms / 1000)}")
     if partner is not None:
         delta = (partner.mono_time - record.mono_time) * 1000.0
         role = "response" if partner.seq > record.seq else "request"

@@ -27,11 +27,13 @@ from typing import Any
 
 from workbench.core.protocols.base import ToolResult
 from workbench.core.protocols.catalog import PromptResult, ResourceContents
-from workbench.core.timefmt import time_of_day
+from workbench.core.timefmt import duration_text, time_of_day
 from workbench.ui.errors import ErrorView
 
 HISTORY_SIZE = 20
 """Results kept per tool (and connection)."""
+SCHEMA_VIOLATION = "schema violation"
+"""A call's outcome when its structured content does not match the tool's ``outputSchema``."""
 
 
 @dataclass(slots=True)
@@ -66,19 +68,36 @@ class CallRecord:
 
     @property
     def outcome(self) -> str:
-        """``running``, ``ok``, ``tool error`` (``is_error``), ``failed`` or ``cancelled``."""
+        """``running``, ``ok``, ``schema violation``, ``tool error`` (``is_error``), ``failed`` or ``cancelled``.
+
+        A result whose structured content does not match the tool's ``outputSchema`` is a
+        ``schema violation``, not ``ok``: the call worked, the server broke its own contract.
+        """
         if self.cancelled:
             return "cancelled"
         if self.error is not None:
             return "failed"
         if self.result is not None:
-            return "tool error" if self.result.is_error else "ok"
+            if self.result.is_error:
+                return "tool error"
+            return SCHEMA_VIOLATION if self.result.schema_errors else "ok"
         return "running"
 
     def label(self) -> str:
         """One line for the history list: time, outcome, duration."""
-        took = f" · {self.duration_ms:.0f} ms" if self.duration_ms is not None else ""
+        took = f" · {duration_text(self.duration_ms / 1000)}" if self.duration_ms is not None else ""
         return f"{time_of_day(self.started_at)} · {self.outcome}{took}"
+
+    def status_text(self) -> str:
+        """The sentence under the call area saying how the call ended ("" while it runs)."""
+        took = f" in {duration_text(self.duration_ms / 1000)}" if self.duration_ms is not None else ""
+        return {
+            "ok": f"Done{took}.",
+            SCHEMA_VIOLATION: f"Done{took}, but the result does not match the tool's outputSchema.",
+            "tool error": f"The tool reported an error{took}.",
+            "failed": f"The call failed{took}.",
+            "cancelled": f"Cancelled after {duration_text((self.duration_ms or 0) / 1000)}.",
+        }.get(self.outcome, "")
 
 
 @dataclass(slots=True)

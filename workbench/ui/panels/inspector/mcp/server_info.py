@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from workbench.core.timefmt import duration_text
 from workbench.ui.errors import ErrorView
 from workbench.ui.panels.inspector.mcp.inline_error import InlineErrorWidget
 from workbench.ui.panels.inspector.mcp.viewmodel import LOG_LEVELS, MCPInspectorViewModel
@@ -182,7 +183,7 @@ class ServerInfoWidget(QWidget):
 
     def on_vm_ping_finished(self, ms: float) -> None:
         """Show the latency."""
-        self.ping_result.setText(f"{ms:.1f} ms")
+        self.ping_result.setText(duration_text(ms / 1000))
 
     def on_vm_log_level_set(self, level: str) -> None:
         """Confirm the level."""

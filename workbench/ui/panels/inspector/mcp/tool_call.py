@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 
 from workbench.core.models import ToolSpec
 from workbench.core.protocols.catalog import ResourceContents
+from workbench.core.timefmt import duration_text
 from workbench.ui.errors import ErrorView
 from workbench.ui.forms.schema_form import SchemaForm
 from workbench.ui.panels.inspector.mcp.calls import MAX_CALL_LOG_LINES
@@ -313,15 +314,7 @@ class ToolCallWidget(QWidget):
             self.result_view.clear()
         if record.error is not None:
             self.banner.show_error(record.error)
-        took = f" in {record.duration_ms:.0f} ms" if record.duration_ms is not None else ""
-        self.status.setText(
-            {
-                "ok": f"Done{took}.",
-                "tool error": f"The tool reported an error{took}.",
-                "failed": f"The call failed{took}.",
-                "cancelled": f"Cancelled after {record.duration_ms or 0:.0f} ms.",
-            }.get(record.outcome, "")
-        )
+        self.status.setText(record.status_text())
 
     def _is_mine(self, record: CallRecord) -> bool:
         """Whether ``record`` is a call of the tool on show, on the connection on show."""
@@ -446,7 +439,7 @@ class ToolCallWidget(QWidget):
         self._sync_buttons()
         if not self._is_mine(record):
             return
-        self.elapsed.setText(f"{(record.duration_ms or 0) / 1000:.2f} s")
+        self.elapsed.setText(duration_text((record.duration_ms or 0) / 1000))
         state = self.vm.state
         shown = state.shown_call(record.tool) if state is not None else record
         self._fill_history(shown)
@@ -456,7 +449,7 @@ class ToolCallWidget(QWidget):
     def on_ticker_timeout(self) -> None:
         """Update the elapsed time."""
         if self.progress.isVisibleTo(self):
-            self.elapsed.setText(f"{self.vm.calls.elapsed_ms() / 1000:.1f} s")
+            self.elapsed.setText(duration_text(self.vm.calls.elapsed_ms() / 1000))
 
     def on_vm_resource_read(self, purpose: str, uri: str, contents: ResourceContents) -> None:
         """A resource link from a result was read."""

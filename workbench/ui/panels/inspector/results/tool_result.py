@@ -1,4 +1,4 @@
-"""ToolResultView: a tool call's result: error banner, structured content and its schema check, parts, raw JSON."""
+"""ToolResultView: a tool call's result: error or schema-violation banner, structured content, parts, raw JSON."""
 
 from __future__ import annotations
 
@@ -31,6 +31,15 @@ class ToolResultView(QWidget):
         self.error_banner.setObjectName("errorBanner")
         self.error_banner.setStyleSheet("QLabel#errorBanner { background: #fde2e1; color: #8a1f11; padding: 6px; }")
         self.error_banner.setVisible(False)
+        # A result that breaks the tool's outputSchema is no plain success: a warning above it all.
+        self.schema_banner = QFrame(self)
+        self.schema_banner.setObjectName("schemaViolation")
+        self.schema_banner.setProperty("banner", "warning")
+        self.schema_banner_label = plain_label("", self.schema_banner, wrap=True)
+        banner_layout = QVBoxLayout(self.schema_banner)
+        banner_layout.setContentsMargins(6, 4, 6, 4)
+        banner_layout.addWidget(self.schema_banner_label)
+        self.schema_banner.setVisible(False)
         self.structured_box = QFrame(self)
         self.structured_box.setFrameShape(QFrame.Shape.StyledPanel)
         self.structured_title = plain_label("structured content", self.structured_box)
@@ -57,7 +66,7 @@ class ToolResultView(QWidget):
         inner = QWidget(self)
         column = QVBoxLayout(inner)
         column.setContentsMargins(0, 0, 0, 0)
-        for widget in (self.error_banner, self.structured_box, self.parts, self.empty_label):
+        for widget in (self.error_banner, self.schema_banner, self.structured_box, self.parts, self.empty_label):
             column.addWidget(widget)
         column.addWidget(self.raw_button, 0, Qt.AlignmentFlag.AlignLeft)
         column.addWidget(self.raw)
@@ -80,6 +89,7 @@ class ToolResultView(QWidget):
         """Show nothing."""
         self._result = None
         self.error_banner.setVisible(False)
+        self.schema_banner.setVisible(False)
         self.structured_box.setVisible(False)
         self.parts.clear()
         self.empty_label.setVisible(False)
@@ -100,6 +110,13 @@ class ToolResultView(QWidget):
         if result.is_error:
             self.error_banner.setText("The tool reported an error (isError: true).")
             self.error_banner.setVisible(True)
+        elif result.schema_errors:
+            count = len(result.schema_errors)
+            self.schema_banner_label.setText(
+                f"⚠ Schema violation: the structured content does not match the tool's outputSchema "
+                f"({count} problem{'s' if count != 1 else ''}, listed with it below)."
+            )
+            self.schema_banner.setVisible(True)
         if result.structured_content is not None or result.schema_errors:
             self.structured_box.setVisible(True)
             structured = pretty_json(result.structured_content)
