@@ -7,12 +7,14 @@ import logging
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QSettings, QSize, Qt, QUrl, Signal
-from PySide6.QtGui import QCloseEvent, QDesktopServices
+from PySide6.QtCore import QByteArray, QSettings, QSize, Qt, QTimer, QUrl, Signal
+from PySide6.QtGui import QCloseEvent, QDesktopServices, QResizeEvent
 from PySide6.QtWidgets import (
     QDockWidget,
     QMainWindow,
     QMessageBox,
+    QStyle,
+    QTabBar,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -35,7 +37,16 @@ from workbench.ui.panels.wirelog.widget import WireLogWidget
 from workbench.ui.prompts import UserPrompts
 from workbench.ui.statusbar import StatusBarController
 from workbench.ui.untrusted import shown
-from workbench.ui.window_layout import BOTTOM, GEOMETRY_KEY, MINIMUM, ROOMY_HEIGHT, SIDEBAR, place_window
+from workbench.ui.window_layout import (
+    CENTRE_MIN,
+    GEOMETRY_KEY,
+    MINIMUM,
+    ROOMY_HEIGHT,
+    SIDEBAR,
+    bottom_height,
+    bottom_height_is_sane,
+    place_window,
+)
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +58,7 @@ UrlOpener = Callable[[QUrl], bool]
 PAGE_MINIMUM = QSize(320, 240)
 """The handoff page's minimum (its own hint asks for more height than a laptop can spare)."""
 WIRE_LOG_MIN_HEIGHT = 150
-"""The wire log may be this short (a toolbar and a few rows); the user drags it taller."""
+"""The wire log may be dragged this short (a toolbar and a few rows); the window sizes it by the space budget."""
 
 CHAT_HINT = (
     "Nothing said yet. Type a message below and press Ctrl+Enter (or Send); "
@@ -145,6 +156,14 @@ class MainWindow(QMainWindow):
 
         self.status = StatusBarController(ctx, self.statusBar())
         self.wire_toggle = self.status.add_toggle(self.wire_dock.toggleViewAction(), "wireToggle", glyph("view.wire"))
+        # the space budget (window_layout) is applied whenever the wire log shows and the window resizes,
+        # once the docks are laid out (a dock just shown still has its old height)
+        self._fit_timer = QTimer(self)
+        self._fit_timer.setSingleShot(True)
+        self._fit_timer.setInterval(0)
+        self._fit_timer.timeout.connect(self.fit_bottom_dock)
+        for dock in (self.wire_dock, self.stderr_dock, self.auth_dock):  # they share the wire log's place
+            dock.visibilityChanged.connect(self.on_bottom_dock_visibility_changed)
         self._build_menus()
         self._connect_signals()
         self._restore_layout()
@@ -295,9 +314,14 @@ class MainWindow(QMainWindow):
         box.open()
 
     def show_wire_records(self, connection_id: str | None, first: int, last: int) -> None:
-        """Show the wire log with the records ``first``..``last`` of a connection selected."""
+        """Show the wire log with the records ``first``..``last`` of a connection selected.
+
+        The wire log opens at its budget's height: from a handoff arrow, the diagram keeps its own
+        (``HandoffWidget.budget_height``).
+        """
         self.wire_dock.show()
         self.wire_dock.raise_()
+        self._fit_timer.start()
         if not self.wire_log.select_seqs(connection_id, first, last):
             self.statusBar().showMessage("Those wire records are not in the wire log's view (filtered out?)", 8000)
 
@@ -377,11 +401,76 @@ class MainWindow(QMainWindow):
         self._size_docks()
 
     def _size_docks(self) -> None:
-        """Dock sizes from the settings when they are sane for this window, else the defaults."""
+        """Dock sizes from the settings when they are sane for this window, else the defaults (the space budget)."""
         sidebar = SIDEBAR.sane(_int(self._settings.value("window/sidebar_width")), self.width())
-        bottom = BOTTOM.sane(_int(self._settings.value("window/bottom_height")), self.height())
         self.resizeDocks([self.sidebar_dock], [sidebar], Qt.Orientation.Horizontal)
-        self.resizeDocks([self.wire_dock], [bottom], Qt.Orientation.Vertical)
+        remembered = _int(self._settings.value("window/bottom_height"))
+        room, need, centre = self._bottom_budget()
+        if remembered is None or not bottom_height_is_sane(remembered, room, need, centre):
+            remembered = bottom_height(room, need, centre)
+        self._resize_bottom_dock(remembered)
+
+    def _bottom_budget(self) -> tuple[int, int, int]:
+        """``(room, need, centre)`` for ``window_layout.bottom_height``, measured on this window now.
+
+        room: the height the centre and the bottom dock area share (less the tab bar of docks sharing
+        the wire log's place, so every figure is the wire log dock's own height); need: the wire log's
+        dock showing ``DETAIL_MIN_LINES`` payload lines; centre: what the page on show keeps (the
+        handoff diagram's budget, else ``CENTRE_MIN``), its tab bar and the error banner included.
+        """
+        separator = self.style().pixelMetric(QStyle.PixelMetric.PM_DockWidgetSeparatorExtent, None, self)
+        status = self.statusBar().sizeHint().height() if not self.statusBar().isHidden() else 0
+        room = self.height() - self.menuBar().sizeHint().height() - status - separator
+        room -= self._dock_tab_bar_height(self.wire_dock)
+        dock = self.wire_dock
+        if dock.isVisible() and self.wire_log.height() > 0:
+            chrome = dock.height() - self.wire_log.height()
+        else:
+            chrome = dock.minimumSizeHint().height() - max(self.wire_log.minimumHeight(), 0)
+        need = self.wire_log.height_for_lines(width=self.width()) + chrome
+        page = self.handoffs.budget_height() if self.centre_tabs.currentWidget() is self.handoffs else CENTRE_MIN
+        centre = page + self.centre_tabs.tabBar().sizeHint().height()
+        if not self.banner.isHidden():
+            centre += self.banner.sizeHint().height()
+        # a page that cannot be squeezed that far keeps its minimum anyway: the budget says what will be
+        central = self.centralWidget()
+        if central is not None:
+            centre = max(centre, central.minimumSizeHint().height())
+        return room, need, centre
+
+    def _dock_tab_bar_height(self, dock: QDockWidget) -> int:
+        """The height of the tab bar under ``dock`` when other open docks share its place (stderr), else 0."""
+        if all(other.isHidden() for other in self.tabifiedDockWidgets(dock)):
+            return 0
+        title = dock.windowTitle()
+        for bar in self.findChildren(QTabBar, options=Qt.FindChildOption.FindDirectChildrenOnly):
+            if bar.count() > 1 and any(bar.tabText(i) == title for i in range(bar.count())):
+                return bar.sizeHint().height()
+        return self.centre_tabs.tabBar().sizeHint().height()  # not laid out yet: a tab bar's height
+
+    def fit_bottom_dock(self) -> None:
+        """Give the wire log its budget's height unless the height it has keeps the budget (see ``window_layout``)."""
+        dock = self.wire_dock
+        if dock.isHidden() or dock.isFloating():
+            return
+        room, need, centre = self._bottom_budget()
+        if not bottom_height_is_sane(dock.height(), room, need, centre):
+            self._resize_bottom_dock(bottom_height(room, need, centre))
+
+    def _resize_bottom_dock(self, height: int) -> None:
+        """Make the wire log dock ``height`` high (Qt sizes the place it shares, tab bar included)."""
+        tab_bar = self._dock_tab_bar_height(self.wire_dock)
+        self.resizeDocks([self.wire_dock], [height + tab_bar], Qt.Orientation.Vertical)
+
+    def on_bottom_dock_visibility_changed(self, _visible: bool) -> None:
+        """The wire log was shown (or its tab raised), or a dock came to share its place or left it: size it again."""
+        self._fit_timer.start()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
+        """A new window size (another screen, maximised): the wire log is sized by the budget again."""
+        super().resizeEvent(event)
+        if event.oldSize().height() != event.size().height():
+            self.fit_bottom_dock()
 
     def restore_selection(self) -> None:
         """Select the connection that was selected when the window last closed, if it is listed now.

@@ -6,6 +6,31 @@ that no longer fits (another screen, a smaller resolution) is pulled back onto t
 dock sizes that were crushed (a 20-pixel sidebar, a wire log taller than the window) are replaced by
 the defaults instead of being restored. ``place_window`` applies the first two rules to a window (the
 start-up frame and the main window alike, so both open in the same place).
+
+Space budget (heights; the window's client area is the screen less its title bar and panels):
+
+=================  ======  ==================================  =====================================
+screen             client  wire log (when open)                centre (workspace or handoff view)
+=================  ======  ==================================  =====================================
+1280×720           ~690    8 payload lines (~255 px)           the rest (~385 px)
+1366×768           ~740    8 payload lines (~255 px)           the rest (~435 px)
+1920×1080          ~1050   ``BOTTOM_SHARE`` (~300 px, 12 lines) the rest (~700 px)
+=================  ======  ==================================  =====================================
+
+- The wire log gets ``BOTTOM_SHARE`` of the room the centre and the bottom docks share, and never
+  less than what shows ``wirelog.widget.DETAIL_MIN_LINES`` lines of the selected record — as long
+  as the centre keeps its own budget: ``CENTRE_MIN`` for the workspace, the diagram's rows for the
+  handoff view (``handoffs.widget.DIAGRAM_MIN_ROWS``; opening the wire log from an arrow never
+  shrinks the diagram below them). ``bottom_height`` decides; the window applies it when the wire
+  log is shown and when the window is resized, and keeps a height the user dragged while it is
+  within the budget.
+- What shrinks first as the window gets shorter: the wire log's share beyond its 8 lines; then the
+  workspace's extras, each panel by its own rule, written where its layout is decided: a tool's
+  form beyond its content and the result beyond ``RESULT_MIN_LINES`` (``mcp/tool_call.py``; the
+  form never below ``FORM_MIN_LINES``, and the form and the result go side by side when they do
+  not fit one above the other), the chat's history (the message box stays 3–10 lines,
+  ``chat/widget.py``), a resource's contents (top-aligned, they scroll); last the wire log below
+  its 8 lines (a window shorter than 1280×720, or the handoff view on one).
 """
 
 from __future__ import annotations
@@ -52,7 +77,34 @@ class DockBounds:
 
 
 SIDEBAR = DockBounds(default=250, minimum=170, share=0.4)
-BOTTOM = DockBounds(default=220, minimum=120, share=0.5)
+BOTTOM_MIN = 120
+"""The bottom dock's height at least, whatever the budget (a toolbar and a few rows)."""
+BOTTOM_SHARE = 0.3
+"""The wire log's share of the room it shares with the centre, when that is more than its lines need."""
+CENTRE_MIN = 360
+"""The workspace's height at least when the window sizes the wire log (a tool's form and 8 lines of result)."""
+
+
+def bottom_height(room: int, need: int, centre: int = CENTRE_MIN) -> int:
+    """The bottom dock's height by the space budget (see the module's docstring).
+
+    Args:
+        room: Height the centre and the bottom dock share (the window less menu, status bar and separator).
+        need: The dock's height that shows its minimum lines (the wire log's ``DETAIL_MIN_LINES``).
+        centre: Height the centre keeps at least (``CENTRE_MIN``, or the handoff diagram's budget).
+
+    Returns:
+        ``BOTTOM_SHARE`` of ``room`` or ``need``, whichever is more, as far as ``centre`` stays free;
+        never below ``BOTTOM_MIN``.
+    """
+    wanted = max(need, int(room * BOTTOM_SHARE))
+    return max(min(wanted, room - centre), BOTTOM_MIN)
+
+
+def bottom_height_is_sane(height: int, room: int, need: int, centre: int = CENTRE_MIN) -> bool:
+    """Whether a bottom dock ``height`` keeps the budget: its lines shown where there is room, the centre's kept."""
+    floor = min(need, bottom_height(room, need, centre))
+    return floor <= height <= max(room - centre, floor)
 
 
 def first_geometry(available: QRect, preferred: QSize = PREFERRED, minimum: QSize = MINIMUM) -> QRect:

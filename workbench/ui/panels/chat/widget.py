@@ -10,8 +10,8 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QTimer, QUrl, Signal
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtCore import QSizeF, Qt, QTimer, QUrl, Signal
+from PySide6.QtGui import QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
@@ -32,6 +32,10 @@ FLUSH_INTERVAL_MS = 33
 """Shortest time between two transcript redraws (about 30 per second)."""
 FLUSH_BUDGET_S = 0.005
 """Time one redraw may spend drawing new items; a backlog is drawn in further slices, 1 ms apart."""
+INPUT_LINES = (3, 10)
+"""The message box's height in lines: 3 for a short message, growing with what is typed up to 10 (then it scrolls)."""
+INPUT_MAX_SHARE = 0.25
+"""The message box never takes more than this share of the pane: the history stays several times taller."""
 
 
 class _InputBox(QPlainTextEdit):
@@ -78,7 +82,7 @@ class ChatWidget(QWidget):
         self.renderer = TranscriptRenderer(self.transcript.document())
         self.input = _InputBox(self)
         self.input.setPlaceholderText("Message… (Ctrl+Enter sends)")
-        self.input.setMaximumHeight(110)
+        self.input.document().documentLayout().documentSizeChanged.connect(self.on_input_size_changed)
         self.send_button = QPushButton("Send", self)
         self.cancel_button = QPushButton("Cancel", self)
         self.new_button = QPushButton("New conversation", self)
@@ -113,6 +117,34 @@ class ChatWidget(QWidget):
         vm.streaming_changed.connect(self.on_viewmodel_streaming_changed)
         vm.input_state_changed.connect(self.on_viewmodel_input_state_changed)
         self._show(vm.current, force=True)
+        self.fit_input()
+
+    # ------------------------------------------------------------------ space
+
+    def fit_input(self) -> None:
+        """Size the message box to what is typed: ``INPUT_LINES`` lines, at most ``INPUT_MAX_SHARE`` of the pane.
+
+        The history (the transcript) takes every other pixel, so it is several times the box's height.
+        """
+        box = self.input
+        lines = max(1, round(box.document().documentLayout().documentSize().height()))  # wrapped lines
+        low, high = INPUT_LINES
+        spacing = box.fontMetrics().lineSpacing()
+        chrome = 2 * box.frameWidth() + 2 * round(box.document().documentMargin())
+        cap = max(low * spacing, int(self.height() * INPUT_MAX_SHARE) - chrome)
+        text = min(max(lines, low), high) * spacing
+        height = min(text, max(cap // spacing, low) * spacing) + chrome
+        if box.height() != height or box.minimumHeight() != height:
+            box.setFixedHeight(height)
+
+    def on_input_size_changed(self, _size: QSizeF) -> None:
+        """What is typed took another line (or one less): the box follows."""
+        self.fit_input()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
+        """A new pane height moves the box's cap."""
+        super().resizeEvent(event)
+        self.fit_input()
 
     # ------------------------------------------------------------------ intents (shortcut targets)
 

@@ -6,7 +6,7 @@ import json
 from collections.abc import Callable
 
 from PySide6.QtCore import QPoint, QRectF, Qt, Signal
-from PySide6.QtGui import QFontDatabase, QMouseEvent, QPainter, QPaintEvent, QTransform, QWheelEvent
+from PySide6.QtGui import QFontDatabase, QMouseEvent, QPainter, QPaintEvent, QResizeEvent, QTransform, QWheelEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -37,7 +37,7 @@ from workbench.ui.asyncutil import spawn
 from workbench.ui.context import PanelContext
 from workbench.ui.names import connection_name
 from workbench.ui.panels.handoffs.diagram import DiagramChange, Hop
-from workbench.ui.panels.handoffs.items import ArrowItem, lane_title
+from workbench.ui.panels.handoffs.items import FIRST_ROW, ROW_HEIGHT, ArrowItem, lane_title
 from workbench.ui.panels.handoffs.scene import HEADER_Z, HandoffScene
 from workbench.ui.panels.handoffs.viewmodel import HandoffViewModel
 from workbench.ui.untrusted import plain_label, plain_tooltip, shown
@@ -52,6 +52,13 @@ CHAIN_COMBO_CHARS = 32
 """The chain picker's width at least (in characters); it takes the toolbar's spare width too, and elides."""
 DETAIL_MIN_LINES = 6
 """The hop's JSON detail keeps this many lines; when the pane is shorter than facts + detail, it scrolls."""
+DIAGRAM_MIN_ROWS = 4
+"""The diagram's budget: the lanes' heads and this many hops stay in view when the window sizes the wire log.
+
+``budget_height`` turns it into the view's height; the window (``window_layout``'s space budget) never
+lets the wire log, opened from an arrow or otherwise, take the handoff view below it, and the
+selected arrow stays in view when the diagram gets shorter.
+"""
 
 
 def hop_facts(hop: Hop, name_of: Callable[[str], str] = str) -> list[tuple[str, str]]:
@@ -79,6 +86,7 @@ class HandoffGraphicsView(QGraphicsView):
 
     arrow_clicked = Signal(int)
     scrolled = Signal()
+    resized = Signal()
 
     def __init__(self, scene: HandoffScene, parent: QWidget | None = None) -> None:
         super().__init__(scene, parent)
@@ -88,6 +96,11 @@ class HandoffGraphicsView(QGraphicsView):
         self.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
         self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
         self._pressed_arrow = False
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
+        """Resize, then say so (the selected arrow is kept in view)."""
+        super().resizeEvent(event)
+        self.resized.emit()
 
     def scrollContentsBy(self, dx: int, dy: int) -> None:  # noqa: N802
         """Scroll, then say so (the lane headers follow)."""
@@ -205,7 +218,7 @@ class HandoffWidget(QWidget):
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 1)
         self.status_label = plain_label("", self, selectable=False)
-        layout = QVBoxLayout(self)
+        layout = self._column = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
         layout.addWidget(self.toolbar)
@@ -329,6 +342,7 @@ class HandoffWidget(QWidget):
         self.wire_button.clicked.connect(self.on_wire_button_clicked)
         self.view.arrow_clicked.connect(self.on_view_arrow_clicked)
         self.view.scrolled.connect(self.on_view_scrolled)
+        self.view.resized.connect(self.on_view_resized)
         vm.chains_changed.connect(self.on_vm_chains_changed)
         vm.current_chain_changed.connect(self.on_vm_current_chain_changed)
         vm.diagram_changed.connect(self.on_vm_diagram_changed)
@@ -338,6 +352,38 @@ class HandoffWidget(QWidget):
         vm.replay_changed.connect(self.on_vm_replay_changed)
         vm.playing_changed.connect(self.play_action.setChecked)
         vm.status.connect(self.status_label.setText)
+
+    # ---- space ------------------------------------------------------------------------------
+
+    def budget_height(self, rows: int = DIAGRAM_MIN_ROWS) -> int:
+        """The view's height that shows the lanes' heads and ``rows`` hops at the current zoom (at most actual size).
+
+        Counted from the parts' size hints (toolbar, status line, the view's frame and a horizontal
+        scroll bar), so the window can keep it before it shrinks the view.
+        """
+        level = min(self.view.zoom_level(), FIT_MAX)
+        diagram = round((FIRST_ROW + rows * ROW_HEIGHT) * level)
+        frame = 2 * self.view.frameWidth() + self.view.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
+        own = self._column
+        margins = own.contentsMargins()
+        return (
+            margins.top()
+            + self.toolbar.sizeHint().height()
+            + own.spacing()
+            + diagram
+            + frame
+            + own.spacing()
+            + self.status_label.sizeHint().height()
+            + margins.bottom()
+        )
+
+    def on_view_resized(self) -> None:
+        """The diagram got shorter or taller: the selected arrow stays in view."""
+        selected = [item for item in self.scene.arrow_items if item.isSelected()]
+        if selected:
+            shown = self.view.mapToScene(self.view.viewport().rect()).boundingRect()
+            row = selected[0].sceneBoundingRect()
+            self.view.ensureVisible(QRectF(shown.left() + 1, row.top(), 1, row.height()), 0, 20)
 
     # ---- commands the window may bind --------------------------------------------------------
 

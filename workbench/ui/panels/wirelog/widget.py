@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, Qt, QTimer
-from PySide6.QtGui import QAction, QFontDatabase
+from PySide6.QtCore import QModelIndex, QSize, Qt, QTimer
+from PySide6.QtGui import QAction, QFontDatabase, QPainter, QPaintEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QBoxLayout,
     QCheckBox,
     QComboBox,
     QFileDialog,
@@ -15,7 +16,9 @@ from PySide6.QtWidgets import (
     QMenu,
     QPlainTextEdit,
     QPushButton,
+    QSizePolicy,
     QSplitter,
+    QStyle,
     QTableView,
     QTabWidget,
     QToolBar,
@@ -30,17 +33,73 @@ from workbench.ui.panels.wirelog.format import DIRECTION_LABELS, info_text, pret
 from workbench.ui.panels.wirelog.itemmodel import COLUMNS, SUMMARY
 from workbench.ui.panels.wirelog.viewmodel import WireLogViewModel
 from workbench.ui.payload import PayloadView
-from workbench.ui.untrusted import plain_label, shown
+from workbench.ui.untrusted import PlainLabel, plain_label, set_plain_tooltip, shown
 
 TEXT_DEBOUNCE_MS = 150
 STATUS_MS = 8000
 """A toolbar note (a failed jump, an export) goes away after this long or when another row is chosen."""
 _COLUMN_WIDTHS = (96, 110, 34, 96, 150, 60, 90, 70)
 _BOTTOM_SLACK = 2  # pixels: "at the bottom" tolerates a partly shown last row
+DETAIL_MIN_LINES = 8
+"""Lines of the selected record's payload the window keeps in view whenever it sizes the wire log.
+
+``height_for_lines`` turns lines into the pane's height; the window's space budget
+(``workbench.ui.window_layout``) gives the dock that much at every screen size it can.
+"""
+FILTER_MIN_WIDTH = 200
+"""The text filter's width at least; the toolbar and the filters share one row when both fit beside it."""
+
+
+class _TitleLabel(PlainLabel):
+    """The record's title beside the detail's tabs: one line cut with "…" when it is narrow (whole in its tooltip)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+
+    def setText(self, text: str) -> None:  # noqa: N802 - Qt's name
+        """Show ``text`` (plain, ``shown``), with all of it in the tooltip."""
+        super().setText(text)
+        set_plain_tooltip(self, text)
+
+    def sizeHint(self) -> QSize:  # noqa: N802
+        """A few characters wide: the title takes what the tabs and buttons leave."""
+        return QSize(self.fontMetrics().averageCharWidth() * 6, super().sizeHint().height())
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802
+        """See ``sizeHint``."""
+        return self.sizeHint()
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802
+        """Draw the text on one line, cut with "…" to the label's width."""
+        painter = QPainter(self)
+        area = self.contentsRect()
+        text = self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideRight, area.width())
+        painter.drawText(area, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), text)
+
+
+class _DetailCorner(QWidget):
+    """The detail's tab bar corner (title, Jump, Save as…): as wide as the tabs leave, so the title gets the room."""
+
+    def __init__(self, tabs: QTabWidget, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._tabs = tabs
+
+    def sizeHint(self) -> QSize:  # noqa: N802
+        """Everything the tab bar does not need (``QTabWidget`` gives a corner widget its size hint)."""
+        own = super().sizeHint()
+        spare = self._tabs.width() - self._tabs.tabBar().sizeHint().width() - 2
+        return QSize(max(spare, own.width()), own.height())
 
 
 class WireLogWidget(QWidget):
     """The wire log pane: every recorded message, filterable, with a detail view of the selected one.
+
+    Its height goes to the detail (the table shows the newest rows in whatever is left beside it):
+    the toolbar and the filters share one row when the pane is wide enough for both, the record's
+    title, "Jump to …" and "Save as…" sit beside the payload's tabs, so a short dock still shows
+    ``DETAIL_MIN_LINES`` lines of the payload.
 
     Args:
         ctx: The panel context.
@@ -63,11 +122,19 @@ class WireLogWidget(QWidget):
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 2)
         self.splitter = splitter
-        layout = QVBoxLayout(self)
+        filters = QWidget(self)
+        filters.setLayout(self.filter_bar)
+        # one row (toolbar | filters) when the pane is wide enough, else two: see _arrange_bars
+        self.bars = QBoxLayout(QBoxLayout.Direction.TopToBottom)
+        self.bars.setContentsMargins(0, 0, 0, 0)
+        self.bars.setSpacing(2)
+        self.bars.addWidget(self.toolbar, 0)
+        self.bars.addWidget(filters, 1)
+        self._filters = filters
+        layout = self._column = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
-        layout.addWidget(self.toolbar)
-        layout.addLayout(self.filter_bar)
+        layout.addLayout(self.bars)
         layout.addWidget(splitter, 1)
         self._connect()
         self.on_vm_connections_changed()
@@ -124,6 +191,7 @@ class WireLogWidget(QWidget):
 
     def _build_filter_bar(self) -> None:
         self.text_filter = QLineEdit(self)
+        self.text_filter.setMinimumWidth(FILTER_MIN_WIDTH)
         self.text_filter.setPlaceholderText("Filter: method, summary or payload text")
         self.text_filter.setClearButtonEnabled(True)
         self._debounce = QTimer(self)
@@ -189,25 +257,32 @@ class WireLogWidget(QWidget):
 
     def _build_detail(self) -> None:
         detail = QWidget(self)
-        self.detail_title = plain_label("", detail)
-        self.jump_button = QPushButton("Jump to response", detail)
+        # the record's title, "Jump to …" and one "Save as…" (for the payload tab on show) sit in the
+        # tab bar's row: the payload keeps the rows a title line and each tab's own button took
+        self.tabs = QTabWidget(detail)
+        corner = _DetailCorner(self.tabs, detail)
+        self.detail_title = _TitleLabel(corner)
+        self.jump_button = QPushButton("Jump to response", corner)
+        self.save_button = QPushButton("Save as…", corner)
+        self.save_button.setToolTip("Save the whole payload of the tab on show to a file")
+        head = QHBoxLayout(corner)
+        head.setContentsMargins(8, 0, 0, 0)
+        head.setSpacing(4)
+        head.addWidget(self.detail_title, 1)
+        head.addWidget(self.jump_button)
+        head.addWidget(self.save_button)
         self.info_view = QPlainTextEdit(detail)
         self.info_view.setReadOnly(True)
         self.info_view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         self.info_view.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.pretty_view = PayloadView(detail)
         self.raw_view = PayloadView(detail)
-        self.tabs = QTabWidget(detail)
         self.tabs.addTab(self.pretty_view, "Payload")
         self.tabs.addTab(self.raw_view, "Raw")
         self.tabs.addTab(self.info_view, "Headers && timing")
-        head = QHBoxLayout()
-        head.setContentsMargins(0, 0, 0, 0)
-        head.addWidget(self.detail_title, 1)
-        head.addWidget(self.jump_button)
-        layout = QVBoxLayout(detail)
+        self.tabs.setCornerWidget(corner, Qt.Corner.TopRightCorner)
+        layout = self._detail_layout = QVBoxLayout(detail)
         layout.setContentsMargins(4, 2, 4, 2)
-        layout.addLayout(head)
         layout.addWidget(self.tabs, 1)
         self.detail = detail
 
@@ -218,6 +293,7 @@ class WireLogWidget(QWidget):
         self.curl_action.triggered.connect(vm.copy_curl)
         self.clear_action.triggered.connect(vm.clear_view)
         self.jump_button.clicked.connect(vm.jump_to_partner)
+        self.save_button.clicked.connect(self.on_save_button_clicked)
         self.text_filter.textChanged.connect(self._debounce.start)
         self._debounce.timeout.connect(self.on_debounce_timeout)
         self.connection_combo.currentIndexChanged.connect(self.on_connection_combo_changed)
@@ -243,6 +319,61 @@ class WireLogWidget(QWidget):
         vm.connections_changed.connect(self.on_vm_connections_changed)
         vm.status.connect(self.on_vm_status)
         self.tabs.currentChanged.connect(self.on_tabs_current_changed)
+
+    # ---- space ------------------------------------------------------------------------------
+
+    def height_for_lines(self, lines: int = DETAIL_MIN_LINES, width: int | None = None) -> int:
+        """The pane's height that shows ``lines`` lines of the payload when it is ``width`` wide (default: as now).
+
+        Counted from the parts' size hints, so it holds before the pane was ever shown: the bars
+        (one row or two, as ``width`` decides), the tab bar (the record's title and buttons beside
+        the tabs) and frame, the editor's frame and margins, and a horizontal scroll bar (payloads
+        are not wrapped).
+        """
+        one_row = self._one_row(self.width() if width is None else width)
+        toolbar, filters = self.toolbar.sizeHint().height(), self._filters.sizeHint().height()
+        bars = max(toolbar, filters) if one_row else toolbar + self.bars.spacing() + filters
+        margins = self._detail_layout.contentsMargins()
+        pages = max(page.sizeHint().height() for page in (self.pretty_view, self.raw_view, self.info_view))
+        tabs_frame = self.tabs.sizeHint().height() - pages
+        editor = self.pretty_view.editor
+        text = (
+            lines * editor.fontMetrics().lineSpacing()
+            + 2 * editor.frameWidth()
+            + 2 * round(editor.document().documentMargin())
+            + editor.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
+        )
+        own = self._column
+        return (
+            bars
+            + own.spacing()
+            + margins.top()
+            + tabs_frame
+            + text
+            + margins.bottom()
+            + own.contentsMargins().top()
+            + own.contentsMargins().bottom()
+        )
+
+    def _one_row_width(self) -> int:
+        """The narrowest pane that takes the toolbar (its notes aside: they come and go) and the filters in one row."""
+        notes = sum(label.sizeHint().width() for label in (self.new_label, self.keepalive_label, self.status_label))
+        filters = self._filters.sizeHint().width()  # the text filter at FILTER_MIN_WIDTH at least
+        return self.toolbar.sizeHint().width() - notes + self.bars.spacing() + filters
+
+    def _one_row(self, width: int) -> bool:
+        return width >= self._one_row_width()
+
+    def _arrange_bars(self, width: int) -> None:
+        """Toolbar and filters side by side when ``width`` takes both, else the filters under the toolbar."""
+        direction = QBoxLayout.Direction.LeftToRight if self._one_row(width) else QBoxLayout.Direction.TopToBottom
+        if self.bars.direction() != direction:
+            self.bars.setDirection(direction)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
+        """Put the toolbar and the filters in one row when they fit."""
+        self._arrange_bars(event.size().width())
+        super().resizeEvent(event)
 
     # ---- forwarding --------------------------------------------------------------------------
 
@@ -392,9 +523,10 @@ class WireLogWidget(QWidget):
         if record is None:
             self.detail_title.setText("Select a record to see it here.")
             self.info_view.setPlainText("")
-            self.pretty_view.set_text("")
-            self.raw_view.set_text("")
+            self._fill(self.pretty_view, "")
+            self._fill(self.raw_view, "")
             self._stale_tabs.clear()
+            self._sync_save_button()
             return
         self.detail_title.setText(record.summary[:500])
         self.info_view.setPlainText(info_text(record, vm.connection_name(record.connection_id), vm.partner()))
@@ -404,14 +536,31 @@ class WireLogWidget(QWidget):
     def on_tabs_current_changed(self, index: int) -> None:
         """Fill a payload tab only when it is shown (a megabyte payload costs one tab, not two)."""
         record = self.vm.current
-        if record is None or index not in self._stale_tabs:
-            return
-        self._stale_tabs.discard(index)
-        name = f"wire-{record.seq}.json" if record.payload.lstrip()[:1] in ("{", "[") else f"wire-{record.seq}.txt"
-        if self.tabs.widget(index) is self.pretty_view:
-            self.pretty_view.set_text(pretty_payload(record), suggested_name=name)
-        elif self.tabs.widget(index) is self.raw_view:
-            self.raw_view.set_text(record.payload, suggested_name=name)
+        if record is not None and index in self._stale_tabs:
+            self._stale_tabs.discard(index)
+            payload = record.payload.lstrip()[:1] in ("{", "[")
+            name = f"wire-{record.seq}.json" if payload else f"wire-{record.seq}.txt"
+            if self.tabs.widget(index) is self.pretty_view:
+                self._fill(self.pretty_view, pretty_payload(record), name)
+            elif self.tabs.widget(index) is self.raw_view:
+                self._fill(self.raw_view, record.payload, name)
+        self._sync_save_button()
+
+    @staticmethod
+    def _fill(view: PayloadView, text: str, name: str = "payload.txt") -> None:
+        """Show ``text`` in a payload tab; its own "Save as…" stays hidden (the detail's row has one)."""
+        view.set_text(text, suggested_name=name)
+        view.save_button.hide()
+
+    def _sync_save_button(self) -> None:
+        page = self.tabs.currentWidget()
+        self.save_button.setEnabled(isinstance(page, PayloadView) and bool(page.text()))
+
+    def on_save_button_clicked(self) -> None:
+        """Ask where to save the whole payload of the tab on show."""
+        page = self.tabs.currentWidget()
+        if isinstance(page, PayloadView) and page.text():
+            page.on_save_clicked()
 
     # ---- exports -----------------------------------------------------------------------------
 

@@ -35,10 +35,21 @@ def content_items(count: int) -> str:
 
 
 def _scrolled(widget: QWidget, parent: QWidget) -> QScrollArea:
+    """``widget`` (a resource's contents) in a scroll area that fills the rest of the page.
+
+    The contents sit at the top, at their own height; the space under short contents stays empty
+    (the parts were stretched to the pane and their text centred between wide gaps); long contents
+    scroll.
+    """
+    holder = QWidget()
+    column = QVBoxLayout(holder)
+    column.setContentsMargins(0, 0, 0, 0)
+    column.addWidget(widget)
+    column.addStretch(1)
     scroll = QScrollArea(parent)
     scroll.setWidgetResizable(True)
     scroll.setFrameShape(QFrame.Shape.NoFrame)
-    scroll.setWidget(widget)
+    scroll.setWidget(holder)
     return scroll
 
 

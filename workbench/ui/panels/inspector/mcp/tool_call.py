@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QResizeEvent
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+from PySide6.QtGui import QFontDatabase, QFontMetrics, QResizeEvent
 from PySide6.QtWidgets import (
+    QBoxLayout,
     QCheckBox,
     QComboBox,
     QHBoxLayout,
     QLabel,
+    QLayoutItem,
     QPlainTextEdit,
     QProgressBar,
     QPushButton,
@@ -36,7 +38,22 @@ from workbench.ui.untrusted import plain_label
 ELAPSED_TICK_MS = 100
 PROGRESS_STEPS = 1000
 SIDE_BY_SIDE_WIDTH = 980
-"""From this width on, the form and the result sit side by side; below it the result is under the form."""
+"""From this width on, the form and the result sit side by side; below it the result is under the form
+(unless the call area is too short for that, see ``SIDE_BY_SIDE_MIN_WIDTH``)."""
+SIDE_BY_SIDE_MIN_WIDTH = 700
+"""A call area too short to stack ``FORM_MIN_LINES`` over ``RESULT_MIN_LINES`` goes side by side from this width."""
+RESULT_MIN_LINES = 8
+"""Lines (of the results' fixed-width font) the result pane keeps: the form gives way first."""
+FORM_MIN_LINES = 6
+"""Lines a form taller than its pane keeps (its JSON shows as many) before the result gives way."""
+FORM_FLOOR_LINES = 2
+"""Lines a form keeps whatever happens (the result takes its ``RESULT_MIN_LINES`` from the form's first)."""
+JSON_BESIDE_WIDTH = 560
+"""A form pane this wide has its JSON beside the fields; a narrower one (side by side on a laptop) has it under them."""
+JSON_SHARE = 0.4
+"""The JSON's part of the form pane: of its width beside the fields, of its height under them."""
+JSON_MIN_WIDTH = 280
+"""The JSON beside the fields is never narrower (about 30 characters of its font)."""
 CALL_LOG_SHARE = 0.25
 """The share of the result area the call's log messages get when they first show (the result keeps the rest)."""
 REFUSAL_NOTE = "Not sent: fix what is marked, or tick “Send even if invalid” to send anyway."
@@ -44,7 +61,19 @@ REFUSAL_NOTE = "Not sent: fix what is marked, or tick “Send even if invalid”
 MAX_TAB_STOPS = 2000
 """Walking a form's focus chain stops after this many widgets (a huge schema's fields beyond keep their order)."""
 FORM_SHARE = 0.55
-"""The form's share of the call area when the orientation is (re)set; the result gets the rest."""
+"""The most of the call area's height a stacked form takes (a tall one scrolls); its share of the width side by side."""
+
+
+def _box(pane: QWidget | None) -> QBoxLayout:
+    """The layout of one of the call splitter's panes (each has a box layout)."""
+    layout = pane.layout() if pane is not None else None
+    assert isinstance(layout, QBoxLayout)
+    return layout
+
+
+def _height(item: QLayoutItem | None) -> int:
+    """The height a layout item asks for (nothing for a hidden one: its row is skipped)."""
+    return item.sizeHint().height() if item is not None and not item.isEmpty() else 0
 
 
 class ToolCallWidget(QWidget):
@@ -173,21 +202,153 @@ class ToolCallWidget(QWidget):
     # ------------------------------------------------------------------ layout
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
-        """Form beside the result when there is width for both, above it otherwise."""
+        """Lay the form and the result out for the new size (see ``arrange``)."""
         super().resizeEvent(event)
-        wide = event.size().width() >= SIDE_BY_SIDE_WIDTH
+        self.arrange()
+
+    def arrange(self) -> None:
+        """Split the call area between the form and the result by its space budget.
+
+        - Side by side from ``SIDE_BY_SIDE_WIDTH``, and from ``SIDE_BY_SIDE_MIN_WIDTH`` when the area is
+          too short to stack ``FORM_MIN_LINES`` of form over ``RESULT_MIN_LINES`` of result (1366×768
+          with the wire log open); the form gets ``FORM_SHARE`` of the width.
+        - Stacked, the form is as tall as its content (fields and JSON whole: a 2-field tool takes
+          what its two fields need), at most ``FORM_SHARE`` of the height, at least ``FORM_MIN_LINES``;
+          the result gets the rest. What gives way as the area gets shorter: the form beyond
+          ``FORM_MIN_LINES`` (it scrolls), the result beyond ``RESULT_MIN_LINES``, the form down to
+          ``FORM_FLOOR_LINES`` (1280×720 with the wire log open), last the result.
+        - The form's JSON sits beside its fields in a pane ``JSON_BESIDE_WIDTH`` wide, else under them
+          (each keeps ``FORM_MIN_LINES``): a narrow JSON column wrapped every value.
+        - A split the user dragged is kept until the orientation changes or another tool is shown.
+        """
+        width, height = self.width(), self.height()
+        handle = self.splitter.handleWidth()
+        self._place_json(width >= JSON_BESIDE_WIDTH)
+        stackable = height - handle >= self._form_heights()[1] + self._result_min_height()
+        panes = [_box(self.splitter.widget(i)).minimumSize().width() for i in range(2)]
+        # side by side only where both panes fit as they are, and never asking the window for more width
+        self.splitter.setMinimumWidth(max(panes))
+        fits = width >= sum(panes) + handle
+        wide = fits and (width >= SIDE_BY_SIDE_WIDTH or (width >= SIDE_BY_SIDE_MIN_WIDTH and not stackable))
         orientation = Qt.Orientation.Horizontal if wide else Qt.Orientation.Vertical
-        extent = event.size().width() if wide else event.size().height()
         if orientation != self.splitter.orientation() or not self._oriented:
             self.splitter.setOrientation(orientation)
             self._oriented = self._user_split = False
-        if not self._oriented or not self._user_split:
-            form = int(extent * FORM_SHARE)
+        if self._oriented and self._user_split:
+            return
+        if wide:
+            form = int((width - handle) * FORM_SHARE)
+            form = min(form, width - handle - panes[1])  # the result pane as narrow as it goes, no narrower
+            self._place_json(form >= JSON_BESIDE_WIDTH)
+            self.splitter.setSizes([form, max(width - handle - form, 1)])
+        else:
+            extent = height - handle
+            content, least = self._form_heights()
+            form = min(content, max(least, int(extent * FORM_SHARE)))  # its content, FORM_MIN_LINES at least
+            form = min(form, extent - self._result_min_height())  # but the result keeps its lines first
+            form = max(form, min(content, self._form_floor()), 1)  # down to two lines of form
             self.splitter.setSizes([form, max(extent - form, 1)])
-            self._oriented = True
+        self._oriented = True
+
+    def _place_json(self, beside: bool) -> None:
+        """The form's JSON beside its fields, or under them."""
+        inner = getattr(self.form, "splitter", None)
+        orientation = Qt.Orientation.Horizontal if beside else Qt.Orientation.Vertical
+        if isinstance(inner, QSplitter) and inner.orientation() != orientation:
+            inner.setOrientation(orientation)
+            self._size_json()
+
+    def _size_json(self) -> None:
+        """The JSON's part of the form pane: ``JSON_SHARE``; ``JSON_MIN_WIDTH`` beside the fields, 6 lines under."""
+        inner = getattr(self.form, "splitter", None)
+        if not isinstance(inner, QSplitter) or inner.count() != 2:
+            return
+        if inner.orientation() == Qt.Orientation.Horizontal:
+            extent = inner.width() - inner.handleWidth()
+            least = JSON_MIN_WIDTH
+        else:
+            extent = inner.height() - inner.handleWidth()
+            least = self._json_heights()[0] + FORM_MIN_LINES * self._line_height()
+        if extent > 1:
+            json = min(max(int(extent * JSON_SHARE), least), extent - 1)
+            inner.setSizes([extent - json, json])
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
+        """The form's inner splitter (fields | JSON) was resized: the JSON keeps its part of it."""
+        if event.type() == QEvent.Type.Resize and watched is getattr(self.form, "splitter", None):
+            self._size_json()
+        return False
+
+    def _json_heights(self) -> tuple[int, int]:
+        """``(chrome, content)`` of the form's JSON pane: its title and frame, and its text's lines."""
+        form = self.form
+        editor = form.json_editor if form is not None else None
+        if form is None or editor is None or form.json_pane is None:
+            return 0, 0
+        text = 2 * editor.frameWidth() + 2 * round(editor.document().documentMargin())
+        chrome = form.json_pane.sizeHint().height() - editor.sizeHint().height() + text
+        return chrome, editor.document().blockCount() * self._line_height()
+
+    def _line_height(self) -> int:
+        return QFontMetrics(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)).lineSpacing()
+
+    def _form_chrome(self) -> int:
+        """The form pane's height less the form's: its margins and the Call row under the form."""
+        top = _box(self.splitter.widget(0))
+        margins = top.contentsMargins()
+        return margins.top() + margins.bottom() + top.spacing() + _height(top.itemAt(1))
+
+    def _form_heights(self) -> tuple[int, int]:
+        """``(content, least)``: the form's pane showing all its fields and JSON, and showing ``FORM_MIN_LINES``."""
+        chrome = self._form_chrome()
+        lines = self._line_height()
+        form = self.form
+        json_chrome, json_text = self._json_heights()
+        inner = getattr(form, "splitter", None)
+        if form is None or not isinstance(inner, QSplitter) or not json_chrome:
+            least = chrome + FORM_MIN_LINES * lines
+            return least, least
+        outer = form.sizeHint().height() - inner.sizeHint().height()  # its problem list, its schema's note
+        page = form.form_area.widget()
+        fields = (page.sizeHint().height() if page is not None else 0) + 2 * form.form_area.frameWidth()
+        json = json_chrome + json_text
+        least_json = json_chrome + FORM_MIN_LINES * lines
+        if inner.orientation() == Qt.Orientation.Vertical:  # the JSON under the fields
+            content = fields + inner.handleWidth() + json
+            least = FORM_MIN_LINES * lines + inner.handleWidth() + least_json
+        else:
+            content, least = max(fields, json), least_json
+        return chrome + outer + content, chrome + outer + least
+
+    def _form_floor(self) -> int:
+        """The form's pane with ``FORM_FLOOR_LINES`` (its buttons included)."""
+        return self._form_chrome() + FORM_FLOOR_LINES * self._line_height()
+
+    def _result_min_height(self) -> int:
+        """The result's pane showing ``RESULT_MIN_LINES`` (the history row and an error banner above it included)."""
+        bottom = _box(self.splitter.widget(1))
+        margins = bottom.contentsMargins()
+        rows = [_height(bottom.itemAt(i)) for i in range(bottom.count() - 1)]  # the history row, an error banner
+        above = sum(row + bottom.spacing() for row in rows if row)
+        return margins.top() + margins.bottom() + above + RESULT_MIN_LINES * self._line_height()
+
+    def _follow_form(self) -> None:
+        """A new form is on show: lay out for it, and again when its content grows or shrinks (an item added)."""
+        self._user_split = False
+        if self.form is not None:
+            self.form.changed.connect(self.on_form_resized)
+            inner = getattr(self.form, "splitter", None)
+            if isinstance(inner, QSplitter):
+                inner.installEventFilter(self)
+        self.arrange()
+
+    def on_form_resized(self) -> None:
+        """The form changed: a stacked form follows its content's height (unless the user chose the split)."""
+        if self.splitter.orientation() == Qt.Orientation.Vertical and not self._user_split:
+            self.arrange()
 
     def on_splitter_moved(self, pos: int, index: int) -> None:
-        """The user chose the split: keep it (until the orientation changes)."""
+        """The user chose the split: keep it (until the orientation changes or another tool is shown)."""
         self._user_split = True
 
     # ------------------------------------------------------------------ the tool on show
@@ -232,6 +393,7 @@ class ToolCallWidget(QWidget):
             self._show_record(record)
         self._sync_buttons()
         self._sync_running_view()
+        self._follow_form()
 
     def tab_chain(self) -> list[QWidget]:
         """The call area's Tab order: the form's fields, Call, then the secondary controls.

@@ -1,0 +1,199 @@
+"""The window's space budget at 1280×720, 1366×768 and 1920×1080 (window_layout's docstring): the wire
+record's detail, a tool's form and result, the chat's history and message box, a resource's contents and
+the handoff diagram each keep their lines with the wire log open."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QPointF, QSize, Qt
+from PySide6.QtGui import QFontDatabase, QFontMetrics
+from PySide6.QtWidgets import QApplication, QPlainTextEdit
+
+from tests.ui.support import wait_until
+from tests.ui.test_handoff_view import publish, trip_chain
+from tests.ui.test_window_e2e import demo_window
+from tests.ui.test_window_layout import plain_window
+from workbench.core.handoff.mermaid import StepStyle
+from workbench.ui.mainwindow import MainWindow
+from workbench.ui.panels.chat.widget import INPUT_LINES, INPUT_MAX_SHARE
+from workbench.ui.panels.handoffs.items import FIRST_ROW, ROW_HEIGHT
+from workbench.ui.panels.handoffs.widget import DIAGRAM_MIN_ROWS
+from workbench.ui.panels.inspector.mcp.tool_call import FORM_MIN_LINES, JSON_MIN_WIDTH, RESULT_MIN_LINES
+from workbench.ui.panels.wirelog.widget import DETAIL_MIN_LINES
+from workbench.ui.window_layout import BOTTOM_SHARE, CENTRE_MIN, bottom_height
+
+SMALL, LAPTOP, WIDE = QSize(1280, 692), QSize(1366, 740), QSize(1920, 1052)
+"""1280×720, 1366×768 and 1920×1080 screens less a window's title bar: the window's client area."""
+
+
+async def settle() -> None:
+    """Let the layouts run (a resize, a dock shown, a tool picked) before anything is measured."""
+    for _ in range(4):
+        await asyncio.sleep(0.02)
+        QApplication.processEvents()
+
+
+def lines(editor: QPlainTextEdit) -> float:
+    """How many lines of text an editor's viewport shows."""
+    margin = editor.document().documentMargin()
+    return (editor.viewport().height() - 2 * margin) / editor.fontMetrics().lineSpacing()
+
+
+def fixed_lines(pixels: int) -> float:
+    """``pixels`` in lines of the results' fixed-width font."""
+    return pixels / QFontMetrics(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)).lineSpacing()
+
+
+async def open_wire_log(window: MainWindow, size: QSize) -> None:
+    window.resize(size)
+    if not window.wire_dock.isVisible():
+        window.wire_dock.toggleViewAction().trigger()  # the status bar's "Wire log" button
+    await settle()
+
+
+async def click_a_record(window: MainWindow, qtbot: Any) -> None:
+    table = window.wire_log.table
+    index = table.model().index(table.model().rowCount() - 1, 0)
+    table.scrollTo(index)
+    qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=table.visualRect(index).center())
+    await settle()
+    assert window.wire_log.vm.current is not None
+
+
+def test_the_wire_log_gets_its_lines_first_and_a_share_of_a_tall_window():
+    need = 265
+    assert bottom_height(689, need) == need  # 1366×768: the lines, the workspace the rest
+    assert bottom_height(1001, need) == int(1001 * BOTTOM_SHARE)  # 1920×1080: a share, more lines
+    assert bottom_height(600, need) == 600 - CENTRE_MIN  # a short window: the workspace keeps its budget
+    assert bottom_height(689, need, centre=500) == 689 - 500  # the handoff diagram's budget is bigger
+
+
+@pytest.mark.asyncio
+async def test_the_wire_records_detail_shows_eight_lines_whatever_the_screen_and_beside_the_stderr_tab(qtbot, tmp_path):
+    async with demo_window(tmp_path, qtbot) as bench:
+        window: MainWindow = bench.window
+        for size, least in ((LAPTOP, DETAIL_MIN_LINES), (WIDE, DETAIL_MIN_LINES), (SMALL, DETAIL_MIN_LINES - 1.5)):
+            await open_wire_log(window, size)
+            await click_a_record(window, qtbot)
+            editor = window.wire_log.pretty_view.editor
+            assert lines(editor) >= least, (size, lines(editor))  # was 3 lines at 1366×768
+            assert window.wire_log.save_button.isEnabled()  # the payload's "Save as…" sits beside its title
+        window.resize(LAPTOP)
+        window.stderr_dock.toggleViewAction().trigger()  # the server's stderr shares the wire log's place
+        await settle()
+        window.wire_dock.raise_()
+        await settle()
+        assert lines(window.wire_log.pretty_view.editor) >= DETAIL_MIN_LINES  # was 2 with the stderr tab
+
+
+@pytest.mark.asyncio
+async def test_a_tool_form_takes_its_contents_height_and_the_result_keeps_eight_lines(qtbot, tmp_path):
+    async with demo_window(tmp_path, qtbot) as bench:
+        window: MainWindow = bench.window
+        window.resize(LAPTOP)
+        bench.ctx.selection.select("demo-mcp-stdio")
+        mcp = window.inspector.inspector("mcp")
+        assert mcp is not None
+        await settle()
+        call = mcp.tools.detail.call
+
+        # a 2-field tool's form is as tall as its two fields (it took 55 % of the call area: ~280 px)
+        assert mcp.tools.select_tool("add")
+        await settle()
+        assert call.splitter.orientation() == Qt.Orientation.Vertical
+        content = call.form.form_area.widget().sizeHint().height() + 2 * call.form.form_area.frameWidth()
+        assert call.form.height() <= content + 4
+        assert call.result_view.height() >= 0.7 * call.height()  # the result gets the rest
+
+        for size in (LAPTOP, WIDE):  # with the wire log open
+            await open_wire_log(window, size)
+            for tool in ("add", "plan_trip"):
+                assert mcp.tools.select_tool(tool)
+                await settle()
+                assert fixed_lines(call.result_view.height()) >= RESULT_MIN_LINES, (size, tool)  # was ~7 and 6
+                json_lines = lines(call.form.json_editor)
+                assert json_lines >= min(FORM_MIN_LINES, call.form.json_editor.blockCount()), (size, tool, json_lines)
+                assert call.form.json_editor.width() >= JSON_MIN_WIDTH - 8  # never a column wrapping every value
+        await open_wire_log(window, SMALL)
+        assert mcp.tools.select_tool("plan_trip")
+        await settle()
+        assert fixed_lines(call.result_view.height()) >= RESULT_MIN_LINES - 1  # the form gave way first
+
+
+@pytest.mark.asyncio
+async def test_the_chat_history_is_several_times_the_message_box_which_grows_with_what_is_typed(qtbot, tmp_path):
+    async with demo_window(tmp_path, qtbot) as bench:
+        window: MainWindow = bench.window
+        await open_wire_log(window, LAPTOP)
+        bench.ctx.selection.select("demo-travel")
+        await settle()
+        chat = window.chat
+        box = chat.input
+        spacing = box.fontMetrics().lineSpacing()
+        low, high = INPUT_LINES
+        assert low * spacing <= box.height() <= (low + 1) * spacing  # 3 lines (it was 110 px)
+        assert chat.transcript.height() >= 4 * box.height()  # the history several times the box (was ~2)
+
+        box.setFocus()
+        for line in range(5):
+            qtbot.keyClicks(box, f"line {line}")
+            qtbot.keyClick(box, Qt.Key.Key_Return)  # a new line; Ctrl+Enter would send
+        await settle()
+        assert lines(box) >= 5  # the box grew with the text: every line typed is in view
+        for line in range(30):
+            qtbot.keyClicks(box, f"more {line}")
+            qtbot.keyClick(box, Qt.Key.Key_Return)
+        await settle()
+        assert box.height() <= min(high * spacing + 12, INPUT_MAX_SHARE * chat.height())  # capped, it scrolls
+        assert chat.transcript.height() >= 2 * box.height()
+
+
+@pytest.mark.asyncio
+async def test_a_resources_contents_sit_at_the_top_of_their_pane(qtbot, tmp_path):
+    async with demo_window(tmp_path, qtbot) as bench:
+        window: MainWindow = bench.window
+        bench.ctx.selection.select("demo-mcp-stdio")
+        mcp = window.inspector.inspector("mcp")
+        assert mcp is not None
+        mcp.tabs.setCurrentWidget(mcp.resources)
+        page = mcp.resources.resource_page
+        for size in (LAPTOP, WIDE):
+            await open_wire_log(window, size)
+            read = asyncio.ensure_future(wait_until(lambda: bool(page.contents.part_views), mcp.vm.resource_read))
+            assert mcp.resources.select_resource("demo://counter")
+            await read
+            await settle()
+            (part,) = page.contents.part_views
+            assert part.height() <= part.sizeHint().height() + 2  # not stretched: was 283 px, its text centred
+            assert part.mapTo(page, part.rect().topLeft()).y() <= page.status.geometry().bottom() + 20
+            scroll = page.layout().itemAt(page.layout().count() - 1).widget()
+            assert scroll.geometry().bottom() >= page.height() - 20  # the pane fills the page below the header
+
+
+@pytest.mark.asyncio
+async def test_opening_the_wire_log_from_a_handoff_arrow_keeps_the_diagrams_rows_in_view(qtbot, tmp_path):
+    async with plain_window(tmp_path / "config", qtbot) as window:
+        for size in (LAPTOP, SMALL):
+            window.resize(size)
+            window.show()
+            await open_wire_log(window, size)
+            window.resizeDocks([window.wire_dock], [380], Qt.Orientation.Vertical)  # the user dragged it tall
+            await settle()
+            window.wire_dock.toggleViewAction().trigger()  # and closed it
+            window.show_handoffs()
+            publish(window.ctx, trip_chain(f"chain-{size.width()}"))
+            await settle()
+            handoffs = window.handoffs
+            last = [i for i in handoffs.scene.arrow_items if i.arrow.style is StepStyle.REPLY][-1]  # the answer
+            handoffs.view.ensureVisible(last)
+            pos = handoffs.view.mapFromScene(QPointF((last.x1 + last.x2) / 2, last.line_y))
+            qtbot.mouseClick(handoffs.view.viewport(), Qt.MouseButton.LeftButton, pos=pos)
+            await settle()
+            assert window.wire_dock.isVisible()  # the click opened the wire log on the hop's records
+            budget = (FIRST_ROW + DIAGRAM_MIN_ROWS * ROW_HEIGHT) * min(handoffs.view.zoom_level(), 1.0)
+            assert handoffs.view.viewport().height() >= budget, (size, handoffs.view.viewport().height())
+            shown = handoffs.view.mapToScene(handoffs.view.viewport().rect()).boundingRect()
+            assert shown.contains(QPointF((last.x1 + last.x2) / 2, last.line_y))  # the clicked arrow stays in view
