@@ -3,13 +3,24 @@
 As the MCP Inspector lists tools: what a tool does is readable without hovering each name. Both
 lines are drawn with ``drawText`` (plain text, never rich text); the description line is elided to
 the row's width, the name only when the list is too narrow for it.
+
+``TagLabel`` is a catalog entry's annotation ("read-only", "destructive"): a flat tag in the same
+quiet colours, never something that looks like a button.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt
-from PySide6.QtGui import QColor, QFontMetrics, QPainter, QPalette
-from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
+from PySide6.QtCore import QEvent, QModelIndex, QPersistentModelIndex, QRect, QSize, Qt
+from PySide6.QtGui import QColor, QFontMetrics, QPainter, QPaintEvent, QPalette
+from PySide6.QtWidgets import (
+    QApplication,
+    QLabel,
+    QSizePolicy,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QWidget,
+)
 
 from workbench.ui.panels.inspector.mcp.itemmodel import SUMMARY_ROLE
 
@@ -17,18 +28,70 @@ PAD = 4
 """Pixels around and between the two lines."""
 SECONDARY_WEIGHT = 0.62
 """How much of the text colour the description's colour takes (the rest is the background's)."""
+TAG_FILL_WEIGHT = 0.12
+"""How much of the text colour a tag's fill takes: a tint of the window, no border, no shadow."""
+TAG_FONT_SCALE = 0.9
+"""A tag's text is a little smaller than the text around it."""
 
 _Index = QModelIndex | QPersistentModelIndex
 
 
-def secondary_colour(text: QColor, background: QColor) -> QColor:
+def secondary_colour(text: QColor, background: QColor, weight: float = SECONDARY_WEIGHT) -> QColor:
     """A colour between ``text`` and ``background``: readable, yet quieter than the text (any palette)."""
-    w = SECONDARY_WEIGHT
+    w = weight
     return QColor(
         round(text.red() * w + background.red() * (1 - w)),
         round(text.green() * w + background.green() * (1 - w)),
         round(text.blue() * w + background.blue() * (1 - w)),
     )
+
+
+class TagLabel(QLabel):
+    """A flat tag: plain text on a tint of the window's colour, rounded, no border, never focusable.
+
+    Annotations are facts about an entry, not actions: unlike a button (raised, outlined, the same
+    height as the Schemas button beside it) a tag is lower than the text line's button, has no
+    frame and takes no focus or clicks. Its colours follow the palette (light and dark).
+    """
+
+    def __init__(self, text: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents, True)
+        self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
+        font = self.font()
+        font.setPointSizeF(font.pointSizeF() * TAG_FONT_SCALE)
+        self.setFont(font)
+        self.setContentsMargins(6, 1, 6, 1)
+        self.setText(text)
+        self._recolour()
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt's name
+        """Follow a palette change (light/dark)."""
+        if event.type() == QEvent.Type.PaletteChange:
+            self._recolour()
+        super().changeEvent(event)
+
+    def _recolour(self) -> None:
+        palette = self.palette()
+        text = palette.color(QPalette.ColorRole.WindowText)
+        background = palette.color(QPalette.ColorRole.Window)
+        self.fill = secondary_colour(text, background, TAG_FILL_WEIGHT)
+        self.text_colour = secondary_colour(text, background, 0.85)
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt's name
+        """A rounded fill, then the text in the tag's colour."""
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(self.fill)
+        radius = self.height() / 2
+        painter.drawRoundedRect(self.rect(), radius, radius)
+        painter.setPen(self.text_colour)
+        painter.setFont(self.font())
+        painter.drawText(self.contentsRect(), Qt.AlignmentFlag.AlignCenter, self.text())
+        painter.end()
 
 
 class CatalogDelegate(QStyledItemDelegate):

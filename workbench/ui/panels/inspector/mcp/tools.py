@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from workbench.core.models import ToolSpec
+from workbench.ui.panels.inspector.mcp.catalog_delegate import TagLabel
 from workbench.ui.panels.inspector.mcp.catalog_list import CatalogListWidget, lay_out_list_and_detail
 from workbench.ui.panels.inspector.mcp.itemmodel import ListRow
 from workbench.ui.panels.inspector.mcp.tool_call import ToolCallWidget
@@ -142,9 +143,8 @@ class ToolDetailWidget(QWidget):
             badge.deleteLater()
         self.badges = []
         for text in annotation_badges(spec) if spec else []:
-            badge = plain_label(text, self, selectable=False)
-            badge.setStyleSheet("border: 1px solid #888; border-radius: 6px; padding: 1px 6px;")
-            self._badge_row.insertWidget(2 + len(self.badges), badge)
+            badge = TagLabel(text, self)  # a flat tag: a fact about the tool, not a button
+            self._badge_row.insertWidget(2 + len(self.badges), badge, 0, Qt.AlignmentFlag.AlignVCenter)
             self.badges.append(badge)
         self.input_schema.setPlainText(pretty_json(spec.input_schema) if spec else "")
         output = spec.output_schema if spec else None
