@@ -50,7 +50,11 @@ class SidebarDelegate(QStyledItemDelegate):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._icons: dict[tuple[str, int], QIcon] = {}
-        icon_theme().changed.connect(self._icons.clear)
+        icon_theme().changed.connect(self.on_icon_theme_changed)
+
+    def on_icon_theme_changed(self) -> None:
+        """The glyphs loaded or the palette changed: make the marks again."""
+        self._icons.clear()
 
     def _icon(self, glyph: str, colour: QColor, palette: QPalette) -> QIcon:
         key = (glyph, colour.rgba())
