@@ -130,3 +130,18 @@ async def test_the_inspector_says_why_there_is_nothing_to_show_and_follows_the_c
     finally:
         await ctx.services.connections.aclose()
         ctx.bridge.detach()
+
+
+@pytest.mark.asyncio
+async def test_a_server_that_lists_no_tools_says_so_and_its_missing_capabilities_say_why(qtbot, tmp_path):
+    profile = MCPStdioProfile(name="empty", command=sys.executable, args=[script_path("many_tools"), "0"])
+    async with inspector(tmp_path, qtbot, profile) as it:
+        tools = it.widget.tools
+        assert tools.list.model.visible_keys() == []
+        assert tools.detail.name_label.text() == "No tools"
+        assert "lists no tools" in tools.detail.description.text()
+        tabs = it.widget.tabs
+        for tab, what in ((it.widget.resources, "resources"), (it.widget.prompts, "prompts")):
+            index = tabs.indexOf(tab)
+            assert not tabs.isTabEnabled(index)
+            assert f"no '{what}' capability" in tabs.tabToolTip(index)

@@ -24,6 +24,8 @@ from workbench.ui.panels.inspector.mcp.viewmodel import CompletionKey, MCPInspec
 from workbench.ui.panels.inspector.results import ContentPartsView
 from workbench.ui.untrusted import plain_label, set_plain_tooltip
 
+NO_PROMPTS_HINT = "This server lists no prompts. It may add some later (the list refreshes when it says so)."
+
 
 class PromptMessageView(QFrame):
     """One message of a rendered prompt: its role, then its content parts."""
@@ -102,8 +104,10 @@ class PromptDetailWidget(QWidget):
         self._clear_messages()
         self.banner.clear()
         self.result_description.clear()
-        self.name_label.setText(spec.name + (f" — {spec.title}" if spec.title else "") if spec else "Pick a prompt")
-        self.description.setText(spec.description or "" if spec else "")
+        none_listed = spec is None and not self.vm.prompts()
+        picked = "No prompts" if none_listed else "Pick a prompt"
+        self.name_label.setText(spec.name + (f" — {spec.title}" if spec.title else "") if spec else picked)
+        self.description.setText(spec.description or "" if spec else (NO_PROMPTS_HINT if none_listed else ""))
         kept = state.prompt_arguments.get(spec.name, {}) if state is not None and spec is not None else {}
         for argument in spec.arguments if spec else []:
             field = CompletingLineEdit(self, enabled=self.vm.supports_completions)

@@ -53,6 +53,12 @@ def _scrolled(widget: QWidget, parent: QWidget) -> QScrollArea:
     return scroll
 
 
+PICK_HINT = "Pick a resource or a template."
+NO_RESOURCES_HINT = (
+    "This server lists no resources and no templates. It may add some later (the lists refresh when it says so)."
+)
+
+
 class ResourcePage(QWidget):
     """One resource: what it is, Read, Subscribe, automatic re-read, and what reading returned."""
 
@@ -361,7 +367,7 @@ class ResourcesWidget(QWidget):
             lists.addWidget(box)
         self.resource_page = ResourcePage(vm, self)
         self.template_page = TemplatePage(vm, self)
-        self.empty_page = plain_label("Pick a resource or a template.", self)
+        self.empty_page = plain_label(PICK_HINT, self, wrap=True)
         self.empty_page.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.pages = QStackedWidget(self)
         for page in (self.empty_page, self.resource_page, self.template_page):
@@ -412,6 +418,8 @@ class ResourcesWidget(QWidget):
             self.pages.setCurrentWidget(self.template_page)
         else:
             self.pages.setCurrentWidget(self.empty_page)
+        listed = bool(self.vm.resources() or self.vm.templates())
+        self.empty_page.setText(PICK_HINT if listed else NO_RESOURCES_HINT)
 
     def _keep_filter(self, which: str, text: str) -> None:
         state = self.vm.state

@@ -38,6 +38,10 @@ HINTS = (
 DESCRIPTION_LINES = 2
 """Lines of a tool's description shown above the form (a longer one scrolls in its box)."""
 PICK_HINT = "Pick a tool on the left: fill in its arguments, Call (Ctrl+Enter), and its result appears here."
+NO_TOOLS_HINT = (
+    "This server lists no tools. It may add some later (the list refreshes when it says so); "
+    "its resources and prompts are in the tabs beside this one."
+)
 TOOL_LIST_WIDTH = 260
 """First width of the tool list (the detail takes the rest)."""
 
@@ -131,12 +135,13 @@ class ToolDetailWidget(QWidget):
         """Swap the form for the schemas and back."""
         self.pages.setCurrentWidget(self.schemas if schemas else self.call)
 
-    def show_tool(self, spec: ToolSpec | None) -> None:
-        """Show ``spec`` (``None``: a hint to pick one)."""
-        self.name_label.setText(spec.name if spec else "Pick a tool")
+    def show_tool(self, spec: ToolSpec | None, *, none_listed: bool = False) -> None:
+        """Show ``spec`` (``None``: a hint to pick one, or, with ``none_listed``, that there is none)."""
+        self.name_label.setText(spec.name if spec else ("No tools" if none_listed else "Pick a tool"))
         self.title_label.setText(f"— {spec.title}" if spec and spec.title and spec.title != spec.name else "")
         self.title_label.setVisible(bool(spec and spec.title))
-        self.description.setText((spec.description or "(no description)") if spec else PICK_HINT)
+        hint = NO_TOOLS_HINT if none_listed else PICK_HINT
+        self.description.setText((spec.description or "(no description)") if spec else hint)
         self.pages.setVisible(spec is not None)
         for badge in self.badges:
             badge.setParent(None)
@@ -191,7 +196,7 @@ class ToolsWidget(QWidget):
         state = self.vm.state
         if state is not None:
             state.tool = name
-        self.detail.show_tool(self.vm.tool(name) if name else None)
+        self.detail.show_tool(self.vm.tool(name) if name else None, none_listed=not self.vm.tools())
         self._order_tabs()
 
     def on_filter_edit_text_changed(self, text: str) -> None:

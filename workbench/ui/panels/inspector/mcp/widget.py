@@ -129,9 +129,16 @@ class MCPInspectorWidget(QWidget):
         self.prompts.refresh()
         caps = self.vm.capabilities
         if caps is not None:
-            self.tabs.setTabEnabled(self.tabs.indexOf(self.tools), caps.supports_tools)
-            self.tabs.setTabEnabled(self.tabs.indexOf(self.resources), caps.supports_resources)
-            self.tabs.setTabEnabled(self.tabs.indexOf(self.prompts), caps.supports_prompts)
+            for tab, offered, what in (
+                (self.tools, caps.supports_tools, "tools"),
+                (self.resources, caps.supports_resources, "resources"),
+                (self.prompts, caps.supports_prompts, "prompts"),
+            ):
+                index = self.tabs.indexOf(tab)
+                self.tabs.setTabEnabled(index, offered)
+                self.tabs.setTabToolTip(
+                    index, "" if offered else f"This server does not offer {what} (no '{what}' capability)."
+                )
         state = self.vm.state
         widget = self._tab_widget(state.tab) if state is not None else None
         saved = self.tabs.indexOf(widget) if widget is not None else -1
