@@ -279,6 +279,9 @@ async def run_window(app: QApplication, opts: GuiOptions, startup: StartupWindow
 
                 demo_agents = await stack.enter_async_context(run_demo())
                 await connect_demo(window, demo_profiles(demo_agents))
+                notes = [agent.fallback_note for agent in demo_agents if agent.fallback_note]
+                if notes:  # a saved demo connection to the usual port will not find that agent this time
+                    window.statusBar().showMessage(" ".join(notes), 30000)
             if scenario is not None:
                 handoff = run_handoff_in_window(
                     window,
