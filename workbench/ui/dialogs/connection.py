@@ -42,6 +42,7 @@ from workbench.core.profiles import (
     MCPStdioProfile,
     new_profile_id,
 )
+from workbench.ui.dialog_rules import present, refit
 from workbench.ui.dialogs.credential_fields import (
     CredentialsSection,
     FieldRow,
@@ -68,6 +69,13 @@ PROFILE_CLASSES: dict[str, type[BaseModel]] = {
     "a2a": A2AProfile,
 }
 
+URL_PLACEHOLDERS: dict[str, str] = {
+    "mcp-http": "http://127.0.0.1:8000/mcp",
+    "mcp-sse": "http://127.0.0.1:8000/sse",
+    "a2a": "https://agent.example.com",
+}
+"""What a URL of each kind looks like (shown in the empty URL field)."""
+
 MCP_MODES = ["auto", "legacy", "2026-07-28"]
 A2A_BINDINGS = ["auto", "JSONRPC", "HTTP+JSON", "GRPC"]
 
@@ -76,6 +84,15 @@ SECRETS_LATER = (
     "enter them in the credentials section below; they go to the system keyring."
 )
 """Added to a "plaintext secret" refusal so the user knows where secrets go."""
+
+NO_KEYRING_NOTICE = "Secret fields are off: this system has no secure keyring to keep them in."
+"""The Credentials section's notice when no usable keyring was found (before anything was tried)."""
+
+
+def _sentence(hint: str | None) -> str:
+    """`` Hint.`` as a sentence of its own (a hint may start in lower case), or ``""``."""
+    hint = (hint or "").strip()
+    return f" {hint[:1].upper()}{hint[1:]}" if hint else ""
 
 
 # Which fields each kind shows (the rest are hidden).
@@ -145,6 +162,13 @@ class ConnectionDialog(QDialog):
         parent: Qt parent.
     """
 
+    BACKEND_WAIT = 1.0
+    """Seconds the opener waits for the keyring check (``set_credentials_backend``) before showing the dialog.
+
+    The dialog then opens with its note in place instead of growing right after it is shown (dialog_rules,
+    rule 1); a slower check still fills the note in later.
+    """
+
     def __init__(self, profile: ConnectionProfile | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._original = profile
@@ -180,7 +204,6 @@ class ConnectionDialog(QDialog):
         cwd_layout.addWidget(self.cwd_edit)
         cwd_layout.addWidget(self.cwd_browse)
         self.url_edit = QLineEdit()
-        self.url_edit.setPlaceholderText("http://127.0.0.1:8000/mcp")
         self.card_url_edit = QLineEdit()
         self.card_url_edit.setPlaceholderText("(optional; default: <url>/.well-known/agent-card.json)")
         self.mode_combo = QComboBox()
@@ -289,40 +312,41 @@ class ConnectionDialog(QDialog):
         return self._changes
 
     def set_credentials_backend(self, info: BackendInfo | None, error: WorkbenchError | None = None) -> None:
-        """Say in the Credentials section where secrets will go: an insecure backend's warning, or why none works."""
+        """Say in the Credentials section where secrets will go: an insecure backend's warning, or that none works.
+
+        Without a usable keyring (``error``) the secret fields are off and a calm notice says why and what
+        to do: nothing was tried yet, so nothing failed (a refused save says so in red, ``show_save_error``).
+        """
         if error is not None:
-            hint = f" {error.hint}" if error.hint else ""
-            self.credentials.set_status(f"Secrets cannot be saved: {error.message}{hint}", error=True)
+            self.credentials.set_status(f"{NO_KEYRING_NOTICE}{_sentence(error.hint)}", tone="notice")
         elif info is not None and info.warning:
-            self.credentials.set_status(f"Warning: {info.warning}")
+            self.credentials.set_status(f"Warning: {info.warning}", tone="warning")
         else:
             self.credentials.set_status("")
+        self.credentials.set_secrets_enabled(error is None)
         self._fit_height()
 
     def show_save_error(self, error: WorkbenchError) -> None:
         """Show why the last save failed (the input is kept, so the user can fix the cause and retry)."""
-        hint = f" ({error.hint})" if error.hint else ""
+        keyring = isinstance(error, SecureStorageUnavailableError)
+        hint = f" ({error.hint})" if error.hint and not keyring else ""  # the keyring notice holds that hint
         self.general_error.setText(f"Not saved: {error.message}{hint}")
         self.general_error.setVisible(True)
-        if isinstance(error, SecureStorageUnavailableError):
+        if keyring:
             self.set_credentials_backend(None, error)
         self._fit_height()
 
     def _fit_height(self) -> None:
-        """Grow an open dialog to the height its wrapped notes need at its width (Qt does not do it for windows).
+        """Grow an open dialog to the height its wrapped notes need at its width, on its screen (``refit``).
 
-        A note that arrives after the dialog is shown (the keyring check, a failed save) would otherwise be
-        squeezed into one line and cut off; the screen's height is the limit.
+        A note that arrives after the dialog is shown (a failed save) or another kind's fields would otherwise
+        be squeezed and cut off mid-sentence.
         """
-        layout = self.layout()
-        if not self.isVisible() or layout is None or not layout.hasHeightForWidth():
-            return
-        needed = layout.heightForWidth(self.width())
-        screen = self.screen()
-        if screen is not None:
-            needed = min(needed, screen.availableGeometry().height() - (self.frameGeometry().height() - self.height()))
-        if needed > self.height():
-            self.resize(self.width(), needed)
+        refit(self)
+
+    def first_focus(self) -> QWidget:
+        """The name field, the form's first (dialog_rules, rule 2)."""
+        return self.name_edit
 
     def kind(self) -> str:
         """The selected profile kind (``mcp-stdio``, ``mcp-http``, ``mcp-sse`` or ``a2a``)."""
@@ -440,6 +464,7 @@ class ConnectionDialog(QDialog):
             ):
                 self._set_timeouts(kind)
             self._last_kind = kind
+        self.url_edit.setPlaceholderText(URL_PLACEHOLDERS.get(kind, ""))
         self.credentials.set_kind(kind)
         self._follow_oauth()
         carries = self._original is not None and credential_family(self._original.kind) == credential_family(kind)
@@ -449,6 +474,7 @@ class ConnectionDialog(QDialog):
         )
         self.note.setVisible(dropped)
         self.validate()
+        self._fit_height()
 
     def _follow_oauth(self) -> None:
         """The bearer token field is off while the (shown) authentication is an OAuth login."""
@@ -463,7 +489,7 @@ class ConnectionDialog(QDialog):
         chooser.setOption(QFileDialog.Option.ShowDirsOnly, True)
         chooser.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         chooser.fileSelected.connect(self.cwd_edit.setText)
-        chooser.open()
+        present(chooser)
 
     def _on_edited(self, key: str) -> None:
         self._touched.add(key)

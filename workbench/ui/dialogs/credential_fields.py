@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Literal
 
 from pydantic import SecretStr
 from PySide6.QtCore import Signal
@@ -42,6 +43,8 @@ AUTH_CHOICES: list[tuple[str, str]] = [
     ("oauth", "OAuth 2.1 login"),
 ]
 """The authentication selector's entries: the profile's ``auth`` value and label."""
+StatusTone = Literal["notice", "warning"]
+_STATUS_STYLES: dict[str, str] = {"notice": "", "warning": "color: #b26a00;"}
 OAUTH_BEARER_PLACEHOLDER = "set by the OAuth login"
 OAUTH_BEARER_FORGOTTEN = "set by the OAuth login — the stored token is forgotten when you save"
 
@@ -76,12 +79,16 @@ class FieldRow(QWidget):
         layout.setSpacing(2)
         layout.addWidget(editor)
         layout.addWidget(self.error)
-        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
+        # not Maximum: that caps the row at its size hint, which ignores how tall wrapped text is at the
+        # row's width (the keyring note was cut mid-sentence)
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
 
     def set_error(self, message: str) -> None:
         """Show ``message`` under the field (hidden when empty)."""
         self.error.setText(message)
-        self.error.setVisible(bool(message))
+        if self.error.isVisibleTo(self) != bool(message):
+            self.error.setVisible(bool(message))
+            self.updateGeometry()  # the form's row takes the message's height (see forms.field_base.Field.show_errors)
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,6 +154,12 @@ class SecretField(QWidget):
         self.show_button.toggled.connect(self.on_show_button_toggled)
         self.forget_button.toggled.connect(self.on_forget_button_toggled)
         self._update_placeholder()
+
+    def set_entry_enabled(self, enabled: bool) -> None:
+        """Let the user type a value, or not (no keyring to keep it); a value already typed stays editable."""
+        on = enabled or bool(self.edit.text())
+        self.edit.setEnabled(on)
+        self.show_button.setEnabled(on)
 
     def value(self) -> SecretStr | None:
         """The typed value, or ``None`` when the field is empty."""
@@ -237,6 +250,7 @@ class _SecretRows(QWidget):
     def __init__(self, kind: SecretKind, add_text: str, refs: list[SecretRef], parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._kind = kind
+        self._entry_enabled = True
         self.rows: list[SecretRow] = []
         self._rows_layout = QVBoxLayout()
         self._rows_layout.setContentsMargins(0, 0, 0, 0)
@@ -259,6 +273,13 @@ class _SecretRows(QWidget):
         self.changed.emit()
         return row
 
+    def set_entry_enabled(self, enabled: bool) -> None:
+        """Allow new secrets (Add, values) or not; names, Remove and Forget stay usable."""
+        self._entry_enabled = enabled
+        self.add_button.setEnabled(enabled)
+        for row in self.rows:
+            row.secret.set_entry_enabled(enabled)
+
     def remove_row(self, row: SecretRow) -> None:
         """Remove ``row`` (its stored value, if any, is forgotten when the profile is saved)."""
         if row in self.rows:
@@ -269,6 +290,7 @@ class _SecretRows(QWidget):
             self.changed.emit()
 
     def _append(self, row: SecretRow) -> SecretRow:
+        row.secret.set_entry_enabled(self._entry_enabled)
         self.rows.append(row)
         self._rows_layout.addWidget(row)
         row.changed.connect(self.changed)
@@ -369,11 +391,22 @@ class CredentialsSection(QWidget):
         """Whether the profile logs in with OAuth (the bearer token is then not used)."""
         return self._oauth
 
-    def set_status(self, text: str, *, error: bool = False) -> None:
-        """Show a note about where secrets go (an insecure backend's warning, a missing keyring)."""
+    def set_status(self, text: str, *, tone: StatusTone = "notice") -> None:
+        """Show a note about where secrets go: a ``notice`` (no keyring: plain text) or a ``warning`` (amber).
+
+        Never red: nothing failed yet when this note is shown (a refused save is the dialog's own error).
+        """
         self.status.setText(text)
-        self.status.setStyleSheet("color: #c62828;" if error else "color: #b26a00;")
+        self.status.setStyleSheet(_STATUS_STYLES[tone])
         self.status.setVisible(bool(text))
+
+    def set_secrets_enabled(self, enabled: bool) -> None:
+        """Let the user type secrets, or not when no secure keyring could keep them (the notice says why)."""
+        for field in (self.bearer, self.api_key):
+            field.set_entry_enabled(enabled)
+        self.api_key_header.setEnabled(enabled or bool(self.api_key.edit.text()))
+        self.headers.set_entry_enabled(enabled)
+        self.env.set_entry_enabled(enabled)
 
     def refs(self, profile_id: str) -> tuple[list[SecretRef], dict[str, SecretStr]]:
         """The references the profile keeps or gets, and the values to store for the new ones.

@@ -399,6 +399,7 @@ class SidebarWidget(QWidget):
         self.dialog = dialog
         backend = spawn(self._show_backend(dialog), doing="checking the keyring")
         try:
+            await asyncio.wait([backend], timeout=ConnectionDialog.BACKEND_WAIT)  # opens complete: dialog_rules rule 1
             while True:  # a refused save reopens the dialog with everything the user typed
                 self.dialog_opened.emit(dialog)
                 if await open_dialog(dialog) != ConnectionDialog.DialogCode.Accepted:
