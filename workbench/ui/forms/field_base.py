@@ -184,8 +184,16 @@ class Field(QWidget):
         if self._foreign is not None:
             shown = json.dumps(self._foreign[0], ensure_ascii=False)[:200]
             messages = [*messages, f"value from the JSON editor kept as-is: {shown}"]
-        self.error_label.setText("\n".join(messages))
+        text = "\n".join(messages)
+        changed = text != self.error_label.text() or self.error_label.isVisibleTo(self) != bool(messages)
+        self.error_label.setText(text)
         self.error_label.setVisible(bool(messages))
+        if changed:
+            # The field keeps its editor's height and the message goes below it: the form's row must grow.
+            # Qt lays the parents out again before the label counts as shown, and a QFormLayout above keeps
+            # the row's old height, squeezing the editor (an e-mail field shrank to 15 px); asking the
+            # layouts above for this field's size again gives the row the room.
+            self.updateGeometry()
 
     # ---------------------------------------------------------------- for subclasses
 
