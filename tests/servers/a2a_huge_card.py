@@ -9,14 +9,13 @@ headers. Each disconnect is logged on stderr as `gone after <n> MiB`.
 
 from __future__ import annotations
 
-import contextlib
 import os
-import signal
 import sys
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 from _padded import Framing, padded_parts, send_padded
+from _threaded_http import serve_until_stopped
 
 CARD_MB = int(os.environ.get("CARD_MB", "50"))
 
@@ -53,19 +52,8 @@ class Handler(BaseHTTPRequestHandler):
         pass
 
 
-def _stop(signum: int, frame: object) -> None:
-    raise SystemExit(0)
-
-
 def main() -> int:
-    signal.signal(signal.SIGTERM, _stop)
-    signal.signal(signal.SIGINT, _stop)
-    with ThreadingHTTPServer(("127.0.0.1", 0), Handler) as httpd:
-        httpd.daemon_threads = True
-        print(f"LISTENING http://127.0.0.1:{httpd.server_address[1]}", flush=True)
-        with contextlib.suppress(SystemExit):
-            httpd.serve_forever(poll_interval=0.1)
-    return 0
+    return serve_until_stopped(Handler)
 
 
 if __name__ == "__main__":

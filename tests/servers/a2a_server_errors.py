@@ -12,12 +12,12 @@ JSON-RPC error `{"code": <code>, "message": <message>}`. Stops on SIGTERM/SIGINT
 
 from __future__ import annotations
 
-import contextlib
 import json
-import signal
 import sys
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
+
+from _threaded_http import serve_until_stopped
 
 AGENTS = ("v1", "v1sse", "v03")
 
@@ -73,19 +73,8 @@ class Handler(BaseHTTPRequestHandler):
         pass
 
 
-def _stop(signum: int, frame: object) -> None:
-    raise SystemExit(0)
-
-
 def main() -> int:
-    signal.signal(signal.SIGTERM, _stop)
-    signal.signal(signal.SIGINT, _stop)
-    with ThreadingHTTPServer(("127.0.0.1", 0), Handler) as httpd:
-        httpd.daemon_threads = True
-        print(f"LISTENING http://127.0.0.1:{httpd.server_address[1]}", flush=True)
-        with contextlib.suppress(SystemExit):
-            httpd.serve_forever(poll_interval=0.1)
-    return 0
+    return serve_until_stopped(Handler)
 
 
 if __name__ == "__main__":

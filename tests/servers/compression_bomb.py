@@ -28,17 +28,16 @@ sent). Stops on SIGTERM/SIGINT.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import signal
 import sys
 from collections.abc import Iterable
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 from _bombs import Coding, bomb, compress, compressed_length
 from _padded import padded_parts
+from _threaded_http import serve_until_stopped
 
 BOMB_MB = int(os.environ.get("BOMB_MB", "1024"))
 CODINGS: dict[str, Coding] = {"gzip": "gzip", "deflate": "deflate", "raw_deflate": "raw-deflate"}
@@ -208,19 +207,8 @@ def _huge_parts(rid: Any) -> tuple[bytes, bytes]:
     return padded_parts({"jsonrpc": "2.0", "id": rid, "result": {"content": [{"type": "text", "text": ""}]}}, "text")
 
 
-def _stop(signum: int, frame: object) -> None:
-    raise SystemExit(0)
-
-
 def main() -> int:
-    signal.signal(signal.SIGTERM, _stop)
-    signal.signal(signal.SIGINT, _stop)
-    with ThreadingHTTPServer(("127.0.0.1", 0), Handler) as httpd:
-        httpd.daemon_threads = True
-        print(f"LISTENING http://127.0.0.1:{httpd.server_address[1]}", flush=True)
-        with contextlib.suppress(SystemExit):
-            httpd.serve_forever(poll_interval=0.1)
-    return 0
+    return serve_until_stopped(Handler)
 
 
 if __name__ == "__main__":

@@ -19,15 +19,15 @@ from __future__ import annotations
 
 import contextlib
 import json
-import signal
 import socket
 import struct
 import sys
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 from _jsonrpc import METHOD_NOT_FOUND, initialize_result
+from _threaded_http import serve_until_stopped
 
 HOLD = 30.0
 """Most seconds anything is held open."""
@@ -130,19 +130,8 @@ class Handler(BaseHTTPRequestHandler):
         pass
 
 
-def _stop(signum: int, frame: object) -> None:
-    raise SystemExit(0)
-
-
 def main() -> int:
-    signal.signal(signal.SIGTERM, _stop)
-    signal.signal(signal.SIGINT, _stop)
-    with ThreadingHTTPServer(("127.0.0.1", 0), Handler) as httpd:
-        httpd.daemon_threads = True
-        print(f"LISTENING http://127.0.0.1:{httpd.server_address[1]}", flush=True)
-        with contextlib.suppress(SystemExit):
-            httpd.serve_forever(poll_interval=0.1)
-    return 0
+    return serve_until_stopped(Handler)
 
 
 if __name__ == "__main__":
