@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QMessageBox, QPushButton, QStyle, QToolButton, QVBoxLayout, QWidget
 
+from workbench.ui.dialog_rules import present
 from workbench.ui.errors import ErrorView
 from workbench.ui.untrusted import plain_label, shown
 
@@ -110,4 +111,4 @@ class ErrorBanner(QFrame):
         box.setInformativeText(f"code: {self._view.code}")
         box.setDetailedText(shown(self._view.details))
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        box.open()
+        present(box)

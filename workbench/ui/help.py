@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from workbench.core.safe_text import neutralise
+from workbench.ui.dialog_rules import show_window
 from workbench.ui.untrusted import LinkGate, SafeTextBrowser
 
 LOG_FILE = "workbench.log"
@@ -179,7 +180,7 @@ class HelpPages:
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         dialog.column.insertWidget(0, table)
         dialog.resize(560, 520)
-        dialog.show()
+        show_window(dialog)
         return dialog
 
     def open_log_folder(self) -> Path:
@@ -200,7 +201,7 @@ class HelpPages:
         browser.link_clicked.connect(self._links.offer)
         dialog.column.insertWidget(0, browser)
         dialog.resize(640, 560)
-        dialog.show()
+        show_window(dialog)
         return dialog
 
     def _dialog(self, name: str, title: str) -> _Page:

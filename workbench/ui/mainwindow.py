@@ -24,6 +24,7 @@ from workbench.ui.actions import ActionRegistry, glyph
 from workbench.ui.asyncutil import set_error_sink
 from workbench.ui.banner import ErrorBanner
 from workbench.ui.context import PanelContext
+from workbench.ui.dialog_rules import present, show_window
 from workbench.ui.errors import ErrorView
 from workbench.ui.help import HelpPages, log_folder
 from workbench.ui.icons import load_after_first_paint
@@ -311,7 +312,7 @@ class MainWindow(QMainWindow):
                 self._url_opener(url)
 
         box.finished.connect(finished)
-        box.open()
+        present(box)
 
     def show_wire_records(self, connection_id: str | None, first: int, last: int) -> None:
         """Show the wire log with the records ``first``..``last`` of a connection selected.
@@ -359,7 +360,7 @@ class MainWindow(QMainWindow):
         box.setObjectName("scenarioResultBox")
         box.setWindowModality(Qt.WindowModality.NonModal)
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        box.show()
+        show_window(box)
         self.scenario_result = text
 
     def on_bridge_handoff_event(self, event: object) -> None:
@@ -387,7 +388,7 @@ class MainWindow(QMainWindow):
         )
         box.setTextFormat(Qt.TextFormat.PlainText)
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        box.open()
+        present(box)
 
     # ------------------------------------------------------------------ layout memory
 

@@ -9,6 +9,7 @@ from PySide6.QtGui import QFontDatabase, QTextOption
 from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
 
 from workbench.core.safe_text import safe_file_name
+from workbench.ui.dialog_rules import present
 from workbench.ui.untrusted import shown
 
 TRUNCATE_AT = 1_000_000
@@ -141,4 +142,4 @@ class PayloadView(QWidget):
         dialog = QFileDialog(self, "Save payload", self._suggested_name)
         dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
         dialog.fileSelected.connect(self.save_to)
-        dialog.open()
+        present(dialog)

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 
 from workbench.ui.asyncutil import spawn
 from workbench.ui.context import PanelContext
+from workbench.ui.dialog_rules import present
 from workbench.ui.names import connection_name
 from workbench.ui.panels.chat.render import TranscriptRenderer
 from workbench.ui.panels.chat.viewmodel import ChatViewModel, InputState
@@ -179,7 +180,7 @@ class ChatWidget(QWidget):
         dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.fileSelected.connect(lambda path: self.save_artifact_to(index, path))
-        dialog.open()
+        present(dialog)
 
     def save_artifact_to(self, index: int, path: str | Path) -> None:
         """Write the artifact at item ``index`` to ``path`` (``artifact_saved`` when done)."""

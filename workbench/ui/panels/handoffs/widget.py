@@ -35,6 +35,7 @@ from workbench.core.safe_text import escape_json_text
 from workbench.core.timefmt import duration_text, time_of_day
 from workbench.ui.asyncutil import spawn
 from workbench.ui.context import PanelContext
+from workbench.ui.dialog_rules import present
 from workbench.ui.names import connection_name
 from workbench.ui.panels.handoffs.diagram import DiagramChange, Hop
 from workbench.ui.panels.handoffs.items import FIRST_ROW, ROW_HEIGHT, ArrowItem, lane_title
@@ -452,7 +453,7 @@ class HandoffWidget(QWidget):
         dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
         dialog.setNameFilters([f"{titles[fmt]} (*.{fmt})", "All files (*)"])
         dialog.fileSelected.connect(lambda path: self.save_as(fmt, path))
-        dialog.open()
+        present(dialog)
 
     def save_as(self, fmt: str, path: str) -> None:
         """Save the chain shown in ``fmt`` to ``path`` (files are written in the background)."""
@@ -471,7 +472,7 @@ class HandoffWidget(QWidget):
         dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
         dialog.setNameFilters(["Recorded chains (*.jsonl *.json)", "All files (*)"])
         dialog.fileSelected.connect(self.open_replay)
-        dialog.open()
+        present(dialog)
 
     def open_replay(self, path: str) -> None:
         """Load ``path`` for replay in the background (a bad file is reported)."""

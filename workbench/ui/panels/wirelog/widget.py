@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from workbench.core.models import Direction, WireKind, WireRecord
 from workbench.ui.context import PanelContext
+from workbench.ui.dialog_rules import present
 from workbench.ui.panels.wirelog.format import DIRECTION_LABELS, info_text, pretty_payload
 from workbench.ui.panels.wirelog.itemmodel import COLUMNS, SUMMARY
 from workbench.ui.panels.wirelog.viewmodel import WireLogViewModel
@@ -571,7 +572,7 @@ class WireLogWidget(QWidget):
         dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
         dialog.setNameFilters([f"{suffix.upper()} files (*.{suffix})", "All files (*)"])
         dialog.fileSelected.connect(lambda path: self.start_export(fmt, path, filtered=filtered))
-        dialog.open()
+        present(dialog)
 
     def start_export(self, fmt: str, path: str, *, filtered: bool) -> None:
         """Export to ``path`` in the background (failures go to the error presenter)."""

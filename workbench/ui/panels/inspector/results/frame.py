@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from workbench.ui.dialog_rules import present
 from workbench.ui.payload import PayloadView
 from workbench.ui.untrusted import plain_label
 
@@ -70,7 +71,7 @@ class PartFrame(QFrame):
         dialog = QFileDialog(self, "Save content", self._suggested)
         dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
         dialog.fileSelected.connect(self.save_to)
-        dialog.open()
+        present(dialog)
 
 
 def _visual_lines(text: str, view: PayloadView) -> int:
