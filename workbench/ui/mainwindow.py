@@ -163,6 +163,7 @@ class MainWindow(QMainWindow):
         self._fit_timer.setSingleShot(True)
         self._fit_timer.setInterval(0)
         self._fit_timer.timeout.connect(self.fit_bottom_dock)
+        self._refit = False  # the window changed size: the wire log takes the new size's budget when it shows
         for dock in (self.wire_dock, self.stderr_dock, self.auth_dock):  # they share the wire log's place
             dock.visibilityChanged.connect(self.on_bottom_dock_visibility_changed)
         self._build_menus()
@@ -450,13 +451,18 @@ class MainWindow(QMainWindow):
         return self.centre_tabs.tabBar().sizeHint().height()  # not laid out yet: a tab bar's height
 
     def fit_bottom_dock(self) -> None:
-        """Give the wire log its budget's height unless the height it has keeps the budget (see ``window_layout``)."""
+        """Give the wire log its budget's height (see ``window_layout``).
+
+        After the window changed size, the new size's budget; else only when the height it has breaks
+        the budget (a height the user dragged within it stays).
+        """
         dock = self.wire_dock
         if dock.isHidden() or dock.isFloating():
             return
         room, need, centre = self._bottom_budget()
-        if not bottom_height_is_sane(dock.height(), room, need, centre):
+        if self._refit or not bottom_height_is_sane(dock.height(), room, need, centre):
             self._resize_bottom_dock(bottom_height(room, need, centre))
+        self._refit = False
 
     def _resize_bottom_dock(self, height: int) -> None:
         """Make the wire log dock ``height`` high (Qt sizes the place it shares, tab bar included)."""
@@ -468,10 +474,12 @@ class MainWindow(QMainWindow):
         self._fit_timer.start()
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
-        """A new window size (another screen, maximised): the wire log is sized by the budget again."""
+        """A new window size (another screen, maximised): the wire log takes that size's budget, now or when shown."""
         super().resizeEvent(event)
-        if event.oldSize().height() != event.size().height():
-            self.fit_bottom_dock()
+        old = event.oldSize()
+        if old.isValid() and old.height() != event.size().height():  # not the first show: a new size
+            self._refit = True
+            self._fit_timer.start()
 
     def restore_selection(self) -> None:
         """Select the connection that was selected when the window last closed, if it is listed now.

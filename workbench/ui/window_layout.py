@@ -7,30 +7,34 @@ dock sizes that were crushed (a 20-pixel sidebar, a wire log taller than the win
 the defaults instead of being restored. ``place_window`` applies the first two rules to a window (the
 start-up frame and the main window alike, so both open in the same place).
 
-Space budget (heights; the window's client area is the screen less its title bar and panels):
+Space budget (heights; the client area is the screen less the window's title bar; wire log open):
 
-=================  ======  ==================================  =====================================
-screen             client  wire log (when open)                centre (workspace or handoff view)
-=================  ======  ==================================  =====================================
-1280×720           ~690    8 payload lines (~255 px)           the rest (~385 px)
-1366×768           ~740    8 payload lines (~255 px)           the rest (~435 px)
-1920×1080          ~1050   ``BOTTOM_SHARE`` (~300 px, 12 lines) the rest (~700 px)
-=================  ======  ==================================  =====================================
+==========  ======  ======================================  ==============================================
+screen      client  wire log                                centre (workspace or handoff view)
+==========  ======  ======================================  ==============================================
+1280×720    ~700    what the centre's minimum leaves        its minimum (~410 px, the tallest page's own,
+                    (~230 px: 7–8 payload lines)            the MCP Server tab): a tool's result 8 lines,
+                                                            a tall form ~4, the diagram 4 hops
+1366×768    ~745    8 payload lines (~240 px)               the rest (~455 px): a tool's result 8 lines, a
+                                                            tall form ~6 (a 2-field one whole), the chat's
+                                                            history ~6 times its 3-line message box
+1920×1080   ~1055   ``BOTTOM_SHARE`` (~300 px, 12 lines)    the rest (~700 px): form and result side by side
+==========  ======  ======================================  ==============================================
 
 - The wire log gets ``BOTTOM_SHARE`` of the room the centre and the bottom docks share, and never
-  less than what shows ``wirelog.widget.DETAIL_MIN_LINES`` lines of the selected record — as long
-  as the centre keeps its own budget: ``CENTRE_MIN`` for the workspace, the diagram's rows for the
-  handoff view (``handoffs.widget.DIAGRAM_MIN_ROWS``; opening the wire log from an arrow never
-  shrinks the diagram below them). ``bottom_height`` decides; the window applies it when the wire
-  log is shown and when the window is resized, and keeps a height the user dragged while it is
-  within the budget.
-- What shrinks first as the window gets shorter: the wire log's share beyond its 8 lines; then the
-  workspace's extras, each panel by its own rule, written where its layout is decided: a tool's
-  form beyond its content and the result beyond ``RESULT_MIN_LINES`` (``mcp/tool_call.py``; the
-  form never below ``FORM_MIN_LINES``, and the form and the result go side by side when they do
-  not fit one above the other), the chat's history (the message box stays 3–10 lines,
-  ``chat/widget.py``), a resource's contents (top-aligned, they scroll); last the wire log below
-  its 8 lines (a window shorter than 1280×720, or the handoff view on one).
+  less than what shows ``wirelog.widget.DETAIL_MIN_LINES`` lines of the selected record (a stderr
+  or auth tab sharing its place included) — as long as the centre keeps its own budget:
+  ``CENTRE_MIN`` for the workspace, the diagram's rows for the handoff view
+  (``handoffs.widget.DIAGRAM_MIN_ROWS``: opening the wire log from an arrow never shrinks the diagram
+  below them), and never less than the centre's own minimum. ``bottom_height`` decides; the window
+  applies it when a bottom dock shows or hides and when the window changes size, and keeps a height
+  the user dragged within the budget until then.
+- What gives way first as the window gets shorter: the wire log's share beyond its 8 lines; then
+  the workspace's extras, each panel by its own rule, written where its layout is decided: a
+  tool's form beyond its content, then beyond ``FORM_MIN_LINES``, before the result's
+  ``RESULT_MIN_LINES`` (``mcp/tool_call.py``, ``arrange``); the chat's history (the message box
+  stays 3–10 lines, ``chat/widget.py``); a resource's contents, top-aligned, scroll
+  (``mcp/resources.py``); last the wire log below its 8 lines (1280×720).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, QSize, Qt, QTimer
+from PySide6.QtCore import QEvent, QModelIndex, QObject, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QFontDatabase, QPainter, QPaintEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -131,6 +131,7 @@ class WireLogWidget(QWidget):
         self.bars.setSpacing(2)
         self.bars.addWidget(self.toolbar, 0)
         self.bars.addWidget(filters, 1)
+        self.toolbar.installEventFilter(self)
         self._filters = filters
         layout = self._column = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -328,8 +329,8 @@ class WireLogWidget(QWidget):
 
         Counted from the parts' size hints, so it holds before the pane was ever shown: the bars
         (one row or two, as ``width`` decides), the tab bar (the record's title and buttons beside
-        the tabs) and frame, the editor's frame and margins, and a horizontal scroll bar (payloads
-        are not wrapped).
+        the tabs) and frame, the editor's frame and margins, and a horizontal scroll bar (a payload
+        is not wrapped: a megabyte on one line would take minutes to lay out).
         """
         one_row = self._one_row(self.width() if width is None else width)
         toolbar, filters = self.toolbar.sizeHint().height(), self._filters.sizeHint().height()
@@ -338,12 +339,9 @@ class WireLogWidget(QWidget):
         pages = max(page.sizeHint().height() for page in (self.pretty_view, self.raw_view, self.info_view))
         tabs_frame = self.tabs.sizeHint().height() - pages
         editor = self.pretty_view.editor
-        text = (
-            lines * editor.fontMetrics().lineSpacing()
-            + 2 * editor.frameWidth()
-            + 2 * round(editor.document().documentMargin())
-            + editor.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
-        )
+        text = lines * editor.fontMetrics().lineSpacing() + 2 * editor.frameWidth()
+        text += 2 * round(editor.document().documentMargin())
+        text += editor.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)  # long lines scroll sideways
         own = self._column
         return (
             bars
@@ -357,10 +355,9 @@ class WireLogWidget(QWidget):
         )
 
     def _one_row_width(self) -> int:
-        """The narrowest pane that takes the toolbar (its notes aside: they come and go) and the filters in one row."""
-        notes = sum(label.sizeHint().width() for label in (self.new_label, self.keepalive_label, self.status_label))
+        """The narrowest pane that takes the toolbar (with its notes) and the filters in one row."""
         filters = self._filters.sizeHint().width()  # the text filter at FILTER_MIN_WIDTH at least
-        return self.toolbar.sizeHint().width() - notes + self.bars.spacing() + filters
+        return self.toolbar.sizeHint().width() + self.bars.spacing() + filters
 
     def _one_row(self, width: int) -> bool:
         return width >= self._one_row_width()
@@ -375,6 +372,12 @@ class WireLogWidget(QWidget):
         """Put the toolbar and the filters in one row when they fit."""
         self._arrange_bars(event.size().width())
         super().resizeEvent(event)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
+        """A toolbar note came or went (a long one would hide behind "»"): one row or two again."""
+        if watched is self.toolbar and event.type() == QEvent.Type.LayoutRequest:
+            self._arrange_bars(self.width())
+        return False
 
     # ---- forwarding --------------------------------------------------------------------------
 

@@ -38,10 +38,7 @@ from workbench.ui.untrusted import plain_label
 ELAPSED_TICK_MS = 100
 PROGRESS_STEPS = 1000
 SIDE_BY_SIDE_WIDTH = 980
-"""From this width on, the form and the result sit side by side; below it the result is under the form
-(unless the call area is too short for that, see ``SIDE_BY_SIDE_MIN_WIDTH``)."""
-SIDE_BY_SIDE_MIN_WIDTH = 700
-"""A call area too short to stack ``FORM_MIN_LINES`` over ``RESULT_MIN_LINES`` goes side by side from this width."""
+"""From this width on, the form and the result sit side by side; below it the result is under the form."""
 RESULT_MIN_LINES = 8
 """Lines (of the results' fixed-width font) the result pane keeps: the form gives way first."""
 FORM_MIN_LINES = 6
@@ -49,7 +46,7 @@ FORM_MIN_LINES = 6
 FORM_FLOOR_LINES = 2
 """Lines a form keeps whatever happens (the result takes its ``RESULT_MIN_LINES`` from the form's first)."""
 JSON_BESIDE_WIDTH = 560
-"""A form pane this wide has its JSON beside the fields; a narrower one (side by side on a laptop) has it under them."""
+"""A form pane this wide has its JSON beside the fields; a narrower one has it under them."""
 JSON_SHARE = 0.4
 """The JSON's part of the form pane: of its width beside the fields, of its height under them."""
 JSON_MIN_WIDTH = 280
@@ -165,11 +162,13 @@ class ToolCallWidget(QWidget):
         top = QWidget(self)
         top_layout = QVBoxLayout(top)
         top_layout.setContentsMargins(0, 4, 4, 0)
+        top_layout.setSpacing(2)  # the form's lines before white space (space budget: see arrange)
         top_layout.addWidget(self._form_holder, 1)
         top_layout.addLayout(buttons)
         bottom = QWidget(self)
         bottom_layout = QVBoxLayout(bottom)
         bottom_layout.setContentsMargins(4, 4, 0, 0)
+        bottom_layout.setSpacing(2)  # the result's lines before white space (space budget: see arrange)
         bottom_layout.addLayout(history_row)
         bottom_layout.addWidget(self.banner)
         bottom_layout.addWidget(self.result_split, 1)
@@ -209,14 +208,15 @@ class ToolCallWidget(QWidget):
     def arrange(self) -> None:
         """Split the call area between the form and the result by its space budget.
 
-        - Side by side from ``SIDE_BY_SIDE_WIDTH``, and from ``SIDE_BY_SIDE_MIN_WIDTH`` when the area is
-          too short to stack ``FORM_MIN_LINES`` of form over ``RESULT_MIN_LINES`` of result (1366×768
-          with the wire log open); the form gets ``FORM_SHARE`` of the width.
+        - Side by side from ``SIDE_BY_SIDE_WIDTH`` (where both panes fit), the form with ``FORM_SHARE`` of
+          the width. Not on a laptop: the Call and History rows need ~860 px beside each other, and a
+          layout that flipped when a call's status or progress bar widened a row would jump.
         - Stacked, the form is as tall as its content (fields and JSON whole: a 2-field tool takes
           what its two fields need), at most ``FORM_SHARE`` of the height, at least ``FORM_MIN_LINES``;
           the result gets the rest. What gives way as the area gets shorter: the form beyond
           ``FORM_MIN_LINES`` (it scrolls), the result beyond ``RESULT_MIN_LINES``, the form down to
-          ``FORM_FLOOR_LINES`` (1280×720 with the wire log open), last the result.
+          ``FORM_FLOOR_LINES`` (1366×768 with the wire log and the stderr tab open: the JSON keeps ~4
+          lines; 1280×720 with the wire log open), last the result.
         - The form's JSON sits beside its fields in a pane ``JSON_BESIDE_WIDTH`` wide, else under them
           (each keeps ``FORM_MIN_LINES``): a narrow JSON column wrapped every value.
         - A split the user dragged is kept until the orientation changes or another tool is shown.
@@ -224,12 +224,10 @@ class ToolCallWidget(QWidget):
         width, height = self.width(), self.height()
         handle = self.splitter.handleWidth()
         self._place_json(width >= JSON_BESIDE_WIDTH)
-        stackable = height - handle >= self._form_heights()[1] + self._result_min_height()
         panes = [_box(self.splitter.widget(i)).minimumSize().width() for i in range(2)]
         # side by side only where both panes fit as they are, and never asking the window for more width
         self.splitter.setMinimumWidth(max(panes))
-        fits = width >= sum(panes) + handle
-        wide = fits and (width >= SIDE_BY_SIDE_WIDTH or (width >= SIDE_BY_SIDE_MIN_WIDTH and not stackable))
+        wide = width >= max(SIDE_BY_SIDE_WIDTH, sum(panes) + handle)
         orientation = Qt.Orientation.Horizontal if wide else Qt.Orientation.Vertical
         if orientation != self.splitter.orientation() or not self._oriented:
             self.splitter.setOrientation(orientation)
