@@ -57,7 +57,8 @@ class CompletingLineEdit(QLineEdit):
         assert popup is not None  # the completer makes its default popup on first ask
         self._popup: QAbstractItemView = popup
         popup.installEventFilter(self)  # after the completer's own filter: called first
-        self.returnPressed.connect(self.submitted)
+        self.returnPressed.connect(self.on_return_pressed)
+        self._popup_enter = False  # an Enter in the open popup waits to submit (after the completer filled the field)
         self._asked: str | None = None  # the text the last request was for
         self._picked: str | None = None  # the suggestion just picked (its own edit asks nothing)
 
@@ -106,10 +107,26 @@ class CompletingLineEdit(QLineEdit):
             and isinstance(event, QKeyEvent)
             and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
             and not event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
+            and not self._popup_enter
         ):
             # the completer closes the popup and fills the field when this filter returns; submit after it
-            QTimer.singleShot(0, self, self.submitted.emit)
+            self._popup_enter = True
+            QTimer.singleShot(0, self, self._submit_popup_enter)
         return super().eventFilter(watched, event)
+
+    def on_return_pressed(self) -> None:
+        """Enter in the field submits, unless it is the popup's Enter passed on (that one submits already).
+
+        The one rule for Enter: one key press, one ``submitted``. The completer may hand the popup's
+        Enter on to the field (then ``returnPressed`` comes too) or keep it; either way the deferred
+        submit from ``eventFilter`` is the only one.
+        """
+        if not self._popup_enter:
+            self.submitted.emit()
+
+    def _submit_popup_enter(self) -> None:
+        self._popup_enter = False
+        self.submitted.emit()
 
     def offer(self, values: list[str]) -> None:
         """Take ``values`` as the suggestions; pop them up when the field has focus and still holds the text asked.
