@@ -43,13 +43,21 @@ def keep_words_whole(text: str) -> str:
     return "".join(pieces)
 
 
-class _PayloadEditor(QPlainTextEdit):
-    """The view's text area: what is copied (or dragged) is the payload's text, without word joiners."""
+def without_joiners(text: str) -> str:
+    """``text`` as it was before ``keep_words_whole``: every ``WORD_JOINER`` removed."""
+    return text.replace(WORD_JOINER, "")
+
+
+class WholeWordsEditor(QPlainTextEdit):
+    """A text area for text glued by ``keep_words_whole``: what is copied (or dragged) has no word joiners.
+
+    Whoever reads its text back (``toPlainText``) takes them out with ``without_joiners``.
+    """
 
     def createMimeDataFromSelection(self) -> QMimeData:  # noqa: N802 - Qt's name
         """The selection as plain text, ``WORD_JOINER`` removed."""
         data = QMimeData()
-        data.setText(self.textCursor().selection().toPlainText().replace(WORD_JOINER, ""))
+        data.setText(without_joiners(self.textCursor().selection().toPlainText()))
         return data
 
 
@@ -69,7 +77,7 @@ class PayloadView(QWidget):
         self._cut = False
         self._suggested_name = "payload.txt"
         self._whole_words = False
-        self.editor: QPlainTextEdit = _PayloadEditor(self)
+        self.editor: QPlainTextEdit = WholeWordsEditor(self)
         self.editor.setReadOnly(True)
         self.editor.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         if monospace:

@@ -7,7 +7,7 @@ from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QFontDatabase
+from PySide6.QtGui import QFontDatabase, QTextOption
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QScrollArea, QSplitter, QVBoxLayout, QWidget
 
 from workbench.core.safe_text import escape_json_text
@@ -23,6 +23,7 @@ from workbench.ui.forms.schema_tools import (
     schema_problem,
     sorted_pairs,
 )
+from workbench.ui.payload import WHOLE_WORDS_UP_TO, WholeWordsEditor, keep_words_whole, without_joiners
 from workbench.ui.untrusted import plain_label
 
 if TYPE_CHECKING:
@@ -102,12 +103,14 @@ class SchemaForm(QWidget):
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         if show_json:
-            self.json_editor = QPlainTextEdit()
+            self.json_editor = WholeWordsEditor()
             self.json_editor.setObjectName("jsonEditor")
             self.json_editor.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
             # wrapped like the results: beside a form and a result (1920×1080) the pane is narrower
             # than a line with an e-mail address, which was cut and needed sideways scrolling to read
             self.json_editor.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+            # and like the results, a line breaks only at white space, never inside a value (see _write_json)
+            self.json_editor.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
             self.json_editor.setTabChangesFocus(True)
             self.json_error = plain_label("", wrap=True)
             self.json_error.setObjectName("jsonError")
@@ -216,17 +219,25 @@ class SchemaForm(QWidget):
         if self.json_editor is None:
             return
         text = escape_json_text(json.dumps(self.value(), indent=2, ensure_ascii=False))  # invisible ones as \uXXXX
-        if text != self.json_editor.toPlainText():
+        if text != self.json_text():
             self.json_editor.blockSignals(True)
             try:
-                self.json_editor.setPlainText(text)
+                # The JSON the form writes keeps its values whole when wrapped (``keep_words_whole``, the
+                # results' rule); the joiners are only on screen: ``json_text``, copying and what is sent
+                # leave them out. What the user types is left as typed (re-gluing would move the cursor).
+                glued = keep_words_whole(text) if len(text) <= WHOLE_WORDS_UP_TO else text
+                self.json_editor.setPlainText(glued)
             finally:
                 self.json_editor.blockSignals(False)
         self._show_json_problem()
 
+    def json_text(self) -> str:
+        """The raw-JSON editor's text, exactly (without the word joiners that keep values whole on screen)."""
+        return without_joiners(self.json_editor.toPlainText()) if self.json_editor is not None else ""
+
     def _on_json_edited(self) -> None:
         assert self.json_editor is not None
-        text = self.json_editor.toPlainText()
+        text = self.json_text()
         self._revealed = True
         try:
             parsed = json.loads(text)
