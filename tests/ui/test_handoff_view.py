@@ -710,3 +710,22 @@ def test_a_replay_is_named_in_the_chain_picker_as_soon_as_it_starts(ctx: PanelCo
         assert widget.vm.current is not None and len(widget.vm.current.events) == 1  # the first event, at once
     finally:
         widget.vm.pause()
+
+
+def test_clicking_a_hop_with_wire_records_after_one_without_clears_the_no_records_line(
+    ctx: PanelContext, widget: HandoffWidget, qtbot: Any
+) -> None:
+    publish(ctx, trip_chain())
+
+    def click(hop_id: str) -> None:
+        item = next(i for i in widget.scene.arrow_items if i.arrow.hop_id == hop_id)
+        widget.view.ensureVisible(item)
+        pos = widget.view.mapFromScene(QPointF((item.x1 + item.x2) / 2, item.line_y))
+        qtbot.mouseClick(widget.view.viewport(), Qt.MouseButton.LeftButton, pos=pos)
+        assert widget.vm.selected_hop is not None and widget.vm.selected_hop.handoff_id == hop_id
+
+    click("u1")
+    assert widget.status_label.text() != ""  # this hop has no wire records
+    click("t1")
+    assert widget.wire_button.isEnabled()
+    assert widget.status_label.text() == ""  # the line was about the other hop

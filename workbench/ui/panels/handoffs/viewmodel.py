@@ -189,7 +189,12 @@ class HandoffViewModel(QObject):
         return diagram.hop(self._selected[1]) if diagram is not None else None
 
     def select_arrow(self, index: int | None) -> Hop | None:
-        """Select the hop of the shown chain's arrow ``index``; ask for its wire records when it has some."""
+        """Select the hop of the shown chain's arrow ``index``; ask for its wire records when it has some.
+
+        A new selection clears the status line first: what it said (a hop without wire records, an
+        export) was about what came before; only the new hop's own word, if any, is shown.
+        """
+        self.status.emit("")
         diagram = self.current
         arrow: Arrow | None = None
         if diagram is not None and index is not None and 0 <= index < len(diagram.arrows):
