@@ -404,20 +404,25 @@ class ToolCallWidget(QWidget):
         field_buttons: list[QWidget] = []
         form = self.form
         if form is not None:
-            # the form's own widgets in the order the form made them (its focus chain), skipping the
-            # scroll area that holds them and the JSON editor (a secondary way to type the same)
-            widget = form.nextInFocusChain()
-            while widget is not None and widget is not form and len(fields) < MAX_TAB_STOPS:
+            # the form's own widgets in the order the form made them, skipping the scroll area that
+            # holds them and the JSON editor (a secondary way to type the same). Taken from the form's
+            # children, never by walking the focus chain: PySide6 records each widget nextInFocusChain()
+            # returns as a child of the widget asked, so a walk round the window made every other
+            # panel "belong" to this form, and deleting the form invalidated their Qt-made parts (the
+            # chat transcript's document, the status bar) while they were still on screen.
+            window = form.window()
+            for widget in form.findChildren(QWidget):
+                if len(fields) >= MAX_TAB_STOPS:
+                    break
                 takes_tab = widget.focusPolicy().value & Qt.FocusPolicy.TabFocus.value
                 if (
                     takes_tab
-                    and form.isAncestorOf(widget)
+                    and widget.window() is window  # not a popup of the form's (a combo's list, a completer's)
                     and widget.focusProxy() is None
                     and not isinstance(widget, QScrollArea)
                     and widget is not form.json_editor
                 ):
                     (field_buttons if isinstance(widget, QToolButton) else fields).append(widget)
-                widget = widget.nextInFocusChain()
         json = [form.json_editor] if form is not None and form.json_editor is not None else []
         secondary = [self.cancel_button, *json, self.skip_validation, self.history, self.reuse_button, *field_buttons]
         return [*fields, self.call_button, *secondary]
