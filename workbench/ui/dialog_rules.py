@@ -164,16 +164,25 @@ def _is_input(widget: QWidget) -> bool:
     return isinstance(widget, QAbstractButton) and not isinstance(widget, QPushButton | QToolButton)
 
 
+SECONDARY_INPUT = "secondaryInput"
+"""Widget property: an input that is another way to type what a form's fields hold (never the first focus)."""
+
+
 def first_input(container: QWidget) -> QWidget | None:
-    """The first input field inside ``container`` in tab order (visible, enabled, reachable with Tab), or None."""
+    """The first input field inside ``container`` (visible, enabled, reachable with Tab), or None.
+
+    Found among ``container``'s descendants in the order they were made (a form's fields are made in
+    the order it shows them), never by walking the focus chain: PySide6 records each widget
+    ``nextInFocusChain()`` returns as a child of the widget it was called on, and a walk through a
+    window made the window's panels look owned by a form that is later deleted (their Qt parts were
+    then marked deleted while on screen).
+    """
     window = container.window()
-    widget: QWidget | None = container
-    for _ in range(10_000):  # the focus chain is a ring; bounded in case a widget is removed meanwhile
-        widget = widget.nextInFocusChain() if widget is not None else None
-        if widget is None or widget is container or widget is window:
-            break
-        if not container.isAncestorOf(widget):
-            continue
+    for widget in container.findChildren(QWidget):
+        if widget.isWindow():
+            continue  # a combo box's popup list, a completer: not in the container's tab order
+        if widget.property(SECONDARY_INPUT):
+            continue  # another way to type what the fields hold (a form's raw JSON)
         if (
             widget.isVisibleTo(window)
             and widget.isEnabled()

@@ -11,6 +11,7 @@ from PySide6.QtGui import QFontDatabase, QTextOption
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QScrollArea, QSplitter, QVBoxLayout, QWidget
 
 from workbench.core.safe_text import escape_json_text
+from workbench.ui.dialog_rules import SECONDARY_INPUT
 from workbench.ui.forms.builder import build_field, new_context
 from workbench.ui.forms.compound_fields import ArrayField, ChoiceField, ObjectField
 from workbench.ui.forms.field_base import ERROR_STYLE, Field
@@ -105,6 +106,7 @@ class SchemaForm(QWidget):
         if show_json:
             self.json_editor = WholeWordsEditor()
             self.json_editor.setObjectName("jsonEditor")
+            self.json_editor.setProperty(SECONDARY_INPUT, True)  # the fields come first (dialog_rules)
             self.json_editor.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
             # wrapped like the results: beside a form and a result (1920×1080) the pane is narrower
             # than a line with an e-mail address, which was cut and needed sideways scrolling to read
