@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.test_cli import workbench
+from tests.e2e.test_cli import workbench, workbench_process
 from tests.servers.a2a_grpc_agent import grpc_agent
 from tests.servers.a2a_js_agents import js_agent
 
@@ -121,14 +121,19 @@ async def test_a2a_options_on_an_mcp_target_are_usage_errors(option: list[str]) 
 async def test_binding_grpc_talks_to_the_python_sdks_grpc_server_and_says_what_the_wire_log_keeps(
     tmp_path: Path,
 ) -> None:
+    # Its own process, as a user's: grpc's asyncio completion queue is one per process and serves the
+    # loop that made it, so a command run in the test process's thread (a loop of its own, closed at
+    # the end) could leave grpc calling back into a closed loop.
     wire = tmp_path / "grpc.jsonl"
     async with grpc_agent() as url:
-        code, out, err = await workbench("send", "--a2a", url, "--binding", "grpc", "hello grpc", "--wire", str(wire))
+        code, out, err = await workbench_process(
+            "send", "--a2a", url, "--binding", "grpc", "hello grpc", "--wire", str(wire)
+        )
         assert code == 0, err
         assert "hello grpc" in out
         assert "gRPC binding: the wire log keeps each gRPC message" in err
         records = [json.loads(line) for line in wire.read_text().splitlines()]
         assert any(r["kind"] == "raw" and "hello grpc" in r["payload"] for r in records)
-        code, out, err = await workbench("inspect", "--a2a", url, "--binding", "grpc", "--json")
+        code, out, err = await workbench_process("inspect", "--a2a", url, "--binding", "grpc", "--json")
     assert code == 0, err
     assert json.loads(out)["binding"] == "GRPC"
