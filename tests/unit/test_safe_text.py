@@ -114,3 +114,15 @@ def test_json_lines_escape_hidden_characters_and_write_no_infinity() -> None:
 
 def _refuse(name: str) -> None:
     raise AssertionError(f"{name} is not JSON")
+
+
+_TRICKY = "a\u200b\u200d\ufe0f\x1b\r\n\U000e0041\U0001f469"
+
+
+@given(st.text() | st.text(alphabet=_TRICKY))
+def test_the_narrow_patterns_for_ascii_and_bmp_text_find_what_the_full_one_finds(text: str) -> None:
+    from workbench.core import safe_text
+
+    flat = text.replace("\r\n", "\n")
+    assert neutralise(text) == safe_text._UNSAFE.sub(safe_text._visible, flat)
+    assert safe_text.escape_json_text(text) == safe_text.JSON_UNSAFE.sub(safe_text._json_escape, text)

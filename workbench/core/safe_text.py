@@ -28,19 +28,27 @@ import re
 import unicodedata
 from typing import Any
 
-_FORMAT = (
+_FORMAT_BMP = (
     "\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u115f\u1160\u180e\u200b-\u200f\u202a-\u202e"
-    "\u2060-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb\U000110bd\U000110cd\U00013430-\U0001343f"
+    "\u2060-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb"
+)
+_FORMAT = (
+    _FORMAT_BMP + "\U000110bd\U000110cd\U00013430-\U0001343f"
     "\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e007f"
 )
 """Every Cf character (Unicode 15), the rest of the tag block, and the Hangul fillers (blank letters)."""
-_SELECTORS = "\ufe00-\ufe0f\U000e0100-\U000e01ef"
+_SELECTORS_BMP = "\ufe00-\ufe0f"
+_SELECTORS = _SELECTORS_BMP + "\U000e0100-\U000e01ef"
 """Variation selectors."""
 _CONTROL = "\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff"
 """C0 and C1 controls (newline and tab excepted), DEL, line/paragraph separators, lone surrogates."""
 
 _UNSAFE = re.compile(f"[{_CONTROL}{_FORMAT}]|[{_SELECTORS}]{{2,}}")
 """Characters that move the cursor, start an escape sequence, or reorder/hide text."""
+# The same for text without characters above U+FFFF, and for ASCII: ``re`` scans a class holding
+# astral ranges ~8x slower, and almost all text a peer sends is one of these.
+_UNSAFE_BMP = re.compile(f"[{_CONTROL}{_FORMAT_BMP}]|[{_SELECTORS_BMP}]{{2,}}")
+_UNSAFE_ASCII = re.compile("[\x00-\x08\x0b-\x1f\x7f]")
 
 JSON_UNSAFE = re.compile(f"[\x7f-\x9f\u2028\u2029\ud800-\udfff{_FORMAT}{_SELECTORS}]")
 """What ``json.dumps(ensure_ascii=False)`` leaves raw but a terminal may act on or a reader not see (C0 is escaped)."""
@@ -86,7 +94,17 @@ def neutralise(text: str) -> str:
     A ``\\r\\n`` line ending counts as a newline; a lone ``\\r`` (which would let text overwrite the
     line before it) is shown. Characters above U+FFFF are shown as ``\\U000e0041``.
     """
-    return _UNSAFE.sub(_visible, text.replace("\r\n", "\n"))
+    text = text.replace("\r\n", "\n")
+    return _unsafe_in(text).sub(_visible, text)
+
+
+def _unsafe_in(text: str) -> re.Pattern[str]:
+    """The narrowest pattern that finds every unsafe character ``text`` can hold (the same matches)."""
+    if text.isascii():
+        return _UNSAFE_ASCII
+    if len(text.encode("utf-16-le", "surrogatepass")) == 2 * len(text):  # nothing above U+FFFF
+        return _UNSAFE_BMP
+    return _UNSAFE
 
 
 def neutralise_line(text: str) -> str:
@@ -118,7 +136,7 @@ def hidden_kinds(text: str) -> set[str]:
     """
     kinds: set[str] = set()
     flat = text.replace("\r\n", "\n")
-    for match in _UNSAFE.finditer(flat):
+    for match in _unsafe_in(flat).finditer(flat):
         found = match.group()
         if found in _JOINERS and _joins(flat, match.start()):
             continue
@@ -136,6 +154,8 @@ def _json_escape(match: re.Match[str]) -> str:
 
 def escape_json_text(text: str) -> str:
     r"""JSON text with what a terminal may act on or a reader not see as ``\\uXXXX`` escapes (same value)."""
+    if text.isascii() and "\x7f" not in text:
+        return text  # the pattern's only ASCII character is DEL
     return JSON_UNSAFE.sub(_json_escape, text)
 
 
