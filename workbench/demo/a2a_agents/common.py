@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
@@ -22,10 +23,37 @@ from a2a.server.tasks import (
 from a2a.types import AgentCapabilities, AgentCard, AgentInterface, AgentSkill, Message, Task
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
+from starlette.requests import ClientDisconnect
 from starlette.routing import BaseRoute
 
 from workbench.core.protocols.a2a.convert import value_to_python
 from workbench.core.serving import serve_asgi
+
+
+class _ClientGoneIsNoServerError(logging.Filter):
+    """The SDK's JSON-RPC route logs a client that went away mid-request as an ERROR, twice.
+
+    ``Unhandled exception`` with starlette's ``ClientDisconnect``, then the internal error it would
+    have answered (code -32603, empty message). A caller closing its connection (a window closed
+    while a task list was being polled) is not the demo agent failing: both records go to DEBUG.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._gone = False
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        if isinstance(exc, ClientDisconnect):
+            self._gone = True
+            record.levelno, record.levelname = logging.DEBUG, "DEBUG"
+        elif self._gone and record.levelno >= logging.ERROR and record.getMessage().endswith("Message=''"):
+            self._gone = False
+            record.levelno, record.levelname = logging.DEBUG, "DEBUG"
+        return True
+
+
+logging.getLogger("a2a.server.routes.jsonrpc_dispatcher").addFilter(_ClientGoneIsNoServerError())
 
 JSONRPC_PATH = "/"
 REST_PATH = "/rest"
