@@ -315,6 +315,7 @@ async def test_transcripts_are_kept_per_connection_and_a_closed_connection_disab
             draw_all(widget)
             assert "2 + 3 = 5" in transcript(widget)
             ctx.selection.select(travel.id)
+            draw_all(widget)  # a shown conversation is drawn a time budget at a time (the rest on the next tick)
             assert "Planning a trip to Lima." in transcript(widget) and "2 + 3 = 5" not in transcript(widget)
 
             await ctx.services.connections.disconnect(travel.id)
