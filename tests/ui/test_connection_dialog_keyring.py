@@ -115,7 +115,7 @@ def test_the_keyring_notice_stays_whole_through_every_kind_switch(qtbot, dialog)
     seen = [dialog.kind()]
     for _ in range(len(KINDS) - 1):
         _next_kind(qtbot, dialog)
-        qtbot.waitUntil(lambda: _whole_in_dialog(dialog, note), timeout=WAIT_MS)  # was cut mid-sentence
+        qtbot.waitUntil(lambda: _whole_in_dialog(dialog, note), timeout=WAIT_MS)
         assert screen.contains(dialog.frameGeometry())
         seen.append(dialog.kind())
     assert seen == [kind for kind, _ in KINDS]

@@ -92,7 +92,7 @@ async def test_ctrl_enter_calls_the_selected_tool_while_the_tool_list_has_the_fo
         assert tools.list.view.hasFocus()  # the click on the tool put it there
         finished = SignalLog(it.widget.vm.calls.finished)
         qtbot.keyClick(tools.list.view, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
-        assert it.widget.vm.calls.running  # was: nothing happened
+        assert it.widget.vm.calls.running
         assert call.status.text() == "Calling…"
         (record,) = await finished.wait_for()
         assert record.tool == "echo" and record.arguments == {"text": "from the list"}
@@ -118,7 +118,7 @@ async def test_enter_in_a_template_field_reads_the_resource_even_with_suggestion
         popup = field.completer().popup()
         assert popup.isVisible()  # the server suggests "42"
         qtbot.keyClick(popup, Qt.Key.Key_Return)  # the key goes to the open popup, as for a user
-        purpose, uri, _contents = await reads.wait_for()  # was: the popup closed, nothing was read
+        purpose, uri, _contents = await reads.wait_for()
         assert (purpose, uri) == ("template", "demo://items/42")
         assert page.status.text().startswith("demo://items/42")
         # with no popup open, Enter reads too
@@ -142,6 +142,6 @@ async def test_enter_in_a_prompt_argument_gets_the_prompt(qtbot, tmp_path):
         received = SignalLog(it.widget.vm.prompt_received)
         qtbot.keyClicks(topic, "tides")
         qtbot.keyClick(topic, Qt.Key.Key_Return)
-        name, _result = await received.wait_for()  # was: nothing (only the button got the prompt)
+        name, _result = await received.wait_for()
         assert name == "summarize"
         assert len(prompts.detail.messages) == 1

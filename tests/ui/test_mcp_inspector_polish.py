@@ -34,7 +34,7 @@ async def test_a_template_field_shows_no_empty_popup_when_the_server_suggests_no
         qtbot.keyClicks(field, "x")  # no item id starts with "4x"
         await completions.wait_for(lambda key, values: values == [] and field.text() == "4x")
         assert popup.model().rowCount() == 0
-        assert not popup.isVisible()  # was: an empty popup over the URI line
+        assert not popup.isVisible()
 
 
 def _at_bottom(bar) -> bool:
@@ -58,7 +58,7 @@ async def test_the_calls_server_log_stays_at_its_end_after_cancel(qtbot, tmp_pat
         (record,) = await finished.wait_for()
         assert record.outcome == "cancelled"
         QApplication.processEvents()
-        assert bar.maximum() > 0 and _at_bottom(bar)  # was: back at the top
+        assert bar.maximum() > 0 and _at_bottom(bar)
         assert call.call_log.toPlainText().splitlines() == record.logs
 
 
@@ -83,7 +83,7 @@ async def test_the_calls_server_log_keeps_where_the_reader_scrolled_after_cancel
         qtbot.mouseClick(call.cancel_button, Qt.MouseButton.LeftButton)
         await finished.wait_for()
         QApplication.processEvents()
-        assert bar.value() == kept  # was: 0
+        assert bar.value() == kept
 
 
 @pytest.mark.asyncio
