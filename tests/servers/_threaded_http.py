@@ -16,13 +16,16 @@ def _stop(signum: int, frame: object) -> None:
     raise SystemExit(0)
 
 
-def serve_until_stopped(handler: type[BaseHTTPRequestHandler]) -> int:
-    """Serve ``handler`` on an ephemeral loopback port until a signal stops it; returns the exit code."""
+def serve_until_stopped(handler: type[BaseHTTPRequestHandler], *, path: str = "") -> int:
+    """Serve ``handler`` on an ephemeral loopback port until a signal stops it; returns the exit code.
+
+    ``path`` is appended to the printed URL (``/mcp``: the endpoint a client should use).
+    """
     signal.signal(signal.SIGTERM, _stop)
     signal.signal(signal.SIGINT, _stop)
     with ThreadingHTTPServer(("127.0.0.1", 0), handler) as httpd:
         httpd.daemon_threads = True
-        print(f"LISTENING http://127.0.0.1:{httpd.server_address[1]}", flush=True)
+        print(f"LISTENING http://127.0.0.1:{httpd.server_address[1]}{path}", flush=True)
         with contextlib.suppress(SystemExit):
             httpd.serve_forever(poll_interval=0.1)
     return 0

@@ -24,20 +24,19 @@ Each client disconnect is logged on stderr as `gone <tool> after <n> MiB`. Stops
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import json
 import os
 import queue
-import signal
 import sys
 import threading
 import uuid
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 from _padded import MIB, padded, padded_parts, send_event_stream, send_padded
+from _threaded_http import serve_until_stopped
 
 HUGE_MB = int(os.environ.get("HUGE_MB", "200"))
 TOOLS = [
@@ -201,19 +200,8 @@ def _endless_events() -> Iterator[bytes]:
         yield event
 
 
-def _stop(signum: int, frame: object) -> None:
-    raise SystemExit(0)
-
-
 def main() -> int:
-    signal.signal(signal.SIGTERM, _stop)
-    signal.signal(signal.SIGINT, _stop)
-    with ThreadingHTTPServer(("127.0.0.1", 0), Handler) as httpd:
-        httpd.daemon_threads = True
-        print(f"LISTENING http://127.0.0.1:{httpd.server_address[1]}/mcp", flush=True)
-        with contextlib.suppress(SystemExit):
-            httpd.serve_forever(poll_interval=0.1)
-    return 0
+    return serve_until_stopped(Handler, path="/mcp")
 
 
 if __name__ == "__main__":

@@ -6,11 +6,11 @@ Stops on SIGTERM/SIGINT with exit code 0.
 
 from __future__ import annotations
 
-import contextlib
-import signal
 import sys
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
+
+from _threaded_http import serve_until_stopped
 
 ERROR_PAGE = b"<!DOCTYPE html><html><head><title>500</title></head><body><h1>Internal Server Error</h1></body></html>"
 
@@ -45,18 +45,8 @@ class Handler(BaseHTTPRequestHandler):
         sys.stderr.write("http_status: " + format % args + "\n")
 
 
-def _stop(signum: int, frame: object) -> None:
-    raise SystemExit(0)
-
-
 def main() -> int:
-    signal.signal(signal.SIGTERM, _stop)
-    signal.signal(signal.SIGINT, _stop)
-    with ThreadingHTTPServer(("127.0.0.1", 0), Handler) as httpd:
-        print(f"LISTENING http://127.0.0.1:{httpd.server_address[1]}", flush=True)
-        with contextlib.suppress(SystemExit):
-            httpd.serve_forever(poll_interval=0.1)
-    return 0
+    return serve_until_stopped(Handler)
 
 
 if __name__ == "__main__":
