@@ -34,13 +34,10 @@ import json
 from collections import deque
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from workbench.core.errors import ConfigError, ProtocolError
 from workbench.core.http.status import public_url
-
-if TYPE_CHECKING:
-    from workbench.core.http.session_budget import SessionBudget
 
 MIB = 1024 * 1024
 DEFAULT_MAX_MESSAGE_BYTES = 64 * MIB
@@ -155,6 +152,13 @@ def rpc_id_key(rpc_id: object) -> str:
 _BLANK_LINE_ENDS = (b"\n\n", b"\n\r", b"\r\r")
 
 
+class StreamBudget(Protocol):
+    """A listening stream's per-request budget, as ``BodyMeter`` uses it (``session_budget.SessionBudget``)."""
+
+    def count(self, n: int, url: str) -> ProtocolError | None:
+        """Count ``n`` bytes the stream carried; the refusal when a waiting request is over its limit."""
+
+
 class BodyMeter:
     """Counts one response body against ``limits``; ``count`` says when it must be refused.
 
@@ -178,7 +182,7 @@ class BodyMeter:
         content_length: str | None,
         listening: bool = False,
         request_body: bytes | None = None,
-        budget: SessionBudget | None = None,
+        budget: StreamBudget | None = None,
     ) -> None:
         self._limits = limits
         self._url = url
@@ -282,7 +286,7 @@ class LimitGuard:
         limits: HTTPLimits | None = None,
         listening: Listening | None = None,
         *,
-        budget: SessionBudget | None = None,
+        budget: StreamBudget | None = None,
     ) -> None:
         self.limits = limits if limits is not None else HTTPLimits()
         self._listening = listening

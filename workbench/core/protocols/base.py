@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, ClassVar, Literal
 
+from workbench.core.protocols import content as _content
 from workbench.core.protocols import questions as _questions
 
 CAPABILITIES_SCHEMA_VERSION = 1
@@ -32,45 +33,9 @@ SamplingResponse = _questions.SamplingResponse
 
 # --------------------------------------------------------------------------- content
 
-
-@dataclass(frozen=True, slots=True)
-class ContentPart:
-    """One piece of content in either protocol (MCP content block, A2A part).
-
-    Attributes:
-        type: ``text``, ``data`` (JSON), ``image``, ``audio``, ``file``, ``resource`` (embedded),
-            or ``resource_link``.
-        text: Text for ``text`` parts and text resources.
-        data: JSON value for ``data`` parts.
-        blob: Base64 bytes for images, audio, files and blob resources.
-        mime_type: Media type, when known.
-        uri: Resource URI or file URL.
-        name: File or resource name.
-        raw: The protocol object as received.
-    """
-
-    type: str
-    text: str | None = None
-    data: Any = None
-    blob: str | None = None
-    mime_type: str | None = None
-    uri: str | None = None
-    name: str | None = None
-    raw: Any = field(default=None, compare=False, repr=False)
-
-    def to_dict(self) -> dict[str, Any]:
-        """Return a JSON-ready dict without empty fields and without ``raw``."""
-        out: dict[str, Any] = {"type": self.type}
-        for key in ("text", "data", "blob", "mime_type", "uri", "name"):
-            value = getattr(self, key)
-            if value is not None:
-                out[key] = value
-        return out
-
-
-def parts_text(parts: list[ContentPart]) -> str:
-    """Concatenate the text of all text parts (and text resources)."""
-    return "".join(p.text for p in parts if p.text is not None and p.type in ("text", "resource"))
+# ContentPart and parts_text live in content.py (questions.py needs them too); importable from here.
+ContentPart = _content.ContentPart
+parts_text = _content.parts_text
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,9 +11,10 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-if TYPE_CHECKING:  # annotations only: base.py imports this module
+from workbench.core.protocols.content import ContentPart
+
+if TYPE_CHECKING:
     from workbench.core.models import ToolSpec
-    from workbench.core.protocols.base import ContentPart
 
 
 @dataclass(frozen=True, slots=True)

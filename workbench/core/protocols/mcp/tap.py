@@ -221,11 +221,12 @@ class HTTPWireTransport(Httpx2TapTransport):
     ) -> None:
         self.http_tap = HTTPTap(wire, connection_id, protocol="mcp", session_header="mcp-session-id")
         super().__init__(self.http_tap, inner, guard=LimitGuard(limits, listening=is_listening, budget=budget))
+        self._budget = budget
 
     @property
     def budget(self) -> SessionBudget | None:
         """The session stream's per-request budget (legacy SSE only)."""
-        return self.guard.budget if self.guard is not None else None
+        return self._budget
 
     def refusal_for(self, request_ids: set[str], since: int) -> ProtocolError | None:
         """The size-limit refusal that answered one of ``request_ids`` (see ``LimitGuard.refusal_for``)."""

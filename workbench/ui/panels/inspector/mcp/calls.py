@@ -5,23 +5,50 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any, Literal, Protocol
 
 from PySide6.QtCore import QObject, Signal
 
 from workbench.core.errors import ProtocolError, WorkbenchError
+from workbench.core.models import ToolSpec
 from workbench.core.protocols.base import Completed, Failed, LogMessage, ProgressReported
+from workbench.core.protocols.contract import RemoteAgent
 from workbench.core.safe_text import json_line, neutralise_line
 from workbench.ui.asyncutil import spawn
+from workbench.ui.errors import ErrorView
 from workbench.ui.panels.inspector.mcp.per_connection import CallRecord, MCPConnectionViewModel
-
-if TYPE_CHECKING:
-    from workbench.ui.panels.inspector.mcp.viewmodel import MCPInspectorViewModel
 
 MAX_CALL_LOG_LINES = 500
 """Log messages kept per call (the wire log keeps every one)."""
 MAX_LOG_LINE = 2000
 """Characters kept of one log message."""
+
+
+class CallHost(Protocol):
+    """What tool calls need of the inspector they run for (``viewmodel.MCPInspectorViewModel``)."""
+
+    @property
+    def connection_id(self) -> str | None:
+        """The connection on show."""
+
+    @property
+    def state(self) -> MCPConnectionViewModel | None:
+        """The connection on show's own view model."""
+
+    def state_of(self, connection_id: str) -> MCPConnectionViewModel:
+        """A connection's own view model."""
+
+    @property
+    def agent(self) -> RemoteAgent | None:
+        """The connection on show's agent while it is connected."""
+
+    def tool(self, name: str) -> ToolSpec | None:
+        """One tool of the connection on show, by name."""
+
+    def report(
+        self, area: Literal["call"], error: WorkbenchError, doing: str, *, connection_id: str | None = None
+    ) -> ErrorView:
+        """Show ``error`` where the user looks and return how it was put."""
 
 
 def log_line(event: LogMessage) -> str:
@@ -56,8 +83,8 @@ class ToolCallViewModel(QObject):
     logged = Signal(object, str)
     finished = Signal(object)
 
-    def __init__(self, inspector: MCPInspectorViewModel) -> None:
-        super().__init__(inspector)
+    def __init__(self, inspector: CallHost, parent: QObject | None = None) -> None:
+        super().__init__(parent)
         self._inspector = inspector
 
     @property

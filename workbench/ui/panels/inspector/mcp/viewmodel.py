@@ -78,7 +78,7 @@ class MCPInspectorViewModel(QObject):
         self._cid: str | None = None
         self._states: dict[str, MCPConnectionViewModel] = {}
         self._completion_tasks: dict[tuple[str, CompletionKey], asyncio.Task[None]] = {}
-        self.calls = ToolCallViewModel(self)
+        self.calls = ToolCallViewModel(self, parent=self)
         ctx.bridge.connection_state_changed.connect(self.on_bridge_connection_state_changed)
         ctx.bridge.list_changed.connect(self.on_bridge_list_changed)
         ctx.bridge.resource_updated.connect(self.on_bridge_resource_updated)
