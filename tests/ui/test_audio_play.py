@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import base64
 import io
+import stat
 import wave
+from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt
+import pytest
+from PySide6.QtCore import QObject, Qt, QUrl, Slot
+from PySide6.QtGui import QDesktopServices
 
 from workbench.core.protocols.base import ContentPart, ToolResult
 from workbench.ui.panels.inspector.results import AudioPartView, ToolResultView
@@ -42,7 +46,7 @@ def test_an_audio_result_shows_a_play_control_that_plays_or_says_why_it_cannot(q
     qtbot.waitUntil(lambda: audio.play_note.isVisible() or button.text() == AudioPartView.STOP, timeout=5000)
     if audio.play_note.isVisible():
         assert audio.play_note.text() and button.text() == AudioPartView.PLAY and button.isEnabled()
-        assert audio.save_button.isVisible()  # the way to play it elsewhere
+        assert audio.save_button.isVisible() and audio.open_button is not None and audio.open_button.isVisible()
     else:
         qtbot.keyClick(button, Qt.Key.Key_Space)
         qtbot.waitUntil(lambda: button.text() == AudioPartView.PLAY, timeout=5000)
@@ -52,3 +56,53 @@ def test_a_clip_that_is_not_base64_offers_nothing_to_play(qtbot: Any) -> None:
     audio = AudioPartView(ContentPart("audio", blob="%%%", mime_type="audio/wav"))
     qtbot.addWidget(audio)
     assert audio.play_button is None and audio.data is None
+
+
+class _FileOpener(QObject):
+    """Stands in for the desktop: the URLs ``QDesktopServices.openUrl`` was asked to open (Qt's own seam)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.opened: list[QUrl] = []
+
+    @Slot(QUrl)
+    def open_url(self, url: QUrl) -> None:
+        self.opened.append(url)
+
+
+def test_where_the_window_cannot_play_open_in_player_hands_a_private_copy_to_the_desktop(qtbot: Any) -> None:
+    view = ToolResultView()
+    qtbot.addWidget(view)
+    clip = wav_clip()
+    view.show_result(
+        ToolResult(content=[ContentPart("audio", blob=clip, mime_type="audio/wav", uri="file:///../../etc/evil;rm")])
+    )
+    view.resize(700, 400)
+    view.show()
+    (audio,) = view.parts.part_views
+    assert isinstance(audio, AudioPartView) and audio.play_button is not None and audio.open_button is not None
+    assert not audio.open_button.isVisible()  # offered only once the window knows it cannot play
+    audio.play_button.setFocus()
+    qtbot.keyClick(audio.play_button, Qt.Key.Key_Space)
+    qtbot.waitUntil(lambda: audio.play_note.isVisible() or audio.play_button.text() == AudioPartView.STOP, timeout=5000)
+    if not audio.play_note.isVisible():
+        pytest.skip("this machine plays audio in the window (QtMultimedia with an output device)")
+    assert audio.open_button.isVisible() and audio.window().focusWidget() is audio.open_button
+    opener = _FileOpener()
+    QDesktopServices.setUrlHandler("file", opener, "open_url")
+    try:
+        qtbot.keyClick(audio.open_button, Qt.Key.Key_Space)
+    finally:
+        QDesktopServices.unsetUrlHandler("file")
+    (url,) = opener.opened
+    path = Path(url.toLocalFile())
+    assert path.name == "clip-1.wav" or (path.name.startswith("clip-") and path.suffix == ".wav")
+    assert path.read_bytes() == base64.b64decode(clip)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600 and stat.S_IMODE(path.parent.stat().st_mode) == 0o700
+    assert "Opened" in audio.play_note.text()
+
+
+def test_an_unknown_audio_type_is_not_handed_to_the_desktop(qtbot: Any) -> None:
+    audio = AudioPartView(ContentPart("audio", blob=wav_clip(), mime_type="audio/x-made-up"))
+    qtbot.addWidget(audio)
+    assert audio.play_button is not None and audio.open_button is None

@@ -21,6 +21,10 @@ _EXTENSIONS = {
     "audio/x-wav": ".wav",
     "audio/mpeg": ".mp3",
     "audio/ogg": ".ogg",
+    "audio/flac": ".flac",
+    "audio/webm": ".webm",
+    "audio/mp4": ".m4a",
+    "audio/aac": ".aac",
     "text/plain": ".txt",
     "text/markdown": ".md",
     "application/json": ".json",
@@ -60,6 +64,12 @@ def wav_duration(data: bytes) -> float | None:
             return clip.getnframes() / rate if rate else None
     except (wave.Error, EOFError):
         return None
+
+
+def audio_extension(mime_type: str | None) -> str | None:
+    """The file extension of a known audio type (``.wav`` for ``audio/wav``), ``None`` for any other type."""
+    mime = (mime_type or "").lower()
+    return _EXTENSIONS.get(mime) if mime.startswith("audio/") else None
 
 
 def suggested_file_name(part: ContentPart, fallback: str) -> str:

@@ -12,15 +12,23 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QToolButton, QWidget
 
 from workbench.core.protocols.base import ContentPart
 from workbench.core.timefmt import duration_text
-from workbench.ui.panels.inspector.results.blobs import decode_blob, human_size, suggested_file_name, wav_duration
+from workbench.ui.panels.inspector.results.blobs import (
+    audio_extension,
+    decode_blob,
+    human_size,
+    suggested_file_name,
+    wav_duration,
+)
 from workbench.ui.panels.inspector.results.frame import PartFrame
+from workbench.ui.panels.inspector.results.system_player import open_in_system_player
 from workbench.ui.untrusted import plain_label
 
 MAX_IMAGE_SIDE = 320
 """Images are scaled down to fit a square of this many pixels (tiny ones are scaled up to ``MIN_IMAGE_SIDE``)."""
 MIN_IMAGE_SIDE = 64
 HAS_MULTIMEDIA = importlib.util.find_spec("PySide6.QtMultimedia") is not None
-"""Whether QtMultimedia is installed (pyside6-essentials has none: Play then says so and offers Save as)."""
+"""Whether QtMultimedia is installed: it comes with the ``media`` extra (PySide6-Addons); without it, Play
+offers the desktop's own player."""
 
 
 class ImagePartView(PartFrame):
@@ -114,11 +122,10 @@ class ClipPlayer(QObject):
             multimedia = importlib.import_module("PySide6.QtMultimedia")
         except ImportError:
             raise _CannotPlayError(
-                "This installation of Qt has no multimedia module (PySide6-Addons), so it cannot play audio; "
-                "save the clip to play it elsewhere."
+                "The window plays audio with the media extra (pip install 'agent-workbench[media]')."
             ) from None
         if not multimedia.QMediaDevices.audioOutputs():
-            raise _CannotPlayError("No audio output device is available here; save the clip to play it elsewhere.")
+            raise _CannotPlayError("The window finds no audio output device here.")
         buffer = QBuffer(self)
         buffer.setData(QByteArray(self._data))
         buffer.open(QIODevice.OpenModeFlag.ReadOnly)
@@ -144,11 +151,13 @@ class _CannotPlayError(Exception):
 class AudioPartView(PartFrame):
     """An audio clip: type, size and (for WAV) duration, "Save as…", and a Play/Stop control.
 
-    The control is always there for a clip that decoded; when the clip cannot be played here (no
-    QtMultimedia, no audio output) pressing it says why beside it and points to "Save as…".
+    The control is always there for a clip that decoded; when the window cannot play it (no QtMultimedia,
+    no audio output) pressing it says why beside it and, for a known audio type, offers "Open in player":
+    the desktop's own player, on a private copy (``system_player``).
     """
 
     PLAY, STOP = "▶ Play", "■ Stop"
+    OPEN_IN_PLAYER = "Open in player"
 
     def __init__(self, part: ContentPart, parent: QWidget | None = None, *, header: str = "audio") -> None:
         data = decode_blob(part.blob)
@@ -158,6 +167,8 @@ class AudioPartView(PartFrame):
         self.play_note = plain_label("", self, wrap=True)
         self.play_note.setVisible(False)
         self.player: ClipPlayer | None = None
+        self.open_button: QToolButton | None = None
+        self._extension = audio_extension(part.mime_type)
         if data is None:
             self.header.setText(f"{header} · {part.mime_type or 'unknown type'} · not valid base64")
             return
@@ -175,6 +186,13 @@ class AudioPartView(PartFrame):
         row = QHBoxLayout()
         row.setContentsMargins(0, 0, 0, 0)
         row.addWidget(self.play_button)
+        if self._extension is not None:
+            self.open_button = QToolButton(self)
+            self.open_button.setText(self.OPEN_IN_PLAYER)
+            self.open_button.setToolTip("Play the clip in this desktop's audio player (a private temporary copy)")
+            self.open_button.clicked.connect(self.on_open_button_clicked)
+            self.open_button.setVisible(False)
+            row.addWidget(self.open_button)
         row.addWidget(self.play_note, 1)
         self.body.addLayout(row)
 
@@ -194,7 +212,28 @@ class AudioPartView(PartFrame):
             self.play_button.setText(self.STOP if playing else self.PLAY)
 
     def on_player_failed(self, reason: str) -> None:
-        """Say why nothing plays, beside the button."""
+        """Say why nothing plays in the window, beside the button, and what can be done instead."""
+        if self.open_button is not None:
+            self.open_button.setVisible(True)
+            self.open_button.setFocus(Qt.FocusReason.OtherFocusReason)
+            reason += " Open it in this desktop's player, or save it."
+        else:
+            reason += " Save the clip to play it elsewhere."
         self.play_note.setText(reason)
         self.play_note.setVisible(True)
         self.on_player_playing_changed(False)
+
+    def on_open_button_clicked(self) -> None:
+        """Hand the clip to the desktop's player; say so when nothing here opens audio."""
+        if self.data is None or self._extension is None:
+            return
+        try:
+            opened = open_in_system_player(self.data, self._extension)
+        except OSError as exc:
+            self.play_note.setText(f"The clip could not be written to a temporary file ({exc.strerror}); save it.")
+            return
+        self.play_note.setText(
+            "Opened in this desktop's audio player."
+            if opened
+            else "No application here opens audio files; save the clip to play it elsewhere."
+        )
