@@ -29,6 +29,7 @@ from pydantic_core import PydanticCustomError
 
 from workbench.core.errors import ConfigError
 from workbench.core.http.limits import DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_MAX_STREAM_BYTES, HTTPLimits
+from workbench.core.timeouts import DEFAULT_CONNECT_TIMEOUT, DEFAULT_REQUEST_TIMEOUT
 
 PLAINTEXT_SECRET = "plaintext_secret"
 """The pydantic error type raised for a literal secret in a profile (stable; tests assert it)."""
@@ -211,8 +212,8 @@ class _ProfileBase(BaseModel):
     kind: str  # narrowed to a Literal by each profile class; first so it leads in the file
     id: Annotated[str, Field(default_factory=new_profile_id, pattern=_ID_RE.pattern)]
     name: Annotated[str, Field(min_length=1, max_length=200)]
-    connect_timeout: Annotated[float, Field(gt=0, le=3600)] = 30.0
-    request_timeout: Annotated[float | None, Field(gt=0, le=86400)] = 60.0
+    connect_timeout: Annotated[float, Field(gt=0, le=3600)] = DEFAULT_CONNECT_TIMEOUT
+    request_timeout: Annotated[float | None, Field(gt=0, le=86400)] = DEFAULT_REQUEST_TIMEOUT
     secrets: list[SecretRef] = Field(default_factory=list)
 
     # Which secret kinds this profile can use; subclasses narrow it.

@@ -13,6 +13,7 @@ from workbench.core.errors import ConfigError
 from workbench.core.http.limits import HTTPLimits
 from workbench.core.protocols.base import InputHandler
 from workbench.core.redaction import is_secret_header, mask_query_values
+from workbench.core.timeouts import DEFAULT_CONNECT_TIMEOUT
 from workbench.core.wire import WireRecorder
 
 Binding = Literal["auto", "JSONRPC", "HTTP+JSON", "GRPC"]
@@ -21,8 +22,6 @@ BINDING_CHOICES: tuple[str, ...] = ("auto", "JSONRPC", "HTTP+JSON", "GRPC")
 ProtocolVersion = Literal["auto", "1.0", "0.3"]
 PROTOCOL_VERSION_CHOICES: tuple[str, ...] = ("auto", "1.0", "0.3")
 """``auto`` (1.0 when the card offers it, as the SDK chooses) or the A2A protocol version to speak."""
-DEFAULT_CONNECT_TIMEOUT = 30.0
-"""Seconds for fetching the card and creating the client, in total (as MCP's handshake)."""
 
 
 def _positive(name: str, value: float | None, *, optional: bool) -> None:

@@ -34,13 +34,7 @@ from workbench.core.http.limits import HTTPLimits
 from workbench.core.models import ToolSpec
 from workbench.core.protocols.a2a import _discovery
 from workbench.core.protocols.a2a._card_views import CardViews
-from workbench.core.protocols.a2a._config import (
-    DEFAULT_CONNECT_TIMEOUT,
-    A2AConfig,
-    Binding,
-    ConfigViews,
-    ProtocolVersion,
-)
+from workbench.core.protocols.a2a._config import A2AConfig, Binding, ConfigViews, ProtocolVersion
 from workbench.core.protocols.a2a._conversation import SKILL_METADATA_KEY, Conversation
 from workbench.core.protocols.a2a._funnel import RequestFunnel
 from workbench.core.protocols.a2a._push import PushCalls, PushMethods
@@ -57,6 +51,7 @@ from workbench.core.protocols.agent_base import AgentBase, ToolRegistry
 from workbench.core.protocols.base import AgentCapabilities, AgentEvent, ContentPart, InputHandler, ToolResult
 from workbench.core.protocols.contract import AgentFeatures, LossHandler, ProgressCallback, Prompt
 from workbench.core.protocols.snapshot import AgentSnapshot
+from workbench.core.timeouts import DEFAULT_CONNECT_TIMEOUT
 from workbench.core.wire import WireRecorder
 
 if TYPE_CHECKING:

@@ -44,6 +44,7 @@ from workbench.core.protocols.a2a.security_oauth import (
     system_browser,
 )
 from workbench.core.protocols.base import InputResponse
+from workbench.core.timeouts import DEFAULT_LOGIN_TIMEOUT
 
 if TYPE_CHECKING:
     from workbench.core.credentials import CredentialStore
@@ -81,7 +82,7 @@ class SecurityAuth(httpx.Auth):
         *,
         opener: BrowserOpener | None = None,
         on_secret: Callable[[str], None] | None = None,
-        authorization_timeout: float = 300.0,
+        authorization_timeout: float = DEFAULT_LOGIN_TIMEOUT,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self._card = card

@@ -13,6 +13,7 @@ from workbench.core.events import EventBus
 from workbench.core.http.limits import HTTPLimits
 from workbench.core.protocols.base import ElicitationHandler, SamplingHandler
 from workbench.core.redaction import is_secret_header, mask_query_values
+from workbench.core.timeouts import DEFAULT_CONNECT_TIMEOUT
 from workbench.core.wire import WireRecorder
 
 Transport = Literal["streamable-http", "sse", "stdio", "in-process"]
@@ -44,7 +45,7 @@ class AgentConfig:
     elicitation_handler: ElicitationHandler | None = None
     sampling_handler: SamplingHandler | None = None
     bus: EventBus | None = None
-    connect_timeout: float = 30.0
+    connect_timeout: float = DEFAULT_CONNECT_TIMEOUT
     request_timeout: float | None = None
     log_level: str | None = "info"
     auth: httpx2.Auth | None = None

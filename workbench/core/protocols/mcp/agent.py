@@ -51,6 +51,7 @@ from workbench.core.protocols.mcp.stdio import StdioProcessInfo
 from workbench.core.protocols.mcp.task_facet import MCPTaskOperations
 from workbench.core.protocols.mcp.tasks import MCPTasks
 from workbench.core.protocols.snapshot import AgentSnapshot
+from workbench.core.timeouts import DEFAULT_CONNECT_TIMEOUT
 from workbench.core.wire import WireRecorder
 
 __all__ = ["MODES", "MCPAgent", "Mode", "Transport"]
@@ -116,7 +117,7 @@ class MCPAgent(ConfigViews, ServerFeatureMethods, AgentBase):
         wire: WireRecorder | None = None,
         connection_id: str | None = None,
         bus: EventBus | None = None,
-        connect_timeout: float = 30.0,
+        connect_timeout: float = DEFAULT_CONNECT_TIMEOUT,
         request_timeout: float | None = None,
         log_level: str | None = "info",
         auth: httpx2.Auth | None = None,

@@ -50,6 +50,7 @@ from workbench.core.protocols.mcp._oauth_logout import LoginResult, LogoutResult
 from workbench.core.protocols.mcp._oauth_steps import classify, describe_exchange
 from workbench.core.protocols.mcp._sdk_compat import HookedOAuthClientProvider
 from workbench.core.protocols.mcp.oauth_storage import CredentialTokenStorage
+from workbench.core.timeouts import DEFAULT_LOGIN_TIMEOUT
 from workbench.core.wire import WireRecorder
 
 if TYPE_CHECKING:
@@ -71,8 +72,8 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 CLIENT_NAME = "Agent Workbench"
-LOGIN_TIMEOUT = 300.0
-"""Seconds a person gets to finish a login in the browser."""
+LOGIN_TIMEOUT = DEFAULT_LOGIN_TIMEOUT
+"""Seconds a person gets to finish a login in the browser (the core's one default, by this adapter's name)."""
 REFRESH_MARGIN_MAX = 60.0
 """Refresh this many seconds before expiry at most (10 % of the token's lifetime when that is less)."""
 
