@@ -296,7 +296,7 @@ async def test_the_printed_continuation_command_works_as_written(demo: dict[str,
 
 
 async def test_a_401_names_the_options_that_pass_a_credential_and_they_work_as_written() -> None:
-    from tests.integration.a2a.a2a_test_agents import BEARER, bearer_app
+    from tests.support.a2a_agents import BEARER, bearer_app
     from workbench.demo.a2a_agents import serve_agent
 
     async with serve_agent(bearer_app) as url:
@@ -314,7 +314,7 @@ async def test_a_401_names_the_options_that_pass_a_credential_and_they_work_as_w
 
 
 async def test_a_header_credential_does_not_follow_a_card_to_another_origin_unless_allowed() -> None:
-    from tests.integration.a2a.a2a_test_agents import BEARER, bearer_app
+    from tests.support.a2a_agents import BEARER, bearer_app
     from workbench.demo.a2a_agents import serve_agent
 
     async with serve_agent(bearer_app) as url:  # its card names 127.0.0.1; we call it localhost

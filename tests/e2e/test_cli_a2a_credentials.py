@@ -21,8 +21,8 @@ from urllib.parse import parse_qs
 import pytest
 
 from tests.e2e.test_cli import json_lines
-from tests.integration.a2a.a2a_security_agents import API_KEY, PARAM_NAMES, Location, api_key_agent
-from tests.integration.a2a.a2a_test_agents import echo_app
+from tests.support.a2a_agents import echo_app
+from tests.support.a2a_security_agents import API_KEY, PARAM_NAMES, Location, api_key_agent
 from tests.support.cli_runner import run_workbench
 from workbench.core.agent_factory import build_agent
 from workbench.core.profiles import A2AProfile

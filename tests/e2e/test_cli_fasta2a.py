@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.e2e.test_cli import json_lines, workbench
-from tests.integration.a2a.test_a2a_fasta2a import fasta2a_agent
+from tests.support.a2a_agents import fasta2a_agent
 
 pytestmark = pytest.mark.asyncio
 

@@ -114,7 +114,7 @@ async def test_an_option_the_profile_cannot_use_exits_2_naming_the_conflict(
 
 
 async def test_a_bearer_agent_profile_without_a_keyring_uses_the_answer_for_this_run(tmp_path: Path) -> None:
-    from tests.integration.a2a.a2a_test_agents import BEARER, bearer_app
+    from tests.support.a2a_agents import BEARER, bearer_app
     from workbench.demo.a2a_agents import serve_agent
 
     env = _env(tmp_path, keyring_backend=False)

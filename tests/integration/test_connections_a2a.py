@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 import pytest
 import pytest_asyncio
 
-from tests.integration.a2a.a2a_test_agents import BEARER, bearer_app
+from tests.support.a2a_agents import BEARER, bearer_app
 from workbench.core.agent_factory import DefaultAgentFactory
 from workbench.core.connections import ConnectionManager
 from workbench.core.errors import AuthRequiredError

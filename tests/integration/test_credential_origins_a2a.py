@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.integration.a2a.a2a_test_agents import BEARER, bearer_app, echo_app
+from tests.support.a2a_agents import BEARER, bearer_app, echo_app
 from workbench.core.agent_factory import AgentHandlers, build_agent
 from workbench.core.http.origins import CredentialOriginError, OriginApproval
 from workbench.core.profiles import A2AProfile, SecretRef

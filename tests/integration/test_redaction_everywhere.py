@@ -7,7 +7,7 @@ import logging
 
 import pytest
 
-from tests.integration.a2a.a2a_test_agents import BEARER, bearer_app
+from tests.support.a2a_agents import BEARER, bearer_app
 from workbench.core.agent_factory import build_agent
 from workbench.core.credentials import MemoryCredentialStore
 from workbench.core.errors import WorkbenchError

@@ -19,7 +19,7 @@ from a2a.server.tasks import InMemoryTaskStore
 from a2a.types import AgentInterface
 from starlette.applications import Starlette
 
-from tests.integration.a2a.a2a_test_agents import ECHO_SKILL, EchoExecutor
+from tests.support.a2a_agents import ECHO_SKILL, EchoExecutor
 from workbench.core.serving import serve_asgi
 from workbench.demo.a2a_agents.common import make_card
 

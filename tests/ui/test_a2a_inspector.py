@@ -21,7 +21,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from tests.integration.a2a.a2a_test_agents import BEARER, ECHO_SKILL, SECRET_SKILL, EchoExecutor, bearer_app
+from tests.support.a2a_agents import BEARER, ECHO_SKILL, SECRET_SKILL, EchoExecutor, bearer_app
 from tests.ui.a2a_inspector_support import children, inspector_for, settled
 from tests.ui.support import make_context
 from workbench.core.agent_factory import DefaultAgentFactory

@@ -257,7 +257,7 @@ async def _agent(url: str, store: MemoryCredentialStore, handler: _DialogHandler
 
 @pytest.mark.asyncio
 async def test_an_http_basic_agent_asks_for_two_fields_and_the_task_succeeds_with_them(qtbot):
-    from tests.integration.a2a.a2a_security_agents import BASIC_PASSWORD, BASIC_USER, basic_app
+    from tests.support.a2a_security_agents import BASIC_PASSWORD, BASIC_USER, basic_app
 
     store, wire = MemoryCredentialStore(), WireRecorder()
     handler = _DialogHandler(qtbot)
@@ -285,7 +285,7 @@ async def test_an_http_basic_agent_asks_for_two_fields_and_the_task_succeeds_wit
 
 @pytest.mark.asyncio
 async def test_an_oauth_client_credentials_agent_takes_client_id_and_secret_from_the_dialog(qtbot):
-    from tests.integration.a2a.a2a_security_agents import CLIENT_ID, CLIENT_SECRET, OAuthServer, oauth_agent
+    from tests.support.a2a_security_agents import CLIENT_ID, CLIENT_SECRET, OAuthServer, oauth_agent
 
     server = OAuthServer()
     store = MemoryCredentialStore()

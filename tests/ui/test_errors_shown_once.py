@@ -15,7 +15,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
-from tests.integration.a2a.a2a_test_agents import echo_app
+from tests.support.a2a_agents import echo_app
 from tests.ui.a2a_inspector_support import BOUND, until
 from workbench.app import Workbench, build_workbench
 from workbench.core.credentials import MemoryCredentialStore

@@ -16,8 +16,8 @@ from PySide6.QtCore import QAbstractItemModel, QModelIndex, Qt
 from PySide6.QtWidgets import QPlainTextEdit, QStatusBar, QToolButton, QTreeWidget, QTreeWidgetItem
 from starlette.applications import Starlette
 
-from tests.integration.a2a.a2a_test_agents import EchoExecutor
 from tests.servers import script_path
+from tests.support.a2a_agents import EchoExecutor
 from tests.ui.a2a_inspector_support import inspector_for
 from tests.ui.mcp_inspector_support import SignalLog, inspector
 from tests.ui.support import make_context, wait_until

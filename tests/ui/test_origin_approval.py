@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.integration.a2a.a2a_test_agents import BEARER, bearer_app
+from tests.support.a2a_agents import BEARER, bearer_app
 from tests.ui.support import make_context
 from workbench.core.agent_factory import AgentHandlers, DefaultAgentFactory
 from workbench.core.http.origins import CredentialOriginError

@@ -379,7 +379,7 @@ async def test_a_completion_for_another_elicitation_leaves_the_dialog_waiting(
 
 @pytest.mark.asyncio
 async def test_a2a_auth_required_token_from_the_dialog_resumes_the_task(qtbot: Any, prompts: UserPrompts) -> None:
-    from tests.integration.a2a.a2a_test_agents import INBAND_TOKEN, echo_app
+    from tests.support.a2a_agents import INBAND_TOKEN, echo_app
     from workbench.core.protocols.a2a import A2AAgent
     from workbench.demo.a2a_agents import serve_agent
 
@@ -451,7 +451,7 @@ async def test_form_elicitation_is_answered_with_the_form_dialog(
 
 @pytest.mark.asyncio
 async def test_a2a_input_required_is_answered_with_the_input_dialog(qtbot: Any, prompts: UserPrompts) -> None:
-    from tests.integration.a2a.a2a_test_agents import echo_app
+    from tests.support.a2a_agents import echo_app
     from workbench.core.protocols.a2a import A2AAgent
     from workbench.demo.a2a_agents import serve_agent
     from workbench.ui.dialogs.input_required import InputRequiredDialog

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 
-from tests.integration.a2a.a2a_test_agents import bearer_app
+from tests.support.a2a_agents import bearer_app
 from tests.ui.support import make_context, wait_until
 from workbench.core.errors import AuthRequiredError
 from workbench.core.events import ConnectionState

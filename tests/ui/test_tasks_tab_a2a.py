@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 
-from tests.integration.a2a.a2a_test_agents import echo_app
+from tests.support.a2a_agents import echo_app
 from tests.ui.a2a_inspector_support import BOUND, children, inspector_for, settled, until
 from tests.ui.support import make_context
 from workbench.core.errors import RemoteError

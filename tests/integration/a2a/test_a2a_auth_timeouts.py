@@ -6,8 +6,8 @@ from typing import Any
 
 import anyio
 import pytest
-from a2a_test_agents import BEARER, INBAND_TOKEN, bearer_app, echo_app
 
+from tests.support.a2a_agents import BEARER, INBAND_TOKEN, bearer_app, echo_app
 from workbench.core.errors import AuthRequiredError, RequestTimeoutError
 from workbench.core.protocols.a2a import A2AAgent
 from workbench.core.protocols.base import (

@@ -5,7 +5,8 @@ from __future__ import annotations
 import socket
 
 import pytest
-from a2a_test_agents import (
+
+from tests.support.a2a_agents import (
     BEARER,
     agent_json_only_app,
     bearer_app,
@@ -16,7 +17,6 @@ from a2a_test_agents import (
     no_card_app,
     not_json_card_app,
 )
-
 from workbench.core.errors import (
     AgentCardError,
     AuthRequiredError,

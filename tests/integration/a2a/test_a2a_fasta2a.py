@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
 
 import pytest
 from starlette.applications import Starlette
@@ -15,6 +14,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, StreamingResponse
 from starlette.routing import Route
 
+from tests.support.a2a_agents import fasta2a_agent
 from workbench.core.errors import ProtocolError
 from workbench.core.protocols.a2a import A2AAgent
 from workbench.core.protocols.base import Completed, Failed
@@ -23,16 +23,6 @@ from workbench.core.wire import WireRecorder
 
 pytestmark = pytest.mark.asyncio
 NAIVE = re.compile(r'"timestamp":\s*"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?"')
-
-
-@asynccontextmanager
-async def fasta2a_agent() -> AsyncIterator[str]:
-    """The fasta2a echo agent on an ephemeral loopback port (skipped when fasta2a is not installed)."""
-    pytest.importorskip("fasta2a.pydantic_ai", reason="fasta2a with its pydantic-ai bridge is not installed")
-    from tests.servers.fasta2a_agent import fasta2a_app
-
-    async with serve_asgi(fasta2a_app, lifespan="on") as url:
-        yield url
 
 
 @pytest.mark.parametrize("streaming", [True, False])

@@ -8,8 +8,8 @@ from typing import Any
 
 import anyio
 import pytest
-from a2a_test_agents import BARE_SCHEMA, TOOL_CALLS, echo_app
 
+from tests.support.a2a_agents import BARE_SCHEMA, TOOL_CALLS, echo_app
 from workbench.core.errors import RemoteError
 from workbench.core.protocols.a2a import A2AAgent
 from workbench.core.protocols.base import (

@@ -10,7 +10,8 @@ from urllib.parse import quote, quote_plus
 import anyio
 import httpx
 import pytest
-from a2a_security_agents import (
+
+from tests.support.a2a_security_agents import (
     API_KEY,
     BASIC_PASSWORD,
     BASIC_USER,
@@ -25,7 +26,6 @@ from a2a_security_agents import (
     basic_app,
     oauth_agent,
 )
-
 from workbench.core.credentials import MemoryCredentialStore
 from workbench.core.errors import AuthRequiredError
 from workbench.core.protocols.a2a import A2AAgent, describe_card

@@ -8,8 +8,8 @@ from typing import Any
 
 import anyio
 import pytest
-from a2a_test_agents import echo_app
 
+from tests.support.a2a_agents import echo_app
 from workbench.core.errors import NotFoundError, RemoteError, UnsupportedCapabilityError
 from workbench.core.models import WireKind
 from workbench.core.protocols.a2a import A2AAgent, PushReceiver

@@ -7,9 +7,9 @@ from typing import Any
 
 import anyio
 import pytest
-from a2a_test_agents import BEARER, bearer_app, echo_app
 from sse_starlette.sse import EventSourceResponse
 
+from tests.support.a2a_agents import BEARER, bearer_app, echo_app
 from workbench.core.models import Direction, WireKind, WireRecord
 from workbench.core.protocols.a2a import A2AAgent
 from workbench.core.protocols.base import AgentEvent, ArtifactUpdated, Completed

@@ -12,13 +12,18 @@ The echo agent obeys the first word of the first user message:
 - anything else          a task whose artifact ``echo`` repeats every part, completed with a
                          message naming the context and skill.
 A resumed task completes with an artifact ``answer`` echoing the answer's parts.
+
+``fasta2a_agent`` serves a third-party peer instead: tests/servers/fasta2a_agent.py's echo agent.
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
+import pytest
 from a2a.helpers import new_data_part, new_task_from_user_message, new_text_part
 from a2a.server.agent_execution import AgentExecutor, RequestContext
 from a2a.server.events import EventQueue
@@ -32,6 +37,7 @@ from starlette.responses import JSONResponse, PlainTextResponse
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from workbench.core.serving import serve_asgi
 from workbench.demo.a2a_agents.common import make_app, make_card
 from workbench.demo.a2a_agents.travel import SKILL as TRAVEL_SKILL
 from workbench.demo.a2a_agents.travel import TravelExecutor
@@ -254,3 +260,13 @@ def bearer_app(base_url: str) -> Starlette:
     extended.CopyFrom(card)
     extended.skills.append(SECRET_SKILL)
     return make_app(card, EchoExecutor(), extended_card=extended, middleware=[Middleware(BearerMiddleware)])
+
+
+@asynccontextmanager
+async def fasta2a_agent() -> AsyncIterator[str]:
+    """The fasta2a echo agent on an ephemeral loopback port (skipped when fasta2a is not installed)."""
+    pytest.importorskip("fasta2a.pydantic_ai", reason="fasta2a with its pydantic-ai bridge is not installed")
+    from tests.servers.fasta2a_agent import fasta2a_app
+
+    async with serve_asgi(fasta2a_app, lifespan="on") as url:
+        yield url
