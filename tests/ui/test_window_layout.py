@@ -13,6 +13,7 @@ import pytest
 from PySide6.QtCore import QRect, QSize, Qt, QUrl
 from PySide6.QtWidgets import QApplication, QTableWidget, QWidget
 
+from tests.support.tool_calls import call_anyway
 from tests.ui.test_window_e2e import demo_window
 from workbench.app import build_workbench
 from workbench.core.credentials import MemoryCredentialStore
@@ -91,9 +92,11 @@ async def test_the_workspace_fits_the_protocol_and_nothing_is_cut_at_1366x768(qt
         await asyncio.sleep(0.1)
         assert window.size() == LAPTOP  # the old minimum (883×762) did not fit
         call = mcp.tools.detail.call
-        # the form and the result get most of the workspace
+        # the form and the result get most of the workspace: before a call the form nearly all of it
         workspace = window.inspector.height()
         assert call.form.height() + call.result_view.height() >= 0.6 * workspace
+        assert call.form.form_area.height() >= 0.6 * workspace
+        await call_anyway(call, qtbot)
         assert call.result_view.height() >= 200 and call.form.form_area.height() >= 200
 
         window.wire_dock.show()  # with the wire log open, everything still fits

@@ -41,6 +41,8 @@ SIDE_BY_SIDE_WIDTH = 980
 """From this width on, the form and the result sit side by side; below it the result is under the form."""
 RESULT_MIN_LINES = 8
 """Lines (of the results' fixed-width font) the result pane keeps: the form gives way first."""
+RESULT_WAITING_LINES = 2
+"""Lines the result pane keeps before the tool on show was called: the form takes the rest it needs."""
 FORM_MIN_LINES = 6
 """Lines a form taller than its pane keeps (its JSON shows as many) before the result gives way."""
 FORM_FLOOR_LINES = 2
@@ -213,7 +215,9 @@ class ToolCallWidget(QWidget):
           layout that flipped when a call's status or progress bar widened a row would jump.
         - Stacked, the form is as tall as its content (fields and JSON whole: a 2-field tool takes
           what its two fields need), at most ``FORM_SHARE`` of the height, at least ``FORM_MIN_LINES``;
-          the result gets the rest. What gives way as the area gets shorter: the form beyond
+          the result gets the rest. Before the tool on show has an outcome (no call yet) there is
+          nothing to show in the result: the form may take all but ``RESULT_WAITING_LINES`` of it, and
+          gives the result its budget when a call starts. What gives way as the area gets shorter: the form beyond
           ``FORM_MIN_LINES`` (it scrolls), the result beyond ``RESULT_MIN_LINES``, the form down to
           ``FORM_FLOOR_LINES`` (1366×768 with the wire log and the stderr tab open: the JSON keeps ~4
           lines; 1280×720 with the wire log open), last the result.
@@ -242,7 +246,8 @@ class ToolCallWidget(QWidget):
         else:
             extent = height - handle
             content, least = self._form_heights()
-            form = min(content, max(least, int(extent * FORM_SHARE)))  # its content, FORM_MIN_LINES at least
+            cap = int(extent * FORM_SHARE) if self._has_outcome() else extent
+            form = min(content, max(least, cap))  # its content, FORM_MIN_LINES at least
             form = min(form, extent - self._result_min_height())  # but the result keeps its lines first
             form = max(form, min(content, self._form_floor()), 1)  # down to two lines of form
             self.splitter.setSizes([form, max(extent - form, 1)])
@@ -322,13 +327,21 @@ class ToolCallWidget(QWidget):
         """The form's pane with ``FORM_FLOOR_LINES`` (its buttons included)."""
         return self._form_chrome() + FORM_FLOOR_LINES * self._line_height()
 
+    def _has_outcome(self) -> bool:
+        """Whether the result pane has something of the tool on show: a call running or ended, or its result."""
+        return bool(self.status.text()) or self.result_view.result is not None
+
     def _result_min_height(self) -> int:
-        """The result's pane showing ``RESULT_MIN_LINES`` (the history row and an error banner above it included)."""
+        """The result's pane showing ``RESULT_MIN_LINES`` (the history row and an error banner above it included).
+
+        ``RESULT_WAITING_LINES`` while the tool on show has no outcome yet.
+        """
         bottom = _box(self.splitter.widget(1))
         margins = bottom.contentsMargins()
         rows = [_height(bottom.itemAt(i)) for i in range(bottom.count() - 1)]  # the history row, an error banner
         above = sum(row + bottom.spacing() for row in rows if row)
-        return margins.top() + margins.bottom() + above + RESULT_MIN_LINES * self._line_height()
+        lines = RESULT_MIN_LINES if self._has_outcome() else RESULT_WAITING_LINES
+        return margins.top() + margins.bottom() + above + lines * self._line_height()
 
     def _follow_form(self) -> None:
         """A new form is on show: lay out for it, and again when its content grows or shrinks (an item added)."""
@@ -389,6 +402,7 @@ class ToolCallWidget(QWidget):
             self._show_call_log(None)
         else:
             self._show_record(record)
+        self.on_form_resized()  # the result's budget depends on whether there is an outcome
         self._sync_buttons()
         self._sync_running_view()
         self._follow_form()
@@ -569,6 +583,7 @@ class ToolCallWidget(QWidget):
         self.result_view.clear()
         self._show_call_log(record)
         self.status.setText("Calling…")
+        self.on_form_resized()  # a call has an outcome on its way: the result takes its budget
         self.progress.setRange(0, 0)
         self.progress.setVisible(True)
         self.progress_message.clear()
