@@ -120,7 +120,9 @@ class ClipPlayer(QObject):
     def _load(self) -> Any:
         try:
             multimedia = importlib.import_module("PySide6.QtMultimedia")
-        except ImportError:
+        except ImportError as exc:
+            if HAS_MULTIMEDIA:  # installed, but a system library it needs is missing (libpulse on Linux)
+                raise _CannotPlayError(f"Qt's multimedia module is installed but does not load here ({exc}).") from None
             raise _CannotPlayError(
                 "The window plays audio with the media extra (pip install 'agent-workbench[media]')."
             ) from None
