@@ -46,6 +46,7 @@ from workbench.core.protocols.base import (
     SamplingResponse,
     ToolResult,
 )
+from workbench.core.protocols.contract import AgentFeatures
 from workbench.core.wire import WireRecorder
 
 pytestmark = pytest.mark.asyncio
@@ -63,6 +64,7 @@ class PlannerAgent(ContractDefaults):
     """
 
     protocol = "a2a"
+    features = AgentFeatures(chat=True, message_data=True, conversations=True)
 
     def __init__(
         self,
@@ -128,6 +130,7 @@ class ToolServer(ContractDefaults):
     """An MCP-style server with one ``echo`` tool (and ``oops``, a tool error)."""
 
     protocol = "mcp"
+    features = AgentFeatures(tool_results=True)
     name = "server"
     connection_id = "conn-server"
 

@@ -50,7 +50,7 @@ class RegisteredAgent:
 
     @property
     def protocol(self) -> str:
-        """``mcp`` or ``a2a``."""
+        """``mcp`` or ``a2a``: a label for events and approval requests, never a reason to act differently."""
         return self.agent.protocol
 
     @property
@@ -59,15 +59,18 @@ class RegisteredAgent:
         return self.agent.connection_id
 
     def offered(self) -> bool:
-        """Whether it is offered as a tool (an explicit choice, else whether it can act as an agent)."""
+        """Whether it is offered as a tool: an explicit choice, else whether it takes a prompt (``features.chat``)."""
         if self.as_tool is not None:
             return self.as_tool
-        if self.protocol == "a2a":
-            return True
-        try:
-            return bool(self.agent.capabilities.supports_agent_invocation)
-        except WorkbenchError:
-            return False
+        return self.agent.features.chat
+
+    def serves_tools(self) -> bool:
+        """Whether its tools answer other agents' tool calls (``features.tool_results``: calls end with full results).
+
+        An agent whose tools only stream text (skills that take a message) is offered whole, as an
+        agent tool, instead.
+        """
+        return self.agent.features.tool_results
 
     def describe(self) -> str:
         """What it does, in one paragraph (untrusted when it comes from the peer)."""

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import logging
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -98,6 +99,16 @@ class Hop:
 
 current_hop: contextvars.ContextVar[Hop | None] = contextvars.ContextVar("workbench_handoff_hop", default=None)
 """The hop whose work the current task is doing (set while the router runs a hop's body)."""
+
+
+@contextlib.contextmanager
+def acting(hop: Hop) -> Iterator[None]:
+    """Mark the current task as working for ``hop`` (handlers it triggers nest under it)."""
+    token = current_hop.set(hop)
+    try:
+        yield
+    finally:
+        current_hop.reset(token)
 
 
 class HopBook:
