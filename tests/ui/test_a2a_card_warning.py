@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from tests.ui.a2a_inspector_support import inspector_for
-from tests.ui.support import make_context
+from tests.support.a2a_inspector import inspector_for
+from tests.support.panel_context import make_context
 from workbench.core.profiles import A2AProfile
 from workbench.demo.a2a_agents import serve_agent, travel_app_factory
 

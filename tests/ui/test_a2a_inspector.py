@@ -22,8 +22,8 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from tests.support.a2a_agents import BEARER, ECHO_SKILL, SECRET_SKILL, EchoExecutor, bearer_app
-from tests.ui.a2a_inspector_support import children, inspector_for, settled
-from tests.ui.support import make_context
+from tests.support.a2a_inspector import children, inspector_for, settled
+from tests.support.panel_context import make_context
 from workbench.core.agent_factory import DefaultAgentFactory
 from workbench.core.profiles import A2AProfile, SecretRef
 from workbench.demo.a2a_agents import (

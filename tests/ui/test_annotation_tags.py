@@ -9,7 +9,7 @@ import pytest
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication, QLabel
 
-from tests.ui.mcp_inspector_support import inspector
+from tests.support.mcp_inspector import inspector
 
 
 def close(a: QColor, b: QColor, tolerance: int = 12) -> bool:

@@ -15,7 +15,7 @@ import pytest_asyncio
 from PySide6.QtCore import Qt
 
 from tests.servers.oauth_as import OAuthServers, serve_oauth_protected_mcp
-from tests.ui.support import make_context
+from tests.support.panel_context import make_context
 from workbench.core.agent_factory import DefaultAgentFactory
 from workbench.core.auth_steps import AuthStage, AuthStep
 from workbench.core.credentials import MemoryCredentialStore

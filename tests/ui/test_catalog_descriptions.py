@@ -13,8 +13,8 @@ from PySide6.QtCore import QModelIndex
 from PySide6.QtGui import QColor, QFontMetrics, QPalette
 from PySide6.QtWidgets import QStyleOptionViewItem
 
-from tests.ui.mcp_inspector_support import inspector
-from tests.ui.support import contrast
+from tests.support.colours import contrast
+from tests.support.mcp_inspector import inspector
 from workbench.ui.panels.inspector.mcp.catalog_delegate import CatalogDelegate, secondary_colour
 from workbench.ui.panels.inspector.mcp.catalog_list import CatalogListWidget
 

@@ -15,7 +15,8 @@ import pytest
 from PySide6.QtCore import Qt, QUrl
 from PySide6.QtWidgets import QFileDialog
 
-from tests.ui.support import InProcessDemoFactory, demo_stdio_profile, make_context
+from tests.support.demo_mcp import InProcessDemoFactory, demo_stdio_profile
+from tests.support.panel_context import make_context
 from workbench.core.conversation import AgentMessage, Artifact, Completion, ItemKind, LogLine, Progress, Question
 from workbench.core.profiles import A2AProfile, MCPStdioProfile
 from workbench.core.protocols.base import AgentEvent, AgentResult, ArtifactUpdated, Completed, ContentPart, TextDelta

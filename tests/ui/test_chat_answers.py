@@ -11,7 +11,7 @@ import pytest
 from PySide6.QtCore import QUrl
 from PySide6.QtGui import QFont, QTextCharFormat, QTextDocument
 
-from tests.ui.support import make_context
+from tests.support.panel_context import make_context
 from workbench.core.conversation import Answer, Artifact, Completion, ItemKind, Question
 from workbench.core.profiles import A2AProfile
 from workbench.core.protocols.a2a import A2AAgent

@@ -15,7 +15,8 @@ import pytest
 from PySide6.QtGui import QColor, QPalette, QTextFrame
 from PySide6.QtWidgets import QApplication
 
-from tests.ui.support import contrast, make_context
+from tests.support.colours import contrast
+from tests.support.panel_context import make_context
 from workbench.core.profiles import MCPStdioProfile
 from workbench.core.protocols.mcp import MCPAgent
 from workbench.demo.mcp_server.app import build_server

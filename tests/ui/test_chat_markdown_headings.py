@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from PySide6.QtGui import QTextDocument
 
-from tests.ui.support import make_context
+from tests.support.panel_context import make_context
 from workbench.core.conversation import AgentMessage, Artifact
 from workbench.core.profiles import A2AProfile, MCPStdioProfile
 from workbench.core.protocols.a2a import A2AAgent

@@ -19,7 +19,7 @@ from PySide6.QtGui import QColor
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QWidget
 
-from tests.ui.support import make_context
+from tests.support.panel_context import make_context
 from workbench.core.credentials import KeyringCredentialStore
 from workbench.ui.context import PanelContext
 from workbench.ui.dialogs.connection import KINDS, ConnectionDialog

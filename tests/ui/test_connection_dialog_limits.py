@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.ui.support import make_context
+from tests.support.panel_context import make_context
 from workbench.core.http.limits import DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_MAX_STREAM_BYTES
 from workbench.core.profiles import A2AProfile, MCPHTTPProfile, MCPSSEProfile
 from workbench.ui.asyncutil import wait_signal

@@ -20,7 +20,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QDialog, QLineEdit
 
-from tests.ui.support import make_context
+from tests.support.panel_context import make_context
 from workbench.core.agent_factory import DefaultAgentFactory
 from workbench.core.credentials import BackendInfo, KeyringCredentialStore, MemoryCredentialStore
 from workbench.core.events import ConnectionState

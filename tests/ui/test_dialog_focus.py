@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tests.ui.support import make_context
+from tests.support.panel_context import make_context
 from workbench.core.errors import SamplingRejectedError
 from workbench.core.protocols.base import (
     ContentPart,

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.ui.support import make_context
+from tests.support.panel_context import make_context
 from workbench.app import build_workbench
 from workbench.core.credentials import MemoryCredentialStore
 from workbench.core.errors import ConnectError, WorkbenchError

@@ -16,7 +16,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
 from tests.support.a2a_agents import echo_app
-from tests.ui.a2a_inspector_support import BOUND, until
+from tests.support.a2a_inspector import BOUND
+from tests.support.signals import until
 from workbench.app import Workbench, build_workbench
 from workbench.core.credentials import MemoryCredentialStore
 from workbench.core.errors import ConnectError

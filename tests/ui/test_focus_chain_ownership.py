@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 
-from tests.ui.mcp_inspector_support import stdio_profile
-from tests.ui.support import InProcessDemoFactory
+from tests.support.demo_mcp import InProcessDemoFactory
+from tests.support.mcp_inspector import stdio_profile
 from tests.ui.test_mcp_inspector_keyboard import _click
 from workbench.app import build_workbench
 from workbench.core.credentials import MemoryCredentialStore

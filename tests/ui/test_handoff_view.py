@@ -16,7 +16,7 @@ from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtGui import QGuiApplication, QImage, QWheelEvent
 from PySide6.QtWidgets import QApplication, QDialog, QLabel
 
-from tests.ui.support import make_context
+from tests.support.panel_context import make_context
 from workbench.core.handoff.events import USER, HandoffEvent, HopKind, HopState
 from workbench.core.handoff.mermaid import StepStyle, to_mermaid
 from workbench.core.handoff.policy import ApprovalRequest as RouterApprovalRequest

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.ui.support import InProcessDemoFactory
+from tests.support.demo_mcp import InProcessDemoFactory
 from workbench.app import Workbench, build_workbench
 from workbench.core.credentials import MemoryCredentialStore
 from workbench.core.events import ConnectionState

@@ -18,9 +18,10 @@ from starlette.applications import Starlette
 
 from tests.servers import script_path
 from tests.support.a2a_agents import EchoExecutor
-from tests.ui.a2a_inspector_support import inspector_for
-from tests.ui.mcp_inspector_support import SignalLog, inspector
-from tests.ui.support import make_context, wait_until
+from tests.support.a2a_inspector import inspector_for
+from tests.support.mcp_inspector import inspector
+from tests.support.panel_context import make_context
+from tests.support.signals import SignalLog, wait_until
 from workbench.core.events import ServerStderrLine
 from workbench.core.handoff.events import USER, HandoffEvent, HopKind, HopState
 from workbench.core.handoff.policy import ApprovalRequest

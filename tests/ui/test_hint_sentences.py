@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 
-from tests.ui.support import make_context
+from tests.support.panel_context import make_context
 from workbench.core.errors import ConnectError
 from workbench.core.profiles import A2AProfile
 from workbench.demo.a2a_agents import serve_agent, travel_app_factory

@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 
-from tests.ui.a2a_inspector_support import BOUND, settled, until
-from tests.ui.support import make_context
+from tests.support.a2a_inspector import BOUND, settled
+from tests.support.panel_context import make_context
+from tests.support.signals import until
 from workbench.core.errors import ConnectError
 from workbench.core.events import ConnectionState
 from workbench.core.profiles import A2AProfile, MCPHTTPProfile

@@ -21,7 +21,8 @@ from PySide6.QtCore import QPoint, QRect, QSize, Qt
 from PySide6.QtGui import QColor, QIcon, QImage, QPalette
 from PySide6.QtWidgets import QApplication, QToolBar, QToolButton, QWidget
 
-from tests.ui.support import contrast, make_context
+from tests.support.colours import contrast
+from tests.support.panel_context import make_context
 from workbench.app import build_workbench
 from workbench.core.credentials import MemoryCredentialStore
 from workbench.core.events import ConnectionState

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import Qt
 
-from tests.ui.mcp_inspector_support import SignalLog, inspector, stdio_profile
+from tests.support.mcp_inspector import inspector, stdio_profile
+from tests.support.signals import SignalLog
 from workbench.core.profiles import MCPHTTPProfile
 from workbench.demo.mcp_server import serve_http
 

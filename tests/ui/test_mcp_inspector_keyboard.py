@@ -9,8 +9,8 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QWidget
 
-from tests.ui.mcp_inspector_support import Inspected, SignalLog, inspector
-from tests.ui.support import wait_until
+from tests.support.mcp_inspector import Inspected, inspector
+from tests.support.signals import SignalLog, wait_until
 from workbench.ui.panels.inspector.mcp.catalog_list import CatalogListWidget
 
 FOCUS_WAIT = 5.0

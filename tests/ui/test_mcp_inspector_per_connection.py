@@ -16,8 +16,10 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
-from tests.ui.mcp_inspector_support import SignalLog, stdio_profile
-from tests.ui.support import InProcessDemoFactory, make_context
+from tests.support.demo_mcp import InProcessDemoFactory
+from tests.support.mcp_inspector import stdio_profile
+from tests.support.panel_context import make_context
+from tests.support.signals import SignalLog
 from workbench.ui.context import PanelContext
 from workbench.ui.panels.inspector.mcp.catalog_list import CatalogListWidget
 from workbench.ui.panels.inspector.mcp.widget import MCPInspectorWidget

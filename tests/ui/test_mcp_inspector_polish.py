@@ -10,8 +10,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
 from tests.servers import script_path
-from tests.ui.mcp_inspector_support import SignalLog, inspector
-from tests.ui.support import wait_until
+from tests.support.mcp_inspector import inspector
+from tests.support.signals import SignalLog, wait_until
 from workbench.core.profiles import MCPStdioProfile
 
 LOG_LINES = 40

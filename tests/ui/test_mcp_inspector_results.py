@@ -7,7 +7,7 @@ import base64
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFormLayout
 
-from tests.ui.support import make_context
+from tests.support.panel_context import make_context
 from workbench.core.protocols.base import ContentPart, ToolResult
 from workbench.core.protocols.catalog import PromptArgumentSpec, PromptSpec, ResourceContents, ResourceTemplateSpec
 from workbench.ui.panels.inspector.mcp import MCPInspectorWidget

@@ -9,8 +9,10 @@ import sys
 import pytest
 
 from tests.servers import script_path
-from tests.ui.mcp_inspector_support import SignalLog, inspector, stdio_profile
-from tests.ui.support import InProcessDemoFactory, make_context
+from tests.support.demo_mcp import InProcessDemoFactory
+from tests.support.mcp_inspector import inspector, stdio_profile
+from tests.support.panel_context import make_context
+from tests.support.signals import SignalLog
 from workbench.core.profiles import MCPHTTPProfile, MCPStdioProfile
 from workbench.demo.mcp_server import serve_http
 from workbench.ui.panels.inspector.mcp import MCPInspectorWidget

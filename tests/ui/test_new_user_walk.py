@@ -12,8 +12,8 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractSpinBox, QApplication, QStatusBar, QWidget
 
-from tests.ui.mcp_inspector_support import SignalLog
-from tests.ui.support import make_context
+from tests.support.panel_context import make_context
+from tests.support.signals import SignalLog
 from tests.ui.test_window_e2e import WAIT, demo_window
 from workbench.app import build_workbench
 from workbench.core.credentials import MemoryCredentialStore

@@ -17,7 +17,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog
 
 from tests.servers.oauth_as import EXTRA_SCOPE, SCOPE, OAuthServers, serve_oauth_protected_mcp
-from tests.ui.support import make_context
+from tests.support.panel_context import make_context
 from workbench.core.agent_factory import DefaultAgentFactory
 from workbench.core.auth_steps import AuthStage
 from workbench.core.credentials import MemoryCredentialStore

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from tests.support.a2a_agents import BEARER, bearer_app
-from tests.ui.support import make_context
+from tests.support.panel_context import make_context
 from workbench.core.agent_factory import AgentHandlers, DefaultAgentFactory
 from workbench.core.http.origins import CredentialOriginError
 from workbench.core.profiles import A2AProfile, SecretRef

@@ -9,7 +9,8 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QPushButton, QVBoxLayout, QWidget
 
-from tests.ui.mcp_inspector_support import SignalLog, inspector
+from tests.support.mcp_inspector import inspector
+from tests.support.signals import SignalLog
 from workbench.ui.panels.inspector.mcp.completing import DEBOUNCE_MS, CompletingLineEdit
 
 QUIET_MS = DEBOUNCE_MS * 3

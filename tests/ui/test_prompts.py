@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QUrl
 
-from tests.ui.support import make_context
+from tests.support.panel_context import make_context
 from workbench.core.errors import RemoteError
 from workbench.core.protocols.base import (
     ContentPart,

@@ -9,7 +9,8 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
-from tests.ui.mcp_inspector_support import SignalLog, inspector
+from tests.support.mcp_inspector import inspector
+from tests.support.signals import SignalLog
 from workbench.ui.panels.inspector.mcp.per_connection import SCHEMA_VIOLATION
 
 

@@ -15,7 +15,9 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMenu
 
-from tests.ui.support import DEMO_STDIO_ARGS, InProcessDemoFactory, demo_stdio_profile, make_context, wait_until
+from tests.support.demo_mcp import DEMO_STDIO_ARGS, InProcessDemoFactory, demo_stdio_profile
+from tests.support.panel_context import make_context
+from tests.support.signals import wait_until
 from workbench.core.events import ConnectionState
 from workbench.core.profiles import A2AProfile, MCPHTTPProfile, MCPStdioProfile
 from workbench.demo.a2a_agents import run_demo_agents

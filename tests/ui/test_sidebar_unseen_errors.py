@@ -16,7 +16,8 @@ import pytest
 from PySide6.QtCore import Qt
 
 from tests.support.a2a_agents import bearer_app
-from tests.ui.support import make_context, wait_until
+from tests.support.panel_context import make_context
+from tests.support.signals import wait_until
 from workbench.core.errors import AuthRequiredError
 from workbench.core.events import ConnectionState
 from workbench.core.profiles import A2AProfile, MCPStdioProfile

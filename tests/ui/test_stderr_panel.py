@@ -7,7 +7,8 @@ import sys
 
 import pytest
 
-from tests.ui.support import make_context, wait_until
+from tests.support.panel_context import make_context
+from tests.support.signals import wait_until
 from workbench.core.errors import WorkbenchError
 from workbench.core.events import ServerProcessExited, ServerStderrLine
 from workbench.core.profiles import MCPStdioProfile

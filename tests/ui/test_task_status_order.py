@@ -16,8 +16,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
 from tests.servers.a2a_late_snapshot import STATES, late_snapshot_app
-from tests.ui.a2a_inspector_support import BOUND, children, inspector_for, until
-from tests.ui.support import make_context
+from tests.support.a2a_inspector import BOUND, children, inspector_for
+from tests.support.panel_context import make_context
+from tests.support.signals import until
 from workbench.core.profiles import A2AProfile
 from workbench.core.serving import serve_asgi
 from workbench.ui.panels.inspector.tasks.eventline import STATUS_HISTORY

@@ -15,8 +15,9 @@ import pytest
 from PySide6.QtCore import Qt
 
 from tests.support.a2a_agents import echo_app
-from tests.ui.a2a_inspector_support import BOUND, children, inspector_for, settled, until
-from tests.ui.support import make_context
+from tests.support.a2a_inspector import BOUND, children, inspector_for, settled
+from tests.support.panel_context import make_context
+from tests.support.signals import until
 from workbench.core.errors import RemoteError
 from workbench.core.profiles import A2AProfile
 from workbench.core.protocols.a2a import A2AAgent

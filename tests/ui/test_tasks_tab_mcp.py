@@ -10,8 +10,8 @@ import pytest
 from PySide6.QtCore import Qt
 
 from tests.support.everything import StdioCommand
-from tests.ui.a2a_inspector_support import until
-from tests.ui.mcp_inspector_support import SignalLog, inspector
+from tests.support.mcp_inspector import inspector
+from tests.support.signals import SignalLog, until
 from workbench.core.errors import WorkbenchError
 from workbench.core.profiles import MCPStdioProfile
 

@@ -8,7 +8,8 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
-from tests.ui.mcp_inspector_support import SignalLog, inspector
+from tests.support.mcp_inspector import inspector
+from tests.support.signals import SignalLog
 from tests.ui.test_mcp_inspector_keyboard import _active, _click
 
 

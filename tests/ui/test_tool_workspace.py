@@ -6,7 +6,8 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QPlainTextEdit
 
-from tests.ui.mcp_inspector_support import SignalLog, inspector
+from tests.support.mcp_inspector import inspector
+from tests.support.signals import SignalLog
 from workbench.ui.panels.inspector.mcp.server_info import NO_PING
 
 

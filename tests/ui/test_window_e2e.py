@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from tests.ui.mcp_inspector_support import SignalLog
-from tests.ui.support import InProcessDemoFactory
+from tests.support.demo_mcp import InProcessDemoFactory
+from tests.support.signals import SignalLog
 from workbench.app import Workbench, build_workbench
 from workbench.core.agent_factory import DefaultAgentFactory
 from workbench.core.credentials import MemoryCredentialStore

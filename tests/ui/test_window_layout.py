@@ -167,7 +167,7 @@ def _check_help(window: MainWindow, opened: list[QUrl], tmp_path: Path) -> None:
 
 
 def test_the_tasks_state_column_is_whole_in_a_narrow_workspace(qtbot, tmp_path):
-    from tests.ui.support import make_context
+    from tests.support.panel_context import make_context
     from workbench.ui.panels.inspector.a2a.widget import A2AInspectorWidget
 
     ctx = make_context(tmp_path)

@@ -12,7 +12,7 @@ from PySide6.QtCore import QPointF, QSize, Qt
 from PySide6.QtGui import QFontDatabase, QFontMetrics
 from PySide6.QtWidgets import QApplication, QPlainTextEdit
 
-from tests.ui.support import wait_until
+from tests.support.signals import wait_until
 from tests.support.tool_calls import call_anyway
 from tests.ui.test_handoff_view import publish, trip_chain
 from tests.ui.test_window_e2e import demo_window

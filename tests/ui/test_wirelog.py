@@ -16,7 +16,7 @@ from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication, QTableView
 
-from tests.ui.support import make_context
+from tests.support.panel_context import make_context
 from workbench.core.connections import Connection
 from workbench.core.models import Direction, WireKind, WireRecord
 from workbench.core.profiles import MCPHTTPProfile

@@ -1,17 +1,15 @@
-"""Helpers for the MCP inspector tests: a connected inspector over the real demo server, signal recorders."""
+"""The MCP inspector for tests: a live inspector over the real demo server, and what its tests do to it."""
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import SignalInstance
-
-from tests.ui.support import InProcessDemoFactory, demo_stdio_profile, make_context
+from tests.support.demo_mcp import InProcessDemoFactory, demo_stdio_profile
+from tests.support.panel_context import make_context
 from workbench.core.profiles import ConnectionProfile, MCPStdioProfile
 from workbench.ui.context import PanelContext
 from workbench.ui.panels.inspector.mcp import MCPInspectorWidget
@@ -22,38 +20,10 @@ def stdio_profile(**kwargs: Any) -> MCPStdioProfile:
     return demo_stdio_profile(**kwargs)
 
 
-class SignalLog:
-    """Records every emission of a signal from creation on; ``wait_for`` returns the first match."""
-
-    def __init__(self, signal: SignalInstance) -> None:
-        self.events: list[tuple[Any, ...]] = []
-        self._changed = asyncio.Event()
-        self._signal = signal
-        signal.connect(self._on)
-
-    def _on(self, *args: Any) -> None:
-        self.events.append(args)
-        self._changed.set()
-
-    async def wait_for(self, predicate: Callable[..., bool] = lambda *a: True, timeout: float = 15) -> tuple[Any, ...]:
-        async def scan() -> tuple[Any, ...]:
-            seen = 0
-            while True:
-                for args in self.events[seen:]:
-                    if predicate(*args):
-                        return args
-                seen = len(self.events)
-                self._changed.clear()
-                await self._changed.wait()
-
-        return await asyncio.wait_for(scan(), timeout)
-
-    def close(self) -> None:
-        self._signal.disconnect(self._on)
-
-
 @dataclass
 class Inspected:
+    """What ``inspector`` yields: the panel context, the inspector widget and the connection it shows."""
+
     ctx: PanelContext
     widget: MCPInspectorWidget
     connection_id: str

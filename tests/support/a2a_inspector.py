@@ -1,35 +1,26 @@
-"""Helpers for the A2A workspace tests: bounded signal waits, a workspace showing a connected agent."""
+"""The A2A workspace for tests: an inspector showing a connected agent, and reading its trees."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from typing import Any
 
-from PySide6.QtCore import SignalInstance
 from PySide6.QtWidgets import QTreeWidget, QTreeWidgetItem
 
 from workbench.core.profiles import A2AProfile
 from workbench.core.protocols.a2a import A2AAgent
-from workbench.ui.asyncutil import wait_signal
 from workbench.ui.context import PanelContext
 from workbench.ui.panels.inspector.a2a.widget import A2AInspectorWidget
 
 BOUND = 30.0
-"""Seconds any single wait in these tests may take."""
-
-
-async def until(signal: SignalInstance, predicate: Callable[[], bool], timeout: float = BOUND) -> None:
-    """Wait (bounded) until ``predicate()`` holds, re-checking after each emission of ``signal``."""
-    async with asyncio.timeout(timeout):
-        while not predicate():
-            await wait_signal(signal, timeout)
+"""Seconds any single wait in the A2A workspace tests may take."""
 
 
 @contextlib.asynccontextmanager
 async def settled() -> AsyncIterator[None]:
-    """Wrap an async test body (kept for readability; loop hygiene now lives in AppEventLoop and serve_asgi)."""
+    """A context around an async test body that adds nothing (AppEventLoop and serve_asgi keep the loop clean)."""
     yield
 
 

@@ -1,37 +1,25 @@
-"""Shared by UI tests: a PanelContext over real core services (no window needed), the demo MCP server in
-this process behind the stdio profile that names it, and a bounded wait on a signal."""
+"""The demo MCP server for tests: the command that starts it over stdio, its profile, and an agent
+factory that serves that profile in this process (Qt-free)."""
 
 from __future__ import annotations
 
 import sys
-import time
-from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import SignalInstance
-from PySide6.QtGui import QColor
-
-from workbench.core.agent_factory import AgentFactory, AgentHandlers, DefaultAgentFactory
-from workbench.core.connections import ConnectionManager
+from workbench.core.agent_factory import AgentHandlers, DefaultAgentFactory
 from workbench.core.events import EventBus
 from workbench.core.profiles import ConnectionProfile, MCPStdioProfile
 from workbench.core.protocols.contract import RemoteAgent
-from workbench.core.settings import ProfileStore
 from workbench.core.wire import WireRecorder
-from workbench.ui.asyncutil import wait_signal
-from workbench.ui.bridge import CoreBridge
-from workbench.ui.context import PanelContext
-from workbench.ui.errors import ErrorPresenter
-from workbench.ui.selection import ConnectionSelection
-from workbench.ui.services import Services
-from workbench.ui.untrusted import LinkGate
 
 if TYPE_CHECKING:  # importing the MCP SDK is left to the tests that use it
     from workbench.core.protocols.mcp import MCPAgent
 
 DEMO_STDIO_ARGS = ["-m", "workbench.demo.mcp_server", "--stdio"]
 """What starts the demo MCP server as a stdio child (after ``sys.executable``)."""
+
+DEMO_STDIO = [sys.executable, *DEMO_STDIO_ARGS]
+"""The whole command that starts the demo MCP server as a stdio child."""
 
 
 def demo_stdio_profile(**kwargs: Any) -> MCPStdioProfile:
@@ -108,42 +96,3 @@ class InProcessDemoFactory:
         if isinstance(profile, MCPStdioProfile) and is_demo_stdio(profile):
             return in_process_demo(profile, wire=wire, bus=bus, connection_id=connection_id, handlers=self._handlers)
         return await self._default(profile, connection_id=connection_id, wire=wire, bus=bus)
-
-
-def make_context(config_dir: Path, *, factory: AgentFactory | None = None) -> PanelContext:
-    """A PanelContext with a fresh bus, wire recorder, connection manager and profile store."""
-    bus = EventBus()
-    wire = WireRecorder()
-    manager = ConnectionManager(bus, wire=wire, factory=factory or DefaultAgentFactory())
-    services = Services(bus=bus, wire=wire, connections=manager, profiles=ProfileStore(config_dir))
-    return PanelContext(
-        services=services,
-        bridge=CoreBridge(bus),
-        errors=ErrorPresenter(),
-        selection=ConnectionSelection(),
-        links=LinkGate(),
-    )
-
-
-async def wait_until(predicate: Callable[[], bool], signal: SignalInstance, timeout: float = 30.0) -> None:
-    """Re-check ``predicate`` each time ``signal`` fires, until it holds or ``timeout`` passes."""
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            raise TimeoutError("condition not reached")
-        await wait_signal(signal, remaining)
-
-
-def contrast(a: QColor, b: QColor) -> float:
-    """WCAG contrast ratio of two colours (1 to 21; 4.5 is the floor for body text)."""
-
-    def luminance(c: QColor) -> float:
-        def channel(v: int) -> float:
-            x = v / 255
-            return x / 12.92 if x <= 0.03928 else ((x + 0.055) / 1.055) ** 2.4
-
-        return 0.2126 * channel(c.red()) + 0.7152 * channel(c.green()) + 0.0722 * channel(c.blue())
-
-    high, low = sorted((luminance(a), luminance(b)), reverse=True)
-    return (high + 0.05) / (low + 0.05)
