@@ -33,7 +33,7 @@ async def bare_client(target: str | None, mode: str) -> None:
 async def workbench_agent(target: str | None, mode: str) -> None:
     agent = MCPAgent(target, mode=mode) if target else MCPAgent.stdio(STDIO[0], STDIO[1:], mode=mode)
     async with agent:
-        assert agent.tools and agent.prompts
+        assert agent.tools and agent.server_features.prompts
 
 
 async def timed(fn: Callable[[str | None, str], Awaitable[None]], target: str | None, mode: str) -> float:

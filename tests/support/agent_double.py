@@ -7,6 +7,7 @@ its tools); everything else answers as a connected agent with no optional featur
 from __future__ import annotations
 
 from collections.abc import AsyncGenerator, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from workbench.core.errors import UnsupportedCapabilityError
@@ -14,6 +15,19 @@ from workbench.core.models import ToolSpec
 from workbench.core.protocols.base import AgentEvent, AgentResult, ToolResult
 from workbench.core.protocols.contract import AgentFeatures, LossHandler
 from workbench.core.protocols.snapshot import AgentSnapshot
+from workbench.core.wire import WireRecorder
+
+
+@dataclass(frozen=True)
+class DoubleConfig:
+    """The contract's ``AgentConfig`` of a double."""
+
+    connection_id: str
+    url: str | None
+    target_label: str
+    connect_timeout: float = 30.0
+    request_timeout: float | None = None
+    wire: WireRecorder = field(default_factory=WireRecorder)
 
 
 class ContractDefaults:
@@ -25,12 +39,16 @@ class ContractDefaults:
     url: str | None = None
     features: AgentFeatures = AgentFeatures()
     server_features: None = None
-    task_operations: None = None
+    tasks: None = None
     loss_handler: LossHandler | None = None
 
     @property
     def target_label(self) -> str:
         return f"in-memory {self.name}"
+
+    @property
+    def config(self) -> DoubleConfig:
+        return DoubleConfig(connection_id=self.connection_id, url=self.url, target_label=self.target_label)
 
     @property
     def connected(self) -> bool:

@@ -59,7 +59,7 @@ def plan_trip_schema() -> dict[str, Any]:
 
     async def schemas() -> dict[str, Any]:
         async with MCPAgent.in_process(build_server()) as agent:
-            return {t.name: t.input_schema for t in await agent.list_tools()}
+            return {t.name: t.input_schema for t in await agent.server_features.list_tools()}
 
     return asyncio.run(schemas())["plan_trip"]
 

@@ -33,7 +33,7 @@ def _form(qtbot: Any, schema: dict[str, Any], **kwargs: Any) -> SchemaForm:
 
 async def _demo_schemas() -> dict[str, dict[str, Any]]:
     async with MCPAgent.in_process(build_server()) as agent:
-        return {t.name: t.input_schema for t in await agent.list_tools()}
+        return {t.name: t.input_schema for t in await agent.server_features.list_tools()}
 
 
 @pytest.fixture(scope="module")
@@ -59,7 +59,7 @@ def _fill_trip(form: SchemaForm) -> None:
 @pytest.mark.asyncio
 async def test_form_from_a_real_servers_schema_fills_and_the_server_accepts_the_value(qtbot):
     async with MCPAgent.in_process(build_server()) as agent:
-        tools = {t.name: t for t in await agent.list_tools()}
+        tools = {t.name: t for t in await agent.server_features.list_tools()}
         form = _form(qtbot, tools["plan_trip"].input_schema)
         assert not form.is_valid()
         _fill_trip(form)

@@ -63,7 +63,7 @@ async def test_cancel_in_the_tasks_tab_reaches_a_running_task(
         widget = it.widget
         conn = it.ctx.services.connections.get(it.connection_id)
         assert conn is not None and conn.agent is not None
-        ops = conn.agent.task_operations
+        ops = conn.agent.tasks
         assert ops is not None
         # a task started by another part of the workbench (the CLI, a chat): the tab lists it from tasks/list
         running = asyncio.ensure_future(conn.agent.call_tool(TOOL, {"topic": "rust"}))

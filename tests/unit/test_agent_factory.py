@@ -120,12 +120,13 @@ async def test_a_stdio_profile_builds_an_mcp_agent_with_command_env_roots_and_ti
     )
     agent = await build_agent(profile, bus=bus, resolve_secret=keyring)
     assert isinstance(agent, MCPAgent)
-    assert (agent.transport, agent.command, agent.args, agent.cwd) == ("stdio", "python", ["-m", "srv"], "/tmp")
-    assert agent.env == {"LOG_LEVEL": "debug", "API_TOKEN": "SECRET-env-4444"}
-    assert (agent.name, agent.mode, agent.agent_tool) == ("stdio server", "legacy", "ask")
-    assert agent.roots == [("file:///srv", "srv"), ("file:///tmp", None)]
-    assert (agent.connect_timeout, agent.request_timeout) == (7, None)
-    assert (agent.connection_id, agent.bus) == ("s", bus)
+    config = agent.config
+    assert (config.transport, config.command, config.args, config.cwd) == ("stdio", "python", ("-m", "srv"), "/tmp")
+    assert config.env == {"LOG_LEVEL": "debug", "API_TOKEN": "SECRET-env-4444"}
+    assert (agent.name, config.mode, config.agent_tool) == ("stdio server", "legacy", "ask")
+    assert config.roots == (("file:///srv", "srv"), ("file:///tmp", None))
+    assert (config.connect_timeout, config.request_timeout) == (7, None)
+    assert (agent.connection_id, config.bus) == ("s", bus)
 
 
 @pytest.mark.asyncio
@@ -137,8 +138,12 @@ async def test_an_http_profile_builds_an_mcp_agent_with_plain_and_secret_headers
                   secrets=[SecretRef(kind="bearer", key="tok")])  # fmt: skip
     agent = await build_agent(profile, connection_id="conn-7", resolve_secret=keyring)
     assert isinstance(agent, MCPAgent)
-    assert (agent.transport, agent.url, agent.connection_id) == (transport, "http://127.0.0.1:9/x", "conn-7")
-    assert agent.headers == {"X-Trace": "1", "Authorization": "Bearer SECRET-token-1111"}
+    assert (agent.config.transport, agent.config.url, agent.connection_id) == (
+        transport,
+        "http://127.0.0.1:9/x",
+        "conn-7",
+    )
+    assert agent.config.headers == {"X-Trace": "1", "Authorization": "Bearer SECRET-token-1111"}
 
 
 @pytest.mark.asyncio
@@ -171,7 +176,7 @@ async def test_the_default_factory_injects_the_handlers() -> None:
     factory = DefaultAgentFactory(handlers=AgentHandlers(elicitation=elicit, input=answer), resolve_secret=keyring)
     mcp = await factory(http_profile(), connection_id="h", wire=None, bus=None)
     a2a = await factory(A2AProfile(name="a", url="http://h/"), connection_id="a", wire=None, bus=None)
-    assert mcp.elicitation_handler is elicit  # type: ignore[attr-defined]
+    assert mcp.config.elicitation_handler is elicit  # type: ignore[attr-defined]
     assert a2a.input_handler is answer  # type: ignore[attr-defined]
 
 

@@ -215,7 +215,7 @@ async def test_an_mcp_profile_is_built_with_its_credentials_bound_to_its_origin(
         allowed_origins=["https://backup.example"],
     )  # fmt: skip
     agent = await build_agent(profile, resolve_secret=resolve)
-    boundary = agent.http_transport.boundary  # type: ignore[attr-defined]  # the seam under test
+    boundary = agent.config.http_transport.boundary  # type: ignore[attr-defined]  # the seam under test
     assert boundary.allowed == ["https://mcp.example:443", "https://backup.example:443"]
     assert boundary.carries_credential("https://x.example/", [("X-Echo", SECRET)])
     await agent.aclose()

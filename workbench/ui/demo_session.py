@@ -61,7 +61,7 @@ def scenario_profiles(router: HandoffRouter) -> list[tuple[ConnectionProfile, Re
     out: list[tuple[ConnectionProfile, RemoteAgent]] = []
     for name, entry in router.agents.items():
         agent = entry.agent
-        url = entry.uri or agent.url or ""
+        url = entry.uri or agent.config.url or ""
         pid = agent.connection_id  # handoff-<name>: a valid profile id
         profile: ConnectionProfile
         if agent.protocol == "a2a":

@@ -72,9 +72,9 @@ def test_the_timeouts_and_connection_id_are_the_documented_defaults_and_those_of
     agent = A2AAgent("http://agent.test")
     mcp = MCPAgent("http://server.test/mcp")
     assert documented["connect_timeout"] == "30 s"
-    assert agent.connect_timeout == mcp.connect_timeout == 30.0
+    assert agent.connect_timeout == mcp.config.connect_timeout == 30.0
     assert documented["request_timeout"] == "`None`"
-    assert agent.request_timeout is None and mcp.request_timeout is None
+    assert agent.request_timeout is None and mcp.config.request_timeout is None
     assert "A2A: the URL" in documented["connection_id"]
     assert agent.connection_id == "http://agent.test"
 

@@ -41,9 +41,9 @@ async def test_connect_discovers_capabilities_tools_resources_prompts(
         assert caps.era == ("legacy" if mode == "legacy" else "2026-07-28")
         assert caps.agent_entry_point == "ask"
         assert {"ask", "plan_trip", "slow_count", "book_table", "handoff"} <= set(agent.tools)
-        assert any(r.uri == "demo://readme" for r in agent.resources)
-        assert [t.uri_template for t in agent.resource_templates] == ["demo://items/{item_id}"]
-        assert {p.name for p in agent.prompts} >= {"greet", "summarize"}
+        assert any(r.uri == "demo://readme" for r in agent.server_features.resources)
+        assert [t.uri_template for t in agent.server_features.resource_templates] == ["demo://items/{item_id}"]
+        assert {p.name for p in agent.server_features.prompts} >= {"greet", "summarize"}
         described = json.loads(json.dumps(agent.describe().to_dict()))
         assert described["protocol_version"] == caps.protocol_version
 
@@ -143,13 +143,13 @@ async def test_roots_configured_by_the_user_reach_the_server(
 
 async def test_resources_templates_prompts_and_completions(demo_agent_factory: Callable[..., MCPAgent]) -> None:
     async with demo_agent_factory() as agent:
-        readme = await agent.read_resource("demo://readme")
+        readme = await agent.server_features.read_resource("demo://readme")
         assert readme.parts[0].text
-        item = await agent.read_resource("demo://items/42")
+        item = await agent.server_features.read_resource("demo://items/42")
         assert "42" in (item.parts[0].text or "")
-        prompt = await agent.get_prompt("greet", {"name": "Ada", "style": "pirate"})
+        prompt = await agent.server_features.get_prompt("greet", {"name": "Ada", "style": "pirate"})
         assert "Ada" in (prompt.messages[0].content[0].text or "")
-        completion = await agent.complete("prompt", "greet", "style", "p")
+        completion = await agent.server_features.complete("prompt", "greet", "style", "p")
         assert "pirate" in completion.values
 
 
@@ -172,7 +172,7 @@ async def test_resource_subscription_delivers_updates(demo_agent_factory: Callab
     updated = asyncio.Event()
     bus.subscribe(ResourceUpdated, lambda e: e.uri == "demo://counter" and updated.set())
     async with demo_agent_factory(mode=mode, bus=bus) as agent:
-        await agent.subscribe_resource("demo://counter")
+        await agent.server_features.subscribe_resource("demo://counter")
         await agent.call_tool("bump_counter", {})
         await asyncio.wait_for(updated.wait(), 10)
         assert updated.is_set()
@@ -190,7 +190,7 @@ async def test_cancelling_a_streamed_call_cancels_it_on_the_server(
         await stream.aclose()  # type: ignore[attr-defined]
         cancels = [
             r
-            for r in agent.wire.records(agent.connection_id)
+            for r in agent.config.wire.records(agent.connection_id)
             if r.direction is Direction.OUT and r.method == "notifications/cancelled"
         ]
         assert cancels, "closing the stream must send notifications/cancelled"
@@ -200,10 +200,10 @@ async def test_cancelling_a_streamed_call_cancels_it_on_the_server(
 async def test_wire_log_records_both_directions_with_latency(demo_agent_factory: Callable[..., MCPAgent]) -> None:
     async with demo_agent_factory() as agent:
         await agent.call_tool("echo", {"text": "hi"})
-        records = agent.wire.records(agent.connection_id)
+        records = agent.config.wire.records(agent.connection_id)
         calls = [r for r in records if r.kind is WireKind.JSONRPC and r.method == "tools/call"]
         assert calls and calls[0].direction is Direction.OUT
-        response = agent.wire.find_response(calls[0])
+        response = agent.config.wire.find_response(calls[0])
         assert response is not None and response.latency_ms is not None and response.latency_ms >= 0
 
 
@@ -262,7 +262,7 @@ async def test_cancelling_a_call_stops_the_tool_on_the_server_in_both_eras(mode:
     async with MCPAgent.stdio(stdio[0], stdio[1:], mode=mode, bus=bus) as agent:
         call = asyncio.create_task(agent.call_tool("slow_count", {"n": 200, "delay": 0.05}))
         progressed = asyncio.Event()
-        agent.add_listener(lambda e: isinstance(e, LogMessage) and progressed.set())
+        agent.server_features.add_listener(lambda e: isinstance(e, LogMessage) and progressed.set())
         await asyncio.wait_for(progressed.wait(), 10)
         call.cancel()
         with pytest.raises(asyncio.CancelledError):
@@ -277,7 +277,7 @@ async def test_first_call_connects_lazily_and_new_roots_reach_the_server() -> No
     try:
         result = await agent.call_tool("echo", {"text": "lazy"})
         assert result.text == "lazy"
-        await agent.set_roots([("file:///data/new-root", "new")])
+        await agent.server_features.set_roots([("file:///data/new-root", "new")])
         assert "file:///data/new-root" in (await agent.call_tool("show_roots", {})).text
     finally:
         await agent.aclose()

@@ -87,9 +87,11 @@ async def test_roots_and_completions(everything: Callable[..., MCPAgent]) -> Non
     async with everything(mode="legacy", roots=[("file:///srv/project", "project")]) as agent:
         roots = await agent.call_tool("get-roots-list", {})
         assert "file:///srv/project" in roots.text
-        department = await agent.complete("prompt", "completable-prompt", "department", "E")
+        department = await agent.server_features.complete("prompt", "completable-prompt", "department", "E")
         assert department.values == ["Engineering"]
-        ids = await agent.complete("resource", "demo://resource/dynamic/text/{resourceId}", "resourceId", "7")
+        ids = await agent.server_features.complete(
+            "resource", "demo://resource/dynamic/text/{resourceId}", "resourceId", "7"
+        )
         assert ids.values == ["7"]
 
 
@@ -100,15 +102,15 @@ async def test_logging_and_resource_subscriptions(everything: Callable[..., MCPA
     logs: list[LogMessage] = []
     got_log = asyncio.Event()
     async with everything(mode="legacy", bus=bus, log_level="debug") as agent:
-        agent.add_listener(lambda e: isinstance(e, LogMessage) and (logs.append(e), got_log.set()))
+        agent.server_features.add_listener(lambda e: isinstance(e, LogMessage) and (logs.append(e), got_log.set()))
         await agent.call_tool("toggle-simulated-logging", {})
         await asyncio.wait_for(got_log.wait(), 10)
         await agent.call_tool("toggle-simulated-logging", {})
-        await agent.subscribe_resource("demo://resource/dynamic/text/1")
+        await agent.server_features.subscribe_resource("demo://resource/dynamic/text/1")
         await agent.call_tool("toggle-subscriber-updates", {})
         await asyncio.wait_for(updated.wait(), 15)
         await agent.call_tool("toggle-subscriber-updates", {})
-        await agent.unsubscribe_resource("demo://resource/dynamic/text/1")
+        await agent.server_features.unsubscribe_resource("demo://resource/dynamic/text/1")
     assert logs[0].level in {"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
 
 
@@ -125,7 +127,7 @@ async def test_every_content_type_is_converted(everything: Callable[..., MCPAgen
         structured = await agent.call_tool("get-structured-content", {"location": "Chicago"})
         assert structured.structured_content is not None
         assert structured.schema_errors == []
-        readme = await agent.read_resource("demo://resource/static/document/architecture.md")
+        readme = await agent.server_features.read_resource("demo://resource/static/document/architecture.md")
         assert readme.parts
 
 
@@ -181,7 +183,7 @@ async def test_list_changed_announced_at_connect_refreshes_the_tools(everything:
         return SamplingResponse(text="x")
 
     agent = everything(mode="legacy", bus=bus, sampling_handler=sample)
-    if agent.transport == "streamable-http":
+    if agent.config.transport == "streamable-http":
         pytest.skip("server-everything sends these before the GET stream opens; they are lost on HTTP (its race)")
     async with agent:
         await asyncio.wait_for(changed.wait(), 10)
@@ -196,7 +198,7 @@ async def test_a_handshake_era_session_warns_of_no_deprecation(everything: Calla
         warnings.simplefilter("error")
         async with everything(mode="legacy", log_level="debug") as agent:
             assert agent.capabilities.protocol_version == "2025-11-25"
-            await agent.ping()
-            await agent.set_logging_level("info")
-            await agent.subscribe_resource("demo://resource/static/document/architecture.md")
-            await agent.unsubscribe_resource("demo://resource/static/document/architecture.md")
+            await agent.server_features.ping()
+            await agent.server_features.set_logging_level("info")
+            await agent.server_features.subscribe_resource("demo://resource/static/document/architecture.md")
+            await agent.server_features.unsubscribe_resource("demo://resource/static/document/architecture.md")

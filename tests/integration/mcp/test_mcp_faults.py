@@ -41,7 +41,7 @@ async def test_server_crash_mid_call_reports_connection_lost_at_once_and_keeps_s
         assert exited and exited[0].returncode == 3 and not exited[0].expected
         with pytest.raises(ConnectionLostError):
             await agent.call_tool("crash", {})
-        kinds = {r.kind for r in agent.wire.records(agent.connection_id)}
+        kinds = {r.kind for r in agent.config.wire.records(agent.connection_id)}
         assert {WireKind.STDERR, WireKind.PROCESS, WireKind.JSONRPC} <= kinds
 
 
@@ -49,7 +49,7 @@ async def test_garbage_on_stdout_is_logged_raw_and_the_session_keeps_working() -
     async with fault_agent("garbage_stdout", mode="legacy") as agent:
         result = await agent.call_tool("echo", {"text": "still here"})
         assert "still here" in result.text
-        raw = [r for r in agent.wire.records(agent.connection_id) if r.kind is WireKind.RAW]
+        raw = [r for r in agent.config.wire.records(agent.connection_id) if r.kind is WireKind.RAW]
         assert any("not JSON-RPC" in r.payload for r in raw)
 
 
@@ -60,7 +60,7 @@ async def test_malformed_jsonrpc_replies_end_in_a_protocol_error_with_the_raw_li
     with pytest.raises((ProtocolError, RemoteError)):
         await agent.connect()
     await agent.aclose()
-    raw = [r for r in agent.wire.records(agent.connection_id) if r.kind is WireKind.RAW]
+    raw = [r for r in agent.config.wire.records(agent.connection_id) if r.kind is WireKind.RAW]
     assert len(raw) >= 1
 
 
@@ -69,7 +69,7 @@ async def test_a_20_megabyte_result_arrives_whole_and_is_recorded(transport: str
     async def check(agent: MCPAgent) -> None:
         result = await agent.call_tool("big_result", {"megabytes": 20})
         assert len(result.text) >= 20 * 1024 * 1024
-        biggest = max(agent.wire.records(agent.connection_id), key=lambda r: r.size)
+        biggest = max(agent.config.wire.records(agent.connection_id), key=lambda r: r.size)
         assert biggest.size >= 20 * 1024 * 1024 and biggest.direction is Direction.IN
 
     if transport == "stdio":
@@ -87,7 +87,7 @@ async def test_unreachable_url_is_a_clear_unreachable_error() -> None:
     with pytest.raises(UnreachableError) as info:
         await agent.connect()
     assert "127.0.0.1:9" in info.value.message
-    errors = [r for r in agent.wire.records(agent.connection_id) if r.kind is WireKind.ERROR]
+    errors = [r for r in agent.config.wire.records(agent.connection_id) if r.kind is WireKind.ERROR]
     assert errors, "the failed HTTP attempt is in the wire log"
 
 
@@ -107,7 +107,7 @@ async def test_http_401_asks_for_credentials_and_500_is_a_remote_error_with_the_
             await agent.connect()
         assert failed.value.details.get("http_status") == 500
         assert failed.value.remote_code == 500
-        statuses = [r.http.get("status") for r in agent.wire.records(agent.connection_id) if r.http]
+        statuses = [r.http.get("status") for r in agent.config.wire.records(agent.connection_id) if r.http]
         assert 500 in statuses
 
 
@@ -127,7 +127,7 @@ async def test_cancelling_a_call_to_a_silent_server_sends_the_cancel() -> None:
     bus.subscribe(ServerStderrLine, lambda e: e.line.startswith("cancelled") and cancelled.set())
     async with fault_agent("never_answers", bus=bus, mode="legacy") as agent:
         sent = asyncio.Event()
-        agent.wire.subscribe(lambda r: r.method == "tools/call" and sent.set())
+        agent.config.wire.subscribe(lambda r: r.method == "tools/call" and sent.set())
         call = asyncio.create_task(agent.call_tool("wait_forever", {}))
         await asyncio.wait_for(sent.wait(), 10)
         call.cancel()

@@ -52,8 +52,9 @@ async def test_handshake_era_ping_subscriptions_and_roots_raise_no_deprecation_w
         warnings.simplefilter("error")  # an MCPDeprecationWarning from the client side fails here
         async with MCPAgent.in_process(build_server(), mode="legacy", roots=[]) as agent:
             assert agent.capabilities.protocol_version == "2025-11-25"
-            await agent.ping()
-            uri = agent.resources[0].uri
-            await agent.subscribe_resource(uri)
-            await agent.unsubscribe_resource(uri)
-            await agent.set_roots([("file:///data", "data")])
+            server = agent.server_features
+            await server.ping()
+            uri = server.resources[0].uri
+            await server.subscribe_resource(uri)
+            await server.unsubscribe_resource(uri)
+            await server.set_roots([("file:///data", "data")])

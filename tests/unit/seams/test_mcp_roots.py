@@ -28,7 +28,7 @@ async def test_without_roots_the_client_does_not_declare_them_and_cannot_announc
     async with MCPAgent.in_process(build_server(), mode="legacy", wire=wire) as agent:
         assert "roots" not in declared_capabilities(wire)
         with pytest.raises(UsageError):
-            await agent.set_roots([("file:///data", "data")])
+            await agent.server_features.set_roots([("file:///data", "data")])
 
 
 @pytest.mark.asyncio
@@ -37,5 +37,5 @@ async def test_offered_roots_are_declared_listed_and_can_change() -> None:
     async with MCPAgent.in_process(build_server(), mode="legacy", wire=wire, roots=[("file:///a", "a")]) as agent:
         assert "roots" in declared_capabilities(wire)
         assert "file:///a" in (await agent.call_tool("show_roots", {})).text
-        await agent.set_roots([("file:///b", "b")])
+        await agent.server_features.set_roots([("file:///b", "b")])
         assert "file:///b" in (await agent.call_tool("show_roots", {})).text

@@ -3,18 +3,24 @@
 An MCP server and an A2A agent look alike behind ``RemoteAgent``. Nothing outside
 ``workbench.core.protocols`` asks an agent what it is (no ``isinstance``, ``getattr`` or ``cast`` on
 agents): what differs between protocols is said by ``AgentFeatures`` flags, and protocol-specific
-operations come as optional *facets* — typed sub-interfaces that are ``None`` when the agent has no
-such part::
+operations come as optional *facets* — objects of their own, reached by a property and typed by
+their own protocol, that are ``None`` when the agent has no such part::
 
     RemoteAgent
-    ├── identity          name, protocol, target, url
+    ├── identity          name, connection_id, protocol
+    ├── config            -> AgentConfig  (one frozen value: url, target_label, timeouts, wire)
     ├── lifecycle         connect(), aclose(), connected, set_loss_handler()
-    ├── discovery         capabilities, features, tools, describe() -> AgentSnapshot
+    ├── discovery         capabilities, features, tools, tool_specs(), describe() -> AgentSnapshot
     ├── tools             call_tool(), call_tool_stream()      (progress as AgentEvents)
     ├── conversation      stream_async(), invoke_async(), __call__, new_conversation(), cancel()
     └── facets
         ├── server_features  -> ServerFeatures | None  (resources, prompts, completions, logging, ping)
-        └── task_operations  -> TaskOperations | None  (tasks the agent keeps: list, get, cancel, follow)
+        └── tasks            -> TaskOperations | None  (tasks the agent keeps: list, get, cancel, follow)
+
+Each adapter's ``config`` holds more than ``AgentConfig`` names (``MCPConfig``, ``A2AConfig``); the
+contract needs only what every agent has. The agents still answer the names these parts had before
+(``agent.url``, ``agent.target_label``, ``agent.task_operations``) for one release, with a
+``DeprecationWarning`` (``deprecated.moved_attribute``); they are not part of the contract.
 
 ``describe()`` returns a snapshot of everything the inspector shows, with no live object behind it,
 so a saved session can be reopened offline. Later additions (MCP Apps' UI resources, the 2026 Tasks
@@ -49,6 +55,7 @@ if TYPE_CHECKING:
         ResourceTemplateSpec,
     )
     from workbench.core.protocols.snapshot import AgentSnapshot, TaskSnapshot, TaskSummary
+    from workbench.core.wire import WireRecorder
 
 ProtocolName = Literal["mcp", "a2a"]
 """The protocols the workbench speaks."""
@@ -71,10 +78,10 @@ class AgentFeatures:
         chat: ``stream_async`` takes a prompt (A2A always; MCP when a tool is its entry point).
         message_data: ``stream_async(data=...)`` sends structured data beside the text (A2A).
         conversations: Messages continue a conversation until ``new_conversation()`` (A2A contexts).
-        tasks: ``task_operations`` is available (the agent keeps tasks that can be listed and followed).
+        tasks: The ``tasks`` facet works (the agent keeps tasks that can be listed and followed).
         cancel: ``cancel(task_id)`` reaches the peer (A2A tasks; MCP calls are cancelled by closing
             their stream instead).
-        server_features: ``server_features`` is available (MCP resources, prompts, logging, ping).
+        server_features: The ``server_features`` facet is there (MCP resources, prompts, logging, ping).
         tool_results: ``call_tool_stream`` ends with a full ``ToolResult`` in ``Completed.result``
             (MCP); otherwise its text is streamed as ``TextDelta`` events (A2A skills).
     """
@@ -86,6 +93,41 @@ class AgentFeatures:
     cancel: bool = False
     server_features: bool = False
     tool_results: bool = False
+
+
+@runtime_checkable
+class AgentConfig(Protocol):
+    """What every agent's configuration says (``agent.config``): one frozen value, checked at construction."""
+
+    @property
+    def connection_id(self) -> str:
+        """Id of the agent's traffic in the wire log and of its events."""
+        ...
+
+    @property
+    def url(self) -> str | None:
+        """The URL the user configured (``None`` for stdio and in-process servers)."""
+        ...
+
+    @property
+    def target_label(self) -> str:
+        """Where the agent is, for messages: its URL with secrets masked, or the stdio command."""
+        ...
+
+    @property
+    def connect_timeout(self) -> float:
+        """Seconds allowed to connect and discover, in total."""
+        ...
+
+    @property
+    def request_timeout(self) -> float | None:
+        """Seconds per request (``None``: no limit)."""
+        ...
+
+    @property
+    def wire(self) -> WireRecorder:
+        """The wire recorder every message goes to."""
+        ...
 
 
 @runtime_checkable
@@ -203,13 +245,8 @@ class RemoteAgent(Protocol):
         ...
 
     @property
-    def target_label(self) -> str:
-        """Where the agent is, for messages: its URL with secrets masked, or the stdio command."""
-        ...
-
-    @property
-    def url(self) -> str | None:
-        """The URL the user configured (``None`` for stdio and in-process servers)."""
+    def config(self) -> AgentConfig:
+        """What the agent was given (URL, timeouts, wire recorder …): one frozen value."""
         ...
 
     @property
@@ -303,6 +340,6 @@ class RemoteAgent(Protocol):
         ...
 
     @property
-    def task_operations(self) -> TaskOperations | None:
-        """The agent's tasks (A2A agents), else ``None``."""
+    def tasks(self) -> TaskOperations | None:
+        """The tasks the agent keeps (A2A tasks; MCP tasks, see ``features.tasks``), else ``None``."""
         ...

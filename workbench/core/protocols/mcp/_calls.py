@@ -187,7 +187,7 @@ class ToolCalls:
         config = self._sync.config
         entry = catalog.entry_point(config.agent_tool)
         if entry is None:
-            raise catalog.no_entry_point_error(config.name, config.target_label, config.agent_tool)
+            raise catalog.no_entry_point_error(self._sync.live.name, config.target_label, config.agent_tool)
         spec = next(t for t in catalog.tools if t.name == entry)
         arg = single_string_argument(spec) or "message"
         async for event in self.stream(entry, {arg: prompt or "", **extra}, timeout=timeout):

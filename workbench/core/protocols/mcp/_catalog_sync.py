@@ -20,7 +20,7 @@ from mcp import Client, MCPError
 from workbench.core.errors import ConnectError
 from workbench.core.events import ListChanged
 from workbench.core.protocols.base import AgentCapabilities
-from workbench.core.protocols.mcp._config import AgentConfig
+from workbench.core.protocols.mcp._config import LiveSettings, MCPConfig
 from workbench.core.protocols.mcp.discovery import LISTS, ServerCatalog
 from workbench.core.protocols.mcp.errors import leaves, to_workbench_error
 from workbench.core.protocols.snapshot import AgentSnapshot
@@ -46,11 +46,13 @@ class CatalogSync:
     """The server's catalog and capabilities, listed on connect and kept fresh.
 
     Args:
-        config: The agent's configuration (its name is set from the server's once known).
+        config: The agent's configuration.
+        live: The agent's live settings (its name is set from the server's once known, unless one was given).
     """
 
-    def __init__(self, config: AgentConfig) -> None:
+    def __init__(self, config: MCPConfig, live: LiveSettings) -> None:
         self.config = config
+        self.live = live
         self.catalog = ServerCatalog()
         self.capabilities: AgentCapabilities | None = None
         self.relists = 0
@@ -141,8 +143,8 @@ class CatalogSync:
         self.capabilities = self.catalog.capabilities(
             client, transport=self.config.transport, agent_tool=self.config.agent_tool
         )
-        if not self.config.explicit_name and client.server_info is not None:
-            self.config.name = client.server_info.name
+        if not self.config.name and client.server_info is not None:
+            self.live.name = client.server_info.name
 
     # ------------------------------------------------------------------ the snapshot
 
@@ -165,7 +167,7 @@ class CatalogSync:
         }
         return AgentSnapshot(
             protocol="mcp",
-            name=config.name,
+            name=self.live.name,
             target=config.target_label,
             capabilities=caps,
             tools=tuple(catalog.tools),

@@ -1,8 +1,10 @@
-"""What one ``MCPAgent`` was configured with, checked once, and the plumbing its parts share (wire, bus)."""
+"""What one ``MCPAgent`` was configured with (one frozen value, checked once) and what changes while it lives."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, Literal
 
 import httpx2
@@ -21,13 +23,49 @@ Mode = Literal["auto", "legacy", "2026-07-28"]
 MODES: tuple[str, ...] = ("auto", "legacy", "2026-07-28")
 CLIENT_INFO = types.Implementation(name="agent-workbench", version="0.1.0")
 
+Root = tuple[str, str | None]
+"""A root offered to the server: ``(uri, name)``."""
 
-@dataclass
-class AgentConfig:
-    """Everything ``MCPAgent(...)`` was given (see its docstring), plus the display name once known.
 
-    ``roots`` is ``None`` when no roots were configured: the client then does not declare the
-    ``roots`` capability at all (a server would otherwise ask ``roots/list`` for nothing).
+def _frozen_map(value: Mapping[str, str] | None) -> Mapping[str, str]:
+    return MappingProxyType(dict(value or {}))
+
+
+@dataclass(frozen=True)
+class MCPConfig:
+    """Everything ``MCPAgent(...)`` was given (see its docstring), checked once; ``agent.config``.
+
+    The value never changes: the display name the server gives, the roots offered later
+    (``set_roots``) and the log level asked later (``set_logging_level``) live on the agent and its
+    ``server_features``. ``roots`` is ``None`` when no roots were configured: the client then does
+    not declare the ``roots`` capability at all (a server would otherwise ask ``roots/list`` for
+    nothing).
+
+    Attributes:
+        transport: ``streamable-http``, ``sse``, ``stdio`` or ``in-process``.
+        wire: The wire recorder every message goes to.
+        connection_id: Id of this agent's traffic in the wire log and of its events.
+        url: The HTTP/SSE URL (``None`` for stdio and in-process servers).
+        command: stdio: the executable.
+        args: stdio: its arguments.
+        env: stdio: the extra environment of the child.
+        cwd: stdio: the working directory.
+        mode: The protocol era asked for: ``auto``, ``legacy`` or ``2026-07-28``.
+        headers: HTTP headers sent with every request.
+        agent_tool: The tool named as the agent entry point, if one was.
+        roots: The roots offered when the session opens (``None``: the capability is not declared).
+        elicitation_handler: Answers the server's elicitations (``None``: they are declined).
+        sampling_handler: Answers the server's sampling requests (``None``: they are refused).
+        bus: The core event bus (stderr lines, process exits, list changes), if any.
+        connect_timeout: Seconds allowed for spawn, handshake and discovery.
+        request_timeout: Seconds per request (``None``: no limit).
+        log_level: The log level asked of the server on connect (``None``: its default).
+        auth: HTTP: the ``httpx2.Auth`` of every request (e.g. the OAuth provider), if any.
+        server: in-process: the MCP SDK server object.
+        sdk_transport: in-process: an MCP SDK ``Transport`` instead of ``server``.
+        http_transport: HTTP: the transport under the wire tap that really talks HTTP (``None``: a plain one).
+        limits: HTTP: the response size limits (one message or event, one request's event stream).
+        name: The display name given (``None``: the server's name once known, else the target).
     """
 
     transport: Transport
@@ -35,13 +73,13 @@ class AgentConfig:
     connection_id: str
     url: str | None = None
     command: str | None = None
-    args: list[str] = field(default_factory=list)
-    env: dict[str, str] = field(default_factory=dict)
+    args: tuple[str, ...] = ()
+    env: Mapping[str, str] = field(default_factory=lambda: _frozen_map(None))
     cwd: str | None = None
     mode: str = "auto"
-    headers: dict[str, str] = field(default_factory=dict)
+    headers: Mapping[str, str] = field(default_factory=lambda: _frozen_map(None))
     agent_tool: str | None = None
-    roots: list[tuple[str, str | None]] | None = None
+    roots: tuple[Root, ...] | None = None
     elicitation_handler: ElicitationHandler | None = None
     sampling_handler: SamplingHandler | None = None
     bus: EventBus | None = None
@@ -51,14 +89,19 @@ class AgentConfig:
     auth: httpx2.Auth | None = None
     server: Any = None
     sdk_transport: Any = None
-    http_transport: httpx2.AsyncBaseTransport | None = None  # under the wire tap (credential guard, tests)
-    limits: HTTPLimits = field(default_factory=HTTPLimits)  # response sizes (HTTP)
-    explicit_name: str | None = None
-    name: str = ""
+    http_transport: httpx2.AsyncBaseTransport | None = None
+    limits: HTTPLimits = field(default_factory=HTTPLimits)
+    name: str | None = None
 
     def __post_init__(self) -> None:
+        # Frozen: copies are taken once here, so a caller's later change to its own list or dict
+        # does not reach the agent.
+        object.__setattr__(self, "args", tuple(self.args))
+        object.__setattr__(self, "env", _frozen_map(self.env))
+        object.__setattr__(self, "headers", _frozen_map(self.headers))
+        if self.roots is not None:
+            object.__setattr__(self, "roots", tuple((uri, name) for uri, name in self.roots))
         self.check()
-        self.name = self.explicit_name or self.target_label
         for key, value in self.headers.items():
             if is_secret_header(key):
                 self.wire.redactor.add_secret(value)
@@ -107,113 +150,22 @@ class AgentConfig:
             self.bus.publish(event)
 
 
-class ConfigViews:
-    """Read-only views of an agent's configuration, as attributes of the agent (mixed into ``MCPAgent``)."""
+@dataclass
+class LiveSettings:
+    """What the parts of one agent share that changes after construction.
 
-    _config: AgentConfig
+    Attributes:
+        name: The display name: the one given, else the server's once known, else the target.
+        roots: The roots offered now (``None``: the roots capability is not declared).
+        log_level: The log level asked of the server now (``None``: its default).
+    """
 
-    @property
-    def transport(self) -> Transport:
-        """``streamable-http``, ``sse``, ``stdio`` or ``in-process``."""
-        return self._config.transport
+    name: str
+    roots: list[Root] | None
+    log_level: str | None
 
-    @property
-    def url(self) -> str | None:
-        """The HTTP/SSE URL (``None`` for stdio and in-process servers)."""
-        return self._config.url
-
-    @property
-    def command(self) -> str | None:
-        """stdio: the executable."""
-        return self._config.command
-
-    @property
-    def args(self) -> list[str]:
-        """stdio: its arguments."""
-        return list(self._config.args)
-
-    @property
-    def env(self) -> dict[str, str]:
-        """stdio: the extra environment of the child."""
-        return dict(self._config.env)
-
-    @property
-    def cwd(self) -> str | None:
-        """stdio: the working directory."""
-        return self._config.cwd
-
-    @property
-    def mode(self) -> str:
-        """The protocol era asked for: ``auto``, ``legacy`` or ``2026-07-28``."""
-        return self._config.mode
-
-    @property
-    def headers(self) -> dict[str, str]:
-        """HTTP headers sent with every request."""
-        return dict(self._config.headers)
-
-    @property
-    def agent_tool(self) -> str | None:
-        """The tool named as the agent entry point, if one was."""
-        return self._config.agent_tool
-
-    @property
-    def roots(self) -> list[tuple[str, str | None]] | None:
-        """The roots offered to the server (``None``: the roots capability is not declared)."""
-        roots = self._config.roots
-        return list(roots) if roots is not None else None
-
-    @property
-    def elicitation_handler(self) -> ElicitationHandler | None:
-        """Answers the server's elicitations (``None``: they are declined)."""
-        return self._config.elicitation_handler
-
-    @property
-    def sampling_handler(self) -> SamplingHandler | None:
-        """Answers the server's sampling requests (``None``: they are refused)."""
-        return self._config.sampling_handler
-
-    @property
-    def wire(self) -> WireRecorder:
-        """The wire recorder every message goes to."""
-        return self._config.wire
-
-    @property
-    def bus(self) -> EventBus | None:
-        """The core event bus (stderr lines, process exits, list changes), if any."""
-        return self._config.bus
-
-    @property
-    def connect_timeout(self) -> float:
-        """Seconds allowed for spawn, handshake and discovery."""
-        return self._config.connect_timeout
-
-    @property
-    def request_timeout(self) -> float | None:
-        """Seconds per request (``None``: no limit)."""
-        return self._config.request_timeout
-
-    @property
-    def log_level(self) -> str | None:
-        """The log level asked of the server (``None``: its default)."""
-        return self._config.log_level
-
-    @property
-    def auth(self) -> httpx2.Auth | None:
-        """HTTP: the ``httpx2.Auth`` of every request (e.g. the OAuth provider), if any."""
-        return self._config.auth
-
-    @property
-    def http_transport(self) -> httpx2.AsyncBaseTransport | None:
-        """HTTP: the transport under the wire tap that really talks HTTP (``None``: a plain one)."""
-        return self._config.http_transport
-
-    @property
-    def limits(self) -> HTTPLimits:
-        """HTTP: the response size limits (one message or event, one request's event stream)."""
-        return self._config.limits
-
-    @property
-    def target_label(self) -> str:
-        """Where the server is, for messages: the URL with query values masked, or ``stdio: command args``."""
-        return self._config.target_label
+    @classmethod
+    def starting_from(cls, config: MCPConfig) -> LiveSettings:
+        """The settings as configured, before the server is known."""
+        roots = list(config.roots) if config.roots is not None else None
+        return cls(name=config.name or config.target_label, roots=roots, log_level=config.log_level)

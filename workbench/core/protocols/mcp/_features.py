@@ -1,37 +1,109 @@
-"""An MCP server's features beyond tools: resources and subscriptions, prompts, completions, logging, roots, ping."""
+"""``agent.server_features``: what an MCP server offers beyond tools (resources, prompts, logging, roots, ping)."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Literal
 
 import mcp.types as types
 
 from workbench.core.errors import UsageError
+from workbench.core.models import ToolSpec
 from workbench.core.protocols.base import SamplingMessage
-from workbench.core.protocols.catalog import CompletionResult, PromptResult, ResourceContents
+from workbench.core.protocols.catalog import (
+    CompletionResult,
+    PromptResult,
+    PromptSpec,
+    ResourceContents,
+    ResourceSpec,
+    ResourceTemplateSpec,
+)
 from workbench.core.protocols.mcp import _handshake_era as handshake_era
 from workbench.core.protocols.mcp import convert
+from workbench.core.protocols.mcp._catalog_sync import CatalogSync
+from workbench.core.protocols.mcp._config import Root
 from workbench.core.protocols.mcp._funnel import RequestFunnel
+from workbench.core.protocols.mcp._notifications import Listener, Notifications
 from workbench.core.protocols.mcp._sdk_compat import set_session_log_level
 from workbench.core.protocols.mcp._session import SessionOwner
 from workbench.core.protocols.mcp.discovery import is_modern
 
 
-class ServerFeatureCalls:
-    """Resource, prompt, completion, logging, roots and ping requests of one connection.
+class MCPServerFeatures:
+    """The ``ServerFeatures`` facet of one MCP connection (``agent.server_features``).
+
+    The listings (``resources``, ``resource_templates``, ``prompts``) are what discovery found and
+    the server's change notifications kept fresh; used synchronously before ``connect`` they
+    connect first, as ``agent.tools`` does.
 
     Args:
         funnel: The connection's request funnel.
         session: The session (its 2026 listen stream carries resource subscriptions).
+        sync: The connection's catalog.
+        notes: Where the server's log messages go (``add_listener``).
         subscriptions: The resource URIs subscribed to (shared with the session's listen stream).
+        discovered: Makes sure discovery ran (connects when used outside an event loop, else refuses).
     """
 
-    def __init__(self, funnel: RequestFunnel, session: SessionOwner, subscriptions: set[str]) -> None:
+    def __init__(
+        self,
+        funnel: RequestFunnel,
+        session: SessionOwner,
+        sync: CatalogSync,
+        notes: Notifications,
+        subscriptions: set[str],
+        discovered: Callable[[], object],
+    ) -> None:
         self._funnel = funnel
         self._session = session
+        self._sync = sync
+        self._notes = notes
+        self._discovered = discovered
         self.subscriptions = subscriptions
+        """The resource URIs subscribed to (a 2026-era listen stream asks for these)."""
+
+    # ------------------------------------------------------------------ what the server listed
+
+    @property
+    def resources(self) -> list[ResourceSpec]:
+        """Resources the server listed."""
+        self._discovered()
+        return list(self._sync.catalog.resources)
+
+    @property
+    def resource_templates(self) -> list[ResourceTemplateSpec]:
+        """Resource templates the server listed."""
+        self._discovered()
+        return list(self._sync.catalog.templates)
+
+    @property
+    def prompts(self) -> list[PromptSpec]:
+        """Prompts the server listed."""
+        self._discovered()
+        return list(self._sync.catalog.prompts)
+
+    async def list_tools(self) -> list[ToolSpec]:
+        """Re-fetch the tool list (all pages) from the server; ``agent.tools`` shows it afterwards."""
+        await self._funnel.request("listing tools", lambda c: self._sync.refresh("tools", c))
+        return list(self._sync.catalog.tools)
+
+    @property
+    def log_level(self) -> str | None:
+        """The log level asked of the server now (``None``: its default)."""
+        return self._session.live.log_level
+
+    @property
+    def roots(self) -> list[Root] | None:
+        """The roots offered to the server now (``None``: the roots capability is not declared)."""
+        roots = self._session.live.roots
+        return list(roots) if roots is not None else None
+
+    def add_listener(self, listener: Listener) -> Callable[[], None]:
+        """Receive events not tied to one call (the server's log messages); returns a function that removes it."""
+        return self._notes.add_listener(listener)
+
+    # ------------------------------------------------------------------ requests
 
     async def read_resource(self, uri: str) -> ResourceContents:
         """Read a resource (or a filled-in template URI)."""
@@ -95,26 +167,26 @@ class ServerFeatureCalls:
     async def set_logging_level(self, level: str) -> None:
         """Set the server's log level (handshake era: ``logging/setLevel``; 2026: every later request asks)."""
         client = await self._funnel.client()
-        self._session.config.log_level = level
+        self._session.live.log_level = level
         if is_modern(client):
             set_session_log_level(client.session, level)  # type: ignore[arg-type]  # validated by the server
             return
         await self._funnel.request("setting the log level", lambda c: handshake_era.set_logging_level(c, level))  # type: ignore[arg-type]
 
-    async def set_roots(self, roots: list[tuple[str, str | None]]) -> None:
+    async def set_roots(self, roots: list[Root]) -> None:
         """Replace the roots offered to the server and tell it they changed.
 
         Raises:
             UsageError: The session is open and did not declare roots (none were configured when it
                 opened); configure ``roots=[]`` to offer roots later.
         """
-        config = self._session.config
-        if config.roots is None and self._session.client is not None:
+        live = self._session.live
+        if live.roots is None and self._session.client is not None:
             raise UsageError(
-                f"{config.name!r} was connected without roots, so the server was not told this client has any.",
+                f"{live.name!r} was connected without roots, so the server was not told this client has any.",
                 hint="pass roots=[] (or the roots) when creating the agent to offer roots later",
             )
-        config.roots = list(roots)
+        live.roots = list(roots)
         client = await self._funnel.client()
         if not is_modern(client):
             await self._funnel.request("announcing roots", handshake_era.roots_list_changed)
@@ -125,53 +197,3 @@ class ServerFeatureCalls:
         started = loop.time()
         await self._funnel.request("pinging", handshake_era.ping)
         return (loop.time() - started) * 1000
-
-
-class ServerFeatureMethods:
-    """The server-feature methods of ``MCPAgent`` (mixed in; each hands over to ``ServerFeatureCalls``)."""
-
-    _features: ServerFeatureCalls
-
-    async def read_resource(self, uri: str) -> ResourceContents:
-        """Read a resource (or a filled-in template URI)."""
-        return await self._features.read_resource(uri)
-
-    async def subscribe_resource(self, uri: str) -> None:
-        """Ask to be told when ``uri`` changes (``ResourceUpdated`` on the bus)."""
-        await self._features.subscribe_resource(uri)
-
-    async def unsubscribe_resource(self, uri: str) -> None:
-        """Stop updates for ``uri``."""
-        await self._features.unsubscribe_resource(uri)
-
-    async def get_prompt(self, name: str, arguments: Mapping[str, str] | None = None) -> PromptResult:
-        """Render a prompt with arguments."""
-        return await self._features.get_prompt(name, arguments)
-
-    async def complete(
-        self,
-        ref_type: Literal["prompt", "resource"],
-        ref: str,
-        argument: str,
-        value: str,
-        context: Mapping[str, str] | None = None,
-    ) -> CompletionResult:
-        """Ask for completions of a prompt argument or a template variable."""
-        return await self._features.complete(ref_type, ref, argument, value, context)
-
-    async def set_logging_level(self, level: str) -> None:
-        """Set the server's log level (handshake era: ``logging/setLevel``; 2026: per-request opt-in)."""
-        await self._features.set_logging_level(level)
-
-    async def set_roots(self, roots: list[tuple[str, str | None]]) -> None:
-        """Replace the roots offered to the server and tell it they changed.
-
-        Raises:
-            UsageError: The session is open and did not declare roots (the agent was made without
-                ``roots``; pass ``roots=[]`` to offer roots later).
-        """
-        await self._features.set_roots(roots)
-
-    async def ping(self) -> float:
-        """Round-trip a ``ping`` (handshake era only); returns milliseconds."""
-        return await self._features.ping()

@@ -37,7 +37,7 @@ class RequestFunnel:
     @property
     def agent_name(self) -> str:
         """The agent's display name, for messages."""
-        return self._session.config.name
+        return self._session.live.name
 
     async def client(self) -> Client:
         """The live SDK client (connecting first if the agent never was).

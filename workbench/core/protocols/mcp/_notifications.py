@@ -26,7 +26,7 @@ from workbench.core.protocols.base import (
 )
 from workbench.core.protocols.mcp import convert
 from workbench.core.protocols.mcp._catalog_sync import changed_list
-from workbench.core.protocols.mcp._config import AgentConfig
+from workbench.core.protocols.mcp._config import LiveSettings, MCPConfig
 
 log = logging.getLogger(__name__)
 
@@ -37,19 +37,22 @@ class Notifications:
     """The SDK callbacks of one connection, and where the events they make go.
 
     Args:
-        config: The agent's configuration (handlers, roots, bus).
+        config: The agent's configuration (handlers, bus).
+        live: The agent's name and the roots it offers now.
         on_list_changed: Told which list (``tools``, ``resources``, ``prompts``) the server changed.
         on_fault: Told of each message the transport could not read.
     """
 
     def __init__(
         self,
-        config: AgentConfig,
+        config: MCPConfig,
+        live: LiveSettings,
         *,
         on_list_changed: Callable[[str], None],
         on_fault: Callable[[Exception], None],
     ) -> None:
         self.config = config
+        self.live = live
         self._on_list_changed = on_list_changed
         self._on_fault = on_fault
         self._calls: dict[int, asyncio.Queue[AgentEvent | None]] = {}
@@ -67,7 +70,7 @@ class Notifications:
             "logging_callback": self._on_log,
             "message_handler": self._on_message,
         }
-        if self.config.roots is not None:
+        if self.live.roots is not None:
             kwargs["list_roots_callback"] = self._on_list_roots
         return kwargs
 
@@ -111,7 +114,7 @@ class Notifications:
     async def _on_elicit(
         self, context: ClientRequestContext, params: types.ElicitRequestParams
     ) -> types.ElicitResult | types.ErrorData:
-        name = self.config.name
+        name = self.live.name
         request = convert.elicitation_request(params, name)
         self.emit(ElicitationRequested(request=request, agent=name, protocol="mcp", raw=params))
         handler = self.config.elicitation_handler
@@ -123,7 +126,7 @@ class Notifications:
     async def _on_sample(
         self, context: ClientRequestContext, params: types.CreateMessageRequestParams
     ) -> types.CreateMessageResult | types.CreateMessageResultWithTools | types.ErrorData:
-        name = self.config.name
+        name = self.live.name
         request = convert.sampling_request(params, name)
         self.emit(SamplingRequested(request=request, agent=name, protocol="mcp", raw=params))
         handler = self.config.sampling_handler
@@ -140,7 +143,7 @@ class Notifications:
             return types.ErrorData(code=types.INTERNAL_ERROR, message=f"sampling failed: {exc.message}")
 
     async def _on_list_roots(self, context: ClientRequestContext) -> types.ListRootsResult | types.ErrorData:
-        roots = self.config.roots or []
+        roots = self.live.roots or []
         return types.ListRootsResult(roots=[types.Root(uri=uri, name=name) for uri, name in roots])
 
     async def _on_log(self, params: types.LoggingMessageNotificationParams) -> None:
@@ -149,7 +152,7 @@ class Notifications:
                 level=str(params.level),
                 logger=params.logger,
                 data=params.data,
-                agent=self.config.name,
+                agent=self.live.name,
                 protocol="mcp",
             )
         )

@@ -22,7 +22,7 @@ from workbench.core.events import ServerProcessExited, ServerStderrLine
 from workbench.core.protocols.agent_base import LoopBinding, register_for_exit
 from workbench.core.protocols.contract import LossHandler
 from workbench.core.protocols.mcp import _handshake_era as handshake_era
-from workbench.core.protocols.mcp._config import CLIENT_INFO, AgentConfig
+from workbench.core.protocols.mcp._config import CLIENT_INFO, LiveSettings, MCPConfig
 from workbench.core.protocols.mcp._sdk_compat import accept_any_tool_result, read_absent_result_type_as_complete
 from workbench.core.protocols.mcp.discovery import is_modern, wants_listen
 from workbench.core.protocols.mcp.errors import to_workbench_error
@@ -49,6 +49,7 @@ class SessionOwner:
 
     Args:
         config: The agent's configuration.
+        live: The agent's name, roots and log level as they are now (a new session asks for this level).
         client_kwargs: Returns the SDK ``Client`` callbacks (elicitation, sampling, roots, logging,
             message handler) for a new session.
         negotiate: Run by the owner first, once the session is open (capabilities the SDK lacks).
@@ -60,7 +61,8 @@ class SessionOwner:
 
     def __init__(
         self,
-        config: AgentConfig,
+        config: MCPConfig,
+        live: LiveSettings,
         *,
         client_kwargs: Callable[[], dict[str, Any]],
         negotiate: ClientJob,
@@ -70,13 +72,14 @@ class SessionOwner:
         on_closed: Callable[[], None],
     ) -> None:
         self.config = config
+        self.live = live
         self._client_kwargs = client_kwargs
         self._negotiate = negotiate
         self._discover = discover
         self._keep_fresh = keep_fresh
         self._subscriptions = subscriptions
         self._on_closed = on_closed
-        self.binding = LoopBinding(config.name)
+        self.binding = LoopBinding(live.name)
         self.client: Client | None = None
         self.lost: str | None = None
         self.protocol_faults = 0
@@ -229,12 +232,12 @@ class SessionOwner:
                 from mcp import StdioServerParameters
                 from mcp.client.stdio import stdio_client
 
-                params = StdioServerParameters(command=cfg.command, args=cfg.args, env=cfg.env, cwd=cfg.cwd)
+                params = StdioServerParameters(command=cfg.command, args=list(cfg.args), env=dict(cfg.env), cwd=cfg.cwd)
                 return JSONRPCTap(stdio_client(params), cfg.wire, cfg.connection_id, server_errors=self.server_errors)
             self.stdio = StdioTransport(
                 cfg.command,
-                cfg.args,
-                env=cfg.env,
+                list(cfg.args),
+                env=dict(cfg.env),
                 cwd=cfg.cwd,
                 wire=cfg.wire,
                 connection_id=cfg.connection_id,
@@ -247,7 +250,7 @@ class SessionOwner:
         transport, self.http_tap = http_transport(
             cfg.url,
             sse=cfg.transport == "sse",
-            headers=cfg.headers,
+            headers=dict(cfg.headers),
             connect_timeout=cfg.connect_timeout,
             wire=cfg.wire,
             connection_id=cfg.connection_id,
@@ -262,13 +265,14 @@ class SessionOwner:
         """The owner task: the only task that enters and leaves the SDK ``Client``."""
         assert self._ready is not None and self._stop is not None
         cfg = self.config
+        log_level = self.live.log_level
         try:
             client = Client(
                 self._build_transport(),
                 mode=cfg.mode,
                 client_info=CLIENT_INFO,
                 read_timeout_seconds=cfg.request_timeout,
-                log_level=cfg.log_level,  # type: ignore[arg-type]
+                log_level=log_level,  # type: ignore[arg-type]
                 cache=None,
                 **self._client_kwargs(),
             )
@@ -280,8 +284,8 @@ class SessionOwner:
                 async with anyio.create_task_group() as tg:
                     await self._open(client, tg)
                     self._ready.set()
-                    if cfg.log_level and client.server_capabilities.logging is not None and not is_modern(client):
-                        tg.start_soon(self._apply_log_level, client, cfg.log_level)
+                    if log_level and client.server_capabilities.logging is not None and not is_modern(client):
+                        tg.start_soon(self._apply_log_level, client, log_level)
                     tg.start_soon(self._keep_fresh, client)
                     await self._stop.wait()
                     tg.cancel_scope.cancel()

@@ -1,24 +1,28 @@
 """``MCPAgent``: an MCP server (stdio, Streamable HTTP or legacy SSE) behind the ``RemoteAgent`` contract.
 
-A thin façade over private parts with one job each::
+A thin façade over parts with one job each; three of them are public, reached by a property::
 
     MCPAgent
-    ├── _config.AgentConfig          what it was given, checked once; wire and bus
+    ├── config      _config.MCPConfig            what it was given: one frozen value, checked once
+    ├── server_features  _features.MCPServerFeatures  resources, prompts, completions, logging, roots, ping
+    ├── tasks       task_facet.MCPTaskOperations MCP tasks (SEP-1686): the requests and the neutral view
+    ├── _config.LiveSettings         what changes: display name, roots offered, log level asked
     ├── _session.SessionOwner        the owner task that enters and leaves the SDK Client; loss
     ├── _funnel.RequestFunnel        every request goes out here; failures come back typed
     ├── _catalog_sync.CatalogSync    discovery on connect; one re-list per burst of list_changed
     ├── _notifications.Notifications the server's requests, logs and notifications → events
-    ├── _calls.ToolCalls             tool calls, streamed progress, task-augmented when required
-    ├── _features.ServerFeatureCalls resources, prompts, completions, logging, roots, ping
-    └── tasks.MCPTasks               MCP tasks (SEP-1686), handed the funnel and the catalog
+    └── _calls.ToolCalls             tool calls, streamed progress, task-augmented when required
+
+Names the agent had before its facets (``agent.read_resource``, ``agent.transport`` …) still answer
+for one release, with a ``DeprecationWarning`` (``_deprecated.MOVED``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import AsyncGenerator, Callable, Mapping
-from typing import Any, Literal
+from collections.abc import AsyncGenerator, Mapping
+from typing import TYPE_CHECKING, Any, Literal
 
 import httpx2
 
@@ -34,31 +38,30 @@ from workbench.core.protocols.base import (
     SamplingHandler,
     ToolResult,
 )
-from workbench.core.protocols.catalog import (
-    PromptSpec,
-    ResourceSpec,
-    ResourceTemplateSpec,
-)
 from workbench.core.protocols.contract import AgentFeatures, LossHandler, ProgressCallback, Prompt
+from workbench.core.protocols.deprecated import moved_attribute
 from workbench.core.protocols.mcp._calls import ToolCalls
 from workbench.core.protocols.mcp._catalog_sync import CatalogSync
-from workbench.core.protocols.mcp._config import MODES, AgentConfig, ConfigViews, Mode, Transport
-from workbench.core.protocols.mcp._features import ServerFeatureCalls, ServerFeatureMethods
+from workbench.core.protocols.mcp._config import MODES, LiveSettings, MCPConfig, Mode, Transport
+from workbench.core.protocols.mcp._deprecated import MOVED
+from workbench.core.protocols.mcp._features import MCPServerFeatures
 from workbench.core.protocols.mcp._funnel import RequestFunnel
-from workbench.core.protocols.mcp._notifications import Listener, Notifications
+from workbench.core.protocols.mcp._notifications import Notifications
 from workbench.core.protocols.mcp._session import SessionOwner
 from workbench.core.protocols.mcp.stdio import StdioProcessInfo
 from workbench.core.protocols.mcp.task_facet import MCPTaskOperations
-from workbench.core.protocols.mcp.tasks import MCPTasks
 from workbench.core.protocols.snapshot import AgentSnapshot
 from workbench.core.timeouts import DEFAULT_CONNECT_TIMEOUT
 from workbench.core.wire import WireRecorder
 
-__all__ = ["MODES", "MCPAgent", "Mode", "Transport"]
+__all__ = ["MODES", "MCPAgent", "MCPConfig", "MCPServerFeatures", "MCPTaskOperations", "Mode", "Transport"]
 
 
-class MCPAgent(ConfigViews, ServerFeatureMethods, AgentBase):
+class MCPAgent(AgentBase):
     """An MCP server used as an agent and as a tool provider.
+
+    What it was given is ``agent.config`` (an ``MCPConfig``); resources, prompts, completions,
+    logging, roots and ping are ``agent.server_features``; MCP tasks are ``agent.tasks``.
 
     Args:
         target: Streamable HTTP or SSE URL (``transport`` says which); ``None`` for stdio.
@@ -126,19 +129,19 @@ class MCPAgent(ConfigViews, ServerFeatureMethods, AgentBase):
         http_transport: httpx2.AsyncBaseTransport | None = None,
         limits: HTTPLimits | None = None,
     ) -> None:
-        self._config = config = AgentConfig(
+        self._config = config = MCPConfig(
             transport=transport,
             wire=wire if wire is not None else WireRecorder(),
             connection_id=connection_id or f"mcp-{uuid.uuid4().hex[:8]}",
             url=target,
             command=command,
-            args=list(args or []),
+            args=tuple(args or ()),
             env=dict(env or {}),
             cwd=cwd,
             mode=mode,
             headers=dict(headers or {}),
             agent_tool=agent_tool,
-            roots=list(roots) if roots is not None else None,
+            roots=tuple(roots) if roots is not None else None,
             elicitation_handler=elicitation_handler,
             sampling_handler=sampling_handler,
             bus=bus,
@@ -150,16 +153,18 @@ class MCPAgent(ConfigViews, ServerFeatureMethods, AgentBase):
             sdk_transport=sdk_transport,
             http_transport=http_transport,
             limits=limits if limits is not None else HTTPLimits(),
-            explicit_name=name,
+            name=name,
         )
         self.connection_id = config.connection_id
+        self._live = live = LiveSettings.starting_from(config)
         subscriptions: set[str] = set()
-        self._sync = CatalogSync(config)
-        self._notes = notes = Notifications(
-            config, on_list_changed=self._sync.changed, on_fault=lambda exc: self._session.note_fault(exc)
+        self._sync = CatalogSync(config, live)
+        notes = Notifications(
+            config, live, on_list_changed=self._sync.changed, on_fault=lambda exc: self._session.note_fault(exc)
         )
         self._session = session = SessionOwner(
             config,
+            live,
             client_kwargs=notes.client_kwargs,
             negotiate=self._sync.negotiate,
             discover=self._sync.discover,
@@ -167,9 +172,9 @@ class MCPAgent(ConfigViews, ServerFeatureMethods, AgentBase):
             subscriptions=lambda: sorted(subscriptions),
             on_closed=notes.finish_calls,
         )
-        self._funnel = funnel = RequestFunnel(session, self)
-        self._features = ServerFeatureCalls(funnel, session, subscriptions)
-        self._tasks = MCPTasks(funnel, self._sync)
+        funnel = RequestFunnel(session, self)
+        self._server_features = MCPServerFeatures(funnel, session, self._sync, notes, subscriptions, self._discovered)
+        self._tasks = MCPTaskOperations(funnel, self._sync)
         self._calls = ToolCalls(funnel, self._sync, notes, self._tasks)
 
     # ------------------------------------------------------------------ construction helpers
@@ -190,13 +195,23 @@ class MCPAgent(ConfigViews, ServerFeatureMethods, AgentBase):
         return cls(url, transport="sse", **kwargs)
 
     @property
+    def config(self) -> MCPConfig:
+        """What this agent was given, checked once: one frozen value."""
+        return self._config
+
+    @property
     def name(self) -> str:
         """Display name: the one given, else the server's once known, else the target."""
-        return self._config.name
+        return self._live.name
 
     @name.setter
     def name(self, value: str) -> None:
-        self._config.name = value
+        self._live.name = value
+
+    if not TYPE_CHECKING:  # the old names answer at run time; type checkers see only the current ones
+
+        def __getattr__(self, name: str) -> Any:
+            return moved_attribute(self, name, MOVED)
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -265,63 +280,34 @@ class MCPAgent(ConfigViews, ServerFeatureMethods, AgentBase):
         return ToolRegistry(self, self._sync.catalog.tools)
 
     @property
-    def resources(self) -> list[ResourceSpec]:
-        """Resources the server listed."""
-        self._discovered()
-        return list(self._sync.catalog.resources)
-
-    @property
-    def resource_templates(self) -> list[ResourceTemplateSpec]:
-        """Resource templates the server listed."""
-        self._discovered()
-        return list(self._sync.catalog.templates)
-
-    @property
-    def prompts(self) -> list[PromptSpec]:
-        """Prompts the server listed."""
-        self._discovered()
-        return list(self._sync.catalog.prompts)
-
-    @property
-    def tasks(self) -> MCPTasks:
-        """Task operations (SEP-1686): ``start``, ``get``, ``result``, ``list_all``, ``cancel``, ``run``."""
-        return self._tasks
-
-    @property
     def features(self) -> AgentFeatures:
         """Tools with full results and server features; chat when a tool is the agent entry point."""
         caps = self._sync.capabilities
-        chat = caps is not None and self._sync.catalog.entry_point(self.agent_tool) is not None
+        chat = caps is not None and self._sync.catalog.entry_point(self._config.agent_tool) is not None
         tasks = caps is not None and caps.supports_tasks
         return AgentFeatures(chat=chat, tasks=tasks, server_features=True, tool_results=True)
 
     @property
-    def server_features(self) -> MCPAgent:
-        """Resources, prompts, completions, logging and ping: this agent itself."""
-        return self
+    def server_features(self) -> MCPServerFeatures:
+        """Resources, prompts, completions, logging (and its log messages), roots, ping, re-listing tools."""
+        return self._server_features
 
     @property
-    def task_operations(self) -> MCPTaskOperations | None:
-        """The server's tasks (SEP-1686) when it offers them: list, get, cancel, follow."""
-        caps = self._sync.capabilities
-        return MCPTaskOperations(self._tasks) if caps is not None and caps.supports_tasks else None
+    def tasks(self) -> MCPTaskOperations:
+        """MCP tasks (SEP-1686): the requests and the ``TaskOperations`` view; ``features.tasks`` says if offered.
+
+        ``start``, ``run``, ``get``, ``result``, ``list_all`` and ``cancel`` speak MCP tasks;
+        ``known_tasks``, ``list_tasks``, ``get_task``, ``cancel_task`` and ``follow`` are the contract's.
+        """
+        return self._tasks
 
     def tool_specs(self) -> list[ToolSpec]:
         """The server's tools, in the order it listed them."""
         return self.tools.specs()
 
-    def add_listener(self, listener: Listener) -> Callable[[], None]:
-        """Receive events not tied to one call (logs); returns a function that removes the listener."""
-        return self._notes.add_listener(listener)
-
     def describe(self) -> AgentSnapshot:
         """Everything discovered, as a snapshot (``to_dict()`` is what ``workbench inspect --json`` prints)."""
         return self._sync.snapshot(self._discovered())
-
-    async def list_tools(self) -> list[ToolSpec]:
-        """Re-fetch the tool list (all pages) from the server."""
-        await self._funnel.request("listing tools", lambda c: self._sync.refresh("tools", c))
-        return list(self._sync.catalog.tools)
 
     # ------------------------------------------------------------------ tools and the agent face
 

@@ -1,8 +1,10 @@
-"""The ``TaskOperations`` facet of an MCP server that offers tasks (SEP-1686): list, get, cancel, follow.
+"""``agent.tasks``: the ``TaskOperations`` facet of an MCP server (SEP-1686 tasks): list, get, cancel, follow.
 
-It shows what ``MCPTasks`` has seen — tasks this connection started (a tool that requires task
-execution is run as a task by ``call_tool``), fetched or listed — as the protocol-neutral
-``TaskSummary`` / ``TaskSnapshot`` the inspector's Tasks tab draws, the same shapes A2A tasks have.
+``MCPTaskOperations`` is ``MCPTasks`` (the task requests themselves: ``start``, ``run``, ``get``,
+``result``, ``list_all``, ``cancel``) with the protocol-neutral view added. That view shows what the
+connection has seen — tasks it started (a tool that requires task execution is run as a task by
+``call_tool``), fetched or listed — as the protocol-neutral ``TaskSummary`` / ``TaskSnapshot`` the
+inspector's Tasks tab draws, the same shapes A2A tasks have.
 """
 
 from __future__ import annotations
@@ -60,15 +62,16 @@ def snapshot(info: TaskInfo, tool: str | None) -> TaskSnapshot:
     return TaskSnapshot(summary(info, tool), (Section("Task", rows),), json.dumps(data, indent=2, ensure_ascii=False))
 
 
-class MCPTaskOperations:
-    """Tasks of one MCP connection behind the ``TaskOperations`` contract.
+class MCPTaskOperations(MCPTasks):
+    """Tasks of one MCP connection: its task requests, and the ``TaskOperations`` contract over them.
+
+    Every operation raises ``UnsupportedCapabilityError`` when the server does not offer tasks
+    (``agent.features.tasks`` says whether it does).
 
     Args:
-        tasks: The connection's task requests and what they have seen.
+        funnel: The connection's request funnel (every task request goes through it).
+        sync: The connection's catalog (a tool's task support and output schema) and capabilities.
     """
-
-    def __init__(self, tasks: MCPTasks) -> None:
-        self._tasks = tasks
 
     @property
     def listing_supported(self) -> bool:
@@ -77,13 +80,13 @@ class MCPTaskOperations:
 
     def known_tasks(self) -> list[TaskSummary]:
         """Every task seen on this connection, most recently updated first."""
-        rows = [summary(info, tool) for info, tool in self._tasks.seen()]
+        rows = [summary(info, tool) for info, tool in self.seen()]
         rows.reverse()  # seen order, newest last: newest first when the server gives no times
         return sorted(rows, key=lambda r: r.updated if r.updated is not None else float("-inf"), reverse=True)
 
     def known_task(self, task_id: str) -> TaskSnapshot | None:
         """One task as last seen (``None``: never seen)."""
-        seen = self._tasks.seen_task(task_id)
+        seen = self.seen_task(task_id)
         return snapshot(*seen) if seen is not None else None
 
     async def list_tasks(self) -> list[TaskSummary]:
@@ -93,38 +96,38 @@ class MCPTaskOperations:
             UnsupportedCapabilityError: The server does not list tasks (method not found).
         """
         try:
-            infos = await self._tasks.list_all()
+            infos = await self.list_all()
         except RemoteError as exc:
             if exc.remote_code == types.METHOD_NOT_FOUND:
                 raise UnsupportedCapabilityError(
-                    f"{self._tasks.agent_name!r} does not list its tasks.", details=exc.details
+                    f"{self.agent_name!r} does not list its tasks.", details=exc.details
                 ) from exc
             raise
         return [summary(info, self._tool(info.task_id)) for info in infos]
 
     async def get_task(self, task_id: str) -> TaskSnapshot:
         """Fetch one task's status (``tasks/get``)."""
-        info = await self._tasks.get(task_id)
+        info = await self.get(task_id)
         return snapshot(info, self._tool(task_id))
 
     async def cancel_task(self, task_id: str) -> TaskSnapshot:
         """Cancel a task (``tasks/cancel``); the task as the server reports it afterwards."""
-        info = await self._tasks.cancel(task_id)
+        info = await self.cancel(task_id)
         return snapshot(info, self._tool(task_id))
 
     async def follow(self, task_id: str) -> AsyncGenerator[AgentEvent, None]:
         """Poll the task (at its poll interval) and yield each status change until it ends or waits."""
-        common: dict[str, Any] = {"agent": self._tasks.agent_name, "protocol": "mcp", "task_id": task_id}
-        info = await self._tasks.get(task_id)
+        common: dict[str, Any] = {"agent": self.agent_name, "protocol": "mcp", "task_id": task_id}
+        info = await self.get(task_id)
         yield StatusChanged(state=info.status, message=info.status_message, raw=info, **common)
         last = (info.status, info.status_message)
         while info.status not in TERMINAL and info.status != WAITING:
             await asyncio.sleep(poll_seconds(info))
-            info = await self._tasks.get(task_id)
+            info = await self.get(task_id)
             if (info.status, info.status_message) != last:
                 last = (info.status, info.status_message)
                 yield StatusChanged(state=info.status, message=info.status_message, raw=info, **common)
 
     def _tool(self, task_id: str) -> str | None:
-        seen = self._tasks.seen_task(task_id)
+        seen = self.seen_task(task_id)
         return seen[1] if seen is not None else None

@@ -85,7 +85,7 @@ class TaskInfo:
 
 
 class MCPTasks:
-    """Task operations of one MCP connection (``agent.tasks``).
+    """Task requests of one MCP connection (``agent.tasks`` is ``task_facet.MCPTaskOperations``, built on this).
 
     Args:
         funnel: The connection's request funnel (every task request goes through it).

@@ -30,7 +30,7 @@ LOCAL_NOTE_REFUSED = "The agent does not list tasks: showing the tasks this work
 
 
 class TasksViewModel(QObject):
-    """State and async commands of a Tasks tab for one connection at a time (any agent's ``task_operations``).
+    """State and async commands of a Tasks tab for one connection at a time (any agent's ``tasks``).
 
     An A2A agent's card is read here too (``card_changed``): the A2A workspace shows it beside the
     tasks and greys both out together; an MCP server has none.
@@ -143,7 +143,7 @@ class TasksViewModel(QObject):
         agent = conn.agent if conn is not None and conn.state is ConnectionState.CONNECTED else None
         if connection_id is None:
             note = "Select an A2A connection."
-        elif agent is None or agent.task_operations is None:
+        elif agent is None or agent.tasks is None or not agent.features.tasks:
             note = "Not connected to an A2A agent."
         else:
             note = ""
@@ -152,7 +152,7 @@ class TasksViewModel(QObject):
             except WorkbenchError as exc:  # the card went away with the connection
                 note = describe_error(exc).message
             else:
-                self._agent, self._tasks = agent, agent.task_operations
+                self._agent, self._tasks = agent, agent.tasks
         self.note_changed.emit(note)
         self.card_changed.emit(self._card)
         self._shown_task = None

@@ -36,7 +36,7 @@ class TasksWidget(QWidget):
     """Lays out the task table and detail views and forwards the user's intent to the view-model.
 
     Args:
-        vm: The tasks' view-model (it works on any agent's ``task_operations``).
+        vm: The tasks' view-model (it works on any agent's ``tasks``).
         parent: Qt parent.
         columns: The table's columns (``itemmodel.A2A_COLUMNS`` for A2A, ``MCP_COLUMNS`` for MCP).
     """
