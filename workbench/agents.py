@@ -47,7 +47,7 @@ from workbench.core.protocols.base import (
     ToolCallRequested,
     ToolResult,
 )
-from workbench.core.protocols.contract import AgentFeatures, RemoteAgent, ServerFeatures, TaskOperations
+from workbench.core.protocols.contract import AgentConfig, AgentFeatures, RemoteAgent, ServerFeatures, TaskOperations
 from workbench.core.protocols.mcp import MCPAgent
 from workbench.core.protocols.snapshot import AgentSnapshot, TaskSnapshot, TaskSummary
 from workbench.core.wire import WireRecorder
@@ -56,6 +56,7 @@ __all__ = [
     "A2AAgent",
     "AgentCapabilities",
     "AgentCardError",
+    "AgentConfig",
     "AgentEvent",
     "AgentEventKind",
     "AgentFeatures",
