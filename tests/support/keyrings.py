@@ -1,4 +1,4 @@
-"""Keyring backends for tests: an in-memory one, and a file-backed one for subprocesses.
+"""Keyring backends for tests: an in-memory one (and one that refuses chosen accounts), and a file-backed one.
 
 ``PYTHON_KEYRING_BACKEND=tests.support.keyrings.FileTestKeyring`` (with ``WORKBENCH_TEST_KEYRING``
 naming a JSON file) lets a child process (the CLI, the window) use a throwaway keyring.
@@ -11,7 +11,7 @@ import os
 from pathlib import Path
 
 from keyring.backend import KeyringBackend
-from keyring.errors import PasswordDeleteError
+from keyring.errors import KeyringError, PasswordDeleteError
 
 
 class MemoryKeyring(KeyringBackend):
@@ -32,6 +32,34 @@ class MemoryKeyring(KeyringBackend):
     def delete_password(self, service: str, username: str) -> None:
         if self.values.pop((service, username), None) is None:
             raise PasswordDeleteError(username)
+
+
+class RefusingKeyring(MemoryKeyring):
+    """``MemoryKeyring`` that refuses to write or delete chosen accounts, as a locked keyring does.
+
+    Add an account (a credential-store key) to ``refuse_set`` or ``refuse_delete``; the call then
+    raises ``KeyringError``, which the workbench's keyring store turns into
+    ``SecureStorageUnavailableError``.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.refuse_set: set[str] = set()
+        self.refuse_delete: set[str] = set()
+
+    def set_password(self, service: str, username: str, password: str) -> None:
+        if username in self.refuse_set:
+            raise KeyringError("locked")
+        super().set_password(service, username, password)
+
+    def delete_password(self, service: str, username: str) -> None:
+        if username in self.refuse_delete:
+            raise KeyringError("locked")
+        super().delete_password(service, username)
+
+    def value(self, key: str, service: str = "agent-workbench") -> str | None:
+        """The value stored for ``key`` (under the workbench's keyring service by default)."""
+        return self.values.get((service, key))
 
 
 class FileTestKeyring(KeyringBackend):

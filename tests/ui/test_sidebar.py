@@ -9,17 +9,24 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
+import keyring
 import pytest
+from pydantic import SecretStr
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMenu
 
 from tests.support.demo_mcp import DEMO_STDIO_ARGS, InProcessDemoFactory, demo_stdio_profile
+from tests.support.keyrings import RefusingKeyring
 from tests.support.panel_context import make_context
 from tests.support.signals import wait_until
+from workbench.core.credentials import KeyringCredentialStore
 from workbench.core.events import ConnectionState
-from workbench.core.profiles import A2AProfile, MCPHTTPProfile, MCPStdioProfile
+from workbench.core.profile_secrets import secret_key
+from workbench.core.profile_service import SecretChanges
+from workbench.core.profiles import A2AProfile, MCPHTTPProfile, MCPStdioProfile, SecretKind, SecretRef
 from workbench.demo.a2a_agents import run_demo_agents
 from workbench.demo.mcp_server import serve_http
 from workbench.ui.asyncutil import wait_signal
@@ -87,6 +94,18 @@ def _sidebar(qtbot, ctx: PanelContext) -> SidebarWidget:
 @pytest.fixture
 def sidebar(qtbot, ctx) -> SidebarWidget:
     return _sidebar(qtbot, ctx)
+
+
+@pytest.fixture
+def refusing_keyring() -> Iterator[RefusingKeyring]:
+    """The test keyring as keyring's backend, refusing the accounts a test names; restored afterwards."""
+    previous = keyring.get_keyring()
+    backend = RefusingKeyring()
+    keyring.set_keyring(backend)
+    try:
+        yield backend
+    finally:
+        keyring.set_keyring(previous)
 
 
 @pytest.mark.asyncio
@@ -255,6 +274,29 @@ async def test_remove_disconnects_and_deletes_the_saved_profile(sidebar, ctx):
         assert ctx.selection.current is None
     finally:
         await ctx.services.connections.aclose()
+
+
+@pytest.mark.asyncio
+async def test_remove_keeps_the_row_and_the_profile_while_the_keyring_refuses_to_forget_its_secret(
+    sidebar, ctx, refusing_keyring
+):
+    ctx.services.credentials = KeyringCredentialStore()
+    key = secret_key("http", SecretKind.BEARER)
+    profile = MCPHTTPProfile(
+        id="http", name="remote", url="http://127.0.0.1:1/mcp", secrets=[SecretRef(kind=SecretKind.BEARER, key=key)]
+    )
+    assert await sidebar.viewmodel.save_profile(profile, SecretChanges(store={key: SecretStr("tok")})) is None
+    refusing_keyring.refuse_delete.add(key)
+    errors = _errors(ctx)
+    await asyncio.wait_for(sidebar.viewmodel.remove("http"), BOUND)
+    assert [e.code for e in errors] == ["no-secure-storage"]
+    assert [i.id for i in sidebar.viewmodel.items()] == ["http"]
+    assert ctx.services.profiles.load() == [profile]
+    assert refusing_keyring.value(key) == "tok"
+
+    refusing_keyring.refuse_delete.clear()
+    await asyncio.wait_for(sidebar.viewmodel.remove("http"), BOUND)
+    assert (sidebar.viewmodel.items(), ctx.services.profiles.load(), refusing_keyring.value(key)) == ([], [], None)
 
 
 @pytest.mark.asyncio

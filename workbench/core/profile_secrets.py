@@ -1,7 +1,9 @@
-"""Attach secrets to saved profiles: the value goes to the credential store, the profile keeps a reference.
+"""What a saved profile keeps in the credential store, and under which keys.
 
-Keys in the store are ``<profile id>/<kind>[:<name>]`` so one profile's secrets are easy to find and
-forget together.
+A secret's value goes to the credential store and the profile keeps a reference. Keys in the store are
+``<profile id>/<kind>[:<name>]`` so one profile's secrets are easy to find and forget together; a
+profile that logs in with OAuth (``uses_oauth``) also has its tokens and client registration there,
+under ``<profile id>/oauth:tokens`` and ``<profile id>/oauth:client`` (``oauth_keys``).
 """
 
 from __future__ import annotations
@@ -10,13 +12,36 @@ from pydantic import SecretStr, ValidationError
 
 from workbench.core.credentials import CredentialStore
 from workbench.core.errors import ConfigError, NotFoundError
-from workbench.core.profiles import ConnectionProfile, SecretKind, SecretRef, validation_details
+from workbench.core.profiles import (
+    ConnectionProfile,
+    MCPHTTPProfile,
+    MCPSSEProfile,
+    SecretKind,
+    SecretRef,
+    validation_details,
+)
 from workbench.core.settings import ProfileStore
+
+OAUTH_TOKENS_KIND = "oauth:tokens"
+"""The ``<kind>`` part of the key under which a profile's OAuth tokens are stored."""
+
+OAUTH_CLIENT_KIND = "oauth:client"
+"""The ``<kind>`` part of the key under which a profile's OAuth client registration is stored."""
 
 
 def secret_key(profile_id: str, kind: SecretKind, name: str = "") -> str:
     """The credential-store key for one secret of a profile."""
     return f"{profile_id}/{kind.value}:{name}" if name else f"{profile_id}/{kind.value}"
+
+
+def oauth_keys(profile_id: str) -> tuple[str, str]:
+    """The credential-store keys of a profile's OAuth login: its tokens, then its client registration."""
+    return f"{profile_id}/{OAUTH_TOKENS_KIND}", f"{profile_id}/{OAUTH_CLIENT_KIND}"
+
+
+def uses_oauth(profile: ConnectionProfile) -> bool:
+    """Whether ``profile`` logs in with OAuth (an MCP HTTP/SSE profile with ``auth="oauth"``)."""
+    return isinstance(profile, MCPHTTPProfile | MCPSSEProfile) and profile.auth == "oauth"
 
 
 def parse_secret_spec(spec: str) -> tuple[SecretKind, str]:

@@ -1,159 +1,428 @@
-"""Use cases on saved profiles that the window and the command line share.
+"""ProfileService: the use cases on saved profiles and their secrets that the window and the command line share.
 
-- ``uses_oauth``: whether a profile logs in with OAuth (an MCP HTTP/SSE profile with ``auth="oauth"``).
-- ``login`` / ``logout``: the OAuth login and logout of such a profile (the browser flow, the token
-  revocation), through the one agent factory.
-- ``oauth_status``: what the credential store holds for the login (for a sidebar row or ``profile list``).
-- ``forget_profile_credentials``: everything the credential store holds for a profile that is being
-  removed — its secret references and its OAuth tokens and registration.
+- ``save``: a profile with its new secret values. Values go to the credential store first, then the
+  profile is saved; when either fails, the values written are rolled back (the previous value of a key
+  put back, a new key deleted) and the profile file is left as it was. Secrets the profile no longer
+  refers to are forgotten afterwards, unless another profile still refers to them (a duplicate shares
+  its original's keys).
+- ``add``: a new profile under a name no saved profile has (the command line finds profiles by name);
+  ``put`` adds or replaces one without secret changes; ``duplicate`` saves a copy that shares its
+  original's secrets.
+- ``remove``: the credentials first (secret values no other profile refers to, the OAuth login), then
+  the profile. In this order a failure never leaves a secret behind that nothing refers to: the
+  profile is the only index of its keys, so while any of them could not be forgotten the profile stays,
+  and removing it again retries them. The other order could leave values in the keyring that no
+  profile names and nothing would ever find or forget.
+- ``rename``: a new name that no other profile has. Secrets are stored under the profile's id, which a
+  rename keeps, so they stay where they are and still resolve.
+- ``allow_origin`` / ``without_origins``: the origins besides the profile's URL that may receive its
+  credentials.
+- ``set_secret`` / ``clear_secrets``: one secret of a saved profile (the command line's ``secret set``
+  and ``secret clear``), with ``save``'s rollback.
 
-The MCP SDK is imported only when a login, logout or token read really happens.
+The service is Qt-free and stateless: it holds the profile store and the credential store it works on.
 """
 
 from __future__ import annotations
 
-import uuid
-from collections.abc import Awaitable, Callable, Collection
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+import logging
+from collections.abc import Collection, Iterable, Mapping
+from dataclasses import dataclass, field
 
-from workbench.core.errors import AuthRequiredError, WorkbenchError
-from workbench.core.profiles import ConnectionProfile, MCPHTTPProfile, MCPSSEProfile
+from pydantic import SecretStr, ValidationError
 
-if TYPE_CHECKING:
-    from workbench.core.auth_steps import AuthStep
-    from workbench.core.credentials import CredentialStore
-    from workbench.core.http.browser import BrowserOpener
-    from workbench.core.protocols.mcp.oauth import LoginResult, LogoutResult
-    from workbench.core.wire import WireRecorder
+from workbench.core.credentials import CredentialStore
+from workbench.core.errors import ConfigError, NotFoundError, WorkbenchError
+from workbench.core.http.origins import origin_of
+from workbench.core.profile_secrets import oauth_keys, secret_key, uses_oauth
+from workbench.core.profiles import ConnectionProfile, SecretKind, SecretRef, new_profile_id, validation_details
+from workbench.core.settings import ProfileStore
 
-OAuthProfile = MCPHTTPProfile | MCPSSEProfile
-"""The profiles that can log in with OAuth."""
+log = logging.getLogger(__name__)
 
-
-def uses_oauth(profile: ConnectionProfile) -> bool:
-    """Whether ``profile`` logs in with OAuth (its tokens live in the credential store)."""
-    return isinstance(profile, MCPHTTPProfile | MCPSSEProfile) and profile.auth == "oauth"
+CredentialFailure = tuple[str, WorkbenchError]
+"""A credential-store step that failed: what was being done (``forgetting the secret 'k'``), and why."""
 
 
 @dataclass(frozen=True, slots=True)
-class OAuthStatus:
-    """What the credential store holds for a profile's OAuth login.
+class SecretChanges:
+    """What the credential store must do when a profile is saved.
 
     Attributes:
-        logged_in: An access token is stored.
-        expires_at: When it expires (epoch seconds), if known.
-        refreshable: A refresh token is stored too.
-        registered: The client is registered with the authorization server.
+        store: Values to store, by credential-store key (``SecretStr``: their repr is ``**********``).
+        forget: Keys the profile referred to before and no longer does.
     """
 
-    logged_in: bool
-    expires_at: float | None
-    refreshable: bool
-    registered: bool
+    store: Mapping[str, SecretStr] = field(default_factory=dict)
+    forget: tuple[str, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.store or self.forget)
 
 
-async def oauth_status(profile: ConnectionProfile, credentials: CredentialStore) -> OAuthStatus | None:
-    """The stored login of ``profile`` (``None`` for a profile that does not use OAuth).
-
-    Raises:
-        SecureStorageUnavailableError: No secure keyring.
-    """
-    if not uses_oauth(profile):
-        return None
-    from workbench.core.protocols.mcp.oauth_storage import CredentialTokenStorage  # lazy: the MCP SDK
-
-    state = await CredentialTokenStorage(credentials, profile.id).load()
-    tokens = state.tokens
-    return OAuthStatus(
-        logged_in=tokens is not None,
-        expires_at=state.expires_at if tokens is not None else None,
-        refreshable=bool(tokens is not None and tokens.refresh_token),
-        registered=state.client is not None,
-    )
-
-
-async def login(
-    profile: OAuthProfile,
-    credentials: CredentialStore,
-    *,
-    opener: BrowserOpener,
-    wire: WireRecorder | None = None,
-    on_step: Callable[[AuthStep], None] | None = None,
-    timeout: float | None = None,
-    resolve_secret: Callable[[Any], Awaitable[str | None]] | None = None,
-    connection_id: str | None = None,
-) -> LoginResult:
-    """Log in now: forget the saved tokens (the registration stays), connect, and let the flow run.
+class ProfileService:
+    """Saves, removes and renames profiles together with what they keep in the credential store.
 
     Args:
-        profile: An ``auth="oauth"`` HTTP/SSE profile.
-        credentials: The credential store.
-        opener: Shows the authorization URL (``system_browser_opener``, a GUI's, or a printer).
-        wire: Records the exchanges (a fresh recorder if omitted).
-        on_step: Receives each ``AuthStep`` as it finishes.
-        timeout: Seconds for the whole login, the person in the browser included (default 300).
-        resolve_secret: Looks up the profile's other secrets (e.g. an API key header).
-        connection_id: Wire records and steps carry this id (the window passes the profile's, so the
-            login's exchanges sit with the connection); a fresh ``oauth-login-…`` id by default.
+        profiles: Where the profiles are saved.
+        credentials: Where their secret values (and OAuth logins) live.
 
-    Raises:
-        AuthRequiredError: The login failed or was refused, or the server let us in without one.
-        RequestTimeoutError: Nobody came back from the browser in time.
-        ConnectError: The server could not be reached.
+    Example::
+
+        service = ProfileService(ProfileStore(), KeyringCredentialStore())
+        await service.save(profile, SecretChanges(store={secret_key(profile.id, SecretKind.BEARER): token}))
     """
-    from workbench.core.agent_factory import build_agent
-    from workbench.core.protocols.mcp.oauth import LOGIN_TIMEOUT, LoginResult  # lazy: the MCP SDK
-    from workbench.core.protocols.mcp.oauth_storage import CredentialTokenStorage
-    from workbench.core.wire import WireRecorder
 
-    timeout = LOGIN_TIMEOUT if timeout is None else timeout
-    await CredentialTokenStorage(credentials, profile.id).forget_tokens()
-    steps: list[AuthStep] = []
+    def __init__(self, profiles: ProfileStore, credentials: CredentialStore) -> None:
+        self._profiles = profiles
+        self._credentials = credentials
 
-    def collect(step: AuthStep) -> None:
-        steps.append(step)
-        if on_step is not None:
-            on_step(step)
+    # ------------------------------------------------------------------ queries
 
-    # The person in the browser needs time: the connect waits for the login too.
-    patient = profile.with_changes(connect_timeout=min(3600.0, profile.connect_timeout + timeout))
-    agent = await build_agent(
-        patient,
-        connection_id=connection_id or f"oauth-login-{uuid.uuid4().hex[:8]}",
-        wire=wire if wire is not None else WireRecorder(),
-        resolve_secret=resolve_secret,
-        credentials=credentials,
-        oauth_opener=opener,
-        on_auth_step=collect,
-        oauth_login_timeout=timeout,
-    )
+    def saved(self) -> list[ConnectionProfile]:
+        """Every saved profile, in file order.
+
+        Raises:
+            ConfigError: The profile file cannot be read (see ``ProfileStore.load``).
+        """
+        return self._profiles.load()
+
+    def find(self, name_or_id: str) -> ConnectionProfile:
+        """The saved profile whose id or name is ``name_or_id`` (an id first).
+
+        Raises:
+            NotFoundError: No such profile, or the name is ambiguous.
+            ConfigError: The profile file cannot be read.
+        """
+        saved = self.saved()
+        for profile in saved:
+            if profile.id == name_or_id:
+                return profile
+        named = [p for p in saved if p.name == name_or_id]
+        if len(named) == 1:
+            return named[0]
+        if named:
+            raise NotFoundError(
+                f"{len(named)} profiles are named {name_or_id!r}.",
+                hint="use the profile id instead (workbench profile list)",
+            )
+        known = ", ".join(p.name for p in saved) or "none saved"
+        raise NotFoundError(f"No saved profile is called {name_or_id!r} (profiles: {known}).")
+
+    # ------------------------------------------------------------------ saving
+
+    async def save(
+        self,
+        profile: ConnectionProfile,
+        changes: SecretChanges | None = None,
+        *,
+        persist: bool = True,
+        shown: Iterable[ConnectionProfile] = (),
+    ) -> list[CredentialFailure]:
+        """Store ``changes.store``, save ``profile`` (add or replace), then forget ``changes.forget``.
+
+        When the credential store refuses a value (no secure keyring, a locked one) or the profile
+        cannot be written, every value already written is rolled back and the error is raised: a
+        saved profile never refers to a value the store does not hold, and the values of the profile
+        as it was saved before are kept.
+
+        Args:
+            profile: The profile to save.
+            changes: Secret values to store and keys to forget (none by default).
+            persist: Save the profile in the profile file (``False``: a profile shown for this session
+                only; its values are still stored).
+            shown: Profiles that are not saved but refer to keys too (the window's session-only ones):
+                their keys are not forgotten.
+
+        Returns:
+            The keys that could not be forgotten (the profile is saved; the store keeps those values).
+
+        Raises:
+            SecureStorageUnavailableError: The credential store refused a value; nothing was saved.
+            ConfigError: The profile file cannot be read or written; nothing was saved.
+        """
+        changes = changes or SecretChanges()
+        previous: dict[str, SecretStr | None] = {}
+        try:
+            for key, value in changes.store.items():
+                before = await self._credentials.get(key)
+                await self._credentials.set(key, value)
+                previous[key] = before
+            if persist:
+                self._profiles.upsert(profile)
+        except WorkbenchError:
+            await self._roll_back(previous)
+            raise
+        in_use = self._keys_in_use(profile.id, [profile, *shown])
+        return await self._forget_keys(changes.forget, in_use)
+
+    def put(self, profile: ConnectionProfile) -> None:
+        """Add ``profile``, or replace the saved one with its id, without secret changes (``save`` makes those).
+
+        Raises:
+            ConfigError: The profile file cannot be read or written.
+        """
+        self._profiles.upsert(profile)
+
+    def duplicate(self, profile: ConnectionProfile) -> ConnectionProfile:
+        """Save a copy of ``profile`` under a new id, named "<name> (copy)".
+
+        The copy refers to the same secret keys as the original: ``remove`` keeps a value while
+        either still refers to it.
+
+        Raises:
+            ConfigError: The profile file cannot be read or written.
+        """
+        copy = profile.with_changes(id=new_profile_id(), name=f"{profile.name} (copy)"[:200])
+        self._profiles.upsert(copy)
+        return copy
+
+    def add(self, profile: ConnectionProfile) -> ConnectionProfile:
+        """Save a new profile under a name no saved profile has.
+
+        Raises:
+            ConfigError: A profile with that name exists, or the profile file cannot be read or written.
+        """
+        self._check_name_free(profile.name, except_id=None)
+        self._profiles.upsert(profile)
+        return profile
+
+    async def set_secret(
+        self, profile: ConnectionProfile, kind: SecretKind, name: str, value: SecretStr
+    ) -> ConnectionProfile:
+        """Store ``value`` and make ``profile`` refer to it (replacing a secret that fills the same target).
+
+        Returns:
+            The profile as saved.
+
+        Raises:
+            ConfigError: The secret does not fit the profile (e.g. ``env`` for an HTTP server), or the
+                profile file cannot be written (the value is rolled back).
+            SecureStorageUnavailableError: No secure keyring; nothing was stored or saved.
+        """
+        try:
+            ref = SecretRef(kind=kind, name=name, key=secret_key(profile.id, kind, name))
+        except ValidationError as exc:
+            raise ConfigError(
+                f"Invalid secret: {validation_details(exc)[0]['msg']}", details={"errors": validation_details(exc)}
+            ) from None
+        kept = [r for r in profile.secrets if r.target.lower() != ref.target.lower()]
+        try:
+            updated = profile.with_changes(secrets=[*(r.model_dump() for r in kept), ref.model_dump()])
+        except ValidationError as exc:
+            raise ConfigError(
+                f"This secret does not fit the profile: {validation_details(exc)[0]['msg']}",
+                details={"errors": validation_details(exc)},
+            ) from None
+        await self.save(updated, SecretChanges(store={ref.key: value}))
+        return updated
+
+    async def clear_secrets(
+        self, profile: ConnectionProfile, kind: SecretKind | None = None, name: str = ""
+    ) -> tuple[ConnectionProfile, int]:
+        """Forget the profile's secrets (all, or those of ``kind`` [and ``name``]).
+
+        The values go first, then the profile is saved without the references whose values went (a
+        value another profile still refers to stays in the store). Every secret is tried; the profile
+        keeps referring to those the store refused to forget, so that they can still be found.
+
+        Returns:
+            The profile as saved, and how many secrets it no longer refers to.
+
+        Raises:
+            SecureStorageUnavailableError: The keyring refused to forget a value (the others went).
+            ConfigError: The profile file cannot be written.
+        """
+        chosen = [r for r in profile.secrets if (kind is None or r.kind is kind) and (not name or r.name == name)]
+        rest = profile.with_changes(secrets=[r.model_dump() for r in profile.secrets if r not in chosen])
+        in_use = self._keys_in_use(profile.id, [rest])
+        failures: list[CredentialFailure] = []
+        gone: list[SecretRef] = []
+        for ref in chosen:
+            failed = await self._forget_keys([ref.key], in_use)
+            failures.extend(failed)
+            if not failed:
+                gone.append(ref)
+        updated = profile.with_changes(secrets=[r.model_dump() for r in profile.secrets if r not in gone])
+        if gone:
+            self._profiles.upsert(updated)
+        if failures:
+            raise failures[0][1]
+        return updated, len(gone)
+
+    # ------------------------------------------------------------------ removing, renaming
+
+    async def remove(
+        self, profile: ConnectionProfile, *, persisted: bool = True, shown: Iterable[ConnectionProfile] = ()
+    ) -> None:
+        """Forget what the credential store holds for ``profile``, then delete the saved profile.
+
+        Every credential is tried even when an earlier one fails; while any failed, the profile stays
+        saved (see the module docstring for why this order). A profile already gone from the file
+        (removed elsewhere) is not an error.
+
+        Args:
+            profile: The profile to remove.
+            persisted: Whether it is saved (``False``: a session-only profile; only its credentials go).
+            shown: Profiles that are not saved but refer to keys too: those values are kept.
+
+        Raises:
+            SecureStorageUnavailableError: A credential could not be forgotten; the profile is kept.
+            ConfigError: The profile file cannot be read or written.
+        """
+        failures = await self._forget_credentials(profile, self._keys_in_use(profile.id, shown))
+        if failures:
+            raise failures[0][1]
+        if not persisted:
+            return
+        try:
+            self._profiles.delete(profile.id)
+        except NotFoundError:
+            log.info("profile %r was already gone from the profile file", profile.id)
+
+    def rename(self, profile_id: str, name: str) -> ConnectionProfile:
+        """Give the saved profile ``profile_id`` the name ``name`` (its id, and so its secrets' keys, stay).
+
+        Returns:
+            The profile as saved.
+
+        Raises:
+            NotFoundError: No such profile.
+            ConfigError: Another profile has that name, the name is not valid, or the file cannot be
+                read or written.
+        """
+        profile = self._profiles.get(profile_id)
+        if name == profile.name:
+            return profile
+        self._check_name_free(name, except_id=profile_id)
+        try:
+            renamed = profile.with_changes(name=name)
+        except ValidationError as exc:
+            raise ConfigError(
+                f"Invalid name: {validation_details(exc)[0]['msg']}", details={"errors": validation_details(exc)}
+            ) from None
+        self._profiles.upsert(renamed)
+        return renamed
+
+    # ------------------------------------------------------------------ allowed origins
+
+    def allow_origin(self, profile_id: str, origin: str) -> bool:
+        """Remember that the user approved ``origin`` for the credentials of profile ``profile_id``.
+
+        Returns:
+            ``False`` when no saved profile has that id, or it is not reached over HTTP (nothing saved).
+
+        Raises:
+            ConfigError: The file cannot be read or written, or ``origin`` is not an http(s) origin.
+        """
+        try:
+            profile = self._profiles.get(profile_id)
+        except NotFoundError:
+            return False
+        origins = getattr(profile, "allowed_origins", None)
+        if origins is None:
+            return False
+        if origin not in origins:
+            try:
+                updated = profile.with_changes(allowed_origins=[*origins, origin])
+            except ValueError as exc:
+                raise ConfigError(f"{origin!r} is not an http(s) origin.", details={"origin": origin}) from exc
+            self._profiles.upsert(updated)
+        return True
+
+    @staticmethod
+    def without_origins(profile: ConnectionProfile, origins: Collection[str]) -> ConnectionProfile:
+        """``profile`` no longer allowing ``origins`` to receive its credentials (a copy; nothing is saved).
+
+        Raises:
+            ConfigError: One of ``origins`` is not among the profile's allowed origins.
+        """
+        if not origins:
+            return profile
+        allowed = list(getattr(profile, "allowed_origins", None) or [])
+        unknown = [origin for origin in origins if _origin(origin) not in allowed]
+        if unknown:
+            raise ConfigError(
+                f"{unknown[0]} is not an allowed origin of {profile.name!r}.",
+                hint="workbench profile list shows them",
+                details={"option": "--forget-origin", "allowed": allowed},
+            )
+        forget = {_origin(origin) for origin in origins}
+        return profile.with_changes(allowed_origins=[o for o in allowed if o not in forget])
+
+    # ------------------------------------------------------------------ internals
+
+    def _check_name_free(self, name: str, *, except_id: str | None) -> None:
+        if any(p.name == name and p.id != except_id for p in self.saved()):
+            raise ConfigError(
+                f"A profile called {name!r} exists already.",
+                hint="remove it first or pick another name",
+                details={"name": name},
+            )
+
+    def _keys_in_use(self, except_id: str, shown: Iterable[ConnectionProfile]) -> set[str] | None:
+        """Keys the saved profiles other than ``except_id``, and ``shown``, refer to.
+
+        ``None`` when the saved profiles cannot be read: then no key can be told unused.
+        """
+        try:
+            saved = self._profiles.load()
+        except WorkbenchError:
+            return None
+        profiles = [p for p in saved if p.id != except_id] + list(shown)
+        return {ref.key for p in profiles for ref in p.secrets}
+
+    async def _forget_keys(self, keys: Iterable[str], in_use: set[str] | None) -> list[CredentialFailure]:
+        """Delete ``keys`` that nothing in ``in_use`` refers to (none when ``in_use`` is ``None``)."""
+        failures: list[CredentialFailure] = []
+        if in_use is None:
+            return failures  # cannot tell which keys are shared: keeping a value is safer than breaking a profile
+        for key in keys:
+            if key in in_use:
+                continue
+            try:
+                await self._credentials.delete(key)
+            except WorkbenchError as exc:
+                failures.append((f"forgetting the secret {key!r}", exc))
+        return failures
+
+    async def _forget_credentials(self, profile: ConnectionProfile, in_use: set[str] | None) -> list[CredentialFailure]:
+        """Delete the profile's secret values (those not in use elsewhere) and its OAuth login."""
+        failures = await self._forget_keys([ref.key for ref in profile.secrets], in_use)
+        if uses_oauth(profile):
+            for key in oauth_keys(profile.id):
+                try:
+                    await self._credentials.delete(key)
+                except WorkbenchError as exc:
+                    failures.append(("forgetting the OAuth login", exc))
+                    break  # the store refused; the next key would be refused alike
+        return failures
+
+    async def _roll_back(self, previous: Mapping[str, SecretStr | None]) -> None:
+        """Put back the values ``save`` replaced (deleting keys that had none); best effort."""
+        for key, value in previous.items():
+            try:
+                if value is None:
+                    await self._credentials.delete(key)
+                else:
+                    await self._credentials.set(key, value)
+            except WorkbenchError:
+                log.warning("could not roll back the secret %r after a failed save", key, exc_info=True)
+
+
+def _origin(url: str) -> str:
+    """``url``'s origin as profiles keep it (``scheme://host:port``), or ``url`` itself when it has none."""
     try:
-        await agent.connect()
-    finally:
-        await agent.aclose()
-    state = await CredentialTokenStorage(credentials, profile.id).load()
-    if state.tokens is None:
-        raise AuthRequiredError(
-            f"{profile.url} let the workbench in without a login; nothing was stored.",
-            hint="this server may not need OAuth: set the profile's auth to 'none'",
-            details={"oauth": "not-required"},
-        )
-    return LoginResult(tuple(steps), state.expires_at, state.tokens.scope, state.redirect_port or 0)
+        return origin_of(url)
+    except ValueError:
+        return url
 
 
-async def logout(
-    profile: OAuthProfile,
-    credentials: CredentialStore,
-    *,
-    wire: WireRecorder | None = None,
-    on_step: Callable[[AuthStep], None] | None = None,
-    connection_id: str | None = None,
-) -> LogoutResult:
-    """Revoke the profile's tokens where the server can, and forget them; see ``mcp.oauth.logout``."""
-    from workbench.core.protocols.mcp import oauth  # lazy: the MCP SDK
+# ---------------------------------------------------------------------- transitional names
+# The command line's profile commands call these until they go through ProfileService; they are
+# removed with that change.
 
-    return await oauth.logout(profile, credentials, wire=wire, on_step=on_step, connection_id=connection_id)
+from workbench.core.oauth_login import login, logout  # noqa: E402
 
 
 async def forget_profile_credentials(
@@ -182,10 +451,21 @@ async def forget_profile_credentials(
         except WorkbenchError as exc:
             failures.append((f"forgetting the secret {ref.key!r}", exc))
     if uses_oauth(profile):
-        from workbench.core.protocols.mcp.oauth_storage import CredentialTokenStorage  # lazy: the MCP SDK
-
-        try:
-            await CredentialTokenStorage(credentials, profile.id).forget()
-        except WorkbenchError as exc:
-            failures.append(("forgetting the OAuth login", exc))
+        for key in oauth_keys(profile.id):
+            try:
+                await credentials.delete(key)
+            except WorkbenchError as exc:
+                failures.append(("forgetting the OAuth login", exc))
+                break
     return failures
+
+
+__all__ = [
+    "CredentialFailure",
+    "ProfileService",
+    "SecretChanges",
+    "forget_profile_credentials",
+    "login",
+    "logout",
+    "uses_oauth",
+]

@@ -216,31 +216,6 @@ class ProfileStore:
             profiles.append(profile)
         self.save(profiles)
 
-    def allow_origin(self, profile_id: str, origin: str) -> bool:
-        """Remember that the user approved ``origin`` for the credentials of profile ``profile_id``.
-
-        Returns:
-            ``False`` when no saved profile has that id, or it is not reached over HTTP (nothing saved).
-
-        Raises:
-            ConfigError: The file cannot be read or written, or ``origin`` is not an http(s) origin.
-        """
-        profiles = self.load()
-        for index, old in enumerate(profiles):
-            if old.id != profile_id:
-                continue
-            origins = getattr(old, "allowed_origins", None)
-            if origins is None:
-                return False
-            if origin not in origins:
-                try:
-                    profiles[index] = old.with_changes(allowed_origins=[*origins, origin])
-                except ValueError as exc:
-                    raise ConfigError(f"{origin!r} is not an http(s) origin.", details={"origin": origin}) from exc
-                self.save(profiles)
-            return True
-        return False
-
     def delete(self, profile_id: str) -> None:
         """Remove the profile with ``profile_id``.
 

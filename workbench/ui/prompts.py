@@ -180,7 +180,7 @@ class UserPrompts(QObject):
                 approved = await self._answer_of(dialog, dialog.approved)
         if approved and question.profile_id:
             try:
-                self._ctx.services.profiles.allow_origin(question.profile_id, question.origin)
+                self._ctx.services.profile_service.allow_origin(question.profile_id, question.origin)
             except WorkbenchError as exc:  # approved for this session; saving it failed
                 self._ctx.errors.report(exc, "saving the approved origin in the profile")
         return approved

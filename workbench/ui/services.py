@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from workbench.core.connections import ConnectionManager
 from workbench.core.credentials import CredentialStore, MemoryCredentialStore
 from workbench.core.events import EventBus
+from workbench.core.profile_service import ProfileService
 from workbench.core.settings import ProfileStore
 from workbench.core.wire import WireRecorder
 
@@ -28,3 +29,12 @@ class Services:
     connections: ConnectionManager
     profiles: ProfileStore
     credentials: CredentialStore = field(default_factory=MemoryCredentialStore)
+
+    @property
+    def profile_service(self) -> ProfileService:
+        """The use cases on saved profiles: save with secrets, remove, rename, allowed origins.
+
+        Built over ``profiles`` and ``credentials`` as they are when asked (a test may swap the
+        credential store after building the services).
+        """
+        return ProfileService(self.profiles, self.credentials)

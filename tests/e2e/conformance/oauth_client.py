@@ -25,7 +25,7 @@ from workbench.core.agent_factory import build_agent
 from workbench.core.credentials import MemoryCredentialStore
 from workbench.core.http.browser import follow_redirects_opener
 from workbench.core.http.loopback import free_port, redirect_uri
-from workbench.core.profile_service import login
+from workbench.core.oauth_login import login
 from workbench.core.profiles import MCPHTTPProfile
 from workbench.core.protocols.mcp.oauth_storage import CredentialTokenStorage
 from workbench.core.wire import WireRecorder

@@ -21,7 +21,7 @@ from workbench.core.credentials import MemoryCredentialStore
 from workbench.core.errors import AuthRequiredError, ConfigError, RequestTimeoutError
 from workbench.core.events import EventBus
 from workbench.core.models import WireKind
-from workbench.core.profile_service import login, logout
+from workbench.core.oauth_login import login, logout
 from workbench.core.profiles import MCPHTTPProfile, MCPSSEProfile
 from workbench.core.protocols.mcp import MCPAgent
 from workbench.core.protocols.mcp.oauth import (

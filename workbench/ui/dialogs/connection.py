@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 
 from workbench.core.credentials import BackendInfo
 from workbench.core.errors import SecureStorageUnavailableError, WorkbenchError
+from workbench.core.profile_service import SecretChanges
 from workbench.core.profiles import (
     PLAINTEXT_SECRET,
     A2AProfile,
@@ -48,7 +49,6 @@ from workbench.ui.dialogs.credential_fields import (
     FieldRow,
     InputError,
     OAuthSection,
-    SecretChanges,
     credential_family,
 )
 from workbench.ui.dialogs.size_limits import SizeLimitsEditor

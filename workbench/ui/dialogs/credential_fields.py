@@ -1,13 +1,10 @@
 """The connection dialog's credential widgets: secret fields, the credentials and OAuth sections.
 
-``SecretChanges`` says what the dialog's caller must store or forget.
+What the dialog's caller must store or forget is the core's ``SecretChanges`` (``profile_service``).
 """
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Literal
 
 from pydantic import SecretStr
@@ -89,22 +86,6 @@ class FieldRow(QWidget):
         if self.error.isVisibleTo(self) != bool(message):
             self.error.setVisible(bool(message))
             self.updateGeometry()  # the form's row takes the message's height (see forms.field_base.Field.show_errors)
-
-
-@dataclass(frozen=True, slots=True)
-class SecretChanges:
-    """What the credential store must do before the dialog's profile is saved.
-
-    Attributes:
-        store: Values to store, by credential-store key (``SecretStr``: their repr is ``**********``).
-        forget: Keys the profile referred to before and no longer does.
-    """
-
-    store: Mapping[str, SecretStr] = dataclasses.field(default_factory=dict)
-    forget: tuple[str, ...] = ()
-
-    def __bool__(self) -> bool:
-        return bool(self.store or self.forget)
 
 
 def credential_family(kind: str) -> str:

@@ -1,6 +1,6 @@
 """OAuth tokens and client registration of one profile, kept in the credential store.
 
-Two entries per profile (keys follow ``profile_secrets``: ``<profile id>/<kind>``)::
+Two entries per profile (keys from ``profile_secrets.oauth_keys``: ``<profile id>/<kind>``)::
 
     <id>/oauth:tokens   {"token": {access_token, refresh_token, expires_in, scope, ...}, "expires_at": 1763721234.5}
     <id>/oauth:client   {"client": {client_id, client_secret, redirect_uris, ...}, "redirect_port": 38123,
@@ -26,22 +26,20 @@ from mcp.shared.auth import OAuthClientInformationFull, OAuthMetadata, OAuthToke
 from pydantic import ValidationError
 
 from workbench.core.credentials import CredentialStore
+from workbench.core.profile_secrets import oauth_keys
 from workbench.core.redaction import Redactor
-
-TOKENS_KIND = "oauth:tokens"
-CLIENT_KIND = "oauth:client"
 
 MetadataSource = Callable[[], tuple[OAuthMetadata | None, ProtectedResourceMetadata | None]]
 
 
 def tokens_key(profile_id: str) -> str:
     """The credential-store key of a profile's OAuth tokens."""
-    return f"{profile_id}/{TOKENS_KIND}"
+    return oauth_keys(profile_id)[0]
 
 
 def client_key(profile_id: str) -> str:
     """The credential-store key of a profile's OAuth client registration."""
-    return f"{profile_id}/{CLIENT_KIND}"
+    return oauth_keys(profile_id)[1]
 
 
 @dataclass(slots=True)
@@ -194,7 +192,7 @@ class CredentialTokenStorage:
         """Forget tokens and registration; returns how many entries were stored."""
         self.state = StoredOAuth()
         gone = 0
-        for key in (tokens_key(self._profile_id), client_key(self._profile_id)):
+        for key in oauth_keys(self._profile_id):
             gone += int(await self._store.delete(key))
         return gone
 

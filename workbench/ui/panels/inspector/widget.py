@@ -216,7 +216,7 @@ class InspectorWidget(QWidget):
         if self.ctx.services.connections.connections():
             return True
         try:
-            return bool(self.ctx.services.profiles.load())
+            return bool(self.ctx.services.profile_service.saved())
         except WorkbenchError:  # an unreadable profile file: the sidebar reports it
             return True
 

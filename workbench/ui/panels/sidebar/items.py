@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from workbench.core.errors import WorkbenchError
 from workbench.core.events import ConnectionState
-from workbench.core.profile_service import uses_oauth
+from workbench.core.profile_secrets import uses_oauth
 from workbench.core.profiles import ConnectionProfile, MCPStdioProfile
 from workbench.core.shell_quote import shown_command
 from workbench.core.timefmt import time_of_day

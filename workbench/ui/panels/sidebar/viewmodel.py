@@ -1,9 +1,10 @@
 """SidebarViewModel: saved profiles with their live connection state, and the commands on them.
 
-Secrets a profile refers to live in ``ctx.services.credentials``: saving stores new values *before*
-the profile (so a saved profile never refers to a value the store refused), removing forgets them.
-MCP HTTP/SSE profiles with ``auth="oauth"`` also log in and out here (the core's ``login()`` /
-``logout()``); their rows say whether a login is stored and until when its access token is valid.
+Saving, duplicating and removing a profile with its secrets are the core's use cases
+(``ctx.services.profile_service``); this view model runs them, keeps the rows in step and reports
+what failed. MCP HTTP/SSE profiles with ``auth="oauth"`` also log in and out here (the core's
+``login()`` / ``logout()``); their rows say whether a login is stored and until when its access token
+is valid.
 """
 
 from __future__ import annotations
@@ -19,15 +20,15 @@ from PySide6.QtGui import QDesktopServices
 
 from workbench.core.auth_steps import AuthStep
 from workbench.core.credentials import BackendInfo
-from workbench.core.errors import AuthRequiredError, ConnectError, NotFoundError, WorkbenchError
+from workbench.core.errors import AuthRequiredError, ConnectError, WorkbenchError
 from workbench.core.events import ConnectionState, ConnectionStateChanged
-from workbench.core.profile_service import forget_profile_credentials, login, logout, oauth_status
-from workbench.core.profiles import ConnectionProfile, MCPHTTPProfile, MCPSSEProfile, new_profile_id
+from workbench.core.oauth_login import login, logout, oauth_status
+from workbench.core.profile_service import CredentialFailure, SecretChanges
+from workbench.core.profiles import ConnectionProfile, MCPHTTPProfile, MCPSSEProfile
 from workbench.core.safe_text import neutralise
 from workbench.core.timefmt import time_of_day
 from workbench.ui.asyncutil import spawn
 from workbench.ui.context import PanelContext
-from workbench.ui.dialogs.credential_fields import SecretChanges
 from workbench.ui.errors import ErrorView
 from workbench.ui.panels.authsteps.events import SessionAuthStep
 from workbench.ui.panels.sidebar.items import (
@@ -133,7 +134,7 @@ class SidebarViewModel(QObject):
     def reload(self) -> None:
         """Read the saved profiles again (transient ones are kept); an unreadable file is reported."""
         try:
-            saved = self._ctx.services.profiles.load()
+            saved = self._ctx.services.profile_service.saved()
         except WorkbenchError as exc:
             self._ctx.errors.report(exc, "loading saved connections")
             saved = []
@@ -193,37 +194,28 @@ class SidebarViewModel(QObject):
     async def save_profile(
         self, profile: ConnectionProfile, changes: SecretChanges | None = None
     ) -> WorkbenchError | None:
-        """Store the profile's new secret values, then save (add or replace) it, then forget dropped secrets.
+        """Save the profile with its secret changes (the core's ``ProfileService.save``), then show it.
 
-        When the credential store refuses a value (no secure keyring, a locked one), the profile is not
-        saved: it would refer to a value that does not exist.
+        When the credential store refuses a value (no secure keyring, a locked one) or the profile
+        cannot be written, nothing is saved (the values written are rolled back) and the row is unchanged.
 
         Returns:
             ``None`` once saved; otherwise the error that stopped it (already reported to ``ctx.errors`` as
             shown inline: the caller's connection dialog shows it, the window nowhere else).
         """
-        changes = changes or SecretChanges()
-        doing = f"saving the connection {profile.name!r}"
-        store = self._ctx.services.credentials
-        written: list[str] = []
-        try:
-            for key, value in changes.store.items():
-                await store.set(key, value)
-                written.append(key)
-        except WorkbenchError as exc:
-            await self._drop_unsaved(profile.id, written, doing)
-            self._ctx.errors.report(exc, doing, inline=True)
-            return exc
         index = self.index_of(profile.id)
         persist = self._items[index].persisted if index >= 0 else True
-        if persist:
-            error = self._save(profile, doing, inline=True)
-            if error is not None:
-                await self._drop_unsaved(profile.id, written, doing)
-                return error
+        doing = f"saving the connection {profile.name!r}"
+        try:
+            leftovers = await self._ctx.services.profile_service.save(
+                profile, changes, persist=persist, shown=self._shown_profiles(except_id=profile.id)
+            )
+        except WorkbenchError as exc:
+            self._ctx.errors.report(exc, doing, inline=True)
+            return exc
         self._put(profile, persist)
-        await self._forget(list(changes.forget), profile.id, f"forgetting the old secrets of {profile.name!r}")
-        if changes.store:
+        self._report_failures(leftovers, f"the old secrets of {profile.name!r}")
+        if changes is not None and changes.store:
             self._announce_backend()
         return None
 
@@ -243,11 +235,19 @@ class SidebarViewModel(QObject):
         item = self.item(profile_id)
         if item is None:
             return None
-        copy = item.profile.with_changes(id=new_profile_id(), name=f"{item.name} (copy)"[:200])
-        return copy if self.add(copy) else None
+        try:
+            copy = self._ctx.services.profile_service.duplicate(item.profile)
+        except WorkbenchError as exc:
+            self._ctx.errors.report(exc, f"duplicating the connection {item.name!r}")
+            return None
+        self._put(copy, True)
+        return copy
 
     def remove(self, profile_id: str) -> asyncio.Task[None] | None:
-        """Disconnect the profile's connection, forget it and delete the saved profile.
+        """Disconnect the profile's connection, then remove it with its credentials (``ProfileService.remove``).
+
+        When the keyring refuses to forget a secret, the row and the saved profile stay (the failure
+        is reported): removing again retries.
 
         Returns:
             The background task, or ``None`` when there is no such profile.
@@ -266,63 +266,31 @@ class SidebarViewModel(QObject):
         if info.warning:
             self.status_message.emit(f"Secrets saved, but: {info.warning}")
 
-    async def _drop_unsaved(self, profile_id: str, written: list[str], doing: str) -> None:
-        """Forget values stored for a profile that was not saved after all (best effort: the store may be gone).
+    def _shown_profiles(self, *, except_id: str) -> list[ConnectionProfile]:
+        """The rows' profiles but ``except_id``'s (session-only ones refer to stored keys too)."""
+        return [i.profile for i in self._items if i.id != except_id]
 
-        Keys the saved version of the profile refers to stay (their value may have been replaced already).
-        """
-        previous = self.item(profile_id)
-        still_used = {r.key for r in previous.profile.secrets} if previous is not None else set()
-        await self._forget([k for k in written if k not in still_used], profile_id, doing, quiet=True)
-
-    def _keys_in_use(self, except_id: str) -> set[str] | None:
-        """Credential keys other profiles (saved or shown) refer to; ``None`` when the saved ones are unreadable."""
-        try:
-            saved = self._ctx.services.profiles.load()
-        except WorkbenchError:
-            return None
-        profiles = [p for p in saved if p.id != except_id] + [i.profile for i in self._items if i.id != except_id]
-        return {ref.key for p in profiles for ref in p.secrets}
-
-    async def _forget(self, keys: list[str], owner_id: str, doing: str, *, quiet: bool = False) -> None:
-        """Delete ``keys`` from the credential store unless another profile still refers to them (a duplicate)."""
-        if not keys:
-            return
-        in_use = self._keys_in_use(owner_id)
-        if in_use is None:
-            return  # cannot tell which keys are shared: keeping a value is safer than breaking a profile
-        store = self._ctx.services.credentials
-        try:
-            for key in keys:
-                if key not in in_use:
-                    await store.delete(key)
-        except WorkbenchError as exc:
-            if not quiet:
-                self._ctx.errors.report(exc, doing)
+    def _report_failures(self, failures: list[CredentialFailure], whose: str) -> None:
+        for doing, failure in failures:
+            self._ctx.errors.report(failure, f"{doing} of {whose}")
 
     async def _remove(self, item: SidebarItem) -> None:
         connections = self._ctx.services.connections
         if connections.get(item.id) is not None:
             await connections.remove(item.id)
-        if item.persisted:
-            try:
-                self._ctx.services.profiles.delete(item.id)
-            except NotFoundError:
-                pass  # already gone from the file (edited elsewhere): forgetting the row is all that is left
-            except WorkbenchError as exc:
-                self._ctx.errors.report(exc, f"deleting the saved connection {item.name!r}")
-                return
+        try:
+            await self._ctx.services.profile_service.remove(
+                item.profile, persisted=item.persisted, shown=self._shown_profiles(except_id=item.id)
+            )
+        except WorkbenchError as exc:
+            self._ctx.errors.report(exc, f"removing the connection {item.name!r}")
+            return
         index = self.index_of(item.id)
         if index >= 0:
             del self._items[index]
             self.items_reset.emit()
         if self._ctx.selection.current == item.id:
             self._ctx.selection.select(None)
-        # Its secrets, OAuth tokens and registration go too (as ``workbench profile remove`` does).
-        still_used = self._keys_in_use(item.id)
-        failures = await forget_profile_credentials(item.profile, self._ctx.services.credentials, still_used=still_used)
-        for doing, failure in failures:
-            self._ctx.errors.report(failure, f"{doing} of {item.name!r}")
 
     # ------------------------------------------------------------------ connection commands
 
@@ -673,10 +641,10 @@ class SidebarViewModel(QObject):
         detail, hint = detail_and_hint(conn.state, detail, conn.error)
         return dataclasses.replace(item, state=conn.state, detail=detail, hint=hint)
 
-    def _save(self, profile: ConnectionProfile, doing: str, *, inline: bool = False) -> WorkbenchError | None:
+    def _save(self, profile: ConnectionProfile, doing: str) -> WorkbenchError | None:
         try:
-            self._ctx.services.profiles.upsert(profile)
+            self._ctx.services.profile_service.put(profile)
         except WorkbenchError as exc:
-            self._ctx.errors.report(exc, doing, inline=inline)
+            self._ctx.errors.report(exc, doing)
             return exc
         return None
