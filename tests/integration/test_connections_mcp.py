@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from workbench.core.connections import ConnectionManager
+from workbench.core.connections import Connection, ConnectionManager
 from workbench.core.errors import ConnectError, ConnectionLostError
 from workbench.core.events import ConnectionState, ConnectionStateChanged, EventBus, ServerProcessExited
 from workbench.core.profiles import MCPHTTPProfile, MCPSSEProfile, MCPStdioProfile
@@ -142,6 +142,31 @@ async def test_a_killed_stdio_server_fails_the_connection_and_reconnect_starts_a
     await asyncio.wait_for(manager.aclose(), BOUND)
     assert not process_alive(second_pid)
     assert states.path("demo-stdio") == [S.CONNECTING, S.CONNECTED, S.FAILED, S.CONNECTING, S.CONNECTED, S.CLOSED]
+
+
+@pytest.mark.asyncio
+async def test_a_killed_stdio_server_is_reported_lost_exactly_once(
+    manager: ConnectionManager, states: States, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    reports: list[BaseException] = []
+    mark_lost = Connection.mark_lost
+
+    def counted(conn: Connection, error: BaseException) -> None:
+        reports.append(error)
+        mark_lost(conn, error)
+
+    monkeypatch.setattr(Connection, "mark_lost", counted)
+    conn = await asyncio.wait_for(manager.connect(stdio_profile()), BOUND)
+    assert isinstance(conn.agent, MCPAgent)
+    info = conn.agent.stdio_process
+    assert info is not None
+    assert info.pid is not None
+    os.kill(info.pid, signal.SIGKILL)
+    failed = await states.wait_for("demo-stdio", S.FAILED)
+    assert [(e.pid, e.expected) for e in states.exits] == [(info.pid, False)]  # published before FAILED
+    assert len(reports) == 1
+    assert failed.error is reports[0]
+    assert states.path("demo-stdio") == [S.CONNECTING, S.CONNECTED, S.FAILED]
 
 
 @pytest.mark.asyncio

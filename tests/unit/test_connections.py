@@ -23,7 +23,6 @@ from workbench.core.errors import (
     NotFoundError,
     UnreachableError,
     UsageError,
-    WorkbenchError,
 )
 from workbench.core.events import ConnectionState, ConnectionStateChanged, EventBus, ServerProcessExited
 from workbench.core.profiles import MCPHTTPProfile, MCPStdioProfile
@@ -454,12 +453,12 @@ async def test_a_foreign_loss_reason_is_wrapped_in_a_connection_lost_error(
 
 
 @pytest.mark.asyncio
-async def test_an_unexpected_server_exit_fails_only_that_connection(
-    manager: ConnectionManager, recorder: Recorder, bus: EventBus
+async def test_a_lost_peer_fails_only_its_own_connection(
+    manager: ConnectionManager, recorder: Recorder, factory: ScriptedFactory
 ) -> None:
     crashing = await manager.connect(profile("crashing"))
     other = await manager.connect(profile("other"))
-    bus.publish(ServerProcessExited(connection_id="crashing", pid=4242, returncode=-9, expected=False))
+    factory.built[0].die(ConnectionLostError("gone", details={"pid": 4242, "returncode": -9}))
     failed = await recorder.wait_for("crashing", S.FAILED)
     assert isinstance(failed.error, ConnectionLostError)
     assert failed.error.details == {"pid": 4242, "returncode": -9}
@@ -468,37 +467,28 @@ async def test_an_unexpected_server_exit_fails_only_that_connection(
 
 
 @pytest.mark.asyncio
-async def test_an_expected_server_exit_is_not_a_failure(
+async def test_a_server_exit_event_is_no_report_of_a_loss_only_the_agent_reports_one(
     manager: ConnectionManager, recorder: Recorder, bus: EventBus
 ) -> None:
     conn = await manager.connect(profile())
-    bus.publish(ServerProcessExited(connection_id="srv", pid=1, returncode=0, expected=True))
+    bus.publish(ServerProcessExited(connection_id="srv", pid=1, returncode=-9, expected=False))
     await asyncio.sleep(0)  # give a (wrong) owner wake-up the chance to run
     assert conn.state is S.CONNECTED
     assert recorder.path("srv")[-1] == (S.CONNECTING, S.CONNECTED)
 
 
 @pytest.mark.asyncio
-async def test_code_that_sees_connection_lost_reports_it_through_the_connection(
-    manager: ConnectionManager, recorder: Recorder
+async def test_a_loss_reported_twice_fails_the_connection_once_with_the_first_error(
+    manager: ConnectionManager, recorder: Recorder, factory: ScriptedFactory
 ) -> None:
     conn = await manager.connect(profile())
-    lost = ConnectionLostError("request failed: connection closed")
-    with pytest.raises(ConnectionLostError), conn.reporting_loss():
-        raise lost
+    first = ConnectionLostError("the stream ended")
+    factory.built[0].die(first)
+    factory.built[0].die(ConnectionLostError("and the process exited"))
     await recorder.wait_for("srv", S.FAILED)
-    assert conn.error is lost
-
-
-@pytest.mark.asyncio
-async def test_other_errors_in_reporting_loss_leave_the_connection_alone(
-    manager: ConnectionManager, recorder: Recorder
-) -> None:
-    conn = await manager.connect(profile())
-    with pytest.raises(WorkbenchError), conn.reporting_loss():
-        raise WorkbenchError("a tool failed")
-    await asyncio.sleep(0)
-    assert conn.state is S.CONNECTED
+    conn.mark_lost(ConnectionLostError("once it is FAILED, ignored"))
+    assert conn.error is first
+    assert [new for _, new in recorder.path("srv")].count(S.FAILED) == 1
 
 
 @pytest.mark.asyncio
@@ -642,7 +632,6 @@ async def test_aclose_closes_every_connection_and_refuses_new_ones(
     with pytest.raises(UsageError):
         await mgr.connect(profile("c"))
     await mgr.aclose()  # twice is fine
-    bus.publish(ServerProcessExited(connection_id="a", pid=1, returncode=1, expected=False))  # no longer watched
 
 
 @pytest.mark.asyncio

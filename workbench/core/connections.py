@@ -39,19 +39,23 @@ or told the peer is gone, then ``await agent.aclose()``. Other tasks use ``conne
 concurrently. ``disconnect()`` wakes the owner and waits for it with a bound (cancelling it if it
 overruns); during the handshake it cancels the owner, which closes the half-open agent.
 
-How a lost peer is noticed: a ``ServerProcessExited`` event with ``expected=False`` for the
-connection, the agent calling its ``on_lost`` hook (set by the manager when the agent has one), or
-code that saw ``ConnectionLostError`` calling ``connection.report_lost(error)`` (or using
-``with connection.reporting_loss(): ...``).
+How a lost peer is noticed: one path. The agent is the one that sees its peer go (a stdio child that
+exits, a stream that ends, a request that fails with ``ConnectionLostError``); the manager hands it
+``Connection.mark_lost`` as its loss handler (``RemoteAgent.set_loss_handler``), and the agent calls
+it once. Nothing else reports a loss: not the ``ServerProcessExited`` event (published for the
+stderr log after the agent has called the handler), not the code whose request failed.
+
+The ``Connection`` owns its state: the manager moves it with ``mark_connecting``, ``mark_ready``,
+``mark_failed``, ``mark_closed`` and ``drop_agent``, each of which sets its fields and publishes the
+change; the agent moves it with ``mark_lost``.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Mapping
 from types import TracebackType
 from typing import TYPE_CHECKING, Self
 
@@ -64,7 +68,7 @@ from workbench.core.errors import (
     UsageError,
     WorkbenchError,
 )
-from workbench.core.events import ConnectionState, ConnectionStateChanged, EventBus, ServerProcessExited
+from workbench.core.events import ConnectionState, ConnectionStateChanged, EventBus
 from workbench.core.profiles import ConnectionProfile
 from workbench.core.protocols.base import AgentCapabilities
 from workbench.core.protocols.contract import RemoteAgent
@@ -131,7 +135,9 @@ class _Attempt:
 class Connection:
     """One live (or formerly live) connection. Created by ``ConnectionManager``; read its fields.
 
-    Attributes are read-only properties; they change as the owner task moves through the states.
+    Attributes are read-only properties. They change only through the ``mark_*`` methods: the
+    manager's owner task calls them as the attempt moves through the states, and the agent calls
+    ``mark_lost`` when its peer goes away.
     """
 
     def __init__(self, connection_id: str, profile: ConnectionProfile, bus: EventBus) -> None:
@@ -204,13 +210,24 @@ class Connection:
             details={"connection_id": self._id, "state": self._state.value},
         )
 
-    # ------------------------------------------------------------------ loss reporting
+    @property
+    def attempt(self) -> _Attempt | None:
+        """The current (or last) attempt at connecting: the manager's handle on its owner task."""
+        return self._attempt
 
-    def report_lost(self, error: BaseException) -> None:
-        """Tell the connection its peer is gone; it moves to FAILED once the agent is closed.
+    @property
+    def lifecycle(self) -> asyncio.Lock:
+        """Held by the manager while it closes and reopens the connection (reconnects run one at a time)."""
+        return self._lifecycle
 
-        Safe to call from any task on the event loop's thread, more than once, and in any state
-        (ignored unless CONNECTING or CONNECTED, and while a disconnect is under way).
+    # ------------------------------------------------------------------ transitions
+
+    def mark_lost(self, error: BaseException) -> None:
+        """The agent's loss handler: its peer is gone; the connection moves to FAILED once the agent is closed.
+
+        The one way a loss is reported (see the module docstring). Safe to call more than once (the
+        first error is kept) and in any state: ignored unless CONNECTING or CONNECTED, and while a
+        disconnect is under way.
 
         Args:
             error: What showed it (``ConnectionLostError`` normally; others are wrapped in one).
@@ -226,16 +243,57 @@ class Connection:
                 attempt.lost.__cause__ = error
         attempt.wake.set()
 
-    @contextlib.contextmanager
-    def reporting_loss(self) -> Iterator[None]:
-        """Run a block that uses the agent; a ``ConnectionLostError`` from it is reported, then re-raised."""
-        try:
-            yield
-        except ConnectionLostError as exc:
-            self.report_lost(exc)
-            raise
+    def mark_connecting(self, profile: ConnectionProfile, agent: RemoteAgent | None = None) -> _Attempt:
+        """Start a new attempt with ``profile`` (and an agent built elsewhere, if given): CONNECTING.
 
-    # ------------------------------------------------------------------ used by the manager
+        The last attempt's error and capabilities are cleared.
+
+        Returns:
+            The new attempt; the manager gives it its owner task.
+
+        Raises:
+            UsageError: The connection is CONNECTING or CONNECTED.
+        """
+        check_transition(self._state, S.CONNECTING)
+        self._profile = profile
+        self._attempt = _Attempt(agent)
+        self._error = None
+        self._capabilities = None
+        self._transition(S.CONNECTING)
+        return self._attempt
+
+    def mark_ready(self, agent: RemoteAgent, capabilities: AgentCapabilities) -> None:
+        """The handshake finished: CONNECTED, with ``agent`` to use (detail: the protocol version)."""
+        check_transition(self._state, S.CONNECTED)
+        self._agent = agent
+        self._capabilities = capabilities
+        self._connected_at = time.time()
+        self._transition(S.CONNECTED, detail=capabilities.protocol_version)
+
+    def mark_failed(self, attempt: _Attempt, error: WorkbenchError) -> None:
+        """``attempt`` failed with ``error``: FAILED.
+
+        Nothing happens when a newer attempt replaced it, or it was closed meanwhile.
+        """
+        if self._attempt is not attempt or self._state not in (S.CONNECTING, S.CONNECTED):
+            return
+        self._agent = None
+        self._error = error
+        self._transition(S.FAILED, detail=str(error), error=error)
+
+    def mark_closed(self, detail: str = "closed") -> None:
+        """Closed on purpose: CLOSED, without an agent.
+
+        Raises:
+            UsageError: The connection is DISCONNECTED or CLOSED already.
+        """
+        check_transition(self._state, S.CLOSED)
+        self._agent = None
+        self._transition(S.CLOSED, detail=detail)
+
+    def drop_agent(self) -> None:
+        """Stop handing out the agent (it is being closed); the state changes once it is."""
+        self._agent = None
 
     def _transition(
         self, new: ConnectionState, *, detail: str | None = None, error: WorkbenchError | None = None
@@ -276,7 +334,6 @@ class ConnectionManager:
         self._close_timeout = close_timeout
         self._connections: dict[str, Connection] = {}
         self._closed = False
-        self._unsubscribe: Callable[[], None] | None = bus.subscribe(ServerProcessExited, self._on_process_exited)
 
     # ------------------------------------------------------------------ queries
 
@@ -327,8 +384,7 @@ class ConnectionManager:
                 hint="disconnect it first, or use reconnect",
                 details={"connection_id": cid, "state": conn.state.value},
             )
-        conn._profile = profile
-        attempt = self._start(conn, agent)
+        attempt = self._start(conn, profile, agent)
         return await self._await_attempt(conn, attempt)
 
     async def disconnect(self, connection_id: str) -> None:
@@ -354,13 +410,13 @@ class ConnectionManager:
             WorkbenchError: Why the new attempt failed (see ``connect``).
         """
         conn = self._require(connection_id)
-        async with conn._lifecycle:  # two reconnects in a row run one after the other
+        async with conn.lifecycle:  # two reconnects in a row run one after the other
             self._check_open()
             await self._stop(conn, then_reopen=True)
-            attempt = conn._attempt
+            attempt = conn.attempt
             if conn.state in (S.CONNECTING, S.CONNECTED) and attempt is not None:
                 return await self._await_attempt(conn, attempt)  # someone connected it meanwhile
-            return await self._await_attempt(conn, self._start(conn))
+            return await self._await_attempt(conn, self._start(conn, conn.profile))
 
     async def remove(self, connection_id: str) -> None:
         """Disconnect the connection and forget it (``get`` returns ``None`` afterwards).
@@ -375,9 +431,6 @@ class ConnectionManager:
         """Close every connection (concurrently) and refuse new ones. Safe to call twice."""
         self._closed = True
         await asyncio.gather(*(self._stop(c) for c in list(self._connections.values())))
-        if self._unsubscribe is not None:
-            self._unsubscribe()
-            self._unsubscribe = None
 
     async def __aenter__(self) -> Self:
         return self
@@ -399,33 +452,8 @@ class ConnectionManager:
             raise NotFoundError(f"There is no connection {connection_id!r}.", details={"connection_id": connection_id})
         return conn
 
-    def _on_process_exited(self, event: ServerProcessExited) -> None:
-        if event.expected:
-            return
-        conn = self._connections.get(event.connection_id)
-        if conn is None:
-            return
-        rc = event.returncode
-        if rc is None:
-            how = "exited"
-        elif rc < 0:
-            how = f"was killed by signal {-rc}"
-        else:
-            how = f"exited with code {rc}"
-        conn.report_lost(
-            ConnectionLostError(
-                f"The server process of {conn.profile.name!r} {how}.",
-                hint="see the server's stderr in the log; reconnect to start it again",
-                details={"pid": event.pid, "returncode": event.returncode},
-            )
-        )
-
-    def _start(self, conn: Connection, agent: RemoteAgent | None = None) -> _Attempt:
-        attempt = _Attempt(agent)
-        conn._attempt = attempt
-        conn._error = None
-        conn._capabilities = None
-        conn._transition(S.CONNECTING)
+    def _start(self, conn: Connection, profile: ConnectionProfile, agent: RemoteAgent | None = None) -> _Attempt:
+        attempt = conn.mark_connecting(profile, agent)
         attempt.task = asyncio.create_task(self._own(conn, attempt), name=f"workbench-connection:{conn.id}")
         return attempt
 
@@ -434,7 +462,7 @@ class ConnectionManager:
             await attempt.settled.wait()
         except asyncio.CancelledError:
             # The caller gave up on connecting: abandon the attempt rather than leave it half-open.
-            if conn._attempt is attempt:
+            if conn.attempt is attempt:
                 await self._stop(conn)
             raise
         if attempt.outcome is not None:
@@ -443,7 +471,7 @@ class ConnectionManager:
 
     async def _stop(self, conn: Connection, *, then_reopen: bool = False) -> None:
         """Bring ``conn`` to CLOSED (or leave it FAILED when ``then_reopen``), closing its agent."""
-        attempt = conn._attempt
+        attempt = conn.attempt
         task = attempt.task if attempt is not None else None
         if attempt is not None and task is not None and not task.done():
             attempt.stop_requested = True
@@ -458,13 +486,12 @@ class ConnectionManager:
                 done, _ = await asyncio.wait({task}, timeout=self._close_timeout)
                 if not done:
                     log.warning("connection %r ignored cancellation; leaving its task behind", conn.id)
-            if conn._attempt is attempt and conn.state in (S.CONNECTING, S.CONNECTED):
+            if conn.attempt is attempt and conn.state in (S.CONNECTING, S.CONNECTED):
                 # The owner never ran, or was stuck: record the outcome it could not.
-                conn._agent = None
-                conn._transition(S.CLOSED, detail="closed")
+                conn.mark_closed()
                 attempt.settle(_closed_while_connecting(conn))
         if conn.state is S.FAILED and not then_reopen:
-            conn._transition(S.CLOSED, detail="closed")
+            conn.mark_closed()
 
     async def _own(self, conn: Connection, attempt: _Attempt) -> None:
         """The owner task: the only task that connects and closes this attempt's agent."""
@@ -475,7 +502,7 @@ class ConnectionManager:
             agent = attempt.agent
             if agent is None:
                 agent = await self._factory(profile, connection_id=conn.id, wire=self._wire, bus=self._bus)
-            agent.set_loss_handler(conn.report_lost)
+            agent.set_loss_handler(conn.mark_lost)
             async with asyncio.timeout(profile.connect_timeout + CONNECT_GRACE):
                 await agent.connect()
             if attempt.lost is not None:
@@ -484,8 +511,8 @@ class ConnectionManager:
         except asyncio.CancelledError:
             attempt.phase = "closing"
             await self._close_agent(conn, agent)
-            if conn._attempt is attempt and conn.state is S.CONNECTING:
-                conn._transition(S.CLOSED, detail="closed while connecting")
+            if conn.attempt is attempt and conn.state is S.CONNECTING:
+                conn.mark_closed("closed while connecting")
             attempt.settle(_closed_while_connecting(conn))
             attempt.phase = "done"
             raise
@@ -493,41 +520,31 @@ class ConnectionManager:
             error = _as_workbench_error(exc, profile)
             attempt.phase = "closing"
             await self._close_agent(conn, agent)
-            self._fail(conn, attempt, error)
+            conn.mark_failed(attempt, error)
             attempt.settle(error)
             attempt.phase = "done"
             return
 
-        conn._agent = agent
-        conn._capabilities = capabilities
-        conn._connected_at = time.time()
         attempt.phase = "running"
-        conn._transition(S.CONNECTED, detail=capabilities.protocol_version)
+        conn.mark_ready(agent, capabilities)
         attempt.settle(None)
         try:
             await attempt.wake.wait()
         finally:
             # Reached when stop was requested, the peer was lost, or this task was cancelled.
             attempt.phase = "closing"
-            conn._agent = None
             await self._close_agent(conn, agent)
             lost = attempt.loss()
-            if conn._attempt is attempt and conn.state is S.CONNECTED:
+            if conn.attempt is attempt and conn.state is S.CONNECTED:
                 if attempt.stop_requested or lost is None:
-                    conn._transition(S.CLOSED, detail="closed")
+                    conn.mark_closed()
                 else:
-                    self._fail(conn, attempt, lost)
+                    conn.mark_failed(attempt, lost)
             attempt.phase = "done"
-
-    def _fail(self, conn: Connection, attempt: _Attempt, error: WorkbenchError) -> None:
-        if conn._attempt is not attempt or conn.state not in (S.CONNECTING, S.CONNECTED):
-            return
-        conn._error = error
-        conn._transition(S.FAILED, detail=str(error), error=error)
 
     async def _close_agent(self, conn: Connection, agent: RemoteAgent | None) -> None:
         """Close ``agent`` from the owner task; a failure to close is logged, never raised."""
-        conn._agent = None
+        conn.drop_agent()
         if agent is None:
             return
         try:

@@ -19,7 +19,7 @@ from typing import Any, Literal
 
 from PySide6.QtCore import QObject, Signal
 
-from workbench.core.errors import ConnectionLostError, WorkbenchError
+from workbench.core.errors import WorkbenchError
 from workbench.core.events import ConnectionState, ConnectionStateChanged, ListChanged, ResourceUpdated
 from workbench.core.models import ToolSpec
 from workbench.core.protocols.base import AgentCapabilities
@@ -248,10 +248,7 @@ class MCPInspectorViewModel(QObject):
             connection_id: The connection the request went to (default: the shown one).
         """
         cid = connection_id or self._cid
-        if isinstance(error, ConnectionLostError) and cid is not None:
-            conn = self.ctx.services.connections.get(cid)
-            if conn is not None:
-                conn.report_lost(error)
+        # A ConnectionLostError needs nothing more: the agent's loss handler has failed the connection.
         view = self.ctx.errors.report(error, doing, inline=True)  # the area shows it (now or when shown again)
         if cid == self._cid:
             self.failed.emit(area, view)
