@@ -8,11 +8,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
+
 from tests.support.demo_mcp import InProcessDemoFactory, demo_stdio_profile
 from tests.support.panel_context import make_context
+from tests.support.signals import wait_until
 from workbench.core.profiles import ConnectionProfile, MCPStdioProfile
 from workbench.ui.context import PanelContext
 from workbench.ui.panels.inspector.mcp import MCPInspectorWidget
+from workbench.ui.panels.inspector.mcp.catalog_list import CatalogListWidget
+from workbench.ui.panels.inspector.mcp.completing import CompletingLineEdit
+
+FOCUS_WAIT = 5.0
+"""Seconds the window may take to become active (offscreen: at once)."""
 
 
 def stdio_profile(**kwargs: Any) -> MCPStdioProfile:
@@ -51,3 +60,35 @@ async def inspector(
     finally:
         await ctx.services.connections.aclose()
         ctx.bridge.detach()
+
+
+async def activate(it: Inspected) -> None:
+    """Bounded wait until the inspector's window is active, so keys go where the focus is."""
+    window = it.widget.window()
+    window.activateWindow()
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    await wait_until(window.isActiveWindow, app.focusWindowChanged, FOCUS_WAIT)
+
+
+def click_row(qtbot: Any, catalog: CatalogListWidget, key: str) -> None:
+    """Click the row of ``key`` in a catalog list, as a user picks an entry."""
+    row = catalog.model.visible_keys().index(key)
+    rect = catalog.view.visualRect(catalog.model.index(row))
+    qtbot.mouseClick(catalog.view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    assert catalog.current_key == key
+
+
+async def focused_template_field(
+    qtbot: Any, it: Inspected, template: str = "demo://items/{item_id}", name: str = "item_id"
+) -> CompletingLineEdit:
+    """The field ``name`` of a resource template, picked and clicked into as a user would, with the focus."""
+    await activate(it)
+    resources = it.widget.resources
+    it.widget.tabs.setCurrentWidget(resources)
+    click_row(qtbot, resources.template_list, template)
+    field = resources.template_page.fields[name]
+    QApplication.processEvents()  # the new field is laid out before the user can click it
+    qtbot.mouseClick(field, Qt.MouseButton.LeftButton)
+    assert field.hasFocus()
+    return field

@@ -15,8 +15,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from tests.support.demo_mcp import InProcessDemoFactory
-from tests.support.mcp_inspector import stdio_profile
-from tests.ui.test_mcp_inspector_keyboard import _click
+from tests.support.mcp_inspector import click_row, stdio_profile
 from workbench.app import build_workbench
 from workbench.core.credentials import MemoryCredentialStore
 from workbench.ui.asyncutil import wait_signal
@@ -46,7 +45,7 @@ async def test_after_calling_a_tool_and_switching_connections_the_chat_follows_t
         mcp = window.inspector.inspector("mcp")
         assert mcp is not None
         tools = mcp.tools
-        _click(qtbot, tools.list, "add")
+        click_row(qtbot, tools.list, "add")
         call = tools.detail.call
         assert call.form is not None
         call.form.set_value({"a": 2, "b": 3})

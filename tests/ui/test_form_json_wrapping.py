@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication
 
-from tests.ui.test_json_wrapping import screen_lines
+from tests.support.text_layout import screen_lines
 from workbench.ui.forms.schema_form import SchemaForm
 
 VALUE = {"url": "https://example.com/agent", "station": "central-station"}

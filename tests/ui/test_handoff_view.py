@@ -4,7 +4,6 @@ and the handoff approval prompt."""
 from __future__ import annotations
 
 import asyncio
-import itertools
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -16,8 +15,9 @@ from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtGui import QGuiApplication, QImage, QWheelEvent
 from PySide6.QtWidgets import QApplication, QDialog, QLabel
 
+from tests.support.handoff_chains import Chain, publish, trip_chain
 from tests.support.panel_context import make_context
-from workbench.core.handoff.events import USER, HandoffEvent, HopKind, HopState
+from workbench.core.handoff.events import USER, HopKind, HopState
 from workbench.core.handoff.mermaid import StepStyle, to_mermaid
 from workbench.core.handoff.policy import ApprovalRequest as RouterApprovalRequest
 from workbench.core.handoff.recording import final_line, load_jsonl, save_jsonl
@@ -41,71 +41,6 @@ W, P, D, F, X, U = (
     HopState.WAITING_FOR_USER,
 )
 HTML = '<b style="color:red">URGENT</b> <img src="file:///etc/passwd">'
-
-
-class Chain:
-    """Builds a chain's events with a steady clock (0.25 s between events)."""
-
-    def __init__(self, chain_id: str = "c1", start: float = 1_700_000_000.0) -> None:
-        self.chain_id = chain_id
-        self._clock = itertools.count()
-        self._start = start
-        self._hops: dict[str, tuple[str | None, str, str, str, HopKind, float]] = {}
-
-    def hop(
-        self,
-        hid: str,
-        state: HopState,
-        src: str = "",
-        dst: str = "",
-        proto: str = "",
-        kind: HopKind = HopKind.TOOL_CALL,
-        summary: str = "",
-        *,
-        parent: str | None = "q",
-        conn: str | None = None,
-        seqs: tuple[int, int] | None = None,
-        detail: dict[str, Any] | None = None,
-    ) -> HandoffEvent:
-        at = self._start + next(self._clock) * 0.25
-        if hid not in self._hops:
-            self._hops[hid] = (None if hid == "q" else parent, src, dst, proto, kind, at)
-        parent_id, src, dst, proto, kind, started = self._hops[hid]
-        return HandoffEvent(
-            chain_id=self.chain_id,
-            handoff_id=hid,
-            parent_id=parent_id,
-            source=src,
-            target=dst,
-            protocol=proto,
-            kind=kind,
-            state=state,
-            summary=summary,
-            detail=detail or {},
-            connection_id=conn,
-            wire_seqs=seqs,
-            started_at=started,
-            at=at,
-        )
-
-
-def trip_chain(chain_id: str = "c1") -> list[HandoffEvent]:
-    """A realistic chain: question, tool call, sampling, user input, a denied and a failed hop, answer."""
-    c = Chain(chain_id)
-    return [
-        c.hop("q", W, USER, "planner", "a2a", HopKind.QUESTION, "Plan my trip to Lisbon", conn="pl", seqs=(1, 2)),
-        c.hop("t1", W, "planner", "weather", "mcp", HopKind.TOOL_CALL, "weather(city=Lisbon)", conn="wx", seqs=(3, 3)),
-        c.hop("t1", D, summary="18°C, sunny", conn="wx", seqs=(3, 4), detail={"result": {"temp": 18}}),
-        c.hop("s1", W, "weather", "writer", "a2a", HopKind.SAMPLING, "Summarise the forecast", conn="wx", seqs=(5, 5)),
-        c.hop("s1", D, summary="Sunny all week", conn="wx", seqs=(5, 6)),
-        c.hop("u1", U, "planner", USER, "local", HopKind.USER_INPUT, "Which dates?"),
-        c.hop("u1", D, summary="May 3-7"),
-        c.hop("x1", P, "planner", "booker", "a2a", HopKind.AGENT_TOOL, "book hotel", detail={"policy": "ask"}),
-        c.hop("x1", X, summary="denied by the user"),
-        c.hop("f1", W, "planner", "flights", "mcp", HopKind.TOOL_CALL, "search_flights", conn="fl", seqs=(7, 7)),
-        c.hop("f1", F, summary="flights server timed out", conn="fl", seqs=(7, 8), detail={"code": "timeout"}),
-        c.hop("q", D, summary="Here is your plan", conn="pl", seqs=(1, 9)),
-    ]
 
 
 EXPECTED_ARROWS = [
@@ -153,11 +88,6 @@ def widget(ctx: PanelContext, qtbot: Any) -> Iterator[HandoffWidget]:
     qtbot.waitExposed(w)
     yield w
     w.close()
-
-
-def publish(ctx: PanelContext, events: list[HandoffEvent]) -> None:
-    for event in events:
-        ctx.services.bus.publish(event)
 
 
 # ---- live drawing --------------------------------------------------------------------------------

@@ -7,24 +7,12 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 
+from tests.support.text_layout import screen_lines
 from workbench.core.protocols.base import ToolResult
 from workbench.ui.panels.inspector.results import JSONPartView, ToolResultView
 from workbench.ui.panels.inspector.results.blobs import pretty_json
 
 VALUE = {"station": "central-station", "url": "https://example.org/trains/central-station?day=2026-05-01"}
-
-
-def screen_lines(editor: Any) -> list[str]:
-    """The editor's text as laid out on screen, one string per visual line."""
-    doc = editor.document()
-    out = []
-    for n in range(doc.blockCount()):
-        block = doc.findBlockByNumber(n)
-        layout = block.layout()
-        for i in range(layout.lineCount()):
-            line = layout.lineAt(i)
-            out.append(block.text()[line.textStart() : line.textStart() + line.textLength()])
-    return out
 
 
 def narrow_enough_to_split(view: Any, qtbot: Any) -> None:

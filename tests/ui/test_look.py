@@ -12,7 +12,7 @@ import os
 import subprocess
 import sys
 import textwrap
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,8 +23,7 @@ from PySide6.QtWidgets import QApplication, QToolBar, QToolButton, QWidget
 
 from tests.support.colours import contrast
 from tests.support.panel_context import make_context
-from workbench.app import build_workbench
-from workbench.core.credentials import MemoryCredentialStore
+from tests.support.windows import plain_window
 from workbench.core.events import ConnectionState
 from workbench.core.profiles import A2AProfile, MCPHTTPProfile, MCPSSEProfile, MCPStdioProfile
 from workbench.ui import theme
@@ -32,7 +31,6 @@ from workbench.ui.actions import ACTIONS
 from workbench.ui.asyncutil import wait_signal
 from workbench.ui.dialogs.connection import ConnectionDialog
 from workbench.ui.icons import KIND_GLYPHS, STATE_GLYPHS, icon_theme
-from workbench.ui.mainwindow import MainWindow
 from workbench.ui.panels.sidebar.widget import ACTION_IDS, SidebarWidget
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -72,19 +70,6 @@ def palette_of(name: str, qapp: QApplication) -> Iterator[QPalette]:
         yield palette
     finally:
         qapp.setPalette(before)
-
-
-@contextlib.asynccontextmanager
-async def plain_window(config: Path, qtbot: Any) -> AsyncIterator[MainWindow]:
-    """A window with no connections, shut down properly at the end."""
-    window = build_workbench(config, credentials=MemoryCredentialStore()).window
-    qtbot.addWidget(window)
-    try:
-        yield window
-    finally:
-        done = asyncio.ensure_future(wait_signal(window.shutdown_finished, 10))
-        window.close()
-        await done
 
 
 def ink(image: QImage, area: QRect, ground: QColor) -> tuple[set[tuple[int, int]], QColor]:

@@ -9,21 +9,8 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QWidget
 
-from tests.support.mcp_inspector import Inspected, inspector
-from tests.support.signals import SignalLog, wait_until
-from workbench.ui.panels.inspector.mcp.catalog_list import CatalogListWidget
-
-FOCUS_WAIT = 5.0
-"""Seconds the window may take to become active (offscreen: at once)."""
-
-
-async def _active(it: Inspected) -> None:
-    """Bounded wait until the inspector's window is active, so keys go where the focus is."""
-    window = it.widget.window()
-    window.activateWindow()
-    app = QApplication.instance()
-    assert isinstance(app, QApplication)
-    await wait_until(window.isActiveWindow, app.focusWindowChanged, FOCUS_WAIT)
+from tests.support.mcp_inspector import activate, click_row, focused_template_field, inspector
+from tests.support.signals import SignalLog
 
 
 def _focus() -> QWidget:
@@ -42,17 +29,10 @@ def _inside(widget: QWidget, owner: QWidget) -> bool:
     return widget is owner or owner.isAncestorOf(widget)
 
 
-def _click(qtbot: Any, catalog: CatalogListWidget, key: str) -> None:
-    row = catalog.model.visible_keys().index(key)
-    rect = catalog.view.visualRect(catalog.model.index(row))
-    qtbot.mouseClick(catalog.view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
-    assert catalog.current_key == key
-
-
 @pytest.mark.asyncio
 async def test_tab_goes_from_the_tool_filter_to_the_list_then_the_forms_fields_then_call(qtbot, tmp_path):
     async with inspector(tmp_path, qtbot) as it:
-        await _active(it)
+        await activate(it)
         tools = it.widget.tools
         call = tools.detail.call
         qtbot.mouseClick(tools.list.filter_edit, Qt.MouseButton.LeftButton)
@@ -83,9 +63,9 @@ async def test_tab_goes_from_the_tool_filter_to_the_list_then_the_forms_fields_t
 @pytest.mark.asyncio
 async def test_ctrl_enter_calls_the_selected_tool_while_the_tool_list_has_the_focus(qtbot, tmp_path):
     async with inspector(tmp_path, qtbot) as it:
-        await _active(it)
+        await activate(it)
         tools = it.widget.tools
-        _click(qtbot, tools.list, "echo")
+        click_row(qtbot, tools.list, "echo")
         call = tools.detail.call
         assert call.form is not None
         call.form.set_value({"text": "from the list"})
@@ -102,15 +82,8 @@ async def test_ctrl_enter_calls_the_selected_tool_while_the_tool_list_has_the_fo
 @pytest.mark.asyncio
 async def test_enter_in_a_template_field_reads_the_resource_even_with_suggestions_open(qtbot, tmp_path):
     async with inspector(tmp_path, qtbot) as it:
-        await _active(it)
-        resources = it.widget.resources
-        it.widget.tabs.setCurrentWidget(resources)
-        _click(qtbot, resources.template_list, "demo://items/{item_id}")
-        page = resources.template_page
-        field = page.fields["item_id"]
-        QApplication.processEvents()  # the new field is laid out before the user can click it
-        qtbot.mouseClick(field, Qt.MouseButton.LeftButton)
-        assert field.hasFocus()
+        field = await focused_template_field(qtbot, it)
+        page = it.widget.resources.template_page
         completions = SignalLog(it.widget.vm.completions_ready)
         reads = SignalLog(it.widget.vm.resource_read)
         qtbot.keyClicks(field, "42")
@@ -132,10 +105,10 @@ async def test_enter_in_a_template_field_reads_the_resource_even_with_suggestion
 @pytest.mark.asyncio
 async def test_enter_in_a_prompt_argument_gets_the_prompt(qtbot, tmp_path):
     async with inspector(tmp_path, qtbot) as it:
-        await _active(it)
+        await activate(it)
         prompts = it.widget.prompts
         it.widget.tabs.setCurrentWidget(prompts)
-        _click(qtbot, prompts.list, "summarize")
+        click_row(qtbot, prompts.list, "summarize")
         topic = prompts.detail.fields["topic"]
         QApplication.processEvents()  # the new field is laid out before the user can click it
         qtbot.mouseClick(topic, Qt.MouseButton.LeftButton)

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QAbstractSpinBox, QApplication, QStatusBar, QWidge
 
 from tests.support.panel_context import make_context
 from tests.support.signals import SignalLog
-from tests.ui.test_window_e2e import WAIT, demo_window
+from tests.support.windows import WAIT, demo_window
 from workbench.app import build_workbench
 from workbench.core.credentials import MemoryCredentialStore
 from workbench.core.errors import ConnectError, SecureStorageUnavailableError

@@ -17,10 +17,10 @@ from PySide6.QtGui import QAction, QColor, QFont, QFontMetrics, QPalette
 from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QToolBar, QToolButton
 
 from tests.support.colours import contrast
+from tests.support.handoff_chains import Chain, publish
 from tests.support.mcp_inspector import inspector
 from tests.support.panel_context import make_context
 from tests.support.signals import SignalLog
-from tests.ui.test_handoff_view import Chain, publish
 from workbench.core.field_labels import humanise
 from workbench.core.handoff.events import USER, HopKind, HopState
 from workbench.core.protocols.base import InputRequest

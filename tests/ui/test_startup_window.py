@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QRect, QSettings
 
-from tests.ui.test_window_layout import plain_window
+from tests.support.windows import plain_window
 from workbench.core.config_dir import WINDOW_SETTINGS_FILE
 from workbench.ui.startup import StartupWindow
 from workbench.ui.window_layout import GEOMETRY_KEY, first_geometry, onto_screen

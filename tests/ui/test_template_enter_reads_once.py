@@ -6,24 +6,15 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication
 
-from tests.support.mcp_inspector import inspector
+from tests.support.mcp_inspector import focused_template_field, inspector
 from tests.support.signals import SignalLog
-from tests.ui.test_mcp_inspector_keyboard import _active, _click
 
 
 @pytest.mark.asyncio
 async def test_one_enter_in_the_open_suggestion_popup_reads_the_resource_once(qtbot: Any, tmp_path: Any) -> None:
     async with inspector(tmp_path, qtbot) as it:
-        await _active(it)
-        resources = it.widget.resources
-        it.widget.tabs.setCurrentWidget(resources)
-        _click(qtbot, resources.template_list, "demo://items/{item_id}")
-        page = resources.template_page
-        field = page.fields["item_id"]
-        QApplication.processEvents()  # the new field is laid out before the user can click it
-        qtbot.mouseClick(field, Qt.MouseButton.LeftButton)
+        field = await focused_template_field(qtbot, it)
         asked: list[str] = []
         read = it.widget.vm.read_resource
 

@@ -4,55 +4,20 @@ elicitation and an A2A input-required form, see the streamed reply and the match
 from __future__ import annotations
 
 import asyncio
-import contextlib
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.support.demo_mcp import InProcessDemoFactory
 from tests.support.signals import SignalLog
-from workbench.app import Workbench, build_workbench
-from workbench.core.agent_factory import DefaultAgentFactory
-from workbench.core.credentials import MemoryCredentialStore
+from tests.support.windows import WAIT, demo_window
+from workbench.app import Workbench
 from workbench.core.events import ConnectionState
 from workbench.core.models import Direction, WireKind
-from workbench.demo.launcher import EPHEMERAL_PORTS, run_demo
-from workbench.demo.profiles import demo_profiles
 from workbench.ui.asyncutil import wait_signal
-from workbench.ui.demo_session import connect_demo
 from workbench.ui.dialogs.elicitation_form import ElicitationFormDialog
 from workbench.ui.dialogs.input_required import InputRequiredDialog
 
-WAIT = 30.0
 DEMO_IDS = ("demo-mcp", "demo-mcp-sse", "demo-mcp-stdio", "demo-travel", "demo-mcp-proxy")
-
-
-@contextlib.asynccontextmanager
-async def demo_window(tmp_path: Path, qtbot: Any, *, child_process: bool = False) -> AsyncIterator[Workbench]:
-    """The real window (as ``workbench demo`` builds it), connected to every demo agent.
-
-    The demo server's stdio profile (``demo-mcp-stdio``) is served in process unless ``child_process``:
-    a stdio child spends ~1.7 s of CPU importing the SDK, and most tests here are not about it.
-    """
-    opened: list[str] = []
-    factory = DefaultAgentFactory if child_process else InProcessDemoFactory
-    async with run_demo(chunk_delay=0.0, ports=EPHEMERAL_PORTS) as agents:
-        bench = build_workbench(
-            tmp_path / "config", credentials=MemoryCredentialStore(), url_opener=opened.append, agent_factory=factory
-        )
-        window = bench.window
-        qtbot.addWidget(window)
-        window.resize(1400, 900)
-        window.show()
-        try:
-            await asyncio.wait_for(connect_demo(window, demo_profiles(agents)), WAIT)
-            yield bench
-        finally:
-            done = asyncio.ensure_future(wait_signal(window.shutdown_finished, WAIT))
-            window.close()
-            await done
 
 
 def _connected(bench: Workbench) -> dict[str, ConnectionState]:

@@ -4,38 +4,19 @@ crushed dock sizes not restored, a workspace per protocol, and a Help menu that 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from PySide6.QtCore import QRect, QSize, Qt, QUrl
 from PySide6.QtWidgets import QApplication, QTableWidget, QWidget
 
 from tests.support.tool_calls import call_anyway
-from tests.ui.test_window_e2e import demo_window
-from workbench.app import build_workbench
-from workbench.core.credentials import MemoryCredentialStore
-from workbench.ui.asyncutil import wait_signal
+from tests.support.windows import demo_window, plain_window
 from workbench.ui.mainwindow import MainWindow
 from workbench.ui.window_layout import SIDEBAR, first_geometry, onto_screen
 
 LAPTOP = QSize(1366, 740)
 """A 1366×768 screen less the window's title bar."""
-
-
-@contextlib.asynccontextmanager
-async def plain_window(config: Path, qtbot: Any, **kwargs: Any) -> AsyncIterator[MainWindow]:
-    """A window with no connections, shut down properly at the end."""
-    window = build_workbench(config, credentials=MemoryCredentialStore(), **kwargs).window
-    qtbot.addWidget(window)
-    try:
-        yield window
-    finally:
-        done = asyncio.ensure_future(wait_signal(window.shutdown_finished, 10))
-        window.close()
-        await done
 
 
 def _fully_visible(widget: QWidget) -> bool:

@@ -12,11 +12,10 @@ from PySide6.QtCore import QPointF, QSize, Qt
 from PySide6.QtGui import QFontDatabase, QFontMetrics
 from PySide6.QtWidgets import QApplication, QPlainTextEdit
 
+from tests.support.handoff_chains import publish, trip_chain
 from tests.support.signals import wait_until
 from tests.support.tool_calls import call_anyway
-from tests.ui.test_handoff_view import publish, trip_chain
-from tests.ui.test_window_e2e import demo_window
-from tests.ui.test_window_layout import plain_window
+from tests.support.windows import demo_window, plain_window
 from workbench.core.handoff.mermaid import StepStyle
 from workbench.ui.mainwindow import MainWindow
 from workbench.ui.panels.chat.widget import INPUT_LINES, INPUT_MAX_SHARE
