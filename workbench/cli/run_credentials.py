@@ -11,9 +11,8 @@ from __future__ import annotations
 
 from pydantic import SecretStr
 
-from workbench.core.credentials import BackendInfo, CredentialStore, MemoryCredentialStore
+from workbench.core.credentials import BackendInfo, CredentialStore, MemoryCredentialStore, SecretReference
 from workbench.core.errors import SecureStorageUnavailableError
-from workbench.core.profiles import SecretRef
 
 
 class RunCredentialStore:
@@ -56,7 +55,7 @@ class RunCredentialStore:
             there = False
         return here or there
 
-    async def resolve(self, ref: SecretRef) -> str | None:
+    async def resolve(self, ref: SecretReference) -> str | None:
         """The plain value for ``ref`` (see ``get``)."""
         value = await self.get(ref.key)
         return value.get_secret_value() if value is not None else None

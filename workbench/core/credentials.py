@@ -23,7 +23,6 @@ from typing import Any, Protocol
 from pydantic import SecretStr
 
 from workbench.core.errors import SecureStorageUnavailableError
-from workbench.core.profiles import SecretRef
 
 SERVICE = "agent-workbench"
 """The keyring service name every workbench secret is stored under (the account is the reference key)."""
@@ -55,6 +54,19 @@ class BackendInfo:
     warning: str | None = None
 
 
+class SecretReference(Protocol):
+    """What the store needs of a profile's secret reference (a ``SecretRef``): the key of its value.
+
+    A protocol, so that the credential store does not depend on the profile types (they are a layer
+    above it: the profile use cases store secrets here).
+    """
+
+    @property
+    def key(self) -> str:
+        """The key the value is stored under."""
+        ...
+
+
 class CredentialStore(Protocol):
     """Where secret values live; profiles hold only ``SecretRef`` keys into it."""
 
@@ -70,7 +82,7 @@ class CredentialStore(Protocol):
         """Forget ``key``; returns whether a value was stored."""
         ...
 
-    async def resolve(self, ref: SecretRef) -> str | None:
+    async def resolve(self, ref: SecretReference) -> str | None:
         """The plain value for a profile's reference (a ``SecretResolver`` for the agent factory)."""
         ...
 
@@ -102,7 +114,7 @@ class MemoryCredentialStore:
         """Forget ``key``; returns whether a value was stored."""
         return self._values.pop(key, None) is not None
 
-    async def resolve(self, ref: SecretRef) -> str | None:
+    async def resolve(self, ref: SecretReference) -> str | None:
         """The plain value for ``ref``, or ``None``."""
         return self._values.get(ref.key)
 
@@ -221,7 +233,7 @@ class KeyringCredentialStore:
             return False
         return True
 
-    async def resolve(self, ref: SecretRef) -> str | None:
+    async def resolve(self, ref: SecretReference) -> str | None:
         """The plain value for ``ref``, or ``None``."""
         value = await self.get(ref.key)
         return value.get_secret_value() if value is not None else None
