@@ -88,26 +88,13 @@ class ProfileService:
         return self._profiles.load()
 
     def find(self, name_or_id: str) -> ConnectionProfile:
-        """The saved profile whose id or name is ``name_or_id`` (an id first).
+        """The saved profile whose id or name is ``name_or_id`` (see ``ProfileStore.find``).
 
         Raises:
             NotFoundError: No such profile, or the name is ambiguous.
             ConfigError: The profile file cannot be read.
         """
-        saved = self.saved()
-        for profile in saved:
-            if profile.id == name_or_id:
-                return profile
-        named = [p for p in saved if p.name == name_or_id]
-        if len(named) == 1:
-            return named[0]
-        if named:
-            raise NotFoundError(
-                f"{len(named)} profiles are named {name_or_id!r}.",
-                hint="use the profile id instead (workbench profile list)",
-            )
-        known = ", ".join(p.name for p in saved) or "none saved"
-        raise NotFoundError(f"No saved profile is called {name_or_id!r} (profiles: {known}).")
+        return self._profiles.find(name_or_id)
 
     # ------------------------------------------------------------------ saving
 

@@ -107,6 +107,28 @@ class ProfileStore:
                 return profile
         raise NotFoundError(f"No saved connection profile has the id {profile_id!r}.", details={"id": profile_id})
 
+    def find(self, name_or_id: str) -> ConnectionProfile:
+        """The profile whose id or name is ``name_or_id``: an id first, then a name only one profile has.
+
+        Raises:
+            NotFoundError: No such profile, or several have that name.
+            ConfigError: The file cannot be read (see ``load``).
+        """
+        saved = self.load()
+        for profile in saved:
+            if profile.id == name_or_id:
+                return profile
+        named = [p for p in saved if p.name == name_or_id]
+        if len(named) == 1:
+            return named[0]
+        if named:
+            raise NotFoundError(
+                f"{len(named)} profiles are named {name_or_id!r}.",
+                hint="use the profile id instead (workbench profile list)",
+            )
+        known = ", ".join(p.name for p in saved) or "none saved"
+        raise NotFoundError(f"No saved profile is called {name_or_id!r} (profiles: {known}).")
+
     def _read(self) -> list[ConnectionProfile] | _Unreadable:
         details: dict[str, Any] = {"path": str(self._path)}
         try:
