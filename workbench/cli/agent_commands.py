@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
 import os
@@ -10,8 +9,9 @@ import sys
 from typing import TYPE_CHECKING, Any, TextIO
 
 from workbench.cli.answers import AnswerBook
+from workbench.cli.options import AgentCommandOptions, CallOptions, SendOptions, TargetOptions
 from workbench.cli.render import HumanPrinter, describe_human, print_error, print_json
-from workbench.cli.targets import TargetSpec, target_from_args
+from workbench.cli.targets import TargetSpec, target_spec
 from workbench.cli.tool_call import call_tool
 from workbench.core.errors import ConfigError, NotFoundError, WorkbenchError
 from workbench.core.events import EventBus, ServerStderrLine
@@ -30,59 +30,62 @@ if TYPE_CHECKING:
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
 
-def run_agent_command(args: argparse.Namespace, stdio_command: list[str], debug_log: DebugLogHandler) -> int:
+def run_agent_command(options: AgentCommandOptions, debug_log: DebugLogHandler) -> int:
     """Run ``inspect``, ``call`` or ``send`` as parsed; returns the exit code.
 
     Args:
-        args: The parsed command line.
-        stdio_command: The server command given after ``--`` (``--stdio`` targets).
+        options: The command's options (``InspectOptions``, ``CallOptions`` or ``SendOptions``).
         debug_log: Where this run's log records went (named on failure).
     """
+    as_json = options.output.json
     try:
-        spec, profile = _target(args, stdio_command)
-        _check_usage(args, spec.protocol if spec is not None else profile.kind if profile is not None else "")
+        spec, profile = _target(options)
+        _check_usage(options, spec.protocol if spec is not None else profile.kind if profile is not None else "")
     except (ConfigError, NotFoundError) as exc:
-        print_error(exc, as_json=args.json)
+        print_error(exc, as_json=as_json)
         return EXIT_USAGE
     try:
-        code = asyncio.run(_run(args, spec, profile))
+        code = asyncio.run(_run(options, spec, profile))
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:  # the reader went away (| head): no traceback, no second error at exit
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
-    if code != EXIT_OK and debug_log.records and not args.json:
+    if code != EXIT_OK and debug_log.records and not as_json:
         print(f"[workbench] more in the debug log: {debug_log.path}", file=sys.stderr)
     return code
 
 
-def _target(args: argparse.Namespace, stdio_command: list[str]) -> tuple[TargetSpec | None, ConnectionProfile | None]:
+def _target(options: AgentCommandOptions) -> tuple[TargetSpec | None, ConnectionProfile | None]:
     """The ad-hoc target, or the saved profile with this run's options laid over it (one of the two)."""
-    if not args.profile:
-        return target_from_args(args, stdio_command), None
-    if stdio_command:
+    target = options.target
+    if not target.profile:
+        return target_spec(target), None
+    if target.command:
         raise ConfigError("Arguments after '--' are only for --stdio; a profile has its command saved.")
     from workbench.cli.profile_overrides import load_profile
 
-    return None, load_profile(args)
+    return None, load_profile(target, options.config_dir)
 
 
-async def _run(args: argparse.Namespace, spec: TargetSpec | None, profile: ConnectionProfile | None) -> int:
+async def _run(options: AgentCommandOptions, spec: TargetSpec | None, profile: ConnectionProfile | None) -> int:
+    output = options.output
     wire = WireRecorder()
     wire_file: TextIO | None = None
-    as_har = wants_har(args.wire)
-    if args.wire and not as_har:
+    as_har = wants_har(output.wire)
+    if output.wire and not as_har:
         # Opened once, before any traffic; every record is appended as it happens (survives a crash).
-        wire_file = open(args.wire, "w", encoding="utf-8")  # noqa: SIM115, ASYNC230 - closed in finally
+        wire_file = open(output.wire, "w", encoding="utf-8")  # noqa: SIM115, ASYNC230 - closed in finally
 
         def append(record: WireRecord) -> None:
             wire_file.write(json.dumps(record.to_dict(), ensure_ascii=False) + "\n")
 
         wire.subscribe(append)
     bus = EventBus()
-    if args.stderr and not args.json:
+    if output.stderr and not output.json:
         bus.subscribe(ServerStderrLine, lambda e: print(f"[server stderr] {e.line}", file=sys.stderr))
-    book = AnswerBook(getattr(args, "answer", []), interactive=sys.stdin.isatty() and not args.json)
+    answers = options.answers if isinstance(options, CallOptions | SendOptions) else ()
+    book = AnswerBook(list(answers), interactive=sys.stdin.isatty() and not output.json)
     from workbench.core.agent_factory import AgentHandlers
 
     handlers = AgentHandlers(elicitation=book.elicitation, sampling=book.sampling, input=book.input)
@@ -94,47 +97,48 @@ async def _run(args: argparse.Namespace, spec: TargetSpec | None, profile: Conne
             assert profile is not None
             agent, store = await _profile_agent(profile, wire=wire, bus=bus, handlers=handlers)
     except WorkbenchError as exc:
-        print_error(exc, as_json=args.json)
+        print_error(exc, as_json=output.json)
         return EXIT_USAGE if isinstance(exc, ConfigError | NotFoundError) else EXIT_FAILED
     try:
         await agent.connect()
         for warning in agent.capabilities.extra.get("warnings") or []:  # e.g. a URL whose path had no card
             print(f"[workbench] warning: {warning}", file=sys.stderr)
-        if args.wire and agent.capabilities.transport == "GRPC":
+        if output.wire and agent.capabilities.transport == "GRPC":
             kept = "only the agent card's HTTP fetch" if as_har else "each gRPC message decoded as JSON"
             print(f"[workbench] gRPC binding: the wire log keeps {kept}, not HTTP/2 frames or headers", file=sys.stderr)
-        if args.command == "inspect":
-            return _inspect(agent, args, wire)
-        if args.command == "call":
-            arguments = _json_value(args.args, "--args")
+        if isinstance(options, CallOptions):
+            arguments = _json_value(options.arguments, "--args")
             try:
                 status = await call_tool(
                     agent,
-                    args.tool,
+                    options.tool,
                     arguments,
                     book=book,
-                    as_json=args.json,
-                    target=_target_options(args),
-                    validate=not args.no_validate,
+                    as_json=output.json,
+                    target=_target_arguments(options.target),
+                    validate=options.validate,
                 )
             except (ConfigError, NotFoundError) as exc:  # no such tool, --args that do not fit: nothing sent
-                print_error(exc, as_json=args.json)
+                print_error(exc, as_json=output.json)
                 return EXIT_USAGE
+        elif isinstance(options, SendOptions):
+            status = await _send(agent, options)
         else:
-            status = await _send(agent, args)
+            return _inspect(agent, as_json=output.json, wire=wire)
         if book.unused:
             print(f"[workbench] warning: {_answers(book.unused)} not used (nothing asked for it)", file=sys.stderr)
         if book.problems:  # an --answer that did not fit: the request was cancelled, nothing invalid sent
-            print_error(book.problems[0], as_json=args.json)
+            print_error(book.problems[0], as_json=output.json)
             return EXIT_USAGE
         return status
     except WorkbenchError as exc:
-        print_error(exc, as_json=args.json)
+        print_error(exc, as_json=output.json)
         return EXIT_USAGE if _named_a_missing_tool(exc) else EXIT_FAILED
     finally:
         await agent.aclose()
-        if store is not None and store.unstored and not args.json:
-            store_it = command_line("workbench", "secret", "set", args.profile)
+        if store is not None and store.unstored and not output.json:
+            assert options.target.profile is not None
+            store_it = command_line("workbench", "secret", "set", options.target.profile)
             print(
                 f"[workbench] no keyring: the credential you gave was used for this run and not stored "
                 f"(store it with: {store_it} bearer|api-key[:HEADER])",
@@ -143,7 +147,8 @@ async def _run(args: argparse.Namespace, spec: TargetSpec | None, profile: Conne
         if wire_file is not None:
             wire_file.close()
         if as_har:  # HAR is one JSON document: written when the session is over
-            wire.export_har(args.wire)
+            assert output.wire is not None
+            wire.export_har(output.wire)
 
 
 async def _target_agent(spec: TargetSpec, *, wire: WireRecorder, bus: EventBus, handlers: AgentHandlers) -> RemoteAgent:
@@ -188,13 +193,13 @@ async def _profile_agent(
     return agent, store
 
 
-def _inspect(agent: RemoteAgent, args: argparse.Namespace, wire: WireRecorder) -> int:
+def _inspect(agent: RemoteAgent, *, as_json: bool, wire: WireRecorder) -> int:
     info = agent.describe().to_dict()
     if info.get("protocol") == "mcp":
         from workbench.cli.capabilities import client_capabilities
 
         info["client_capabilities"] = client_capabilities(wire.records())  # as declared on the wire
-    if args.json:
+    if as_json:
         print_json(info)
     else:
         describe_human(info)
@@ -210,57 +215,57 @@ HEADER_PLACEHOLDER = "…"
 """What a printed command shows for a ``--header`` value (the user fills it in)."""
 
 
-def _target_options(args: argparse.Namespace) -> list[str] | None:
+def _target_arguments(options: TargetOptions) -> list[str] | None:
     """The options naming this command's target as arguments, to repeat in a hint (``None`` for stdio).
 
     Printed with ``shell_quote.command_line``; every ``--header`` value is a credential and shows as
     ``NAME=…``.
     """
-    if args.profile:
-        target = ["--profile", args.profile]
-    elif args.a2a:
-        target = ["--a2a", args.a2a]
+    if options.profile:
+        target = ["--profile", options.profile]
+    elif options.a2a:
+        target = ["--a2a", options.a2a]
     else:
         return None
     # the task is continued the way it was started (the same interface of the card)
-    for option, value in (("--binding", args.binding), ("--a2a-version", args.a2a_version)):
+    for option, value in (("--binding", options.binding), ("--a2a-version", options.a2a_version)):
         if value is not None:
             target += [option, value]
-    for origin in getattr(args, "allow_origin", None) or []:
+    for origin in options.allow_origins:
         target += ["--allow-origin", origin]
-    for header in getattr(args, "header", None) or []:
+    for header in options.headers:
         target += ["--header", f"{header.split('=', 1)[0]}={HEADER_PLACEHOLDER}"]
     return target
 
 
-def _check_usage(args: argparse.Namespace, protocol: str) -> None:
+def _check_usage(options: AgentCommandOptions, protocol: str) -> None:
     """Refuse a malformed command before anything is started or connected (exit 2).
 
     Raises:
         ConfigError: ``--args`` is not a JSON object, ``--data`` is not JSON or is given for an
             MCP target, or ``--wire`` names a file that cannot be written (or a HAR for stdio).
     """
-    if args.command == "call":
-        arguments = _json_value(args.args, "--args")
+    if isinstance(options, CallOptions):
+        arguments = _json_value(options.arguments, "--args")
         if not isinstance(arguments, dict):
             hint = 'for example --args \'{"text": "hi"}\''
-            raise ConfigError("--args must be a JSON object.", hint=hint, details={"args": args.args})
-    if args.command == "send" and args.data is not None:
-        _json_value(args.data, "--data")
+            raise ConfigError("--args must be a JSON object.", hint=hint, details={"args": options.arguments})
+    if isinstance(options, SendOptions) and options.data is not None:
+        _json_value(options.data, "--data")
         if protocol != "a2a":
             hint = "an MCP tool takes its arguments with: call TOOL --args JSON"
             raise ConfigError("--data is for A2A agents.", hint=hint)
-    if args.wire:
-        check_wire_format(args.wire, protocol)
-    if args.wire:
+    wire = options.output.wire
+    if wire:
+        check_wire_format(wire, protocol)
         try:
-            with open(args.wire, "a", encoding="utf-8"):
+            with open(wire, "a", encoding="utf-8"):
                 pass
         except OSError as exc:
             raise ConfigError(
-                f"The wire log cannot be written to {args.wire!r}: {exc.strerror or exc}.",
+                f"The wire log cannot be written to {wire!r}: {exc.strerror or exc}.",
                 hint="choose a file in a folder you can write to",
-                details={"wire": str(args.wire)},
+                details={"wire": str(wire)},
             ) from None
 
 
@@ -294,20 +299,20 @@ def _json_value(text: str, option: str) -> Any:
         raise ConfigError(f"{option} is not valid JSON: {exc.msg} at column {exc.colno}.") from None
 
 
-async def _send(agent: RemoteAgent, args: argparse.Namespace) -> int:
+async def _send(agent: RemoteAgent, options: SendOptions) -> int:
     kwargs: dict[str, Any] = {}
-    if args.task_id:
-        kwargs["task_id"] = args.task_id
-    if args.context_id:
-        kwargs["context_id"] = args.context_id
-    if args.data:
+    if options.task_id:
+        kwargs["task_id"] = options.task_id
+    if options.context_id:
+        kwargs["context_id"] = options.context_id
+    if options.data:
         if not agent.features.message_data:
             raise ConfigError("--data is for A2A agents (MCP agents take --args with 'call').")
-        kwargs["data"] = _json_value(args.data, "--data")
+        kwargs["data"] = _json_value(options.data, "--data")
     status = EXIT_OK
-    human = HumanPrinter(target=_target_options(args))
-    async for event in agent.stream_async(args.text, **kwargs):
-        if args.json:
+    human = HumanPrinter(target=_target_arguments(options.target))
+    async for event in agent.stream_async(options.text, **kwargs):
+        if options.output.json:
             print_json(event.to_dict())
         else:
             human.event(event)

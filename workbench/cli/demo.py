@@ -2,25 +2,26 @@
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
 import sys
 from collections.abc import Mapping
 
+from workbench.cli.options import DemoOptions
 
-def run_demo(args: argparse.Namespace) -> int:
+
+def run_demo(options: DemoOptions) -> int:
     """Run the demo; returns the exit code."""
-    if args.scenario:
-        return _run_scenario(args)
-    base_port = getattr(args, "base_port", None)
-    if not args.headless:
+    if options.scenario:
+        return _run_scenario(options)
+    base_port = options.base_port
+    if not options.headless:
         if base_port is not None:
             print("error: --base-port goes with --headless (the window serves the default ports)", file=sys.stderr)
             return 2
         from workbench.cli.window import open_window
 
-        return open_window(args, demo=True)
+        return open_window(options.window, demo=True)
     from workbench.demo.launcher import DEMO_BASE_PORT, demo_ports
 
     try:
@@ -28,7 +29,7 @@ def run_demo(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"error: --base-port: {exc}", file=sys.stderr)
         return 2
-    return asyncio.run(_serve_headless(as_json=args.json, ports=ports))
+    return asyncio.run(_serve_headless(as_json=options.json, ports=ports))
 
 
 async def _serve_headless(*, as_json: bool, ports: Mapping[str, int]) -> int:
@@ -57,19 +58,19 @@ async def _serve_headless(*, as_json: bool, ports: Mapping[str, int]) -> int:
     return 0
 
 
-def _run_scenario(args: argparse.Namespace) -> int:
+def _run_scenario(options: DemoOptions) -> int:
     """``workbench demo --scenario NAME``: run a bundled scenario in the window, or headless with scripted answers."""
     from workbench.demo.scenarios import SCENARIOS
 
-    if args.scenario not in SCENARIOS:
+    if options.scenario not in SCENARIOS:
         known = ", ".join(SCENARIOS)
-        print(f"error: unknown scenario {args.scenario!r} (known: {known})", file=sys.stderr)
+        print(f"error: unknown scenario {options.scenario!r} (known: {known})", file=sys.stderr)
         return 2
-    if not args.headless:
+    if not options.headless:
         from workbench.cli.window import open_window
 
-        return open_window(args, demo=True, scenario=args.scenario)
-    return asyncio.run(_run_handoff_headless(as_json=args.json))
+        return open_window(options.window, demo=True, scenario=options.scenario)
+    return asyncio.run(_run_handoff_headless(as_json=options.json))
 
 
 async def _run_handoff_headless(*, as_json: bool) -> int:

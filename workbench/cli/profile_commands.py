@@ -6,7 +6,6 @@ Secret values are read from standard input (never from argv, where ``ps`` and sh
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
 import os
@@ -16,9 +15,21 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import SecretStr, ValidationError
 
-from workbench.cli.profile_overrides import with_overrides
+from workbench.cli.options import (
+    LoginOptions,
+    LogoutOptions,
+    ProfileAddOptions,
+    ProfileCommandOptions,
+    ProfileEditOptions,
+    ProfileListOptions,
+    ProfileRemoveOptions,
+    SecretClearOptions,
+    SecretSetOptions,
+    TargetOptions,
+)
+from workbench.cli.profile_overrides import apply_overrides
 from workbench.cli.render import print_error
-from workbench.cli.targets import parse_origins, target_from_args
+from workbench.cli.targets import parse_origins, target_spec
 from workbench.core.credentials import KeyringCredentialStore
 from workbench.core.errors import ConfigError, WorkbenchError
 from workbench.core.profile_secrets import clear_profile_secrets, find_profile, parse_secret_spec, set_profile_secret
@@ -45,28 +56,28 @@ OAUTH_TEST_FOLLOW_ENV = "WORKBENCH_OAUTH_TEST_FOLLOW"
 browser (only works with authorization servers that approve without a person, like the test server)."""
 
 
-def run_profile_command(args: argparse.Namespace, stdio_command: list[str]) -> int:
-    """Run ``profile …`` or ``secret …``; returns the exit code."""
+def run_profile_command(options: ProfileCommandOptions) -> int:
+    """Run ``profile …``, ``secret …``, ``login`` or ``logout``; returns the exit code."""
     try:
-        if getattr(args, "oauth_command", None):
+        if isinstance(options, LoginOptions | LogoutOptions):
             try:
-                return asyncio.run(_oauth(args))
+                return asyncio.run(_oauth(options))
             except KeyboardInterrupt:
-                print(f"{args.oauth_command} cancelled", file=sys.stderr)
+                print(f"{'login' if isinstance(options, LoginOptions) else 'logout'} cancelled", file=sys.stderr)
                 return 130
-        if args.command == "profile":
-            return asyncio.run(_profile(args, stdio_command))
-        return asyncio.run(_secret(args))
+        if isinstance(options, SecretSetOptions | SecretClearOptions):
+            return asyncio.run(_secret(options))
+        return asyncio.run(_profile(options))
     except WorkbenchError as exc:
-        print_error(exc, as_json=bool(getattr(args, "json", False)))
+        print_error(exc, as_json=options.json)
         return EXIT_USAGE if isinstance(exc, ConfigError) else EXIT_FAILED
 
 
-async def _profile(args: argparse.Namespace, stdio_command: list[str]) -> int:
-    profiles = ProfileStore(args.config_dir)
-    if args.profile_command == "list":
+async def _profile(options: ProfileCommandOptions) -> int:
+    profiles = ProfileStore(options.config_dir)
+    if isinstance(options, ProfileListOptions):
         saved = profiles.load()
-        if args.json:
+        if options.json:
             for p in saved:
                 print(json.dumps(p.model_dump(mode="json")))
         else:
@@ -79,8 +90,8 @@ async def _profile(args: argparse.Namespace, stdio_command: list[str]) -> int:
                 also = f" [also to: {', '.join(origins)}]" if origins else ""
                 print(f"{p.name:<24} {p.kind:<10} {_target(p)}{key if p.secrets else ''}{oauth}{also}  (id {p.id})")
         return EXIT_OK
-    if args.profile_command == "remove":
-        profile = find_profile(profiles, args.name)
+    if isinstance(options, ProfileRemoveOptions):
+        profile = find_profile(profiles, options.name)
         others = {ref.key for p in profiles.load() if p.id != profile.id for ref in p.secrets}
         failures = await forget_profile_credentials(profile, KeyringCredentialStore(), still_used=others)
         if failures:
@@ -88,12 +99,13 @@ async def _profile(args: argparse.Namespace, stdio_command: list[str]) -> int:
         profiles.delete(profile.id)
         print(f"removed {profile.name}", file=sys.stderr)
         return EXIT_OK
-    if args.profile_command == "edit":
-        edited = _edited_profile(find_profile(profiles, args.name), args)
+    if isinstance(options, ProfileEditOptions):
+        edited = _edited_profile(find_profile(profiles, options.name), options)
         profiles.upsert(edited)
         print(f"saved {edited.name} (id {edited.id})", file=sys.stderr)
         return EXIT_OK
-    new = _new_profile(args, stdio_command)
+    assert isinstance(options, ProfileAddOptions)
+    new = _new_profile(options)
     if any(p.name == new.name for p in profiles.load()):
         raise ConfigError(f"A profile called {new.name!r} exists already.", hint="remove it first or pick another name")
     profiles.upsert(new)
@@ -107,14 +119,14 @@ def _target(profile: ConnectionProfile) -> str:
     return profile.url
 
 
-def _new_profile(args: argparse.Namespace, stdio_command: list[str]) -> ConnectionProfile:
-    args.agent_tool = getattr(args, "agent_tool", None)
-    spec = target_from_args(args, stdio_command)
-    fields: dict[str, Any] = {"name": args.name}
-    if args.connect_timeout is not None:
-        fields["connect_timeout"] = args.connect_timeout
-    if args.timeout is not None:
-        fields["request_timeout"] = args.timeout
+def _new_profile(options: ProfileAddOptions) -> ConnectionProfile:
+    spec = target_spec(options.target)
+    fields: dict[str, Any] = {"name": options.name}
+    timeouts = options.target.timeouts
+    if timeouts.connect is not None:
+        fields["connect_timeout"] = timeouts.connect
+    if timeouts.request is not None:
+        fields["request_timeout"] = timeouts.request
     try:
         if spec.protocol == "mcp-stdio":
             if spec.allow_origins:
@@ -122,13 +134,13 @@ def _new_profile(args: argparse.Namespace, stdio_command: list[str]) -> Connecti
             return MCPStdioProfile(
                 command=spec.command[0], args=spec.command[1:], env=spec.env, mode=spec.mode, **fields
             )
-        fields.update(spec.limits)  # an HTTP target's size limits (refused for --stdio by target_from_args)
+        fields.update(spec.limits)  # an HTTP target's size limits (refused for --stdio by target_spec)
         mcp_fields: dict[str, Any] = {"mode": spec.mode, "agent_tool": spec.agent_tool}
-        if getattr(args, "oauth", False):
+        if options.oauth:
             if spec.protocol not in ("mcp-http", "mcp-sse"):
                 raise ConfigError("--oauth is for MCP servers over HTTP (--mcp or --mcp-sse).")
-            mcp_fields.update(auth="oauth", oauth_scopes=list(args.oauth_scope))
-        elif getattr(args, "oauth_scope", None):
+            mcp_fields.update(auth="oauth", oauth_scopes=list(options.oauth_scopes))
+        elif options.oauth_scopes:
             raise ConfigError("--oauth-scope needs --oauth.")
         fields["allowed_origins"] = spec.allow_origins
         if spec.protocol == "mcp-http":
@@ -149,15 +161,15 @@ def _new_profile(args: argparse.Namespace, stdio_command: list[str]) -> Connecti
         ) from None
 
 
-def _edited_profile(profile: ConnectionProfile, args: argparse.Namespace) -> ConnectionProfile:
+def _edited_profile(profile: ConnectionProfile, options: ProfileEditOptions) -> ConnectionProfile:
     """``profile`` with the options of ``profile edit`` applied, validated as a saved profile.
 
     Raises:
         ConfigError: An option does not fit the profile's kind, a value is out of range, or an origin
             to forget is not among the allowed ones.
     """
-    edited = with_overrides(profile, args)
-    forget = parse_origins(args.forget_origin)
+    edited = apply_overrides(profile, options.overrides)
+    forget = parse_origins(options.forget_origins)
     if forget:
         allowed = list(getattr(edited, "allowed_origins", None) or [])
         unknown = [origin for origin in forget if origin not in allowed]
@@ -173,16 +185,16 @@ def _edited_profile(profile: ConnectionProfile, args: argparse.Namespace) -> Con
     return edited
 
 
-async def _secret(args: argparse.Namespace) -> int:
-    profiles = ProfileStore(args.config_dir)
+async def _secret(options: SecretSetOptions | SecretClearOptions) -> int:
+    profiles = ProfileStore(options.config_dir)
     store = KeyringCredentialStore()
-    profile = find_profile(profiles, args.name)
-    if args.secret_command == "clear":
-        kind, name = parse_secret_spec(args.kind) if args.kind else (None, "")
+    profile = find_profile(profiles, options.name)
+    if isinstance(options, SecretClearOptions):
+        kind, name = parse_secret_spec(options.kind) if options.kind else (None, "")
         _, count = await clear_profile_secrets(store, profiles, profile, kind, name)
         print(f"forgot {count} secret(s) of {profile.name}", file=sys.stderr)
         return EXIT_OK
-    kind, name = parse_secret_spec(args.kind)
+    kind, name = parse_secret_spec(options.kind)
     store.backend()  # refuse before asking for the value
     if sys.stdin.isatty():
         import getpass
@@ -194,19 +206,19 @@ async def _secret(args: argparse.Namespace) -> int:
         raise ConfigError("No secret value was given on standard input.")
     await set_profile_secret(store, profiles, profile, kind, name, SecretStr(value))
     backend = store.backend()
-    print(f"stored {args.kind} for {profile.name} in {backend.name}", file=sys.stderr)
+    print(f"stored {options.kind} for {profile.name} in {backend.name}", file=sys.stderr)
     if backend.warning:
         print(f"warning: {backend.warning}", file=sys.stderr)
     return EXIT_OK
 
 
-async def _oauth(args: argparse.Namespace) -> int:
+async def _oauth(options: LoginOptions | LogoutOptions) -> int:
     """``workbench login NAME`` / ``workbench logout NAME``."""
     from workbench.core.http.browser import follow_redirects_opener, system_browser_opener
 
-    profile = find_profile(ProfileStore(args.config_dir), args.name)
-    if args.oauth_command == "login" and args.allow_origin:
-        profile = with_overrides(profile, argparse.Namespace(allow_origin=args.allow_origin))
+    profile = find_profile(ProfileStore(options.config_dir), options.name)
+    if isinstance(options, LoginOptions) and options.allow_origins:
+        profile = apply_overrides(profile, TargetOptions(allow_origins=options.allow_origins))
     if not isinstance(profile, MCPHTTPProfile | MCPSSEProfile) or profile.auth != "oauth":
         raise ConfigError(
             f"The profile {profile.name!r} does not log in with OAuth.",
@@ -216,7 +228,7 @@ async def _oauth(args: argparse.Namespace) -> int:
     store.backend()  # refuse before anything happens when no secure keyring exists
 
     def on_step(step: AuthStep) -> None:
-        if args.json:
+        if options.json:
             fields = {"step": step.stage.value, "status": step.status, "detail": step.detail}
             print(json.dumps({**fields, "wire_seqs": list(step.wire_seqs)}), flush=True)
             return
@@ -224,9 +236,9 @@ async def _oauth(args: argparse.Namespace) -> int:
         line = f"[{step.stage.value}] {step.status}: {step.detail}" + (f" (wire {seqs})" if seqs else "")
         print(line, file=sys.stderr, flush=True)
 
-    if args.oauth_command == "logout":
+    if isinstance(options, LogoutOptions):
         out = await logout(profile, store, on_step=on_step)
-        if args.json:
+        if options.json:
             print(json.dumps({"revoked": out.revoked, "forgotten": out.forgotten}))
         else:
             revoked = "; the tokens were revoked" if out.revoked else ""
@@ -238,17 +250,17 @@ async def _oauth(args: argparse.Namespace) -> int:
         if os.environ.get(OAUTH_TEST_FOLLOW_ENV) == "1":  # TEST HOOK (see OAUTH_TEST_FOLLOW_ENV)
             await follow_redirects_opener(url)
             return
-        if not args.no_browser:
+        if options.open_browser:
             try:
                 await system_browser_opener(url)
             except WorkbenchError as exc:
                 print(f"{exc.message} Open the URL yourself.", file=sys.stderr, flush=True)
-        print(f"Waiting up to {args.timeout:.0f} s for the browser to come back …", file=sys.stderr, flush=True)
+        print(f"Waiting up to {options.timeout:.0f} s for the browser to come back …", file=sys.stderr, flush=True)
 
     result = await login(
-        profile, store, opener=opener, on_step=on_step, timeout=args.timeout, resolve_secret=store.resolve
+        profile, store, opener=opener, on_step=on_step, timeout=options.timeout, resolve_secret=store.resolve
     )
-    if args.json:
+    if options.json:
         print(json.dumps({"logged_in": profile.name, "expires_at": result.expires_at, "scope": result.scope}))
         return EXIT_OK
     facts = []

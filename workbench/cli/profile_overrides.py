@@ -12,7 +12,9 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from workbench.cli.targets import BINDINGS, LIMIT_OPTIONS, limits_from_args, pairs, parse_origins
+from workbench.cli.options import BINDINGS, TargetOptions
+from workbench.cli.parser import target_options
+from workbench.cli.targets import LIMIT_OPTIONS, pairs, parse_limits, parse_origins
 from workbench.core.errors import ConfigError
 from workbench.core.profiles import (
     A2AProfile,
@@ -31,8 +33,8 @@ _KIND_WORDS = {
 }
 
 
-def load_profile(args: argparse.Namespace) -> ConnectionProfile:
-    """The saved profile ``args.profile`` with the command line's overrides applied.
+def load_profile(options: TargetOptions, config_dir: str | None) -> ConnectionProfile:
+    """The saved profile ``options.profile`` (in ``config_dir``) with the command line's overrides applied.
 
     Raises:
         NotFoundError: No such profile.
@@ -41,11 +43,23 @@ def load_profile(args: argparse.Namespace) -> ConnectionProfile:
     from workbench.core.profile_secrets import find_profile
     from workbench.core.settings import ProfileStore
 
-    return with_overrides(find_profile(ProfileStore(args.config_dir), args.profile), args)
+    assert options.profile is not None
+    return apply_overrides(find_profile(ProfileStore(config_dir), options.profile), options)
 
 
 def with_overrides(profile: ConnectionProfile, args: argparse.Namespace) -> ConnectionProfile:
-    """``profile`` with the target options given in ``args`` laid over it (a copy; nothing is saved).
+    """Deprecated: ``apply_overrides(profile, parser.target_options(args))``, for a parser of one's own.
+
+    The command line itself reads its namespace once, in ``parser``, and calls ``apply_overrides``.
+
+    Raises:
+        ConfigError: An option does not fit the profile's kind, or a value is out of range.
+    """
+    return apply_overrides(profile, target_options(args))
+
+
+def apply_overrides(profile: ConnectionProfile, options: TargetOptions) -> ConnectionProfile:
+    """``profile`` with the target options given in ``options`` laid over it (a copy; nothing is saved).
 
     Raises:
         ConfigError: An option does not fit the profile's kind, or a value is out of range.
@@ -61,46 +75,47 @@ def with_overrides(profile: ConnectionProfile, args: argparse.Namespace) -> Conn
         )
 
     is_mcp = isinstance(profile, MCPStdioProfile | MCPHTTPProfile | MCPSSEProfile)
-    if getattr(args, "mode", None) is not None:
+    if options.mode is not None:
         if not is_mcp:
             raise refuse("--mode", "MCP servers")
-        update["mode"] = args.mode
-    if getattr(args, "agent_tool", None) is not None:
+        update["mode"] = options.mode
+    if options.agent_tool is not None:
         if not is_mcp:
             raise refuse("--agent-tool", "MCP servers")
-        update["agent_tool"] = args.agent_tool
-    if getattr(args, "binding", None) is not None:
+        update["agent_tool"] = options.agent_tool
+    if options.binding is not None:
         if not isinstance(profile, A2AProfile):
             raise refuse("--binding", "A2A agents")
-        update["binding"] = BINDINGS[args.binding]  # the command line's name for it (jsonrpc → JSONRPC)
-    if getattr(args, "a2a_version", None) is not None:
+        update["binding"] = BINDINGS[options.binding]  # the command line's name for it (jsonrpc → JSONRPC)
+    if options.a2a_version is not None:
         if not isinstance(profile, A2AProfile):
             raise refuse("--a2a-version", "A2A agents")
-        update["protocol_version"] = args.a2a_version
-    env = pairs(getattr(args, "env", []) or [], "--env")
+        update["protocol_version"] = options.a2a_version
+    env = pairs(options.env, "--env")
     if env:
         if not isinstance(profile, MCPStdioProfile):
             raise refuse("--env", "stdio MCP servers")
         update["env"] = {**profile.env, **env}
-    origins = parse_origins(getattr(args, "allow_origin", []) or [])
+    origins = parse_origins(options.allow_origins)
     if origins:
         if isinstance(profile, MCPStdioProfile):
             raise refuse("--allow-origin", "HTTP targets")
         update["allowed_origins"] = [*profile.allowed_origins, *origins]
-    limits = limits_from_args(args)
+    limits = parse_limits(options.limits)
     if limits:
         if isinstance(profile, MCPStdioProfile):
             raise refuse(LIMIT_OPTIONS[next(iter(limits))], "HTTP targets")
         update.update(limits)
-    if getattr(args, "timeout", None) is not None:
-        update["request_timeout"] = args.timeout
+    timeouts = options.timeouts
+    if timeouts.request is not None:
+        update["request_timeout"] = timeouts.request
         if isinstance(profile, A2AProfile):  # and the wait for each next event of a task's stream
-            update["stream_idle_timeout"] = args.timeout
-    if getattr(args, "connect_timeout", None) is not None:
-        update["connect_timeout"] = args.connect_timeout
+            update["stream_idle_timeout"] = timeouts.request
+    if timeouts.connect is not None:
+        update["connect_timeout"] = timeouts.connect
     if update:
         profile = parse_profile({**profile.model_dump(mode="json"), **update})
-    headers = pairs(getattr(args, "header", []) or [], "--header")
+    headers = pairs(options.headers, "--header")
     if headers:
         if isinstance(profile, MCPStdioProfile):
             raise refuse("--header", "HTTP targets")

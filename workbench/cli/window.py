@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
+
+from workbench.cli.options import WindowOptions
 
 EXIT_USAGE = 2
 
 
-def open_window(args: argparse.Namespace, *, demo: bool = False, scenario: str | None = None) -> int:
+def open_window(options: WindowOptions, *, demo: bool = False, scenario: str | None = None) -> int:
     """Open the window (connected to the bundled demo agents when ``demo``); returns the exit code."""
     if sys.version_info < (3, 12):  # noqa: UP036 - run from a source checkout; PySide6 6.12 on 3.11 corrupts None's refcount and aborts
         print(
@@ -36,8 +37,8 @@ def open_window(args: argparse.Namespace, *, demo: bool = False, scenario: str |
         GuiOptions(
             demo=demo,
             scenario=scenario,
-            smoke_test=args.smoke_test,
-            screenshot=args.screenshot,
-            config_dir=args.config_dir,
+            smoke_test=options.smoke_test,
+            screenshot=options.screenshot,
+            config_dir=options.config_dir,
         )
     )

@@ -1,0 +1,321 @@
+"""The command line's options as typed, frozen objects, built once from argparse's namespace by ``parser``.
+
+Each command function takes the object of its command (``CallOptions``, ``LoginOptions``, …) and
+never the namespace. Values are kept as given, ``None`` (or an empty tuple) when an option was not
+given; checking them (sizes, ``K=V`` pairs, origins, JSON) is left to the commands, which report a
+bad value as a usage error in the command's output format. Defaults that are not "not given" come
+from the core (``workbench.core.timeouts``), where the library uses them too.
+
+This module imports nothing heavy: ``workbench`` without a command opens the window without it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+MCP_MODES: tuple[str, ...] = ("auto", "legacy", "2026-07-28")
+"""``--mode`` values: the MCP protocol era (``auto``: the server's newest)."""
+A2ABindingName = Literal["auto", "JSONRPC", "HTTP+JSON", "GRPC"]
+BINDINGS: dict[str, A2ABindingName] = {"auto": "auto", "jsonrpc": "JSONRPC", "http-json": "HTTP+JSON", "grpc": "GRPC"}
+"""``--binding`` values and the A2A binding names they stand for."""
+A2AVersionName = Literal["auto", "1.0", "0.3"]
+A2A_VERSIONS: tuple[A2AVersionName, ...] = ("auto", "1.0", "0.3")
+"""``--a2a-version`` values."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TimeoutOptions:
+    """``--connect-timeout`` and ``--timeout``, in seconds (``None``: not given).
+
+    Attributes:
+        connect: Seconds to connect and discover.
+        request: Seconds per request (and, for an A2A stream, per event).
+    """
+
+    connect: float | None = None
+    request: float | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LimitOptions:
+    """``--max-message-bytes`` and ``--max-stream-bytes`` as typed (``None``: not given).
+
+    Attributes:
+        max_message_bytes: Most bytes of one response body or event (``64MiB``, ``none``, …).
+        max_stream_bytes: Most bytes of one event stream.
+    """
+
+    max_message_bytes: str | None = None
+    max_stream_bytes: str | None = None
+
+    def given(self) -> dict[str, str]:
+        """The limits given, by profile field name (``max_message_bytes`` / ``max_stream_bytes``)."""
+        given = {"max_message_bytes": self.max_message_bytes, "max_stream_bytes": self.max_stream_bytes}
+        return {name: text for name, text in given.items() if text is not None}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TargetOptions:
+    """Which agent to talk to and how: the target options of a command, or the overrides over a profile.
+
+    At most one of ``profile``, ``mcp``, ``mcp_sse``, ``a2a`` and ``stdio`` is set (argparse makes
+    them exclusive where a target is required).
+
+    Attributes:
+        profile: ``--profile NAME``: a saved profile.
+        mcp: ``--mcp URL``: an MCP server over Streamable HTTP.
+        mcp_sse: ``--mcp-sse URL``: an MCP server over the legacy HTTP+SSE transport.
+        a2a: ``--a2a URL``: an A2A agent.
+        stdio: ``--stdio``: an MCP server started as a child process.
+        command: What followed ``--`` on the command line (the ``--stdio`` server's command).
+        mode: ``--mode``: the MCP protocol era.
+        agent_tool: ``--agent-tool``: the MCP tool that serves as the agent entry point.
+        binding: ``--binding``: the A2A binding, as the command line names it (``jsonrpc``, …).
+        a2a_version: ``--a2a-version``: the A2A protocol version.
+        headers: ``--header K=V`` values, in order.
+        env: ``--env K=V`` values, in order.
+        allow_origins: ``--allow-origin`` values, in order.
+        limits: The size limits given.
+        timeouts: The timeouts given.
+    """
+
+    profile: str | None = None
+    mcp: str | None = None
+    mcp_sse: str | None = None
+    a2a: str | None = None
+    stdio: bool = False
+    command: tuple[str, ...] = ()
+    mode: str | None = None
+    agent_tool: str | None = None
+    binding: str | None = None
+    a2a_version: str | None = None
+    headers: tuple[str, ...] = ()
+    env: tuple[str, ...] = ()
+    allow_origins: tuple[str, ...] = ()
+    limits: LimitOptions = field(default_factory=LimitOptions)
+    timeouts: TimeoutOptions = field(default_factory=TimeoutOptions)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OutputOptions:
+    """What a command prints and records.
+
+    Attributes:
+        json: ``--json``: one JSON object per line instead of text for people.
+        wire: ``--wire FILE``: where the wire log goes (JSON Lines, or HAR 1.2 for ``*.har``).
+        stderr: ``--stderr``: show a stdio server's stderr lines.
+    """
+
+    json: bool = False
+    wire: str | None = None
+    stderr: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class WindowOptions:
+    """``workbench`` without a command, and the window of ``workbench demo``.
+
+    Attributes:
+        smoke_test: ``--smoke-test``: print how long the window took to show and be ready, then exit.
+        screenshot: ``--screenshot PNG``: save a picture of the ready window, then exit.
+        config_dir: ``--config-dir DIR``: where profiles and window settings live.
+    """
+
+    smoke_test: bool = False
+    screenshot: str | None = None
+    config_dir: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DemoOptions:
+    """``workbench demo``.
+
+    Attributes:
+        headless: ``--headless``: no window; print the agents and serve until stopped.
+        scenario: ``--scenario NAME``: run a bundled scenario.
+        json: ``--json``: machine-readable output (headless).
+        base_port: ``--base-port PORT``: the first of the agents' ports (headless).
+        window: The window's own options.
+    """
+
+    headless: bool = False
+    scenario: str | None = None
+    json: bool = False
+    base_port: int | None = None
+    window: WindowOptions = field(default_factory=WindowOptions)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AgentCommandOptions:
+    """What ``inspect``, ``call`` and ``send`` share.
+
+    Attributes:
+        target: The agent to talk to.
+        output: What to print and record.
+        config_dir: Where profiles live (``--profile``) and the debug log goes.
+    """
+
+    target: TargetOptions
+    output: OutputOptions = field(default_factory=OutputOptions)
+    config_dir: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class InspectOptions(AgentCommandOptions):
+    """``workbench inspect``: show what an agent offers."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CallOptions(AgentCommandOptions):
+    """``workbench call TOOL``.
+
+    Attributes:
+        tool: The MCP tool (or A2A skill) to call.
+        arguments: ``--args``: the tool's arguments as JSON text.
+        validate: Check the arguments against the tool's input schema (``--no-validate``: don't).
+        answers: ``--answer`` values, in order.
+    """
+
+    tool: str
+    arguments: str = "{}"
+    validate: bool = True
+    answers: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SendOptions(AgentCommandOptions):
+    """``workbench send TEXT``.
+
+    Attributes:
+        text: The message.
+        answers: ``--answer`` values, in order.
+        data: ``--data``: a JSON value sent as a data part (A2A).
+        task_id: ``--task-id``: the A2A task to continue.
+        context_id: ``--context-id``: the A2A conversation to continue.
+    """
+
+    text: str
+    answers: tuple[str, ...] = ()
+    data: str | None = None
+    task_id: str | None = None
+    context_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ProfileCommandOptions:
+    """What ``profile …``, ``secret …``, ``login`` and ``logout`` share.
+
+    Attributes:
+        config_dir: Where profiles live.
+        json: ``--json``: machine-readable output (the commands that have it).
+    """
+
+    config_dir: str | None = None
+    json: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ProfileAddOptions(ProfileCommandOptions):
+    """``workbench profile add NAME``.
+
+    Attributes:
+        name: The new profile's name.
+        target: Its target and options (``command``: a stdio server's command).
+        oauth: ``--oauth``: log in with OAuth 2.1 (MCP over HTTP).
+        oauth_scopes: ``--oauth-scope`` values.
+    """
+
+    name: str
+    target: TargetOptions
+    oauth: bool = False
+    oauth_scopes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ProfileEditOptions(ProfileCommandOptions):
+    """``workbench profile edit NAME``: only the options given change.
+
+    Attributes:
+        name: The profile to change.
+        overrides: The values to lay over it.
+        forget_origins: ``--forget-origin`` values.
+    """
+
+    name: str
+    overrides: TargetOptions = field(default_factory=TargetOptions)
+    forget_origins: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ProfileListOptions(ProfileCommandOptions):
+    """``workbench profile list``."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ProfileRemoveOptions(ProfileCommandOptions):
+    """``workbench profile remove NAME``.
+
+    Attributes:
+        name: The profile to delete (its secrets are forgotten).
+    """
+
+    name: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SecretSetOptions(ProfileCommandOptions):
+    """``workbench secret set NAME KIND`` (the value comes from standard input).
+
+    Attributes:
+        name: The profile.
+        kind: ``bearer``, ``api-key[:HEADER]``, ``header:NAME``, ``env:NAME``, ``query:PARAM``, ``cookie:NAME``.
+    """
+
+    name: str
+    kind: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SecretClearOptions(ProfileCommandOptions):
+    """``workbench secret clear NAME [KIND]``.
+
+    Attributes:
+        name: The profile.
+        kind: The one kind of secret to forget (``None``: all of them).
+    """
+
+    name: str
+    kind: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LoginOptions(ProfileCommandOptions):
+    """``workbench login NAME``.
+
+    Attributes:
+        name: The profile (saved with ``--oauth``).
+        timeout: Seconds to finish the login, the person in the browser included.
+        open_browser: Open the authorization URL in the browser (``--no-browser``: only print it).
+        allow_origins: ``--allow-origin`` values for this login.
+    """
+
+    name: str
+    timeout: float
+    open_browser: bool = True
+    allow_origins: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LogoutOptions(ProfileCommandOptions):
+    """``workbench logout NAME``.
+
+    Attributes:
+        name: The profile.
+    """
+
+    name: str
+
+
+CommandOptions = WindowOptions | DemoOptions | AgentCommandOptions | ProfileCommandOptions
+"""What one run of ``workbench`` was asked to do."""
