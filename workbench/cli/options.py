@@ -172,13 +172,13 @@ class CallOptions(AgentCommandOptions):
 
     Attributes:
         tool: The MCP tool (or A2A skill) to call.
-        arguments: ``--args``: the tool's arguments as JSON text.
+        arguments: ``--args``: the tool's arguments as JSON text (the parser's default: ``{}``).
         validate: Check the arguments against the tool's input schema (``--no-validate``: don't).
         answers: ``--answer`` values, in order.
     """
 
     tool: str
-    arguments: str = "{}"
+    arguments: str
     validate: bool = True
     answers: tuple[str, ...] = ()
 
