@@ -142,9 +142,9 @@ async def soak(url: str, label: str, streams: int, chunks: int, long_chunks: int
                 f"  {label + ' ' + shape:<40}{s.events:>7,} events {elapsed:>6.1f} s {s.events / elapsed:>7,.0f}/s"
                 f"   RSS MiB {mib(s.start):>6} {mib(s.middle):>6} {mib(s.end):>6}   end/start {ratio:.3f}"
             )
-        views = len(agent.task_views)
+        views = len(agent.tasks.views)
         fds_open, tasks_open = open_fds(), len(asyncio.all_tasks())
-        kept = agent.wire  # the recorder passed, or the agent's own
+        kept = agent.config.wire  # the recorder passed, or the agent's own
     await settle()
     fds1, tasks1 = open_fds(), len(asyncio.all_tasks())
     held = f"wire: {len(kept.records()):,} records, {kept.held_chars / 1e6:.1f} M chars"

@@ -425,9 +425,9 @@ async def test_an_endless_a2a_stream_of_1_mb_events_is_refused_at_the_stream_lim
             await asyncio.wait_for(agent.invoke_async("endless"), BOUND)
         assert refused.value.details["limit"] == "max_stream_bytes"
         assert (await asyncio.wait_for(agent.invoke_async("hello"), BOUND)).text == "ok"
-        view = agent.task_views["task-1"]  # ~128 status updates of 1 MiB: the first and the latest kept
+        view = agent.tasks.views["task-1"]  # ~128 status updates of 1 MiB: the first and the latest kept
         assert view.status_dropped > 0 and view.status_history.kept_bytes <= 17 * MIB
-        snapshot = agent.task_operations.known_task("task-1")
+        snapshot = agent.tasks.known_task("task-1")
         assert snapshot is not None
         [history] = [section for section in snapshot.sections if section.title == STATUS_HISTORY]
         assert any(row.value.endswith("earlier status updates not kept") for row in history.rows)

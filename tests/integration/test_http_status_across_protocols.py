@@ -72,6 +72,6 @@ async def test_the_same_http_5xx_from_an_mcp_and_an_a2a_peer_gives_the_same_erro
     assert from_mcp.value.details == from_a2a.value.details
     assert from_mcp.value.details == {"http_status": status, "url": f"{base}/rpc", "remote_code": status}
     # Both wire logs keep the raw response, body included.
-    for wire, cid in ((mcp.wire, mcp.connection_id), (a2a.wire, a2a.connection_id)):
+    for wire, cid in ((mcp.config.wire, mcp.connection_id), (a2a.config.wire, a2a.connection_id)):
         answers = [r for r in wire.records(cid) if r.kind is WireKind.HTTP_RESPONSE and r.http]
         assert any(r.http["status"] == status and "broken" in r.payload for r in answers if r.http)

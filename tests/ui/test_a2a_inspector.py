@@ -118,7 +118,7 @@ async def test_the_card_tab_shows_the_travel_agents_identity_capabilities_modes_
         assert identity["Icon URL"] == "—"
         protocol = card.tree.values("Protocol")
         assert protocol["Protocol version"] == "1.0"
-        assert protocol["Card URL"] == agent.card_url_used
+        assert protocol["Card URL"] == agent.discovery.fetch.url
         assert protocol["Card URL"].endswith("/.well-known/agent-card.json")
         assert protocol["Extended card"] == "not offered"
         caps = card.tree.values("Capabilities")
@@ -164,7 +164,7 @@ async def test_the_raw_card_tab_shows_the_published_json_pretty_printed(ctx: Pan
         inspector_for(ctx, qtbot, A2AProfile(id="travel", name="travel", url=urls["travel"])) as (widget, agent),
     ):
         raw = widget.raw_widget
-        assert json.loads(raw.payload.text()) == agent.card_json
+        assert json.loads(raw.payload.text()) == agent.discovery.fetch.raw
         shown = raw.payload.editor.toPlainText()
         assert '\n  "name": "Travel Planner (demo)"' in shown
         assert raw.which.isHidden()

@@ -176,9 +176,9 @@ async def test_cancel_while_streaming_ends_the_turn_canceled_and_cancels_the_tas
             task_id = conv.turns[-1].task_id
             assert task_id is not None
             agent = conn.agent
-            assert agent is not None
-            view = await agent.get_task(task_id)  # type: ignore[attr-defined]
-            assert view.state == "canceled"
+            assert agent is not None and agent.tasks is not None
+            snapshot = await agent.tasks.get_task(task_id)
+            assert snapshot.summary.state == "canceled"
             assert not widget.viewmodel.cancel()  # nothing runs any more
     finally:
         await ctx.services.connections.aclose()

@@ -68,7 +68,7 @@ async def test_a_failure_the_tasks_tab_shows_is_not_repeated_in_the_banner_or_th
             workspace.vm.busy_changed, lambda: tasks.busy_label.text() == "" and tasks.cancel_button.isEnabled()
         )
         async with A2AAgent(url) as other:  # it ends elsewhere: the window's Cancel is refused
-            await other.cancel_task(task_id)
+            await other.tasks.cancel_view(task_id)
         reported: list[Any] = []
         ctx.errors.error_reported.connect(reported.append)
         QTest.mouseClick(tasks.cancel_button, Qt.MouseButton.LeftButton)

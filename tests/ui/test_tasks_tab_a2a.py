@@ -63,7 +63,7 @@ async def test_a_task_started_elsewhere_is_listed_by_the_agent_and_get_shows_its
         async with A2AAgent(urls["travel"]) as other:  # a different client: only the listing can reveal it
             result = await asyncio.wait_for(other.invoke_async("Plan a trip to Lisbon"), BOUND)
         assert result.state == "input_required"
-        assert result.task_id not in agent.task_views
+        assert result.task_id not in agent.tasks.views
         tasks.refresh_button.click()
         await until(widget.vm.refreshed, lambda: tasks.model.rowCount() == 1)
         row = tasks.model.rows()[0]
@@ -113,7 +113,7 @@ async def test_a_chat_turn_shows_up_after_refresh_and_cancel_moves_it_to_cancele
         await until(widget.vm.task_changed, lambda: tasks.cancel_button.isEnabled())
         tasks.cancel_button.click()
         await until(widget.vm.tasks_changed, lambda: tasks.model.rows()[0].state == "canceled")
-        assert agent.task_views[result.task_id].state == "canceled"
+        assert agent.tasks.views[result.task_id].state == "canceled"
         await until(widget.vm.task_changed, lambda: not tasks.cancel_button.isEnabled())
         assert tasks.detail_tree.values("Task")["State"] == "canceled"
         history = [c.text(0).split(". ", 1)[1] for c in children(tasks.detail_tree, STATUS_HISTORY)]
@@ -134,7 +134,7 @@ async def test_cancelling_a_task_that_already_ended_shows_the_agents_refusal_inl
         widget.refresh()
         widget.tasks_widget.table.selectRow(0)
         async with A2AAgent(urls["travel"]) as other:  # ended behind the inspector's back
-            await other.cancel_task(result.task_id)
+            await other.tasks.cancel_view(result.task_id)
         reported: list[Any] = []
         ctx.errors.error_reported.connect(reported.append)
         task = widget.vm.cancel_task()
@@ -166,7 +166,7 @@ async def test_resubscribe_streams_a_running_tasks_events_live_until_it_waits_fo
         tasks = widget.tasks_widget
         tasks.table.selectRow(tasks.model.row_of(first.task_id))
         await until(widget.vm.task_changed, lambda: widget.vm.selected_task_id == first.task_id)
-        assert agent.task_views[first.task_id].state in ("submitted", "working")
+        assert agent.tasks.views[first.task_id].state in ("submitted", "working")
         tasks.resubscribe_button.click()
         assert widget.vm.subscribed and tasks.stop_button.isEnabled()
         assert tasks.detail_tabs.currentWidget() is tasks.events_view
@@ -206,9 +206,9 @@ async def test_stop_ends_a_resubscription_while_the_task_keeps_running(ctx: Pane
         with contextlib.suppress(asyncio.CancelledError):
             await asyncio.wait_for(subscription, BOUND)
         assert subscription.cancelled()
-        view = await agent.get_task(task_id)
+        view = await agent.tasks.get_view(task_id)
         assert view.state == "working"  # only the stream stopped
-        await agent.cancel_task(task_id)
+        await agent.tasks.cancel_view(task_id)
         assert reported == []
 
 

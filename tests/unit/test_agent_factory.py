@@ -161,8 +161,10 @@ async def test_an_a2a_profile_builds_an_a2a_agent() -> None:
     )
     agent = await build_agent(profile, resolve_secret=keyring)
     assert isinstance(agent, A2AAgent)
-    assert (agent.url, agent.name, agent.card_url) == ("http://127.0.0.1:9/", "agent", "http://127.0.0.1:9/card.json")
-    assert (agent.binding, agent.streaming, agent.request_timeout, agent.connection_id) == ("HTTP+JSON", False, 5, "a")
+    config = agent.config
+    assert (config.url, agent.name, config.card_url) == ("http://127.0.0.1:9/", "agent", "http://127.0.0.1:9/card.json")
+    assert (config.binding, config.streaming, config.request_timeout) == ("HTTP+JSON", False, 5)
+    assert agent.connection_id == "a"
 
 
 @pytest.mark.asyncio
@@ -177,7 +179,7 @@ async def test_the_default_factory_injects_the_handlers() -> None:
     mcp = await factory(http_profile(), connection_id="h", wire=None, bus=None)
     a2a = await factory(A2AProfile(name="a", url="http://h/"), connection_id="a", wire=None, bus=None)
     assert mcp.config.elicitation_handler is elicit  # type: ignore[attr-defined]
-    assert a2a.input_handler is answer  # type: ignore[attr-defined]
+    assert a2a.config.input_handler is answer  # type: ignore[attr-defined]
 
 
 @pytest.mark.asyncio

@@ -34,7 +34,7 @@ def test_an_a2a_target_carries_its_version_and_binding_to_the_agent(flag: str, b
     assert isinstance(profile, A2AProfile)
     assert (profile.binding, profile.protocol_version) == (binding, "0.3")
     agent = _agent(profile)
-    assert (agent.binding, agent.protocol_version) == (binding, "0.3")  # type: ignore[attr-defined]
+    assert (agent.config.binding, agent.config.protocol_version) == (binding, "0.3")  # type: ignore[attr-defined]
 
 
 def test_a2a_version_on_an_mcp_target_is_refused() -> None:

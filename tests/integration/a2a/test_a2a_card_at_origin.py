@@ -22,17 +22,17 @@ async def test_a_url_with_a_wrong_path_connects_to_the_root_card_with_a_warning_
         wrong = f"{url}/agents/hotel"
         async with A2AAgent(wrong) as agent:
             root_card = f"{url}/.well-known/agent-card.json"
-            assert agent.card_url_used == root_card
+            assert agent.discovery.fetch.url == root_card
             [warning] = agent.capabilities.extra["warnings"]
             assert wrong in warning and root_card in warning
-            assert describe_card(agent)["warnings"] == [warning]
+            assert describe_card(agent.discovery)["warnings"] == [warning]
             assert agent.describe().card is not None and agent.describe().card.warnings == (warning,)
 
 
 async def test_an_endpoint_url_of_the_agent_is_no_wrong_path_only_a_note() -> None:
     async with serve_agent(travel_app_factory()) as url, A2AAgent(f"{url}/rest") as agent:
         assert agent.capabilities.extra["warnings"] == []
-        assert any(f"{url}/rest" in note for note in agent.card_notes)
+        assert any(f"{url}/rest" in note for note in agent.discovery.fetch.notes)
 
 
 async def test_a_url_without_a_path_or_with_the_cards_own_path_has_no_warning() -> None:

@@ -72,9 +72,9 @@ def test_the_timeouts_and_connection_id_are_the_documented_defaults_and_those_of
     agent = A2AAgent("http://agent.test")
     mcp = MCPAgent("http://server.test/mcp")
     assert documented["connect_timeout"] == "30 s"
-    assert agent.connect_timeout == mcp.config.connect_timeout == 30.0
+    assert agent.config.connect_timeout == mcp.config.connect_timeout == 30.0
     assert documented["request_timeout"] == "`None`"
-    assert agent.request_timeout is None and mcp.config.request_timeout is None
+    assert agent.config.request_timeout is None and mcp.config.request_timeout is None
     assert "A2A: the URL" in documented["connection_id"]
     assert agent.connection_id == "http://agent.test"
 
@@ -84,13 +84,13 @@ async def test_without_a_wire_recorder_the_agent_records_its_traffic_in_its_own(
     assert "own `WireRecorder`" in documented_defaults()["wire"]
     app = build_travel_app("http://travel.test", chunk_delay=0)
     agent = A2AAgent("http://travel.test", http_transport=httpx.ASGITransport(app))
-    assert isinstance(agent.wire, WireRecorder)
+    assert isinstance(agent.config.wire, WireRecorder)
     async with agent:
         await agent.invoke_async("Plan a trip to Lisbon")
-    kinds = {r.kind for r in agent.wire.records()}
+    kinds = {r.kind for r in agent.config.wire.records()}
     assert {WireKind.HTTP_REQUEST, WireKind.HTTP_RESPONSE, WireKind.SSE_EVENT} <= kinds
     other = A2AAgent("http://travel.test")
-    assert other.wire is not agent.wire  # each agent its own log unless one is shared
+    assert other.config.wire is not agent.config.wire  # each agent its own log unless one is shared
 
 
 @pytest.mark.asyncio

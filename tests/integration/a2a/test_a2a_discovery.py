@@ -30,16 +30,16 @@ from workbench.demo.a2a_agents import serve_agent, travel_app_factory
 @pytest.mark.asyncio
 async def test_card_is_found_at_the_well_known_path_and_describes_the_agent() -> None:
     async with serve_agent(travel_app_factory()) as url, A2AAgent(url) as agent:
-        assert agent.card_url_used == f"{url}/.well-known/agent-card.json"
+        assert agent.discovery.fetch.url == f"{url}/.well-known/agent-card.json"
         assert agent.name == "Travel Planner (demo)"
         caps = agent.capabilities
         assert (caps.protocol, caps.protocol_version, caps.transport, caps.era) == ("a2a", "1.0", "JSONRPC", "1.0")
         assert caps.supports_streaming and caps.supports_push_notifications
-        assert caps.raw is agent.card
+        assert caps.raw is agent.discovery.card
         assert list(agent.tools) == ["plan-trip"]
         spec = agent.tools["plan-trip"].spec
         assert spec.kind == "skill" and spec.input_schema["required"] == ["message"]
-        described = describe_card(agent)
+        described = describe_card(agent.discovery)
         assert described["skills"][0]["examples"] == ["Plan a trip to Lisbon", "Plan a trip to Kyoto"]
         assert [i["binding"] for i in described["interfaces"]] == ["JSONRPC", "HTTP+JSON"]
         assert described["raw_card"]["name"] == "Travel Planner (demo)"
@@ -49,7 +49,7 @@ async def test_card_is_found_at_the_well_known_path_and_describes_the_agent() ->
 @pytest.mark.asyncio
 async def test_card_only_at_agent_json_is_found_by_the_fallback() -> None:
     async with serve_agent(agent_json_only_app) as url, A2AAgent(url) as agent:
-        assert agent.card_url_used == f"{url}/.well-known/agent.json"
+        assert agent.discovery.fetch.url == f"{url}/.well-known/agent.json"
         result = await agent.invoke_async("hello")
         assert result.state == "completed"
         assert result.artifacts["echo"][0].text == "hello"
@@ -68,7 +68,7 @@ async def test_v03_agent_with_a_legacy_card_is_spoken_to_through_the_compat_tran
         assert done.state == "completed"
         assert done.structured["cabin_class"] == "first"
         with pytest.raises(UnsupportedCapabilityError):
-            await agent.list_tasks()
+            await agent.tasks.list_views()
 
 
 @pytest.mark.asyncio
@@ -76,7 +76,7 @@ async def test_explicit_card_url_is_used_as_given() -> None:
     async with serve_agent(echo_app) as url:
         agent = A2AAgent("http://ignored.invalid", card_url=f"{url}/.well-known/agent-card.json")
         async with agent:
-            assert agent.card_url_used == f"{url}/.well-known/agent-card.json"
+            assert agent.discovery.fetch.url == f"{url}/.well-known/agent-card.json"
             assert (await agent.invoke_async("hi")).artifacts["echo"][0].text == "hi"
 
 
@@ -158,20 +158,20 @@ async def test_binding_that_the_agent_lacks_is_unsupported() -> None:
 async def test_extended_card_is_fetched_when_a_credential_is_given() -> None:
     async with serve_agent(bearer_app) as url:
         async with A2AAgent(url) as anonymous:
-            assert not anonymous.extended_card
+            assert not anonymous.discovery.extended
             assert list(anonymous.tools) == ["echo"]
             assert anonymous.capabilities.extra["security_schemes"] == ["bearer"]
         async with A2AAgent(url, bearer_token=BEARER) as signed_in:
-            assert signed_in.extended_card
+            assert signed_in.discovery.extended
             assert list(signed_in.tools) == ["echo", "secret-skill"]
-            assert describe_card(signed_in)["security_schemes"]["bearer"]["type"] == "http"
+            assert describe_card(signed_in.discovery)["security_schemes"]["bearer"]["type"] == "http"
 
 
 @pytest.mark.asyncio
 async def test_extended_card_with_a_wrong_credential_keeps_the_public_card() -> None:
     async with serve_agent(bearer_app) as url, A2AAgent(url, bearer_token="wrong-token") as agent:
-        assert not agent.extended_card
-        assert isinstance(agent.extended_card_error, AuthRequiredError)
+        assert not agent.discovery.extended
+        assert isinstance(agent.discovery.extended_error, AuthRequiredError)
         assert list(agent.tools) == ["echo"]
 
 

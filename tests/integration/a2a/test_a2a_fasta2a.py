@@ -31,7 +31,7 @@ async def test_a_fasta2a_agent_answers_and_its_zoneless_timestamps_are_read_as_u
     async with fasta2a_agent() as url, A2AAgent(url, wire=wire, streaming=streaming) as agent:
         first = await agent.invoke_async("hello")
         second = await agent.invoke_async("and again")
-        views = list(agent.task_views.values())
+        views = list(agent.tasks.views.values())
     assert (first.state, first.text) == ("completed", "echo: hello")
     assert (second.state, second.text) == ("completed", "echo: and again")
     stamps = [s.timestamp for v in views for s in v.status_history if s.timestamp]  # updates may carry none
@@ -91,7 +91,7 @@ async def test_a_timestamp_that_cannot_be_repaired_is_a_protocol_error_naming_th
 async def test_a_replayed_fasta2a_stream_with_a_zoneless_timestamp_reaches_its_state() -> None:
     async with serve_asgi(replay_app("2026-11-24T23:47:56.203316")) as url, A2AAgent(url) as agent:
         events = [ev async for ev in agent.stream_async("hello")]
-        [view] = agent.task_views.values()
+        [view] = agent.tasks.views.values()
     assert not any(isinstance(ev, Failed) for ev in events), events
     assert view.status_history[0].timestamp == "2026-11-24T23:47:56.203316Z"
     assert isinstance(events[-1], Completed) and events[-1].result.state == "completed"

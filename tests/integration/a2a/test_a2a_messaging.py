@@ -44,7 +44,7 @@ def kinds(events: list[AgentEvent]) -> list[str]:
 @pytest.mark.parametrize("binding", ["JSONRPC", "HTTP+JSON"])
 async def test_travel_stream_yields_text_chunks_artifact_chunks_and_the_form(binding: str) -> None:
     async with serve_agent(travel_app_factory(chunk_delay=0)) as url, A2AAgent(url, binding=binding) as agent:
-        assert agent.interface.protocol_binding == binding
+        assert agent.discovery.interface.protocol_binding == binding
         events = await collect(agent.stream_async("Plan a trip to Lisbon"))
     texts = [e.text for e in events if isinstance(e, TextDelta)]
     assert texts == ["Planning ", "a trip ", "to Lisbon."]
@@ -82,12 +82,12 @@ async def test_input_required_is_continued_with_both_ids_and_completes(binding: 
         assert done.task_id == first.task_id and done.context_id == first.context_id
         assert done.structured == {"destination": "Kyoto", **TRIP}
         assert "".join(p.text or "" for p in done.artifacts["itinerary"]).startswith("Day 1 (2026-05-01)")
-        view = agent.task_views[first.task_id]
+        view = agent.tasks.views[first.task_id]
         # A blocking (non-streaming) request only sees snapshots: the working state in between is not seen.
         expected = ["working", "completed"] if streaming else ["input_required", "completed"]
         assert [s.state for s in view.status_history][-2:] == expected
         local_history = [m.message_id for m in view.messages]
-        server = await agent.get_task(first.task_id)
+        server = await agent.tasks.get_view(first.task_id)
         assert server.state == "completed"
         if streaming:  # the streamed view already held everything the agent's history has
             assert [m.message_id for m in server.messages] == local_history
@@ -208,7 +208,7 @@ async def test_agent_failing_mid_stream_ends_with_a_remote_error_after_earlier_e
         assert final.task_id is not None
         with pytest.raises(RemoteError):
             await agent.invoke_async("explode")
-        view = await agent.get_task(final.task_id)
+        view = await agent.tasks.get_view(final.task_id)
         assert view.state == "failed"
 
 

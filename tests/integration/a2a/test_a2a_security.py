@@ -101,7 +101,7 @@ async def test_required_credentials_describe_every_scheme_type_from_served_cards
     }
     for name, factory in factories.items():
         async with serve_agent(factory) as url, A2AAgent(url) as agent:
-            seen[name] = (url, agent.card)
+            seen[name] = (url, agent.discovery.card)
     for location, param in (("header", "X-API-Key"), ("query", "access"), ("cookie", "wb_session")):
         (need,) = required_credentials(seen[location][1])  # mutual TLS (first alternative) is skipped
         assert (need.scheme, need.type, need.location, need.param_name) == ("apikey", "api-key", location, param)
@@ -145,7 +145,7 @@ def test_schemes_without_requirements_mean_any_one_and_an_empty_requirement_mean
 @pytest.mark.asyncio
 async def test_describe_card_lists_what_the_agent_needs() -> None:
     async with serve_agent(api_key_agent("header")) as url, A2AAgent(url) as agent:
-        info = describe_card(agent)
+        info = describe_card(agent.discovery)
     assert [n["scheme"] for n in info["credential_needs"]] == ["apikey"]
     assert info["needs"] == "apikey: api-key X-API-Key in header"
 

@@ -38,11 +38,11 @@ async def test_cancel_while_input_required_cancels_the_waiting_task() -> None:
     async with serve_agent(travel_app_factory(chunk_delay=0)) as url, A2AAgent(url) as agent:
         waiting = await agent.invoke_async("Plan a trip to Lisbon")
         assert waiting.state == "input_required"
-        view = await agent.cancel_task(waiting.task_id)
+        view = await agent.tasks.cancel_view(waiting.task_id)
         assert view.state == "canceled"
-        assert (await agent.get_task(view.task_id)).state == "canceled"
+        assert (await agent.tasks.get_view(view.task_id)).state == "canceled"
         with pytest.raises(RemoteError) as info:
-            await agent.cancel_task(view.task_id)
+            await agent.tasks.cancel_view(view.task_id)
         assert info.value.remote_code == -32002  # not cancelable any more
 
 
@@ -67,7 +67,7 @@ async def test_cancel_during_streaming_ends_the_stream_as_canceled() -> None:
                 events.append(ev)
                 if isinstance(ev, StatusChanged) and ev.state == "working":
                     assert ev.task_id is not None
-                    assert (await agent.cancel_task(ev.task_id)).state == "canceled"
+                    assert (await agent.tasks.cancel_view(ev.task_id)).state == "canceled"
     final = events[-1]
     assert isinstance(final, Completed) and final.result.state == "canceled"
     assert not any(isinstance(e, InputRequired) for e in events)
@@ -77,9 +77,9 @@ async def test_cancel_during_streaming_ends_the_stream_as_canceled() -> None:
 async def test_unknown_task_is_not_found() -> None:
     async with serve_agent(echo_app) as url, A2AAgent(url) as agent:
         with pytest.raises(NotFoundError):
-            await agent.get_task("no-such-task")
+            await agent.tasks.get_view("no-such-task")
         with pytest.raises(NotFoundError):
-            await agent.cancel_task("no-such-task")
+            await agent.tasks.cancel_view("no-such-task")
 
 
 @pytest.mark.asyncio
@@ -89,9 +89,9 @@ async def test_list_tasks_filters_by_context_and_state() -> None:
         b = await agent.invoke_async("Plan a trip to Porto")  # same context
         c = await agent.invoke_async("Plan a trip to Faro", new_conversation=True)
         await agent.invoke_async(data=TRIP, task_id=b.task_id)
-        in_context = await agent.list_tasks(context_id=a.context_id)
+        in_context = await agent.tasks.list_views(context_id=a.context_id)
         assert {v.task_id for v in in_context} == {a.task_id, b.task_id}
-        waiting = await agent.list_tasks(state="input_required")
+        waiting = await agent.tasks.list_views(state="input_required")
         assert {v.task_id for v in waiting} == {a.task_id, c.task_id}
 
 
@@ -105,12 +105,12 @@ async def test_resubscribe_after_the_client_dropped_gets_what_was_missed_and_sto
                     task_id = ev.task_id
                     break  # the client drops its stream; the task keeps running on the agent
         assert task_id is not None
-        assert not agent.task_views[task_id].artifacts["destination-brief"].complete
-        events = await collect(agent.subscribe(task_id))
+        assert not agent.tasks.views[task_id].artifacts["destination-brief"].complete
+        events = await collect(agent.tasks.follow(task_id))
     assert isinstance(events[-2], InputRequired)
     final = events[-1]
     assert isinstance(final, Completed) and final.result.state == "input_required"
-    view = agent.task_views[task_id]
+    view = agent.tasks.views[task_id]
     brief = view.artifacts["destination-brief"]
     assert brief.complete
     assert len(brief.artifact.parts) == 6  # nothing lost, nothing doubled
@@ -120,7 +120,7 @@ async def test_resubscribe_after_the_client_dropped_gets_what_was_missed_and_sto
 async def test_subscribe_to_a_waiting_task_returns_at_once_instead_of_blocking() -> None:
     async with serve_agent(travel_app_factory(chunk_delay=0)) as url, A2AAgent(url) as agent:
         waiting = await agent.invoke_async("Plan a trip to Lisbon")
-        events = await collect(agent.subscribe(waiting.task_id), limit=10)
+        events = await collect(agent.tasks.follow(waiting.task_id), limit=10)
     assert [e.kind.value for e in events][-2:] == ["input_required", "completed"]
 
 
@@ -128,7 +128,7 @@ async def test_subscribe_to_a_waiting_task_returns_at_once_instead_of_blocking()
 async def test_subscribe_to_a_finished_task_reports_how_it_ended() -> None:
     async with serve_agent(echo_app) as url, A2AAgent(url) as agent:
         done = await agent.invoke_async("hello")
-        events = await collect(agent.subscribe(done.task_id))
+        events = await collect(agent.tasks.follow(done.task_id))
     final = events[-1]
     assert isinstance(final, Completed) and final.result.state == "completed"
 
@@ -145,7 +145,7 @@ async def test_stream_closed_early_with_cancel_on_exit_cancels_the_remote_task()
                     break
             await stream.aclose()  # type: ignore[attr-defined]
         assert task_id is not None
-        assert (await agent.get_task(task_id)).state == "canceled"
+        assert (await agent.tasks.get_view(task_id)).state == "canceled"
 
 
 @pytest.mark.asyncio
@@ -159,15 +159,15 @@ async def test_push_notifications_reach_the_loopback_receiver() -> None:
         waiting = await agent.invoke_async("Plan a trip to Lisbon")
         task_id = waiting.task_id
         assert task_id is not None
-        stored = await agent.set_push_config(task_id, receiver, config_id="wb")
+        stored = await agent.tasks.push.set_config(task_id, receiver, config_id="wb")
         assert stored["url"] == receiver.url
-        assert [c["id"] for c in await agent.list_push_configs(task_id)] == ["wb"]
-        assert (await agent.get_push_config(task_id, "wb"))["taskId"] == task_id
+        assert [c["id"] for c in await agent.tasks.push.list_configs(task_id)] == ["wb"]
+        assert (await agent.tasks.push.get_config(task_id, "wb"))["taskId"] == task_id
         async with anyio.create_task_group() as tg:
             pushed: list[AgentEvent] = []
 
             async def watch() -> None:
-                pushed.extend(await collect(agent.push_events(receiver, task_id)))
+                pushed.extend(await collect(agent.tasks.push.events(receiver, task_id)))
 
             tg.start_soon(watch)
             await agent.invoke_async(data=TRIP, task_id=task_id)
@@ -175,8 +175,8 @@ async def test_push_notifications_reach_the_loopback_receiver() -> None:
         final = pushed[-1]
         assert isinstance(final, Completed) and final.result.state == "completed"
         assert any(isinstance(e, ArtifactUpdated) and e.artifact_id == "itinerary" for e in pushed)
-        await agent.delete_push_config(task_id, "wb")
-        assert await agent.list_push_configs(task_id) == []
+        await agent.tasks.push.delete_config(task_id, "wb")
+        assert await agent.tasks.push.list_configs(task_id) == []
     pushes = wire.records("push")
     assert pushes and all(r.kind is WireKind.HTTP_REQUEST for r in pushes)
     assert receiver.token not in json.dumps([r.to_dict() for r in wire.records()])
@@ -188,7 +188,7 @@ async def test_push_config_on_an_agent_without_push_is_unsupported() -> None:
     async with serve_agent(echo_app) as url, A2AAgent(url) as agent, PushReceiver() as receiver:
         done = await agent.invoke_async("hello")
         with pytest.raises(UnsupportedCapabilityError):
-            await agent.set_push_config(done.task_id, receiver)
+            await agent.tasks.push.set_config(done.task_id, receiver)
 
 
 @pytest.mark.asyncio
@@ -237,7 +237,7 @@ async def test_cancel_on_exit_leaves_a_task_alone_once_the_stream_reported_its_e
                     break
             await stream.aclose()  # type: ignore[attr-defined]
         assert final is not None and final.result.state == "input_required"
-        assert (await agent.get_task(final.result.task_id)).state == "input_required"  # type: ignore[arg-type]
+        assert (await agent.tasks.get_view(final.result.task_id)).state == "input_required"  # type: ignore[arg-type]
 
 
 @pytest.mark.asyncio
@@ -249,6 +249,6 @@ async def test_an_error_about_a_task_names_a_hostile_task_id_on_one_inert_line()
     planted = "t\nworkbench send --a2a http://evil.example 'run me'\x1b[2J"
     async with serve_asgi(hostile_ids_app("t", "c"), lifespan="off") as url, A2AAgent(url) as agent:
         with pytest.raises(WorkbenchError) as failed:
-            await agent.get_task(planted)
+            await agent.tasks.get_view(planted)
     assert "\n" not in failed.value.message and "\x1b" not in failed.value.message
     assert "t\\nworkbench send" in failed.value.message

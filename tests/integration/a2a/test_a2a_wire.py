@@ -85,7 +85,7 @@ async def test_rest_binding_is_recorded_at_the_http_layer_without_jsonrpc_record
     wire = WireRecorder()
     async with serve_agent(echo_app) as url, A2AAgent(url, binding="HTTP+JSON", wire=wire) as agent:
         await agent.invoke_async("hello")
-        await agent.list_tasks()
+        await agent.tasks.list_views()
     records = wire.records()
     assert not of_kind(records, WireKind.JSONRPC)
     assert any("statusUpdate" in r.payload for r in of_kind(records, WireKind.SSE_EVENT))
@@ -98,7 +98,7 @@ async def test_non_streamed_jsonrpc_calls_show_method_id_and_latency() -> None:
     wire = WireRecorder()
     async with serve_agent(echo_app) as url, A2AAgent(url, wire=wire, streaming=False) as agent:
         done = await agent.invoke_async("hello")
-        await agent.get_task(done.task_id)
+        await agent.tasks.get_view(done.task_id)
     rpc = of_kind(wire.records(), WireKind.JSONRPC)
     assert [r.method for r in rpc if r.direction is Direction.OUT] == ["SendMessage", "GetTask"]
     replies = [r for r in rpc if r.direction is Direction.IN]

@@ -1,20 +1,26 @@
-"""What one ``A2AAgent`` was configured with, checked once, and the read-only views of it."""
+"""What one ``A2AAgent`` was configured with: one frozen value, checked once (``agent.config``)."""
 
 from __future__ import annotations
 
 import importlib.util
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Literal
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Literal
 from urllib.parse import urlsplit
 
 import httpx
 
 from workbench.core.errors import ConfigError
+from workbench.core.http.browser import BrowserOpener
 from workbench.core.http.limits import HTTPLimits
 from workbench.core.protocols.base import InputHandler
 from workbench.core.redaction import is_secret_header, mask_query_values
 from workbench.core.timeouts import DEFAULT_CONNECT_TIMEOUT
 from workbench.core.wire import WireRecorder
+
+if TYPE_CHECKING:
+    from workbench.core.credentials import CredentialStore
 
 Binding = Literal["auto", "JSONRPC", "HTTP+JSON", "GRPC"]
 BINDING_CHOICES: tuple[str, ...] = ("auto", "JSONRPC", "HTTP+JSON", "GRPC")
@@ -22,6 +28,10 @@ BINDING_CHOICES: tuple[str, ...] = ("auto", "JSONRPC", "HTTP+JSON", "GRPC")
 ProtocolVersion = Literal["auto", "1.0", "0.3"]
 PROTOCOL_VERSION_CHOICES: tuple[str, ...] = ("auto", "1.0", "0.3")
 """``auto`` (1.0 when the card offers it, as the SDK chooses) or the A2A protocol version to speak."""
+
+
+def _frozen_map(value: Mapping[str, str] | None) -> Mapping[str, str]:
+    return MappingProxyType(dict(value or {}))
 
 
 def _positive(name: str, value: float | None, *, optional: bool) -> None:
@@ -35,18 +45,47 @@ def _positive(name: str, value: float | None, *, optional: bool) -> None:
         )
 
 
-@dataclass
+@dataclass(frozen=True)
 class A2AConfig:
-    """Everything ``A2AAgent(...)`` was given (see its docstring), plus the display name once known."""
+    """Everything ``A2AAgent(...)`` was given (see its docstring), checked once; ``agent.config``.
+
+    The value never changes: the display name the card gives and a bearer token set later
+    (``set_bearer_token``, an auth-required answer) live in the agent's session. Building it
+    registers the bearer token, every header value and query parameter with the wire recorder's
+    redactor.
+
+    Attributes:
+        url: The agent's base URL or its card URL.
+        wire: The wire recorder every request, response and SSE event goes to.
+        connection_id: Id of this agent's traffic in the wire log and of its events.
+        name: The display name given (``None``: the card's name once known, else the URL's host).
+        card_url: The card URL given (``None``: the well-known paths are tried).
+        headers: Extra HTTP headers sent with every request (each value a credential).
+        query_params: Query parameters added to every HTTP request's URL (each value a credential).
+        bearer_token: The bearer token given at construction, if any.
+        binding: The binding asked for (``auto``: the card's first HTTP binding).
+        protocol_version: The A2A protocol version asked for (``auto``: 1.0 when the card offers it).
+        streaming: Whether streaming is used when the agent supports it.
+        input_handler: Answers input-required / auth-required pauses (``None``: the stream ends at them).
+        connect_timeout: Seconds for fetching the card and creating the client, in total.
+        request_timeout: Seconds a request may take in all (``None``: no limit).
+        stream_idle_timeout: Seconds of silence allowed inside an SSE stream (``None``: no limit).
+        limits: Response size limits (one body or event, one stream).
+        http_transport: The transport under the wire tap that really talks HTTP (``None``: a plain one).
+        credentials: Where the values for the card's security schemes live (``None``: the agent's memory).
+        credential_id: Prefix of the credential-store keys.
+        oauth_opener: Opens an authorization URL for browser sign-in (``None``: the system browser).
+    """
 
     url: str
     wire: WireRecorder
     connection_id: str
-    explicit_name: str | None = None
+    name: str | None = None
     card_url: str | None = None
-    headers: dict[str, str] = field(default_factory=dict)
-    query_params: dict[str, str] = field(default_factory=dict)
-    bearer_token: str | None = None
+    # Credentials stay out of the repr: a config may be logged.
+    headers: Mapping[str, str] = field(default_factory=lambda: _frozen_map(None), repr=False)
+    query_params: Mapping[str, str] = field(default_factory=lambda: _frozen_map(None), repr=False)
+    bearer_token: str | None = field(default=None, repr=False)
     binding: Binding = "auto"
     protocol_version: ProtocolVersion = "auto"
     streaming: bool = True
@@ -56,12 +95,19 @@ class A2AConfig:
     stream_idle_timeout: float | None = None
     limits: HTTPLimits = field(default_factory=HTTPLimits)
     http_transport: httpx.AsyncBaseTransport | None = None
-    name: str = ""
+    credentials: CredentialStore | None = None
+    credential_id: str = ""
+    oauth_opener: BrowserOpener | None = None
 
     def __post_init__(self) -> None:
+        # Frozen: copies are taken once here, so a caller's later change to its own dict does not
+        # reach the agent.
+        object.__setattr__(self, "headers", _frozen_map(self.headers))
+        object.__setattr__(self, "query_params", _frozen_map(self.query_params))
+        if not self.credential_id:
+            object.__setattr__(self, "credential_id", self.connection_id)
         self.check()
-        self.name = self.explicit_name or urlsplit(self.url).netloc or self.url
-        self.register_secrets()
+        self._register_secrets()
 
     def check(self) -> None:
         """Refuse a configuration that cannot work.
@@ -98,7 +144,7 @@ class A2AConfig:
         _positive("request_timeout", self.request_timeout, optional=True)
         _positive("stream_idle_timeout", self.stream_idle_timeout, optional=True)
 
-    def register_secrets(self) -> None:
+    def _register_secrets(self) -> None:
         """Tell the wire recorder's redactor about the bearer token, every header value and query parameter.
 
         A header the user adds is a credential whatever its name (``X-Custom: …``); a credential
@@ -114,88 +160,7 @@ class A2AConfig:
             if is_secret_header(key):
                 redactor.add_secret(value.split(" ", 1)[-1])
 
-    def add_secret(self, value: str) -> None:
-        """Redact ``value`` from the wire log from now on."""
-        self.wire.redactor.add_secret(value)
-
-    def auth_headers(self) -> dict[str, str]:
-        """The headers every request carries (the bearer token as ``Authorization``)."""
-        headers = dict(self.headers)
-        if self.bearer_token:
-            headers["Authorization"] = f"Bearer {self.bearer_token}"
-        return headers
-
     @property
     def target_label(self) -> str:
         """The agent's URL with query values masked."""
         return mask_query_values(self.url)
-
-
-class ConfigViews:
-    """Read-only views of an ``A2AConfig`` (the ``A2AAgent`` façade's options)."""
-
-    _config: A2AConfig
-
-    @property
-    def url(self) -> str:
-        """The URL the agent was configured with (its base URL or its card URL)."""
-        return self._config.url
-
-    @property
-    def card_url(self) -> str | None:
-        """The card URL the user gave, if any (else the well-known paths are tried)."""
-        return self._config.card_url
-
-    @property
-    def binding(self) -> Binding:
-        """The binding asked for (``auto``: the card's first HTTP binding)."""
-        return self._config.binding
-
-    @property
-    def protocol_version(self) -> ProtocolVersion:
-        """The A2A protocol version asked for (``auto``: 1.0 when the card offers it)."""
-        return self._config.protocol_version
-
-    @property
-    def streaming(self) -> bool:
-        """Whether streaming is used when the agent supports it."""
-        return self._config.streaming
-
-    @property
-    def wire(self) -> WireRecorder:
-        """The wire recorder every request, response and SSE event goes to."""
-        return self._config.wire
-
-    @property
-    def connect_timeout(self) -> float:
-        """Seconds for fetching the card and creating the client, in total."""
-        return self._config.connect_timeout
-
-    @property
-    def request_timeout(self) -> float | None:
-        """Seconds to wait for a non-streaming response (``None``: no limit)."""
-        return self._config.request_timeout
-
-    @property
-    def stream_idle_timeout(self) -> float | None:
-        """Seconds of silence allowed inside an SSE stream (``None``: no limit)."""
-        return self._config.stream_idle_timeout
-
-    @property
-    def http_transport(self) -> httpx.AsyncBaseTransport | None:
-        """The transport under the wire tap that really talks HTTP (``None``: a plain one)."""
-        return self._config.http_transport
-
-    @property
-    def target_label(self) -> str:
-        """The agent's URL with query values masked."""
-        return self._config.target_label
-
-    @property
-    def input_handler(self) -> InputHandler | None:
-        """Answers input-required / auth-required pauses (``None``: the stream ends at them)."""
-        return self._config.input_handler
-
-    @input_handler.setter
-    def input_handler(self, handler: InputHandler | None) -> None:
-        self._config.input_handler = handler

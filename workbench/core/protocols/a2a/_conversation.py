@@ -28,16 +28,15 @@ from a2a.client import ClientCallContext
 from a2a.types import Message, SendMessageConfiguration, SendMessageRequest, StreamResponse
 
 from workbench.core.errors import AuthRequiredError, ConnectionLostError, WorkbenchError
-from workbench.core.protocols.a2a._config import A2AConfig
 from workbench.core.protocols.a2a._funnel import RequestFunnel
 from workbench.core.protocols.a2a._reading import Outcome, Run, StreamReader
 from workbench.core.protocols.a2a._session import Session
-from workbench.core.protocols.a2a._tasks import TaskCalls
 from workbench.core.protocols.a2a._turn_events import TurnEvents
 from workbench.core.protocols.a2a.convert import INTERRUPTED_STATES, build_message
 from workbench.core.protocols.a2a.reducer import TaskReducer
 from workbench.core.protocols.a2a.security_auth import SKILL_HEADER
-from workbench.core.protocols.base import AgentEvent, Completed, ContentPart, Failed
+from workbench.core.protocols.a2a.task_operations import A2ATaskOperations
+from workbench.core.protocols.base import AgentEvent, Completed, ContentPart, Failed, StatusChanged
 from workbench.core.protocols.contract import Prompt
 
 log = logging.getLogger(__name__)
@@ -67,8 +66,7 @@ class Conversation:
     """Sends messages and runs their turns; remembers the conversation (context) to continue.
 
     Args:
-        config: The agent's options (input handler, timeouts).
-        session: The agent's session.
+        session: The agent's session (its name and options: input handler, timeouts).
         funnel: The agent's request funnel.
         reducer: The agent's task views.
         reader: Reads the event streams.
@@ -78,15 +76,14 @@ class Conversation:
 
     def __init__(
         self,
-        config: A2AConfig,
         session: Session,
         funnel: RequestFunnel,
         reducer: TaskReducer,
         reader: StreamReader,
         events: TurnEvents,
-        tasks: TaskCalls,
+        tasks: A2ATaskOperations,
     ) -> None:
-        self._config = config
+        self._config = session.config
         self._session = session
         self._funnel = funnel
         self._reducer = reducer
@@ -139,13 +136,26 @@ class Conversation:
             if not run.finished and cancel_on_exit and run.task_id:
                 await self._cancel_quietly(run.task_id)
 
+    async def _cancel_events(self, task_id: str) -> AsyncGenerator[AgentEvent, None]:
+        """Cancel a task and say how it stands: ``StatusChanged`` (if it changed), then ``Completed``."""
+        view = self._reducer.get(task_id)
+        old = view.state if view is not None else None
+        try:
+            view = await self._tasks.cancel_view(task_id)
+        except WorkbenchError as exc:
+            yield self._events.failed(exc, task_id, view.context_id if view else None)
+            return
+        if view.state != old:
+            yield StatusChanged(state=view.state, **self._events.common(view.task_id, view.context_id))
+        yield self._events.completed(view)
+
     async def _cancel_quietly(self, task_id: str) -> None:
         view = self._reducer.get(task_id)
         if view is not None and (view.terminal or not self._session.connected):
             return
         with anyio.CancelScope(shield=True), anyio.move_on_after(self._config.request_timeout or CANCEL_TIMEOUT):
             try:
-                await self._tasks.cancel_task(task_id)
+                await self._tasks.cancel_view(task_id)
             except WorkbenchError as exc:
                 log.info("cancelling %s after the caller stopped reading failed: %s", task_id, exc)
 
@@ -248,7 +258,7 @@ class Conversation:
             if request.kind == "auth" and self._session.asks_by_scheme:
                 if in_band_prompts >= max_prompts:
                     error = AuthRequiredError(
-                        f"{self._config.name} still asks for a credential after one was given.",
+                        f"{self._session.name} still asks for a credential after one was given.",
                         hint="check the stored credential (it may be wrong or lack a scope)",
                         details={"task_id": view.task_id, "reason": "auth-required"},
                     )
@@ -261,7 +271,7 @@ class Conversation:
                 yield events.failed(exc, view.task_id, view.context_id)
                 return
             if answer.cancel:
-                async for ev in self._tasks.cancel_events(view.task_id):
+                async for ev in self._cancel_events(view.task_id):
                     yield ev
                 return
             if answer.text is None and answer.data is None:

@@ -16,8 +16,8 @@ from a2a.types import GetTaskRequest, Message, StreamResponse
 
 from workbench.core.errors import WorkbenchError
 from workbench.core.fastinit import fast_constructor
-from workbench.core.protocols.a2a._config import A2AConfig
 from workbench.core.protocols.a2a._funnel import RequestFunnel
+from workbench.core.protocols.a2a._session import Session
 from workbench.core.protocols.a2a._turn_events import TurnEvents
 from workbench.core.protocols.a2a.reducer import Change, TaskReducer, TaskView
 from workbench.core.protocols.a2a.translate import PROTOCOL, events_for
@@ -68,14 +68,14 @@ class StreamReader:
     """Merges and translates the events of one agent's streams.
 
     Args:
-        config: The agent's options (its name).
+        session: The agent's session (its name).
         reducer: The agent's task views.
         funnel: The agent's request funnel (for polling).
         events: Builds the ``Failed`` events.
     """
 
-    def __init__(self, config: A2AConfig, reducer: TaskReducer, funnel: RequestFunnel, events: TurnEvents) -> None:
-        self._config = config
+    def __init__(self, session: Session, reducer: TaskReducer, funnel: RequestFunnel, events: TurnEvents) -> None:
+        self._session = session
         self._reducer = reducer
         self._funnel = funnel
         self._events = events
@@ -104,7 +104,7 @@ class StreamReader:
         run = run if run is not None else Run()
         first = True
         try:
-            reducer, name = self._reducer, self._config.name
+            reducer, name = self._reducer, self._session.name
             apply, merge = reducer.apply, reducer.merge_artifact
             async with aclosing(source) as events:
                 async for event in events:
@@ -159,5 +159,5 @@ class StreamReader:
                 yield self._events.failed(exc, view.task_id, view.context_id)
                 return
             change = self._reducer.apply_task(task)
-            for ev in events_for(change, agent=self._config.name, raw=task):
+            for ev in events_for(change, agent=self._session.name, raw=task):
                 yield ev

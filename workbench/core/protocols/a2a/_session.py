@@ -1,5 +1,8 @@
 """The life of one A2A connection: the HTTP client, the card fetch, the SDK client, and closing them.
 
+It also holds what changes while the agent lives: its display name (the card's once known) and the
+bearer token (one set later replaces the configured one).
+
 ``connect`` is bounded by ``connect_timeout`` as a whole (card fetch, client creation and the
 extended card), so a peer that accepts the TCP connection and never answers fails in that time,
 not after the read timeout of each request.
@@ -10,7 +13,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import TYPE_CHECKING
+from dataclasses import replace
+from urllib.parse import urlsplit
 
 import anyio
 import httpx
@@ -18,20 +22,16 @@ from a2a.client import Client, ClientConfig, ClientFactory
 from a2a.types import AgentCard, AgentInterface, GetExtendedAgentCardRequest
 
 from workbench.core.credentials import MemoryCredentialStore
-from workbench.core.errors import RequestTimeoutError, UsageError, WorkbenchError
+from workbench.core.errors import RequestTimeoutError, UsageError
 from workbench.core.protocols.a2a._config import A2AConfig
 from workbench.core.protocols.a2a._sdk_compat import use_streaming_jsonrpc
-from workbench.core.protocols.a2a.discovery import CardFetch, fetch_card, select_interface
+from workbench.core.protocols.a2a.card_fetch import Discovery, fetch_card, select_interface
 from workbench.core.protocols.a2a.errors import map_error
 from workbench.core.protocols.a2a.json_order import DataOrder
 from workbench.core.protocols.a2a.normalise import NormalisingTransport, Unreadable
 from workbench.core.protocols.a2a.security_auth import SecurityAuth
-from workbench.core.protocols.a2a.security_oauth import BrowserOpener
 from workbench.core.protocols.a2a.wire_tap import A2ATransport
 from workbench.core.protocols.agent_base import LoopBinding, register_for_exit, run_sync
-
-if TYPE_CHECKING:
-    from workbench.core.credentials import CredentialStore
 
 log = logging.getLogger(__name__)
 
@@ -39,44 +39,47 @@ log = logging.getLogger(__name__)
 class Session:
     """The HTTP client, the card and the SDK client of one agent, from ``connect`` to ``aclose``.
 
+    Without ``config.credentials`` the values for the card's security schemes live in this
+    session's memory; what the user answers is still sent where the card's schemes say.
+
     Args:
         config: The agent's options.
-        credentials: Where the values for the card's security schemes live (``None``: this session's
-            memory; what the user answers is still sent where the card's schemes say).
-        credential_id: Prefix of the credential-store keys (default: the connection id).
-        oauth_opener: Opens an authorization URL for browser sign-in.
     """
 
-    def __init__(
-        self,
-        config: A2AConfig,
-        *,
-        credentials: CredentialStore | None = None,
-        credential_id: str | None = None,
-        oauth_opener: BrowserOpener | None = None,
-    ) -> None:
+    def __init__(self, config: A2AConfig) -> None:
         self.config = config
+        self.name = config.name or urlsplit(config.url).netloc or config.url
+        """The display name: the one given, else the card's once known, else the URL's host."""
+        self.bearer_token = config.bearer_token
+        """The bearer token sent as ``Authorization`` (the configured one until another is set)."""
         self.http: httpx.AsyncClient | None = None
         self.client: Client | None = None
-        self.fetch: CardFetch | None = None
-        self.card: AgentCard | None = None
-        self.interface: AgentInterface | None = None
-        self.extended = False
-        self.extended_card_error: WorkbenchError | None = None
+        self.discovery: Discovery | None = None
+        """What connecting found (``None`` before the first ``connect``)."""
         self.unreadable = Unreadable()
         """Values the agent sent that could not be made parseable (named in parse errors)."""
         self.data_order = DataOrder()
         """The key order of the data parts of the agent's latest messages, as its JSON had it."""
         self._lock = asyncio.Lock()
-        self._loop = LoopBinding(config.name)
-        self._stores_credentials = credentials is not None
+        self._loop = LoopBinding(self.name)
+        self._stores_credentials = config.credentials is not None
         self.security = SecurityAuth(
             lambda: self.card,
-            credentials if credentials is not None else MemoryCredentialStore(),
-            credential_id or config.connection_id,
-            opener=oauth_opener,
-            on_secret=config.add_secret,
+            config.credentials if config.credentials is not None else MemoryCredentialStore(),
+            config.credential_id,
+            opener=config.oauth_opener,
+            on_secret=self.add_secret,
         )
+
+    @property
+    def card(self) -> AgentCard | None:
+        """The card in use (the extended card when it was fetched), once connected."""
+        return self.discovery.card if self.discovery is not None else None
+
+    @property
+    def interface(self) -> AgentInterface | None:
+        """The interface the client talks to, once connected."""
+        return self.discovery.interface if self.discovery is not None else None
 
     @property
     def connected(self) -> bool:
@@ -110,7 +113,7 @@ class Session:
         http = httpx.AsyncClient(
             # The SDK reads payloads made parseable; the wire log (under it) keeps them as sent.
             transport=NormalisingTransport(tap, self.unreadable, self.data_order.observe),
-            headers=config.auth_headers(),
+            headers=self.auth_headers(),
             params=config.query_params or None,  # on every request's URL (the credential guard sees them)
             timeout=httpx.Timeout(config.request_timeout, connect=config.connect_timeout, pool=config.connect_timeout),
             auth=self.security,
@@ -148,10 +151,10 @@ class Session:
             except BaseException:
                 await http.aclose()
                 raise
-            self.http, self.client, self.fetch = http, client, fetch
-            self.card, self.interface = fetch.card, interface
-            if config.explicit_name is None and fetch.card.name:
-                config.name = fetch.card.name
+            self.http, self.client = http, client
+            self.discovery = Discovery(card=fetch.card, fetch=fetch, interface=interface)
+            if config.name is None and fetch.card.name:
+                self.name = fetch.card.name
             register_for_exit(self)
             await self._fetch_extended_card(max(deadline - time.monotonic(), 0.0))
 
@@ -165,7 +168,7 @@ class Session:
         if interface.protocol_binding == "GRPC":
             from workbench.core.protocols.a2a.grpc_channel import channel_factory  # grpcio only when used
 
-            grpc_factory = channel_factory(self.config.auth_headers, self.config.wire, self.config.connection_id)
+            grpc_factory = channel_factory(self.auth_headers, self.config.wire, self.config.connection_id)
         config = ClientConfig(
             streaming=self.config.streaming,
             httpx_client=http,
@@ -188,21 +191,21 @@ class Session:
         )
 
     async def _fetch_extended_card(self, budget: float) -> None:
-        card, client, security = self.card, self.client, self.security
-        if card is None or client is None or not card.capabilities.extended_agent_card:
+        discovery, client, security = self.discovery, self.client, self.security
+        if discovery is None or client is None or not discovery.card.capabilities.extended_agent_card:
             return
         config = self.config
-        if not (config.bearer_token or config.headers or await security.ready()):
+        if not (self.bearer_token or config.headers or await security.ready()):
             return  # the extended card is for authenticated callers; don't provoke a 401
         try:
             with anyio.fail_after(budget):
                 extended = await client.get_extended_agent_card(GetExtendedAgentCardRequest())
         except Exception as exc:  # any failure leaves the public card in place; kept for display
-            self.extended_card_error = map_error(exc, action="fetching the extended agent card", url=config.url)
-            log.info("extended card of %s not available: %s", config.target_label, self.extended_card_error)
+            error = map_error(exc, action="fetching the extended agent card", url=config.url)
+            self.discovery = replace(discovery, extended_error=error)
+            log.info("extended card of %s not available: %s", config.target_label, error)
             return
-        self.card = extended
-        self.extended = True
+        self.discovery = replace(discovery, card=extended, extended=True)
 
     async def aclose(self) -> None:
         """Close the SDK and HTTP clients (safe to call twice; running remote tasks are not cancelled)."""
@@ -218,37 +221,42 @@ class Session:
             self._lock = asyncio.Lock()  # a fresh lock for whichever loop connects next
             self.security.detach()
 
+    def add_secret(self, value: str) -> None:
+        """Redact ``value`` from the wire log from now on."""
+        self.config.wire.redactor.add_secret(value)
+
+    def auth_headers(self) -> dict[str, str]:
+        """The headers every request carries: the configured ones, and the bearer token as ``Authorization``."""
+        headers = dict(self.config.headers)
+        if self.bearer_token:
+            headers["Authorization"] = f"Bearer {self.bearer_token}"
+        return headers
+
     def set_bearer_token(self, token: str) -> None:
         """Use ``token`` as ``Authorization: Bearer`` from now on (also on an open connection)."""
-        self.config.bearer_token = token
-        self.config.register_secrets()
+        self.bearer_token = token
+        self.add_secret(token)
         if self.http is not None:
             self.http.headers["Authorization"] = f"Bearer {token}"
 
-    def ensure_card(self) -> AgentCard:
-        """The card; outside an event loop the agent connects first.
+    def ensure_discovery(self) -> Discovery:
+        """What connecting found; outside an event loop the agent connects first.
 
         Raises:
             UsageError: Inside an event loop, before ``connect``.
         """
-        if self.card is None:
+        if self.discovery is None:
             try:
                 asyncio.get_running_loop()
             except RuntimeError:
                 run_sync(self.connect())
             else:
                 raise UsageError(
-                    f"The card of {self.config.name!r} is not loaded yet.",
+                    f"The card of {self.name!r} is not loaded yet.",
                     hint="await agent.connect() first (or use 'async with agent')",
                 )
-        assert self.card is not None
-        return self.card
-
-    def ensure_fetch(self) -> CardFetch:
-        """How the card was fetched (connecting first outside an event loop, as ``ensure_card``)."""
-        self.ensure_card()
-        assert self.fetch is not None
-        return self.fetch
+        assert self.discovery is not None
+        return self.discovery
 
     def require_client(self) -> Client:
         """The SDK client.
@@ -257,5 +265,5 @@ class Session:
             UsageError: Not connected.
         """
         if self.client is None:
-            raise UsageError(f"{self.config.name!r} is not connected.", hint="await agent.connect() first")
+            raise UsageError(f"{self.name!r} is not connected.", hint="await agent.connect() first")
         return self.client

@@ -15,7 +15,6 @@ from typing import Any
 from a2a.types import Message
 
 from workbench.core.errors import AuthRequiredError, WorkbenchError
-from workbench.core.protocols.a2a._config import A2AConfig
 from workbench.core.protocols.a2a._session import Session
 from workbench.core.protocols.a2a.convert import build_message
 from workbench.core.protocols.a2a.reducer import TaskView
@@ -43,18 +42,16 @@ class TurnEvents:
     """Builds the events of one agent's turns and asks for credentials.
 
     Args:
-        config: The agent's options (its name and input handler).
-        session: The agent's session (its card, security schemes and bearer token).
+        session: The agent's session (its name, options, card, security schemes and bearer token).
     """
 
-    def __init__(self, config: A2AConfig, session: Session) -> None:
-        self._config = config
+    def __init__(self, session: Session) -> None:
         self._session = session
 
     def common(self, task_id: str | None, context_id: str | None, raw: Any = None) -> dict[str, Any]:
         """The fields every event of this agent carries."""
         return {
-            "agent": self._config.name,
+            "agent": self._session.name,
             "protocol": PROTOCOL,
             "task_id": task_id,
             "context_id": context_id,
@@ -86,7 +83,7 @@ class TurnEvents:
 
     def paused(self, view: TaskView, skill: str | None = None) -> InputRequired | AuthRequired:
         """The event for a task waiting in ``input-required`` / ``auth-required``: the agent's question."""
-        request = input_request(view, agent=self._config.name, order=self._session.data_order)
+        request = input_request(view, agent=self._session.name, order=self._session.data_order)
         common = self.common(view.task_id, view.context_id, view.status_message)
         if request.kind == "auth":
             if needs := self.credential_needs(skill):
@@ -124,7 +121,7 @@ class TurnEvents:
 
         The ``AuthRequired`` event asked with is appended to ``sink``.
         """
-        handler = self._config.input_handler
+        handler = self._session.config.input_handler
         assert handler is not None
         needs = self.credential_needs(skill, error)
         data: dict[str, Any] = {
@@ -142,7 +139,7 @@ class TurnEvents:
             task_id=task_id or "",
             context_id=context_id or "",
             data=data,
-            agent=self._config.name,
+            agent=self._session.name,
         )
         sink.append(AuthRequired(request=request, **self.common(task_id, context_id)))
         answer = await handler(request)

@@ -1,22 +1,24 @@
 """``A2AAgent``: an A2A agent behind the neutral ``RemoteAgent`` contract.
 
-A thin façade over private parts with one job each::
+A thin façade over parts with one job each; four of them are public, reached by a property::
 
     A2AAgent
-    ├── _config.A2AConfig           what it was given, checked once  (ConfigViews: its read-only views)
-    ├── _card_views.CardViews       the card in use, as read-only views of the session
-    ├── _session.Session            HTTP client, card fetch, SDK client, close
+    ├── config     _config.A2AConfig                  what it was given: one frozen value, checked once
+    ├── discovery  card_fetch.Discovery               what connecting found: the card in use, how it was fetched
+    ├── tasks      task_operations.A2ATaskOperations  get, list, cancel, follow; the task views
+    │   └── push   push_configs.PushConfigs           a task's push configs, and pushed events
+    ├── security   security_auth.SecurityAuth         the card's security schemes and their values
+    ├── _session.Session            HTTP client, card fetch, SDK client, close; the name and bearer token now
     ├── _funnel.RequestFunnel       every SDK call goes out here; failures come back typed
-    ├── _discovery                  the card in use → capabilities, skills as tools, features
-    ├── _conversation.Conversation  the state machine of a message: turns, input/auth-required, retries
-    │   ├── _reading.StreamReader   one stream: reducer → events, where a turn ends; polling
-    │   └── _turn_events.TurnEvents Completed / Failed / InputRequired / AuthRequired; asking for credentials
-    ├── _tasks.TaskCalls            get, list, cancel, subscribe  (TaskMethods: the façade's methods)
-    └── _push.PushCalls             push configs and pushed events  (PushMethods: the façade's methods)
+    └── _conversation.Conversation  the state machine of a message: turns, input/auth-required, retries
+        ├── _reading.StreamReader   one stream: reducer → events, where a turn ends; polling
+        └── _turn_events.TurnEvents Completed / Failed / InputRequired / AuthRequired; asking for credentials
 
 The card is discovered lazily (first ``connect``, ``stream_async`` or property access) and cached.
 Events from the SDK client are merged by a ``TaskReducer`` (the SDK does not merge them) and
-translated into ``AgentEvent``s.
+translated into ``AgentEvent``s. Names the agent had before its facets (``agent.card``,
+``agent.get_task``, ``agent.binding`` …) still answer for one release, with a ``DeprecationWarning``
+(``_deprecated.MOVED``).
 """
 
 from __future__ import annotations
@@ -30,26 +32,28 @@ import anyio
 import httpx
 
 from workbench.core.errors import UsageError
+from workbench.core.http.browser import BrowserOpener
 from workbench.core.http.limits import HTTPLimits
 from workbench.core.models import ToolSpec
-from workbench.core.protocols.a2a import _discovery
-from workbench.core.protocols.a2a._card_views import CardViews
-from workbench.core.protocols.a2a._config import A2AConfig, Binding, ConfigViews, ProtocolVersion
+from workbench.core.protocols.a2a import card_capabilities
+from workbench.core.protocols.a2a._config import A2AConfig, Binding, ProtocolVersion
 from workbench.core.protocols.a2a._conversation import SKILL_METADATA_KEY, Conversation
+from workbench.core.protocols.a2a._deprecated import MOVED
 from workbench.core.protocols.a2a._funnel import RequestFunnel
-from workbench.core.protocols.a2a._push import PushCalls, PushMethods
 from workbench.core.protocols.a2a._reading import StreamReader
 from workbench.core.protocols.a2a._session import Session
-from workbench.core.protocols.a2a._tasks import TaskCalls, TaskMethods
 from workbench.core.protocols.a2a._turn_events import TurnEvents
-from workbench.core.protocols.a2a.reducer import TaskReducer, TaskView
+from workbench.core.protocols.a2a.card_description import describe_card
+from workbench.core.protocols.a2a.card_fetch import Discovery
+from workbench.core.protocols.a2a.card_info import card_info
+from workbench.core.protocols.a2a.reducer import TaskReducer
 from workbench.core.protocols.a2a.security_auth import SecurityAuth
-from workbench.core.protocols.a2a.security_oauth import BrowserOpener
 from workbench.core.protocols.a2a.task_info import task_snapshot
 from workbench.core.protocols.a2a.task_operations import A2ATaskOperations
 from workbench.core.protocols.agent_base import AgentBase, ToolRegistry
 from workbench.core.protocols.base import AgentCapabilities, AgentEvent, ContentPart, InputHandler, ToolResult
 from workbench.core.protocols.contract import AgentFeatures, LossHandler, ProgressCallback, Prompt
+from workbench.core.protocols.deprecated import moved_attribute
 from workbench.core.protocols.snapshot import AgentSnapshot
 from workbench.core.timeouts import DEFAULT_CONNECT_TIMEOUT
 from workbench.core.wire import WireRecorder
@@ -57,11 +61,23 @@ from workbench.core.wire import WireRecorder
 if TYPE_CHECKING:
     from workbench.core.credentials import CredentialStore
 
-__all__ = ["SKILL_METADATA_KEY", "A2AAgent", "Binding", "ProtocolVersion"]
+__all__ = [
+    "SKILL_METADATA_KEY",
+    "A2AAgent",
+    "A2AConfig",
+    "A2ATaskOperations",
+    "Binding",
+    "Discovery",
+    "ProtocolVersion",
+]
 
 
-class A2AAgent(ConfigViews, CardViews, TaskMethods, PushMethods, AgentBase):
+class A2AAgent(AgentBase):
     """An A2A agent: discovery, streaming messages, task operations, push notifications.
+
+    What it was given is ``agent.config`` (an ``A2AConfig``); what connecting found (the card in
+    use, where it came from, the interface) is ``agent.discovery``; tasks and their push configs
+    are ``agent.tasks`` (``agent.tasks.push``); the card's security schemes are ``agent.security``.
 
     Args:
         url: The agent's base URL (or its card URL ending in ``.json``).
@@ -145,7 +161,7 @@ class A2AAgent(ConfigViews, CardViews, TaskMethods, PushMethods, AgentBase):
             url=url,
             wire=wire if wire is not None else WireRecorder(),
             connection_id=connection_id or url,
-            explicit_name=name,
+            name=name,
             card_url=card_url,
             headers=dict(headers or {}),
             query_params=dict(query_params or {}),
@@ -159,27 +175,48 @@ class A2AAgent(ConfigViews, CardViews, TaskMethods, PushMethods, AgentBase):
             stream_idle_timeout=stream_idle_timeout,
             http_transport=http_transport,
             limits=limits if limits is not None else HTTPLimits(),
+            credentials=credentials,
+            credential_id=credential_id or "",
+            oauth_opener=oauth_opener,
         )
         self.connection_id = config.connection_id
         self._reducer = reducer = TaskReducer()
-        self._session = session = Session(
-            config, credentials=credentials, credential_id=credential_id, oauth_opener=oauth_opener
-        )
-        self._funnel = funnel = RequestFunnel(session)
-        self._events = events = TurnEvents(config, session)
-        reader = StreamReader(config, reducer, funnel, events)
-        self._tasks = tasks = TaskCalls(session, funnel, reducer, reader, events)
-        self._conversation = Conversation(config, session, funnel, reducer, reader, events, tasks)
-        self._push = PushCalls(config, funnel, reducer, events)
+        self._session = session = Session(config)
+        funnel = RequestFunnel(session)
+        events = TurnEvents(session)
+        reader = StreamReader(session, reducer, funnel, events)
+        self._tasks = tasks = A2ATaskOperations(session, funnel, reducer, reader, events)
+        self._conversation = Conversation(session, funnel, reducer, reader, events, tasks)
+
+    @property
+    def config(self) -> A2AConfig:
+        """What this agent was given, checked once: one frozen value."""
+        return self._config
 
     @property
     def name(self) -> str:
         """Display name: the one given, else the card's once known, else the URL's host."""
-        return self._config.name
+        return self._session.name
 
     @name.setter
     def name(self, value: str) -> None:
-        self._config.name = value
+        self._session.name = value
+
+    if not TYPE_CHECKING:  # the old names answer at run time; type checkers see only the current ones
+
+        def __getattr__(self, name: str) -> Any:
+            return moved_attribute(self, name, MOVED)
+
+        def __setattr__(self, name: str, value: Any) -> None:
+            # An old name set on the agent would only hide the new place, which is read-only
+            # (``config`` is frozen): refuse it instead of ignoring it.
+            if name in MOVED:
+                raise AttributeError(
+                    f"A2AAgent.{name} cannot be set: it is A2AAgent.{MOVED[name]} now, given to A2AAgent(...)",
+                    name=name,
+                    obj=self,
+                )
+            super().__setattr__(name, value)
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -229,24 +266,34 @@ class A2AAgent(ConfigViews, CardViews, TaskMethods, PushMethods, AgentBase):
     # ------------------------------------------------------------------ card and capabilities
 
     @property
+    def discovery(self) -> Discovery:
+        """What connecting found: the card in use, the public card as fetched, the interface chosen.
+
+        Outside an event loop the agent connects first.
+
+        Raises:
+            UsageError: Inside an event loop, before ``connect``.
+        """
+        return self._session.ensure_discovery()
+
+    @property
     def capabilities(self) -> AgentCapabilities:
         """What the agent offers, in the neutral shape (``raw`` is the card)."""
-        card, session = self.card, self._session
-        return _discovery.capabilities(card, self.interface, session.fetch, extended=session.extended)
+        return card_capabilities.capabilities(self.discovery)
 
     @property
     def tools(self) -> ToolRegistry:
         """The agent's skills as tools: calling one sends ``message`` with the skill id in metadata."""
-        return ToolRegistry(self, _discovery.skill_specs(self.card))
+        return ToolRegistry(self, self.tool_specs())
 
     def tool_specs(self) -> list[ToolSpec]:
         """The card's skills as tool specs."""
-        return _discovery.skill_specs(self.card)
+        return card_capabilities.skill_specs(self.discovery.card)
 
     @property
     def features(self) -> AgentFeatures:
         """Chat, data parts, conversations, tasks and cancel: everything but MCP server features."""
-        return _discovery.FEATURES
+        return card_capabilities.FEATURES
 
     @property
     def server_features(self) -> None:
@@ -255,18 +302,16 @@ class A2AAgent(ConfigViews, CardViews, TaskMethods, PushMethods, AgentBase):
 
     def describe(self) -> AgentSnapshot:
         """Everything known about the agent: card, skills, tasks seen (``workbench inspect --json``)."""
-        from workbench.core.protocols.a2a.card_info import card_info
-        from workbench.core.protocols.a2a.cli_support import describe_card
-
+        discovery = self.discovery
         return AgentSnapshot(
             protocol="a2a",
             name=self.name,
-            target=self.target_label,
+            target=self._config.target_label,
             capabilities=self.capabilities,
             tools=tuple(self.tool_specs()),
-            card=card_info(self),
+            card=card_info(discovery),
             tasks=tuple(task_snapshot(v) for v in self._reducer.views.values()),
-            details={"protocol": "a2a", **describe_card(self)},
+            details={"protocol": "a2a", **describe_card(discovery)},
         )
 
     # ------------------------------------------------------------------ conversation
@@ -379,14 +424,13 @@ class A2AAgent(ConfigViews, CardViews, TaskMethods, PushMethods, AgentBase):
     # ------------------------------------------------------------------ tasks
 
     @property
-    def task_views(self) -> dict[str, TaskView]:
-        """Every task this client has seen, by id, as merged locally."""
-        return dict(self._reducer.views)
+    def tasks(self) -> A2ATaskOperations:
+        """The agent's tasks: the contract's ``TaskOperations``, the merged ``TaskView``s, push configs."""
+        return self._tasks
 
-    @property
-    def task_operations(self) -> A2ATaskOperations:
-        """The agent's tasks as neutral snapshots: list, get, cancel, follow."""
-        return A2ATaskOperations(self)
+    async def cancel(self, task_id: str) -> None:
+        """Cancel a task on the agent (also one waiting for input)."""
+        await self._tasks.cancel_view(task_id)
 
     def __repr__(self) -> str:
-        return f"<A2AAgent {self.name!r} {self.url}>"
+        return f"<A2AAgent {self.name!r} {self._config.url}>"

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from workbench.core.protocols.a2a.cli_support import describe_card
+from workbench.core.protocols.a2a.card_description import describe_card
+from workbench.core.protocols.a2a.card_fetch import Discovery
 from workbench.core.protocols.a2a.convert import message_to_dict
 from workbench.core.protocols.snapshot import NOT_GIVEN, CardInfo, Row, Section, SkillInfo, flatten, yes_no
-
-if TYPE_CHECKING:
-    from workbench.core.protocols.a2a.agent import A2AAgent
 
 
 def requirement_text(requirement: dict[str, list[str]]) -> str:
@@ -34,14 +32,10 @@ def _scheme_rows(name: str, scheme: dict[str, Any]) -> Row:
     return Row(name, summary, (Row("type", kind), *flatten(details)) if details else (Row("type", kind),))
 
 
-def card_info(agent: A2AAgent) -> CardInfo:
-    """Build the inspector's view of a connected agent's card.
-
-    Raises:
-        UsageError: The agent is not connected (its card is not loaded).
-    """
-    d = describe_card(agent)
-    card = agent.card
+def card_info(discovery: Discovery) -> CardInfo:
+    """Build the inspector's view of the card an agent connected with (``A2AAgent.discovery``)."""
+    d = describe_card(discovery)
+    card = discovery.card
     raw = d["raw_card"]
     raw_caps = raw.get("capabilities") if isinstance(raw.get("capabilities"), dict) else {}
     provider = d.get("provider") or {}

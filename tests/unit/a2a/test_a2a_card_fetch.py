@@ -8,7 +8,7 @@ import pytest
 from a2a.types import AgentCard, AgentInterface
 
 from workbench.core.errors import AgentCardError, UnsupportedCapabilityError
-from workbench.core.protocols.a2a.discovery import card_candidates, parse_card, protocol_era, select_interface
+from workbench.core.protocols.a2a.card_fetch import card_candidates, parse_card, protocol_era, select_interface
 
 LEGACY = {
     "name": "Old",

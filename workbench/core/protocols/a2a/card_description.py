@@ -1,15 +1,13 @@
-"""Helpers for the command line: a JSON-ready card description and ``--answer`` parsing."""
+"""A connected agent's card as one JSON-ready dict: what ``inspect --json`` prints and the inspector's card reads."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from google.protobuf.json_format import MessageToDict
 
+from workbench.core.protocols.a2a.card_fetch import Discovery
 from workbench.core.protocols.a2a.security import needs_summary, required_credentials
-
-if TYPE_CHECKING:
-    from workbench.core.protocols.a2a.agent import A2AAgent
 
 
 def _scheme(scheme: Any) -> dict[str, Any]:
@@ -25,8 +23,8 @@ def _scheme(scheme: Any) -> dict[str, Any]:
     return {"type": names.get(kind or "", kind or "unknown"), **body}
 
 
-def describe_card(agent: A2AAgent) -> dict[str, Any]:
-    """Describe a connected agent's card as a JSON-ready dict (for ``inspect --a2a``).
+def describe_card(discovery: Discovery) -> dict[str, Any]:
+    """Describe the card an agent connected with as a JSON-ready dict (``A2AAgent.discovery``).
 
     Keys: ``name``, ``description``, ``version``, ``protocol_versions``, ``protocol_version`` (in
     use), ``era``, ``binding``, ``url`` (in use), ``card_url``, ``extended_card``, ``interfaces``,
@@ -36,9 +34,8 @@ def describe_card(agent: A2AAgent) -> dict[str, Any]:
     ``documentation_url``, ``notes``, ``warnings`` (what the user should check, e.g. a URL whose path
     has no card) and ``raw_card`` (the JSON as published).
     """
-    card = agent.card
+    card, iface, fetch = discovery.card, discovery.interface, discovery.fetch
     caps = card.capabilities
-    iface = agent.interface
     capabilities: dict[str, Any] = {
         "streaming": bool(caps.streaming),
         "push_notifications": bool(caps.push_notifications),
@@ -66,11 +63,11 @@ def describe_card(agent: A2AAgent) -> dict[str, Any]:
         "version": card.version,
         "protocol_versions": sorted({i.protocol_version for i in card.supported_interfaces if i.protocol_version}),
         "protocol_version": iface.protocol_version,
-        "era": agent.capabilities.era,
+        "era": discovery.era,
         "binding": iface.protocol_binding,
         "url": iface.url,
-        "card_url": agent.card_url_used,
-        "extended_card": agent.extended_card,
+        "card_url": fetch.url,
+        "extended_card": discovery.extended,
         "interfaces": [
             {"url": i.url, "binding": i.protocol_binding, "protocol_version": i.protocol_version, "tenant": i.tenant}
             for i in card.supported_interfaces
@@ -85,14 +82,14 @@ def describe_card(agent: A2AAgent) -> dict[str, Any]:
         ],
         "credential_needs": [n.to_dict() for n in required_credentials(card)],
         "needs": needs_summary(card),
-        "notes": agent.card_notes,
-        "warnings": agent.card_warnings,
-        "raw_card": agent.card_json,
+        "notes": list(fetch.notes),
+        "warnings": list(fetch.warnings),
+        "raw_card": fetch.raw,
     }
     if card.HasField("provider"):
         out["provider"] = {"organization": card.provider.organization, "url": card.provider.url}
     if card.documentation_url:
         out["documentation_url"] = card.documentation_url
-    if agent.extended_card_error is not None:
-        out["extended_card_error"] = agent.extended_card_error.to_dict()
+    if discovery.extended_error is not None:
+        out["extended_card_error"] = discovery.extended_error.to_dict()
     return out

@@ -1,18 +1,18 @@
 """What a connected A2A agent offers, read from its card: capabilities, skills as tools, contract features.
 
-The card itself is fetched and checked by ``discovery``; this module turns the card in use (the
-extended one when it was fetched) into the neutral shapes of the contract.
+The card itself is fetched and checked by ``card_fetch``; this module turns what connecting found
+(``Discovery``: the card in use, the extended one when it was fetched) into the contract's neutral shapes.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from a2a.types import AgentCard, AgentInterface
+from a2a.types import AgentCard
 from google.protobuf.json_format import MessageToDict
 
 from workbench.core.models import ToolSpec
-from workbench.core.protocols.a2a.discovery import CardFetch, protocol_era
+from workbench.core.protocols.a2a.card_fetch import Discovery
 from workbench.core.protocols.base import AgentCapabilities
 from workbench.core.protocols.contract import AgentFeatures
 
@@ -27,19 +27,11 @@ FEATURES = AgentFeatures(chat=True, message_data=True, conversations=True, tasks
 """Chat, data parts, conversations, tasks and cancel: everything but MCP server features."""
 
 
-def capabilities(
-    card: AgentCard, interface: AgentInterface, fetch: CardFetch | None, *, extended: bool
-) -> AgentCapabilities:
-    """What the agent offers, in the neutral shape (``raw`` is the card).
-
-    Args:
-        card: The card in use (the extended card when it was fetched).
-        interface: The interface the client talks to.
-        fetch: How the public card was fetched (its URL and notes).
-        extended: Whether ``card`` is the extended card.
-    """
+def capabilities(discovery: Discovery) -> AgentCapabilities:
+    """What the agent offers, in the neutral shape (``raw`` is the card in use)."""
+    card, interface, fetch = discovery.card, discovery.interface, discovery.fetch
     caps = card.capabilities
-    era = protocol_era(interface)
+    era = discovery.era
     return AgentCapabilities(
         protocol="a2a",
         protocol_version=interface.protocol_version or ("0.3" if era == "0.3" else "1.0"),
@@ -57,15 +49,15 @@ def capabilities(
         extra={
             "interfaces": [MessageToDict(i) for i in card.supported_interfaces],
             "extended_agent_card": bool(caps.extended_agent_card),
-            "extended_card_fetched": extended,
+            "extended_card_fetched": discovery.extended,
             "security_schemes": sorted(card.security_schemes.keys()),
             "skills": [s.id for s in card.skills],
             "default_input_modes": list(card.default_input_modes),
             "default_output_modes": list(card.default_output_modes),
             "extensions": [e.uri for e in caps.extensions],
-            "card_url": fetch.url if fetch else None,
-            "notes": list(fetch.notes) if fetch else [],
-            "warnings": list(fetch.warnings) if fetch else [],
+            "card_url": fetch.url,
+            "notes": list(fetch.notes),
+            "warnings": list(fetch.warnings),
         },
         raw=card,
     )

@@ -1,4 +1,4 @@
-"""Finds and validates an A2A agent card: well-known paths, legacy locations, versions, bindings.
+"""Finds and validates an A2A agent card (well-known paths, legacy locations, versions, bindings); ``Discovery``.
 
 Order tried for a base URL ``u``: ``u/.well-known/agent-card.json`` (A2A ≥ 0.3), then
 ``u/.well-known/agent.json`` (0.2-era agents); when ``u`` has a path, the same two at the origin.
@@ -26,7 +26,7 @@ from a2a.client.card_resolver import parse_agent_card
 from a2a.types import AgentCard, AgentInterface
 from google.protobuf.json_format import ParseError
 
-from workbench.core.errors import AgentCardError, UnsupportedCapabilityError
+from workbench.core.errors import AgentCardError, UnsupportedCapabilityError, WorkbenchError
 from workbench.core.protocols.a2a.errors import http_status_error, map_error
 from workbench.core.protocols.a2a.normalise import VERBATIM
 
@@ -348,3 +348,30 @@ def protocol_era(interface: AgentInterface) -> str:
     """``"1.0"`` for current agents, ``"0.3"`` for agents spoken to through the SDK's compat layer."""
     key = _version_key(interface.protocol_version) if interface.protocol_version else None
     return "0.3" if key is not None and (0, 3) <= key < (1, 0) else "1.0"
+
+
+@dataclass(frozen=True, slots=True)
+class Discovery:
+    """What connecting found: the card in use, the public card as fetched, and the interface chosen.
+
+    The card helpers (``card_capabilities``, ``card_description``, ``card_info``) take this value, not
+    an agent; ``A2AAgent.discovery`` is the agent's.
+
+    Attributes:
+        card: The card in use (the authenticated extended card when it was fetched).
+        fetch: The public card as fetched: its JSON as published, its URL, the URLs tried, notes, warnings.
+        interface: The interface the client talks to (URL, binding, protocol version).
+        extended: Whether ``card`` is the extended card.
+        extended_error: Why the extended card could not be fetched, if it was tried and failed.
+    """
+
+    card: AgentCard
+    fetch: CardFetch
+    interface: AgentInterface
+    extended: bool = False
+    extended_error: WorkbenchError | None = None
+
+    @property
+    def era(self) -> str:
+        """``"1.0"`` or ``"0.3"``: the protocol the interface in use speaks (see ``protocol_era``)."""
+        return protocol_era(self.interface)
