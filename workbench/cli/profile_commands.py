@@ -32,15 +32,15 @@ from workbench.cli.render import print_error
 from workbench.cli.targets import parse_origins, target_spec
 from workbench.core.credentials import KeyringCredentialStore
 from workbench.core.errors import ConfigError, WorkbenchError
-from workbench.core.profile_secrets import clear_profile_secrets, find_profile, parse_secret_spec, set_profile_secret
-from workbench.core.profile_service import forget_profile_credentials, login, logout, uses_oauth
+from workbench.core.oauth_login import login, logout
+from workbench.core.profile_secrets import parse_secret_spec, uses_oauth
+from workbench.core.profile_service import ProfileService
 from workbench.core.profiles import (
     A2AProfile,
     ConnectionProfile,
     MCPHTTPProfile,
     MCPSSEProfile,
     MCPStdioProfile,
-    parse_profile,
     validation_details,
 )
 from workbench.core.settings import ProfileStore
@@ -74,9 +74,9 @@ def run_profile_command(options: ProfileCommandOptions) -> int:
 
 
 async def _profile(options: ProfileCommandOptions) -> int:
-    profiles = ProfileStore(options.config_dir)
+    profiles = ProfileService(ProfileStore(options.config_dir), KeyringCredentialStore())
     if isinstance(options, ProfileListOptions):
-        saved = profiles.load()
+        saved = profiles.saved()
         if options.json:
             for p in saved:
                 print(json.dumps(p.model_dump(mode="json")))
@@ -91,24 +91,17 @@ async def _profile(options: ProfileCommandOptions) -> int:
                 print(f"{p.name:<24} {p.kind:<10} {_target(p)}{key if p.secrets else ''}{oauth}{also}  (id {p.id})")
         return EXIT_OK
     if isinstance(options, ProfileRemoveOptions):
-        profile = find_profile(profiles, options.name)
-        others = {ref.key for p in profiles.load() if p.id != profile.id for ref in p.secrets}
-        failures = await forget_profile_credentials(profile, KeyringCredentialStore(), still_used=others)
-        if failures:
-            raise failures[0][1]  # nothing removed yet: the profile stays so that its secrets can be found
-        profiles.delete(profile.id)
+        profile = profiles.find(options.name)
+        await profiles.remove(profile)  # credentials first: one the keyring refuses keeps the profile, to retry
         print(f"removed {profile.name}", file=sys.stderr)
         return EXIT_OK
     if isinstance(options, ProfileEditOptions):
-        edited = _edited_profile(find_profile(profiles, options.name), options)
-        profiles.upsert(edited)
+        edited = _edited_profile(profiles.find(options.name), options)
+        profiles.put(edited)
         print(f"saved {edited.name} (id {edited.id})", file=sys.stderr)
         return EXIT_OK
     assert isinstance(options, ProfileAddOptions)
-    new = _new_profile(options)
-    if any(p.name == new.name for p in profiles.load()):
-        raise ConfigError(f"A profile called {new.name!r} exists already.", hint="remove it first or pick another name")
-    profiles.upsert(new)
+    new = profiles.add(_new_profile(options))
     print(f"saved {new.name} (id {new.id})", file=sys.stderr)
     return EXIT_OK
 
@@ -169,29 +162,16 @@ def _edited_profile(profile: ConnectionProfile, options: ProfileEditOptions) -> 
             to forget is not among the allowed ones.
     """
     edited = apply_overrides(profile, options.overrides)
-    forget = parse_origins(options.forget_origins)
-    if forget:
-        allowed = list(getattr(edited, "allowed_origins", None) or [])
-        unknown = [origin for origin in forget if origin not in allowed]
-        if unknown:
-            raise ConfigError(
-                f"{unknown[0]} is not an allowed origin of {profile.name!r}.",
-                hint="workbench profile list shows them",
-                details={"option": "--forget-origin", "allowed": allowed},
-            )
-        edited = parse_profile(
-            {**edited.model_dump(mode="json"), "allowed_origins": [o for o in allowed if o not in forget]}
-        )
-    return edited
+    return ProfileService.without_origins(edited, parse_origins(options.forget_origins))
 
 
 async def _secret(options: SecretSetOptions | SecretClearOptions) -> int:
-    profiles = ProfileStore(options.config_dir)
     store = KeyringCredentialStore()
-    profile = find_profile(profiles, options.name)
+    profiles = ProfileService(ProfileStore(options.config_dir), store)
+    profile = profiles.find(options.name)
     if isinstance(options, SecretClearOptions):
         kind, name = parse_secret_spec(options.kind) if options.kind else (None, "")
-        _, count = await clear_profile_secrets(store, profiles, profile, kind, name)
+        _, count = await profiles.clear_secrets(profile, kind, name)
         print(f"forgot {count} secret(s) of {profile.name}", file=sys.stderr)
         return EXIT_OK
     kind, name = parse_secret_spec(options.kind)
@@ -204,7 +184,7 @@ async def _secret(options: SecretSetOptions | SecretClearOptions) -> int:
         value = sys.stdin.read().rstrip("\r\n")
     if not value:
         raise ConfigError("No secret value was given on standard input.")
-    await set_profile_secret(store, profiles, profile, kind, name, SecretStr(value))
+    await profiles.set_secret(profile, kind, name, SecretStr(value))
     backend = store.backend()
     print(f"stored {options.kind} for {profile.name} in {backend.name}", file=sys.stderr)
     if backend.warning:
@@ -216,7 +196,7 @@ async def _oauth(options: LoginOptions | LogoutOptions) -> int:
     """``workbench login NAME`` / ``workbench logout NAME``."""
     from workbench.core.http.browser import follow_redirects_opener, system_browser_opener
 
-    profile = find_profile(ProfileStore(options.config_dir), options.name)
+    profile = ProfileStore(options.config_dir).find(options.name)
     if isinstance(options, LoginOptions) and options.allow_origins:
         profile = apply_overrides(profile, TargetOptions(allow_origins=options.allow_origins))
     if not isinstance(profile, MCPHTTPProfile | MCPSSEProfile) or profile.auth != "oauth":

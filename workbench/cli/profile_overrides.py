@@ -40,11 +40,10 @@ def load_profile(options: TargetOptions, config_dir: str | None) -> ConnectionPr
         NotFoundError: No such profile.
         ConfigError: An option does not fit the profile's kind, or a value is out of range.
     """
-    from workbench.core.profile_secrets import find_profile
     from workbench.core.settings import ProfileStore
 
     assert options.profile is not None
-    return apply_overrides(find_profile(ProfileStore(config_dir), options.profile), options)
+    return apply_overrides(ProfileStore(config_dir).find(options.profile), options)
 
 
 def with_overrides(profile: ConnectionProfile, args: argparse.Namespace) -> ConnectionProfile:
