@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import queue
 import shlex
@@ -16,40 +15,11 @@ from typing import Any
 
 import pytest
 
-from tests.support.cli_runner import run_workbench
+from tests.support.cli_runner import json_lines, workbench
+from tests.support.demo_mcp import DEMO_STDIO
 from tests.support.everything import StdioCommand
 
 pytestmark = pytest.mark.asyncio
-DEMO_STDIO = [sys.executable, "-m", "workbench.demo.mcp_server", "--stdio"]
-
-
-async def workbench(*argv: str, stdin: bytes = b"", timeout: float = 60) -> tuple[int, str, str]:
-    """Run ``workbench ARGV`` (in this process: tests/support/cli_runner.py); (exit code, stdout, stderr)."""
-    return await run_workbench(*argv, stdin=stdin, timeout=timeout)
-
-
-async def workbench_process(
-    *argv: str, stdin: bytes = b"", env: dict[str, str] | None = None, timeout: float = 60
-) -> tuple[int, str, str]:
-    """Run ``python -m workbench ARGV`` as its own process: for what only a process shows (its
-    environment at start-up, its exit status, what it leaves behind)."""
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "workbench",
-        *argv,
-        env=env,
-        stdin=asyncio.subprocess.PIPE,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-    )
-    out, err = await asyncio.wait_for(proc.communicate(stdin), timeout)
-    assert proc.returncode is not None
-    return proc.returncode, out.decode(), err.decode()
-
-
-def json_lines(text: str) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in text.splitlines() if line.strip()]
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import shlex
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -20,17 +19,16 @@ from urllib.parse import parse_qs
 
 import pytest
 
-from tests.e2e.test_cli import json_lines
 from tests.support.a2a_agents import echo_app
 from tests.support.a2a_security_agents import API_KEY, PARAM_NAMES, Location, api_key_agent
-from tests.support.cli_runner import run_workbench
+from tests.support.cli_profiles import cli_env
+from tests.support.cli_runner import json_lines, run_workbench
 from workbench.core.agent_factory import build_agent
 from workbench.core.profiles import A2AProfile
 from workbench.core.wire import WireRecorder
 from workbench.demo.a2a_agents import serve_agent
 
 pytestmark = pytest.mark.asyncio
-REPO = Path(__file__).resolve().parents[2]
 CUSTOM = "S3CRET-custom-7d41c9"
 
 
@@ -73,16 +71,6 @@ class Recorded:
         return [s for s in self.seen if not s.path.startswith("/.well-known/")]
 
 
-def _env(tmp_path: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHON_KEYRING_BACKEND", "DBUS_SESSION_BUS_ADDRESS")}
-    env["WORKBENCH_CONFIG_DIR"] = str(tmp_path / "config")
-    env["XDG_CONFIG_HOME"] = str(tmp_path / "xdg")
-    env["PYTHONPATH"] = str(REPO)
-    env["PYTHON_KEYRING_BACKEND"] = "tests.support.keyrings.FileTestKeyring"
-    env["WORKBENCH_TEST_KEYRING"] = str(tmp_path / "keyring.json")
-    return env
-
-
 def _carried_where_the_card_says(seen: Seen, location: Location) -> bool:
     name = PARAM_NAMES[location]
     if location == "header":
@@ -108,7 +96,7 @@ async def test_an_answered_api_key_goes_where_the_card_says_and_never_as_a_beare
     agent = Recorded(api_key_agent(location))
     async with serve_agent(agent) as url:
         code, out, err = await run_workbench(
-            "send", "--a2a", url, "hello", "--answer", API_KEY, "--json", env=_env(tmp_path)
+            "send", "--a2a", url, "hello", "--answer", API_KEY, "--json", env=cli_env(tmp_path)
         )
     assert code == 0, err
     assert json_lines(out)[-1]["result"]["state"] == "completed"
@@ -122,7 +110,7 @@ async def test_an_answered_api_key_goes_where_the_card_says_and_never_as_a_beare
 async def test_secret_set_query_or_cookie_for_an_a2a_profile_is_accepted_and_sent_there(
     location: Location, tmp_path: Path
 ) -> None:
-    env = _env(tmp_path)
+    env = cli_env(tmp_path)
     agent = Recorded(api_key_agent(location))
     name = PARAM_NAMES[location]
     async with serve_agent(agent) as url:
@@ -146,7 +134,7 @@ async def test_secret_set_query_or_cookie_for_an_a2a_profile_is_accepted_and_sen
 async def test_a_custom_header_never_follows_a_card_to_another_origin_nor_shows_anywhere(
     wire_name: str, tmp_path: Path
 ) -> None:
-    env = _env(tmp_path)
+    env = cli_env(tmp_path)
     agent = Recorded(echo_app)
     wire = tmp_path / wire_name
     async with serve_agent(agent) as url:  # its card names 127.0.0.1; the command calls it localhost
@@ -173,7 +161,7 @@ async def test_a_custom_header_value_is_masked_in_log_records(caplog: pytest.Log
 
 
 async def test_a_custom_header_of_a_saved_profile_stays_on_its_origin(tmp_path: Path) -> None:
-    env = _env(tmp_path)
+    env = cli_env(tmp_path)
     agent = Recorded(echo_app)
     async with serve_agent(agent) as url:
         local = url.replace("127.0.0.1", "localhost")
@@ -194,14 +182,14 @@ async def test_a_401_hint_passes_the_key_where_the_card_says_and_works_as_writte
 ) -> None:
     agent = Recorded(api_key_agent(location))
     async with serve_agent(agent) as url:
-        code, _, err = await run_workbench("send", "--a2a", url, "hello", env=_env(tmp_path))
+        code, _, err = await run_workbench("send", "--a2a", url, "hello", env=cli_env(tmp_path))
         assert code == 1
         [hint] = [line.strip() for line in err.splitlines() if "pass the credential: " in line]
         argv = shlex.split(hint.split(": ", 1)[1].split(" …")[0])[1:]
         assert "Authorization=Bearer TOKEN" not in argv
         assert any("KEY" in value for value in argv)
         written = [value.replace("KEY", API_KEY) for value in argv]
-        code, out, err = await run_workbench(*written, "hello", "--json", env=_env(tmp_path))
+        code, out, err = await run_workbench(*written, "hello", "--json", env=cli_env(tmp_path))
     assert code == 0, err
     assert json_lines(out)[-1]["result"]["state"] == "completed"
     assert _carried_where_the_card_says(agent.calls[-1], location)

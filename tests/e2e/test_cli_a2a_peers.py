@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.test_cli import workbench, workbench_process
 from tests.servers.a2a_grpc_agent import grpc_agent
 from tests.servers.a2a_js_agents import js_agent
+from tests.support.cli_runner import workbench, workbench_process
 
 pytestmark = pytest.mark.asyncio
 STEPS = ("step 1", "step 2", "step 3")

@@ -15,9 +15,8 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.test_cli import workbench
-from tests.e2e.test_cli_messages import wire_records
 from tests.servers.a2a_js_agents import js_agent
+from tests.support.cli_runner import wire_records, workbench
 from tests.support.peers import peer_command, run_cli
 from workbench.demo.a2a_agents import serve_agent, travel_app_factory
 

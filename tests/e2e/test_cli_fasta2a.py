@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.test_cli import json_lines, workbench
 from tests.support.a2a_agents import fasta2a_agent
+from tests.support.cli_runner import json_lines, workbench
 
 pytestmark = pytest.mark.asyncio
 

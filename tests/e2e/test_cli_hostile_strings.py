@@ -8,8 +8,8 @@ import sys
 
 import pytest
 
-from tests.e2e.test_cli import workbench
 from tests.servers import script_path
+from tests.support.cli_runner import workbench
 
 pytestmark = pytest.mark.asyncio
 RAW_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")

@@ -14,12 +14,12 @@ import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from tests.e2e.test_cli_profiles import _env, workbench
 from tests.servers import script_path, start_listening_process
+from tests.support.cli_profiles import cli_env, workbench
+from tests.support.cli_runner import failure
 
 pytestmark = pytest.mark.asyncio
 MIB = 1024 * 1024
@@ -31,14 +31,8 @@ async def hostile() -> AsyncIterator[str]:
         yield server.url
 
 
-def failure(out: str) -> dict[str, Any]:
-    [failed] = [m for m in map(json.loads, out.splitlines()) if m.get("kind") == "failed" or "error" in m]
-    error: dict[str, Any] = failed["error"]
-    return error
-
-
 async def test_an_ad_hoc_target_is_refused_at_the_limits_given_on_the_command_line(tmp_path: Path) -> None:
-    env = _env(tmp_path)
+    env = cli_env(tmp_path)
     async with hostile() as url:
         code, out, err = await workbench(
             env, "call", "--json", "endless", "--mcp", url, "--mode", "legacy", "--max-stream-bytes", "4MiB"
@@ -57,7 +51,7 @@ async def test_an_ad_hoc_target_is_refused_at_the_limits_given_on_the_command_li
 
 
 async def test_the_limits_given_override_a_saved_profiles_for_this_run_only(tmp_path: Path) -> None:
-    env = _env(tmp_path)
+    env = cli_env(tmp_path)
     async with hostile() as url:
         code, _, err = await workbench(env, "profile", "add", "hostile", "--mcp", url, "--max-stream-bytes", "6MiB")
         assert code == 0, err
@@ -92,7 +86,7 @@ async def test_a_compressed_answer_that_inflates_to_300_mib_is_refused_at_the_1_
     server_env = {**os.environ, "BOMB_MB": "300"}  # ~300 KiB of gzip on the wire
     async with start_listening_process([sys.executable, script_path("compression_bomb")], env=server_env) as server:
         run = [arg.replace("{url}", server.url) for arg in argv]
-        code, out, err = await workbench(_env(tmp_path), *run, "--max-message-bytes", "1MiB")
+        code, out, err = await workbench(cli_env(tmp_path), *run, "--max-message-bytes", "1MiB")
     assert code == 1, err
     error = failure(out)
     assert error["type"] == "ProtocolError" and error["code"] == "protocol"
@@ -113,7 +107,7 @@ async def test_a_compressed_answer_that_inflates_to_300_mib_is_refused_at_the_1_
 async def test_a_limit_that_is_not_a_size_or_does_not_fit_the_target_is_a_usage_error(
     tmp_path: Path, argv: tuple[str, ...]
 ) -> None:
-    code, out, _ = await workbench(_env(tmp_path), "inspect", "--json", *argv)
+    code, out, _ = await workbench(cli_env(tmp_path), "inspect", "--json", *argv)
     assert code == 2
     error = failure(out)
     assert error["code"] == "config" and error["details"]["option"] in ("--max-message-bytes", "--max-stream-bytes")

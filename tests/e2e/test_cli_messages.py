@@ -9,17 +9,14 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.test_cli import DEMO_STDIO, json_lines, workbench, workbench_process
+from tests.support.cli_runner import json_lines, wire_records, workbench, workbench_process
+from tests.support.demo_mcp import DEMO_STDIO
 from workbench.demo.a2a_agents.common import serve_agent
 from workbench.demo.a2a_agents.travel import build_travel_app
 
 pytestmark = pytest.mark.asyncio
 URL_TOOL = "trigger-url-elicitation"
 URL_ARGS = json.dumps({"url": "https://example.org/finish", "errorPath": True})
-
-
-def wire_records(path: Path) -> list[dict[str, Any]]:
-    return json_lines(path.read_text(encoding="utf-8"))
 
 
 def tool_calls(path: Path) -> list[dict[str, Any]]:

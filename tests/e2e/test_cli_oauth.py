@@ -13,15 +13,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.test_cli_profiles import _env, workbench
 from tests.servers.oauth_as import TokenAuth, serve_oauth_protected_mcp
+from tests.support.cli_profiles import cli_env, workbench
 from workbench.core.http.origins import origin_of
 
 pytestmark = pytest.mark.asyncio
 
 
 def _oauth_env(tmp_path: Path) -> dict[str, str]:
-    env = _env(tmp_path)
+    env = cli_env(tmp_path)
     env["WORKBENCH_OAUTH_TEST_FOLLOW"] = "1"
     return env
 

@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.test_cli_profiles import _env, workbench
 from tests.servers.a2a_hostile_ids import hostile_ids_app
 from tests.servers.oauth_as import serve_oauth_protected_mcp
+from tests.support.cli_profiles import cli_env, workbench
 from tests.support.cli_runner import run_workbench
 from tests.support.shell import bash_commands
 from workbench.core.serving import serve_asgi
@@ -95,7 +95,7 @@ async def test_the_ids_of_a_task_that_ended_unanswered_are_shown_on_one_line() -
 
 
 async def test_the_login_hint_names_a_profile_a_shell_would_split_as_one_argument(tmp_path: Path) -> None:
-    env, name = _env(tmp_path), "notes; touch pwned $(touch pwned2) `id`"
+    env, name = cli_env(tmp_path), "notes; touch pwned $(touch pwned2) `id`"
     async with serve_oauth_protected_mcp() as servers:
         code, _, err = await workbench(env, "profile", "add", name, "--mcp", servers.url, "--oauth")
         assert code == 0, err
@@ -111,7 +111,7 @@ async def test_the_login_hint_names_a_profile_a_shell_would_split_as_one_argumen
 async def test_profile_list_shows_a_stdio_servers_command_as_a_line_that_reads_back_as_its_arguments(
     tmp_path: Path,
 ) -> None:
-    env = _env(tmp_path)
+    env = cli_env(tmp_path)
     argv = ["python3", "srv.py", "a b; touch pwned", "$(touch pwned2)", "two\nlines"]
     code, _, err = await workbench(env, "profile", "add", "local", "--stdio", "--", *argv)
     assert code == 0, err

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.test_cli_profiles import _env, workbench
+from tests.support.cli_profiles import cli_env, workbench
 
 pytestmark = pytest.mark.asyncio
 
@@ -25,7 +25,7 @@ def _listed(out: str) -> dict[str, dict[str, object]]:
 
 
 async def test_profile_add_keeps_its_allowed_origins_and_list_shows_them(tmp_path: Path) -> None:
-    env = _env(tmp_path)
+    env = cli_env(tmp_path)
     for kind, target in (("--a2a", AGENT), ("--mcp", "https://tools.example/mcp")):
         name = kind.strip("-")
         code, _, err = await workbench(env, "profile", "add", name, kind, target, "--allow-origin", CDN)
@@ -41,13 +41,13 @@ async def test_profile_add_keeps_its_allowed_origins_and_list_shows_them(tmp_pat
 
 async def test_profile_add_refuses_an_allowed_origin_for_a_stdio_server(tmp_path: Path) -> None:
     code, _, err = await workbench(
-        _env(tmp_path), "profile", "add", "local", "--stdio", "--allow-origin", CDN, "--", "python", "server.py"
+        cli_env(tmp_path), "profile", "add", "local", "--stdio", "--allow-origin", CDN, "--", "python", "server.py"
     )
     assert code == 2, err
 
 
 async def test_profile_edit_adds_and_forgets_allowed_origins_and_refuses_an_unknown_one(tmp_path: Path) -> None:
-    env = _env(tmp_path)
+    env = cli_env(tmp_path)
     assert (await workbench(env, "profile", "add", "agent", "--a2a", AGENT))[0] == 0
     code, _, err = await workbench(env, "profile", "edit", "agent", "--allow-origin", CDN, "--timeout", "12")
     assert code == 0, err
@@ -62,7 +62,7 @@ async def test_profile_edit_adds_and_forgets_allowed_origins_and_refuses_an_unkn
 
 
 async def test_config_dir_applies_to_every_command_before_or_after_the_subcommand(tmp_path: Path) -> None:
-    env = _env(tmp_path)
+    env = cli_env(tmp_path)
     elsewhere = tmp_path / "elsewhere"
     code, _, err = await workbench(env, "profile", "add", "agent", "--a2a", AGENT, "--config-dir", str(elsewhere))
     assert code == 0, err

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.test_cli_profiles import TOKEN, _env, json_error_code, workbench
+from tests.support.cli_profiles import TOKEN, cli_env, json_error_code, workbench
+from tests.support.demo_mcp import DEMO_STDIO
 from workbench.demo.mcp_server import serve_http
 
 pytestmark = pytest.mark.asyncio
-DEMO = [sys.executable, "-m", "workbench.demo.mcp_server", "--stdio"]
 
 
 def last(out: str) -> dict:
@@ -20,8 +20,8 @@ def last(out: str) -> dict:
 
 
 async def test_mode_and_agent_tool_override_a_saved_stdio_profile(tmp_path: Path) -> None:
-    env = _env(tmp_path)
-    code, _, err = await workbench(env, "profile", "add", "demo", "--stdio", "--mode", "2026-07-28", "--", *DEMO)
+    env = cli_env(tmp_path)
+    code, _, err = await workbench(env, "profile", "add", "demo", "--stdio", "--mode", "2026-07-28", "--", *DEMO_STDIO)
     assert code == 0, err
     code, out, err = await workbench(env, "inspect", "--profile", "demo", "--json")
     assert code == 0, err
@@ -39,8 +39,8 @@ async def test_mode_and_agent_tool_override_a_saved_stdio_profile(tmp_path: Path
 async def test_env_overrides_and_timeout_bounds_a_saved_stdio_profile(tmp_path: Path) -> None:
     from tests.servers import script_path
 
-    env = _env(tmp_path)
-    gated = ["sh", "-c", 'test "$WB_GATE" = open && exec "$0" "$@"', *DEMO]  # the demo, only with WB_GATE=open
+    env = cli_env(tmp_path)
+    gated = ["sh", "-c", 'test "$WB_GATE" = open && exec "$0" "$@"', *DEMO_STDIO]  # the demo, only with WB_GATE=open
     code, _, err = await workbench(env, "profile", "add", "gated", "--stdio", "--", *gated)
     assert code == 0, err
     code, out, _ = await workbench(env, "inspect", "--profile", "gated", "--json", "--connect-timeout", "20")
@@ -58,7 +58,7 @@ async def test_env_overrides_and_timeout_bounds_a_saved_stdio_profile(tmp_path: 
 
 
 async def test_a_header_passes_a_credential_to_a_saved_http_profile_for_this_run_only(tmp_path: Path) -> None:
-    env = _env(tmp_path)
+    env = cli_env(tmp_path)
     async with serve_http(transport="streamable-http", require_bearer=TOKEN) as url:
         code, _, err = await workbench(env, "profile", "add", "protected", "--mcp", url)
         assert code == 0, err
@@ -96,7 +96,7 @@ async def test_a_header_passes_a_credential_to_a_saved_http_profile_for_this_run
 async def test_an_option_the_profile_cannot_use_exits_2_naming_the_conflict(
     tmp_path: Path, kind: str, argv: list[str], option: str
 ) -> None:
-    env = _env(tmp_path)
+    env = cli_env(tmp_path)
     target = {
         "a2a": ["--a2a", "http://127.0.0.1:9/"],
         "mcp": ["--mcp", "http://127.0.0.1:9/mcp"],
@@ -117,7 +117,7 @@ async def test_a_bearer_agent_profile_without_a_keyring_uses_the_answer_for_this
     from tests.support.a2a_agents import BEARER, bearer_app
     from workbench.demo.a2a_agents import serve_agent
 
-    env = _env(tmp_path, keyring_backend=False)
+    env = cli_env(tmp_path, keyring_backend=False)
     async with serve_agent(bearer_app) as url:
         code, _, err = await workbench(env, "profile", "add", "agent", "--a2a", url)
         assert code == 0, err

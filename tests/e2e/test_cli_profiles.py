@@ -3,46 +3,18 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
-from pathlib import Path
 
 import pytest
 
-from tests.e2e.test_cli import workbench_process
-from tests.support.cli_runner import run_workbench
+from tests.support.cli_profiles import TOKEN, cli_env, json_error_code, workbench
 from workbench.demo.mcp_server import serve_http
 
 pytestmark = pytest.mark.asyncio
-TOKEN = "tok-e2e-7f3a9c"  # a value that must appear only in the (test) keyring
-REPO = Path(__file__).resolve().parents[2]
-
-
-def _env(tmp_path: Path, *, keyring_backend: bool = True) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHON_KEYRING_BACKEND", "DBUS_SESSION_BUS_ADDRESS")}
-    env["WORKBENCH_CONFIG_DIR"] = str(tmp_path / "config")
-    env["XDG_CONFIG_HOME"] = str(tmp_path / "xdg")  # no keyringrc.cfg from the user
-    env["PYTHONPATH"] = str(REPO)
-    if keyring_backend:
-        env["PYTHON_KEYRING_BACKEND"] = "tests.support.keyrings.FileTestKeyring"
-        env["WORKBENCH_TEST_KEYRING"] = str(tmp_path / "keyring.json")
-    return env
-
-
-async def workbench(env: dict[str, str], *argv: str, stdin: bytes = b"") -> tuple[int, str, str]:
-    """Run ``workbench ARGV`` with ``env`` as its whole environment.
-
-    In this process (tests/support/cli_runner.py, which picks the keyring backend again from ``env``)
-    when ``env`` names the test keyring; in a process of its own when it names none, because keyring's
-    discovery would see the test backends this process has imported where a user's process has none.
-    """
-    if "PYTHON_KEYRING_BACKEND" not in env:
-        return await workbench_process(*argv, stdin=stdin, env=env, timeout=90)
-    return await run_workbench(*argv, stdin=stdin, env=env, timeout=90)
 
 
 async def test_a_bearer_secret_set_from_stdin_is_used_on_the_wire_and_stored_only_in_the_keyring(tmp_path):
-    env = _env(tmp_path)
+    env = cli_env(tmp_path)
     async with serve_http(transport="streamable-http", require_bearer=TOKEN) as url:
         code, _, err = await workbench(env, "profile", "add", "protected", "--mcp", url)
         assert code == 0, err
@@ -77,7 +49,7 @@ async def test_a_bearer_secret_set_from_stdin_is_used_on_the_wire_and_stored_onl
 
 
 async def test_secret_set_without_a_secure_keyring_is_refused_and_nothing_is_saved(tmp_path):
-    env = _env(tmp_path, keyring_backend=False)
+    env = cli_env(tmp_path, keyring_backend=False)
     code, _, _ = await workbench(env, "profile", "add", "p", "--mcp", "http://127.0.0.1:9/mcp")
     assert code == 0
     code, _, err = await workbench(env, "secret", "set", "p", "bearer", stdin=TOKEN.encode())
@@ -89,7 +61,7 @@ async def test_secret_set_without_a_secure_keyring_is_refused_and_nothing_is_sav
 
 
 async def test_a_header_that_looks_secret_is_refused_in_a_profile_with_a_hint(tmp_path):
-    env = _env(tmp_path)
+    env = cli_env(tmp_path)
     code, _, err = await workbench(
         env, "profile", "add", "p", "--mcp", "http://127.0.0.1:9/mcp", "--header", f"Authorization=Bearer {TOKEN}"
     )
@@ -99,7 +71,7 @@ async def test_a_header_that_looks_secret_is_refused_in_a_profile_with_a_hint(tm
 
 
 async def test_env_secret_reaches_only_the_stdio_child_and_removal_forgets_it(tmp_path):
-    env = _env(tmp_path)
+    env = cli_env(tmp_path)
     demo = [sys.executable, "-m", "workbench.demo.mcp_server", "--stdio"]
     code, _, err = await workbench(env, "profile", "add", "demo", "--stdio", "--", *demo)
     assert code == 0, err
@@ -111,13 +83,3 @@ async def test_env_secret_reaches_only_the_stdio_child_and_removal_forgets_it(tm
     code, _, _ = await workbench(env, "profile", "remove", "demo")
     assert code == 0
     assert "env-value-91" not in (tmp_path / "keyring.json").read_text()
-
-
-def json_error_code(out: str) -> str | None:
-    for line in out.splitlines():
-        data = json.loads(line)
-        if "error" in data:
-            return data["error"].get("code")
-        if data.get("type") == "failed":
-            return data.get("error", {}).get("code")
-    return None

@@ -7,8 +7,8 @@ import sys
 
 import pytest
 
-from tests.e2e.test_cli import workbench
 from tests.servers import script_path
+from tests.support.cli_runner import workbench
 
 pytestmark = pytest.mark.asyncio
 HUGE_FORM = ["--", sys.executable, script_path("huge_form"), "50000"]

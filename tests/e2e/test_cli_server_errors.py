@@ -11,22 +11,15 @@ import json
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
 
 import pytest
 
-from tests.e2e.test_cli import workbench
 from tests.servers import script_path, start_listening_process
+from tests.support.cli_runner import failure, workbench
 
 pytestmark = pytest.mark.asyncio
 BOUND = 30.0
 SERVER_CODES = [-32000, -32001, -32099, 7]
-
-
-def failure(out: str) -> dict[str, Any]:
-    [failed] = [m for m in map(json.loads, out.splitlines()) if m.get("kind") == "failed" or "error" in m]
-    error: dict[str, Any] = failed["error"]
-    return error
 
 
 @asynccontextmanager

@@ -10,27 +10,19 @@ waiting for the slow peer (or the 30 s connect timeout) would take.
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
 
 import pytest
 
-from tests.e2e.test_cli import workbench
 from tests.servers import ListeningProcess, script_path, start_listening_process
+from tests.support.cli_runner import failure, workbench
 from workbench.core.errors import CLOSED_WITHOUT_ANSWER
 
 pytestmark = pytest.mark.asyncio
 BOUND = 15.0
 """Seconds a run may take: far less than the trickle (minutes) or the connect timeout (30 s)."""
-
-
-def failure(out: str) -> dict[str, Any]:
-    [failed] = [m for m in map(json.loads, out.splitlines()) if m.get("kind") == "failed" or "error" in m]
-    error: dict[str, Any] = failed["error"]
-    return error
 
 
 @asynccontextmanager

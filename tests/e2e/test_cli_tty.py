@@ -6,9 +6,9 @@ import json
 import subprocess
 import sys
 
+from tests.support.demo_mcp import DEMO_STDIO
 from tests.support.terminal import run_on_a_terminal
 
-DEMO_STDIO = [sys.executable, "-m", "workbench.demo.mcp_server", "--stdio"]
 ANSWERS = {
     "Fill the form?": ["y"],
     "Name": ["Ada"],

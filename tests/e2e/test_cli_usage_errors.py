@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from tests.e2e.test_cli import workbench
+from tests.support.cli_runner import workbench
 
 pytestmark = pytest.mark.asyncio
 # Never started: a usage error must be found first (spawning it would fail with exit 1 instead).

@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.test_cli import DEMO_STDIO, workbench
+from tests.support.cli_runner import workbench
+from tests.support.demo_mcp import DEMO_STDIO
 from workbench.demo.mcp_server import serve_http
 
 pytestmark = pytest.mark.asyncio

@@ -35,6 +35,7 @@ from pathlib import Path
 import pytest
 
 from tests.servers.oauth_as import serve_oauth_protected_mcp
+from tests.support.cli_profiles import cli_env
 from workbench.demo.launcher import EPHEMERAL_PORTS, run_demo
 from workbench.demo.mcp_server import serve_http
 
@@ -228,13 +229,8 @@ def stateful(example: Example) -> bool:
 
 
 def _environment(scratch: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHON_KEYRING_BACKEND", "DBUS_SESSION_BUS_ADDRESS")}
+    env = cli_env(scratch)
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"  # this checkout's python, workbench
-    env["PYTHONPATH"] = str(REPO)  # for the test keyring backend
-    env["WORKBENCH_CONFIG_DIR"] = str(scratch / "config")
-    env["XDG_CONFIG_HOME"] = str(scratch / "xdg")  # no keyringrc.cfg from the user
-    env["PYTHON_KEYRING_BACKEND"] = "tests.support.keyrings.FileTestKeyring"
-    env["WORKBENCH_TEST_KEYRING"] = str(scratch / "keyring.json")
     env["WORKBENCH_OAUTH_TEST_FOLLOW"] = "1"  # the login follows the authorization URL instead of a browser
     env["QT_QPA_PLATFORM"] = "offscreen"
     return env

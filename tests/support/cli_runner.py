@@ -1,4 +1,4 @@
-"""Run the ``workbench`` command line inside the test process, as its own process would see it.
+"""Run the ``workbench`` command line for tests, and read what it prints.
 
 A ``python -m workbench`` child costs ~1.7 s of CPU before it does anything (importing both protocol
 SDKs); a test worker has them imported already. ``run_workbench`` calls ``workbench.cli.main(argv)``
@@ -6,21 +6,23 @@ in a thread of its own (the command runs its own event loop, as in its process) 
 streams, the given environment, and the logging and warning hooks the command installs put back
 afterwards, so tests see what a terminal would: exit code, stdout, stderr.
 
-What only a real process shows stays with real processes (tests/e2e/test_cli_process.py and the
-TTY, profile/keyring and peer suites): the exit status of the interpreter, signals, a terminal,
-the environment a child inherits.
+What only a real process shows stays with real processes (``workbench_process``;
+tests/e2e/test_cli_process.py and the TTY, profile/keyring and peer suites): the exit status of the
+interpreter, signals, a terminal, the environment a child inherits.
 """
 
 from __future__ import annotations
 
 import asyncio
 import io
+import json
 import logging
 import os
 import sys
 import threading
 import warnings
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import keyring.core
@@ -39,6 +41,48 @@ async def run_workbench(
     """
     environ = None if env is None else dict(env)
     return await asyncio.wait_for(asyncio.to_thread(_run, list(argv), stdin, environ), timeout)
+
+
+async def workbench(*argv: str, stdin: bytes = b"", timeout: float = 60) -> tuple[int, str, str]:
+    """Run ``workbench ARGV`` in this process with this process's environment; (exit code, stdout, stderr)."""
+    return await run_workbench(*argv, stdin=stdin, timeout=timeout)
+
+
+async def workbench_process(
+    *argv: str, stdin: bytes = b"", env: dict[str, str] | None = None, timeout: float = 60
+) -> tuple[int, str, str]:
+    """Run ``python -m workbench ARGV`` as its own process: for what only a process shows (its
+    environment at start-up, its exit status, what it leaves behind)."""
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "workbench",
+        *argv,
+        env=env,
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    out, err = await asyncio.wait_for(proc.communicate(stdin), timeout)
+    assert proc.returncode is not None
+    return proc.returncode, out.decode(), err.decode()
+
+
+def json_lines(text: str) -> list[dict[str, Any]]:
+    """The JSON objects of ``--json`` output, one a line (blank lines skipped)."""
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def wire_records(path: Path) -> list[dict[str, Any]]:
+    """The records of a ``--wire`` JSONL file."""
+    return json_lines(path.read_text(encoding="utf-8"))
+
+
+def failure(out: str) -> dict[str, Any]:
+    """The ``error`` object of the one failure in ``--json`` output (a ``failed`` event or an ``error``)."""
+    [failed] = [m for m in map(json.loads, out.splitlines()) if m.get("kind") == "failed" or "error" in m]
+    error: dict[str, Any] = failed["error"]
+    return error
 
 
 def _run(argv: Sequence[str], stdin: bytes, env: dict[str, str] | None) -> tuple[int, str, str]:

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from tests.e2e.test_cli import workbench
+from tests.support.cli_runner import workbench
 from workbench.core.protocols.a2a import A2AAgent, describe_card
 from workbench.demo.a2a_agents import serve_agent, travel_app_factory
 

@@ -13,7 +13,7 @@ from a2a.server.tasks import TaskUpdater
 from a2a.types import AgentSkill, Task
 from starlette.applications import Starlette
 
-from tests.e2e.test_cli import workbench
+from tests.support.cli_runner import workbench
 from workbench.core.protocols.a2a import A2AAgent
 from workbench.core.protocols.base import AgentEvent, ArtifactUpdated, Completed, StatusChanged, TextDelta
 from workbench.demo.a2a_agents.common import make_app, make_card, serve_agent

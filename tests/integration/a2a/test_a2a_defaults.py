@@ -16,7 +16,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.e2e.test_cli import workbench
+from tests.support.cli_runner import workbench
 from workbench.core.errors import ConfigError, RequestTimeoutError
 from workbench.core.models import WireKind
 from workbench.core.protocols.a2a import A2AAgent

@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import pytest
 import pytest_asyncio
 
+from tests.support.demo_mcp import DEMO_STDIO
 from workbench.core.protocols.mcp import MCPAgent
-
-DEMO_STDIO = [sys.executable, "-m", "workbench.demo.mcp_server", "--stdio"]
-
 
 TRANSPORTS = ["in-process", "http", "sse"]
 WITH_STDIO = pytest.mark.parametrize("demo_agent_factory", ["stdio", *TRANSPORTS], indirect=True)
