@@ -51,7 +51,7 @@ async def test_the_calls_server_log_stays_at_its_end_after_cancel(qtbot, tmp_pat
         finished = SignalLog(it.widget.vm.calls.finished)
         qtbot.mouseClick(call.call_button, Qt.MouseButton.LeftButton)
         await logged.wait_for(lambda record, line: len(record.logs) >= LOG_LINES)
-        bar = call.call_log.verticalScrollBar()
+        bar = call.call_log.text.verticalScrollBar()
         QApplication.processEvents()  # the pane lays out its lines
         assert bar.maximum() > 0 and _at_bottom(bar)  # following the newest line
         qtbot.mouseClick(call.cancel_button, Qt.MouseButton.LeftButton)
@@ -59,7 +59,7 @@ async def test_the_calls_server_log_stays_at_its_end_after_cancel(qtbot, tmp_pat
         assert record.outcome == "cancelled"
         QApplication.processEvents()
         assert bar.maximum() > 0 and _at_bottom(bar)
-        assert call.call_log.toPlainText().splitlines() == record.logs
+        assert call.call_log.text.toPlainText().splitlines() == record.logs
 
 
 @pytest.mark.asyncio
@@ -73,7 +73,7 @@ async def test_the_calls_server_log_keeps_where_the_reader_scrolled_after_cancel
         qtbot.mouseClick(call.call_button, Qt.MouseButton.LeftButton)
         await logged.wait_for(lambda record, line: len(record.logs) >= LOG_LINES)
         QApplication.processEvents()
-        bar = call.call_log.verticalScrollBar()
+        bar = call.call_log.text.verticalScrollBar()
         assert bar.maximum() > 4
         qtbot.keyClick(bar, Qt.Key.Key_Home)  # the reader goes up to the start, then a few lines down
         for _ in range(3):

@@ -214,11 +214,11 @@ async def test_log_messages_sent_during_a_call_are_shown_beside_its_result(qtbot
         (record,) = await finished.wait_for()
         assert record.outcome == "ok"
         assert record.logs == [f"info · demo: slow_count: {i}" for i in (1, 2, 3)]
-        assert call.call_log.toPlainText().splitlines() == record.logs
-        assert call.call_log_title.text() == "Server log during this call (3 messages)"
+        assert call.call_log.text.toPlainText().splitlines() == record.logs
+        assert call.call_log.title.text() == "Server log during this call (3 messages)"
         # another tool's call without logs hides the pane; coming back shows the earlier call's log again
         call, finished = _call(it.widget, "add", {"a": 1, "b": 2})
         await finished.wait_for()
         assert not call.call_log.isVisibleTo(call)
         assert it.widget.tools.select_tool("slow_count")
-        assert call.call_log.toPlainText().splitlines() == record.logs
+        assert call.call_log.text.toPlainText().splitlines() == record.logs

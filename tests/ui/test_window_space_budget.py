@@ -21,7 +21,7 @@ from workbench.ui.mainwindow import MainWindow
 from workbench.ui.panels.chat.widget import INPUT_LINES, INPUT_MAX_SHARE
 from workbench.ui.panels.handoffs.items import FIRST_ROW, ROW_HEIGHT
 from workbench.ui.panels.handoffs.widget import DIAGRAM_MIN_ROWS
-from workbench.ui.panels.inspector.mcp.tool_call import (
+from workbench.ui.panels.inspector.mcp.call_layout import (
     FORM_MIN_LINES,
     JSON_MIN_WIDTH,
     RESULT_MIN_LINES,

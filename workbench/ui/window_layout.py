@@ -32,7 +32,7 @@ screen      client  wire log                                centre (workspace or
 - What gives way first as the window gets shorter: the wire log's share beyond its 8 lines; then
   the workspace's extras, each panel by its own rule, written where its layout is decided: a
   tool's form beyond its content, then beyond ``FORM_MIN_LINES``, before the result's
-  ``RESULT_MIN_LINES`` (``mcp/tool_call.py``, ``arrange``); the chat's history (the message box
+  ``RESULT_MIN_LINES`` (``mcp/call_layout.py``, ``arrange``); the chat's history (the message box
   stays 3–10 lines, ``chat/widget.py``); a resource's contents, top-aligned, scroll
   (``mcp/resources.py``); last the wire log below its 8 lines (1280×720).
 """

@@ -4,16 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer
-from PySide6.QtGui import QFontDatabase, QFontMetrics, QResizeEvent
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
-    QBoxLayout,
     QCheckBox,
     QComboBox,
     QHBoxLayout,
     QLabel,
-    QLayoutItem,
-    QPlainTextEdit,
     QProgressBar,
     QPushButton,
     QScrollArea,
@@ -28,7 +25,8 @@ from workbench.core.protocols.catalog import ResourceContents
 from workbench.core.timefmt import duration_text
 from workbench.ui.errors import ErrorView
 from workbench.ui.forms.schema_form import SchemaForm
-from workbench.ui.panels.inspector.mcp.calls import MAX_CALL_LOG_LINES
+from workbench.ui.panels.inspector.mcp.call_layout import CallAreaBudget
+from workbench.ui.panels.inspector.mcp.call_log import CallLogWidget
 from workbench.ui.panels.inspector.mcp.inline_error import InlineErrorWidget
 from workbench.ui.panels.inspector.mcp.per_connection import CallRecord, MCPConnectionViewModel
 from workbench.ui.panels.inspector.mcp.viewmodel import MCPInspectorViewModel
@@ -37,48 +35,17 @@ from workbench.ui.untrusted import plain_label
 
 ELAPSED_TICK_MS = 100
 PROGRESS_STEPS = 1000
-SIDE_BY_SIDE_WIDTH = 980
-"""From this width on, the form and the result sit side by side; below it the result is under the form."""
-RESULT_MIN_LINES = 8
-"""Lines (of the results' fixed-width font) the result pane keeps: the form gives way first."""
-RESULT_WAITING_LINES = 2
-"""Lines the result pane keeps before the tool on show was called: the form takes the rest it needs."""
-FORM_MIN_LINES = 6
-"""Lines a form taller than its pane keeps (its JSON shows as many) before the result gives way."""
-FORM_FLOOR_LINES = 2
-"""Lines a form keeps whatever happens (the result takes its ``RESULT_MIN_LINES`` from the form's first)."""
-JSON_BESIDE_WIDTH = 560
-"""A form pane this wide has its JSON beside the fields; a narrower one has it under them."""
-JSON_SHARE = 0.4
-"""The JSON's part of the form pane: of its width beside the fields, of its height under them."""
-JSON_MIN_WIDTH = 280
-"""The JSON beside the fields is never narrower (about 30 characters of its font)."""
-CALL_LOG_SHARE = 0.25
-"""The share of the result area the call's log messages get when they first show (the result keeps the rest)."""
 REFUSAL_NOTE = "Not sent: fix what is marked, or tick “Send even if invalid” to send anyway."
 """Said under the form's problem list when Call found problems (the list names them; this says why nothing went)."""
 MAX_TAB_STOPS = 2000
 """Walking a form's focus chain stops after this many widgets (a huge schema's fields beyond keep their order)."""
-FORM_SHARE = 0.55
-"""The most of the call area's height a stacked form takes (a tall one scrolls); its share of the width side by side."""
-
-
-def _box(pane: QWidget | None) -> QBoxLayout:
-    """The layout of one of the call splitter's panes (each has a box layout)."""
-    layout = pane.layout() if pane is not None else None
-    assert isinstance(layout, QBoxLayout)
-    return layout
-
-
-def _height(item: QLayoutItem | None) -> int:
-    """The height a layout item asks for (nothing for a hidden one: its row is skipped)."""
-    return item.sizeHint().height() if item is not None and not item.isEmpty() else 0
 
 
 class ToolCallWidget(QWidget):
     """Fill a tool's arguments, call it (Ctrl+Enter), watch progress, cancel, and read the result.
 
-    Form and result share the area: side by side when there is width for both, stacked otherwise.
+    Form and result share the area: side by side when there is width for both, stacked otherwise
+    (``call_layout.CallAreaBudget``); the server's log during the call shows under the result.
     The widget serves every connection and keeps nothing of its own: what the user types, the call
     under way, the history and the result on show are the shown connection's (``vm.state``, see
     per_connection.py), written there as they happen and redrawn from there by ``set_tool``.
@@ -137,40 +104,24 @@ class ToolCallWidget(QWidget):
         self.result_view = ToolResultView(self)
         self.result_view.link_clicked.connect(vm.ctx.links.offer)
         self.result_view.link_read_requested.connect(self.on_result_link_read_requested)
-        # the server's log messages sent during the call shown (plain text; hidden when there are none)
-        self.call_log_box = QWidget(self)
-        self.call_log_title = plain_label("", self.call_log_box, selectable=False)
-        self.call_log = QPlainTextEdit(self.call_log_box)
-        self.call_log.setObjectName("callLog")
-        self.call_log.setReadOnly(True)
-        self.call_log.setMaximumBlockCount(MAX_CALL_LOG_LINES)
-        self.call_log.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
-        log_layout = QVBoxLayout(self.call_log_box)
-        log_layout.setContentsMargins(0, 0, 0, 0)
-        log_layout.setSpacing(2)
-        log_layout.addWidget(self.call_log_title)
-        log_layout.addWidget(self.call_log, 1)
-        self.call_log_box.setVisible(False)
         self.result_split = QSplitter(Qt.Orientation.Vertical, self)
         self.result_split.setObjectName("resultSplitter")
         self.result_split.addWidget(self.result_view)
-        self.result_split.addWidget(self.call_log_box)
+        self.call_log = CallLogWidget(self.result_split)  # the server's log messages during the call shown
         self.result_split.setStretchFactor(0, 3)
         self.result_split.setStretchFactor(1, 1)
         self.result_split.setChildrenCollapsible(False)
-        self._log_sized = False
-        self._log_shown: CallRecord | None = None
 
         top = QWidget(self)
         top_layout = QVBoxLayout(top)
         top_layout.setContentsMargins(0, 4, 4, 0)
-        top_layout.setSpacing(2)  # the form's lines before white space (space budget: see arrange)
+        top_layout.setSpacing(2)  # the form's lines before white space (space budget: see call_layout.py)
         top_layout.addWidget(self._form_holder, 1)
         top_layout.addLayout(buttons)
         bottom = QWidget(self)
         bottom_layout = QVBoxLayout(bottom)
         bottom_layout.setContentsMargins(4, 4, 0, 0)
-        bottom_layout.setSpacing(2)  # the result's lines before white space (space budget: see arrange)
+        bottom_layout.setSpacing(2)  # the result's lines before white space (space budget: see call_layout.py)
         bottom_layout.addLayout(history_row)
         bottom_layout.addWidget(self.banner)
         bottom_layout.addWidget(self.result_split, 1)
@@ -181,9 +132,7 @@ class ToolCallWidget(QWidget):
         splitter.setChildrenCollapsible(False)
         splitter.setStretchFactor(0, 1)
         splitter.setStretchFactor(1, 1)
-        self._oriented = False
-        self._user_split = False  # once the user drags the handle, their split is kept
-        splitter.splitterMoved.connect(self.on_splitter_moved)
+        self.budget = CallAreaBudget(self, splitter, self._has_outcome)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(splitter)
@@ -194,7 +143,7 @@ class ToolCallWidget(QWidget):
 
         vm.calls.started.connect(self.on_calls_started)
         vm.calls.progressed.connect(self.on_calls_progressed)
-        vm.calls.logged.connect(self.on_calls_logged)
+        vm.calls.logged.connect(self.call_log.on_calls_logged)
         vm.calls.finished.connect(self.on_calls_finished)
         vm.resource_read.connect(self.on_vm_resource_read)
         vm.resource_read_failed.connect(self.on_vm_resource_read_failed)
@@ -203,164 +152,13 @@ class ToolCallWidget(QWidget):
     # ------------------------------------------------------------------ layout
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
-        """Lay the form and the result out for the new size (see ``arrange``)."""
+        """Lay the form and the result out for the new size (see ``CallAreaBudget.arrange``)."""
         super().resizeEvent(event)
-        self.arrange()
-
-    def arrange(self) -> None:
-        """Split the call area between the form and the result by its space budget.
-
-        - Side by side from ``SIDE_BY_SIDE_WIDTH`` (where both panes fit), the form with ``FORM_SHARE`` of
-          the width. Not on a laptop: the Call and History rows need ~860 px beside each other, and a
-          layout that flipped when a call's status or progress bar widened a row would jump.
-        - Stacked, the form is as tall as its content (fields and JSON whole: a 2-field tool takes
-          what its two fields need), at most ``FORM_SHARE`` of the height, at least ``FORM_MIN_LINES``;
-          the result gets the rest. Before the tool on show has an outcome (no call yet) there is
-          nothing to show in the result: the form may take all but ``RESULT_WAITING_LINES`` of it, and
-          gives the result its budget when a call starts. What gives way as the area gets shorter: the form beyond
-          ``FORM_MIN_LINES`` (it scrolls), the result beyond ``RESULT_MIN_LINES``, the form down to
-          ``FORM_FLOOR_LINES`` (1366×768 with the wire log and the stderr tab open: the JSON keeps ~4
-          lines; 1280×720 with the wire log open), last the result.
-        - The form's JSON sits beside its fields in a pane ``JSON_BESIDE_WIDTH`` wide, else under them
-          (each keeps ``FORM_MIN_LINES``): a narrow JSON column wrapped every value.
-        - A split the user dragged is kept until the orientation changes or another tool is shown.
-        """
-        width, height = self.width(), self.height()
-        handle = self.splitter.handleWidth()
-        self._place_json(width >= JSON_BESIDE_WIDTH)
-        panes = [_box(self.splitter.widget(i)).minimumSize().width() for i in range(2)]
-        # side by side only where both panes fit as they are, and never asking the window for more width
-        self.splitter.setMinimumWidth(max(panes))
-        wide = width >= max(SIDE_BY_SIDE_WIDTH, sum(panes) + handle)
-        orientation = Qt.Orientation.Horizontal if wide else Qt.Orientation.Vertical
-        if orientation != self.splitter.orientation() or not self._oriented:
-            self.splitter.setOrientation(orientation)
-            self._oriented = self._user_split = False
-        if self._oriented and self._user_split:
-            return
-        if wide:
-            form = int((width - handle) * FORM_SHARE)
-            form = min(form, width - handle - panes[1])  # the result pane as narrow as it goes, no narrower
-            self._place_json(form >= JSON_BESIDE_WIDTH)
-            self.splitter.setSizes([form, max(width - handle - form, 1)])
-        else:
-            extent = height - handle
-            content, least = self._form_heights()
-            cap = int(extent * FORM_SHARE) if self._has_outcome() else extent
-            form = min(content, max(least, cap))  # its content, FORM_MIN_LINES at least
-            form = min(form, extent - self._result_min_height())  # but the result keeps its lines first
-            form = max(form, min(content, self._form_floor()), 1)  # down to two lines of form
-            self.splitter.setSizes([form, max(extent - form, 1)])
-        self._oriented = True
-
-    def _place_json(self, beside: bool) -> None:
-        """The form's JSON beside its fields, or under them."""
-        inner = getattr(self.form, "splitter", None)
-        orientation = Qt.Orientation.Horizontal if beside else Qt.Orientation.Vertical
-        if isinstance(inner, QSplitter) and inner.orientation() != orientation:
-            inner.setOrientation(orientation)
-            self._size_json()
-
-    def _size_json(self) -> None:
-        """The JSON's part of the form pane: ``JSON_SHARE``; ``JSON_MIN_WIDTH`` beside the fields, 6 lines under."""
-        inner = getattr(self.form, "splitter", None)
-        if not isinstance(inner, QSplitter) or inner.count() != 2:
-            return
-        if inner.orientation() == Qt.Orientation.Horizontal:
-            extent = inner.width() - inner.handleWidth()
-            least = JSON_MIN_WIDTH
-        else:
-            extent = inner.height() - inner.handleWidth()
-            least = self._json_heights()[0] + FORM_MIN_LINES * self._line_height()
-        if extent > 1:
-            json = min(max(int(extent * JSON_SHARE), least), extent - 1)
-            inner.setSizes([extent - json, json])
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
-        """The form's inner splitter (fields | JSON) was resized: the JSON keeps its part of it."""
-        if event.type() == QEvent.Type.Resize and watched is getattr(self.form, "splitter", None):
-            self._size_json()
-        return False
-
-    def _json_heights(self) -> tuple[int, int]:
-        """``(chrome, content)`` of the form's JSON pane: its title and frame, and its text's lines."""
-        form = self.form
-        editor = form.json_editor if form is not None else None
-        if form is None or editor is None or form.json_pane is None:
-            return 0, 0
-        text = 2 * editor.frameWidth() + 2 * round(editor.document().documentMargin())
-        chrome = form.json_pane.sizeHint().height() - editor.sizeHint().height() + text
-        return chrome, editor.document().blockCount() * self._line_height()
-
-    def _line_height(self) -> int:
-        return QFontMetrics(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)).lineSpacing()
-
-    def _form_chrome(self) -> int:
-        """The form pane's height less the form's: its margins and the Call row under the form."""
-        top = _box(self.splitter.widget(0))
-        margins = top.contentsMargins()
-        return margins.top() + margins.bottom() + top.spacing() + _height(top.itemAt(1))
-
-    def _form_heights(self) -> tuple[int, int]:
-        """``(content, least)``: the form's pane showing all its fields and JSON, and showing ``FORM_MIN_LINES``."""
-        chrome = self._form_chrome()
-        lines = self._line_height()
-        form = self.form
-        json_chrome, json_text = self._json_heights()
-        inner = getattr(form, "splitter", None)
-        if form is None or not isinstance(inner, QSplitter) or not json_chrome:
-            least = chrome + FORM_MIN_LINES * lines
-            return least, least
-        outer = form.sizeHint().height() - inner.sizeHint().height()  # its problem list, its schema's note
-        page = form.form_area.widget()
-        fields = (page.sizeHint().height() if page is not None else 0) + 2 * form.form_area.frameWidth()
-        json = json_chrome + json_text
-        least_json = json_chrome + FORM_MIN_LINES * lines
-        if inner.orientation() == Qt.Orientation.Vertical:  # the JSON under the fields
-            content = fields + inner.handleWidth() + json
-            least = FORM_MIN_LINES * lines + inner.handleWidth() + least_json
-        else:
-            content, least = max(fields, json), least_json
-        return chrome + outer + content, chrome + outer + least
-
-    def _form_floor(self) -> int:
-        """The form's pane with ``FORM_FLOOR_LINES`` (its buttons included)."""
-        return self._form_chrome() + FORM_FLOOR_LINES * self._line_height()
+        self.budget.arrange()
 
     def _has_outcome(self) -> bool:
         """Whether the result pane has something of the tool on show: a call running or ended, or its result."""
         return bool(self.status.text()) or self.result_view.result is not None
-
-    def _result_min_height(self) -> int:
-        """The result's pane showing ``RESULT_MIN_LINES`` (the history row and an error banner above it included).
-
-        ``RESULT_WAITING_LINES`` while the tool on show has no outcome yet.
-        """
-        bottom = _box(self.splitter.widget(1))
-        margins = bottom.contentsMargins()
-        rows = [_height(bottom.itemAt(i)) for i in range(bottom.count() - 1)]  # the history row, an error banner
-        above = sum(row + bottom.spacing() for row in rows if row)
-        lines = RESULT_MIN_LINES if self._has_outcome() else RESULT_WAITING_LINES
-        return margins.top() + margins.bottom() + above + lines * self._line_height()
-
-    def _follow_form(self) -> None:
-        """A new form is on show: lay out for it, and again when its content grows or shrinks (an item added)."""
-        self._user_split = False
-        if self.form is not None:
-            self.form.changed.connect(self.on_form_resized)
-            inner = getattr(self.form, "splitter", None)
-            if isinstance(inner, QSplitter):
-                inner.installEventFilter(self)
-        self.arrange()
-
-    def on_form_resized(self) -> None:
-        """The form changed: a stacked form follows its content's height (unless the user chose the split)."""
-        if self.splitter.orientation() == Qt.Orientation.Vertical and not self._user_split:
-            self.arrange()
-
-    def on_splitter_moved(self, pos: int, index: int) -> None:
-        """The user chose the split: keep it (until the orientation changes or another tool is shown)."""
-        self._user_split = True
 
     # ------------------------------------------------------------------ the tool on show
 
@@ -394,18 +192,19 @@ class ToolCallWidget(QWidget):
             self._form_owner = (state, spec.name) if state is not None else None
             self.form.changed.connect(self.on_form_changed)
             self._form_layout.addWidget(self.form)
+        self.budget.form = self.form
         record = state.shown_call(spec.name) if state is not None and spec is not None else None
         self._fill_history(record)
         if record is None:
             self.result_view.clear()
             self.status.clear()
-            self._show_call_log(None)
+            self.call_log.show_record(None)
         else:
             self._show_record(record)
-        self.on_form_resized()  # the result's budget depends on whether there is an outcome
+        self.budget.on_form_resized()  # the result's budget depends on whether there is an outcome
         self._sync_buttons()
         self._sync_running_view()
-        self._follow_form()
+        self.budget.follow_form()
 
     def tab_chain(self) -> list[QWidget]:
         """The call area's Tab order: the form's fields, Call, then the secondary controls.
@@ -451,38 +250,9 @@ class ToolCallWidget(QWidget):
         self.history.setEnabled(bool(records))
         self.reuse_button.setEnabled(bool(records))
 
-    def _show_call_log(self, record: CallRecord | None) -> None:
-        """Show the log messages the server sent during ``record`` (hidden when it sent none).
-
-        The log already on show stays as it is, scrolled where the reader left it (its lines arrive one by
-        one through ``on_calls_logged``): the end of a call (Cancel, a result) does not reset it. Another
-        call's log starts at its top, or at its end while that call is still running (the newest lines).
-        """
-        if record is not None and record is self._log_shown:
-            self._sync_call_log_title()
-            return
-        self._log_shown = record
-        lines = record.logs if record is not None else []
-        self.call_log.setPlainText("\n".join(lines))
-        if record is not None and record.outcome == "running":
-            bar = self.call_log.verticalScrollBar()
-            bar.setValue(bar.maximum())
-        self._sync_call_log_title()
-
-    def _sync_call_log_title(self) -> None:
-        count = self.call_log.blockCount() if self.call_log.toPlainText() else 0
-        self.call_log_title.setText(f"Server log during this call ({count} message{'s' if count != 1 else ''})")
-        shown = count > 0
-        if shown and not self.call_log_box.isVisibleTo(self) and not self._log_sized:
-            total = max(sum(self.result_split.sizes()), 1)
-            log = int(total * CALL_LOG_SHARE)
-            self.result_split.setSizes([total - log, log])  # the result keeps most; the user may drag
-            self._log_sized = True
-        self.call_log_box.setVisible(shown)
-
     def _show_record(self, record: CallRecord) -> None:
         self.banner.clear()
-        self._show_call_log(record)
+        self.call_log.show_record(record)
         if record.outcome == "running":
             self.result_view.clear()
             self.status.setText("Calling…")
@@ -581,9 +351,9 @@ class ToolCallWidget(QWidget):
             return
         self.banner.clear()
         self.result_view.clear()
-        self._show_call_log(record)
+        self.call_log.show_record(record)
         self.status.setText("Calling…")
-        self.on_form_resized()  # a call has an outcome on its way: the result takes its budget
+        self.budget.on_form_resized()  # a call has an outcome on its way: the result takes its budget
         self.progress.setRange(0, 0)
         self.progress.setVisible(True)
         self.progress_message.clear()
@@ -601,13 +371,6 @@ class ToolCallWidget(QWidget):
         else:
             self.progress.setRange(0, 0)
         self.progress_message.setText(message or (f"{progress:g}/{total:g}" if total else f"{progress:g}"))
-
-    def on_calls_logged(self, record: CallRecord, line: str) -> None:
-        """A log message arrived during the call shown: add it beside the result as it comes."""
-        if record is not self._log_shown:
-            return
-        self.call_log.appendPlainText(line)
-        self._sync_call_log_title()
 
     def on_calls_finished(self, record: CallRecord) -> None:
         """Show the result (if its tool and connection are on show, and it is the result on show) and stop the clock."""
