@@ -194,11 +194,12 @@ async def _profile_agent(
 
 
 def _inspect(agent: RemoteAgent, *, as_json: bool, wire: WireRecorder) -> int:
-    info = agent.describe().to_dict()
-    if info.get("protocol") == "mcp":
-        from workbench.cli.capabilities import client_capabilities
+    from workbench.cli.capabilities import client_capabilities
 
-        info["client_capabilities"] = client_capabilities(wire.records())  # as declared on the wire
+    info = agent.describe().to_dict()
+    declared = client_capabilities(wire.records())  # as the client declared them on the wire (MCP's handshake)
+    if declared is not None:
+        info["client_capabilities"] = declared
     if as_json:
         print_json(info)
     else:
