@@ -187,14 +187,14 @@ async def test_the_wire_log_and_the_server_tab_show_a_servers_hidden_characters_
             row = model.row_of(record)
             assert row is not None
             wire.vm.select_row(row)
-            assert HIDDEN.search(wire.info_view.toPlainText()) is None  # summary, method, headers
-            wire.tabs.setCurrentWidget(wire.pretty_view)
-            pretty = wire.pretty_view.editor.toPlainText()
+            assert HIDDEN.search(wire.detail.info_view.toPlainText()) is None  # summary, method, headers
+            wire.detail.tabs.setCurrentWidget(wire.detail.pretty_view)
+            pretty = wire.detail.pretty_view.editor.toPlainText()
             assert HIDDEN.search(pretty) is None
             assert json.loads(pretty) == json.loads(record.payload)  # still JSON, the same value
-            wire.tabs.setCurrentWidget(wire.raw_view)
-            assert HIDDEN.search(wire.raw_view.editor.toPlainText()) is None
-            assert wire.raw_view.text() == record.payload  # "Save as…" writes the exact bytes
+            wire.detail.tabs.setCurrentWidget(wire.detail.raw_view)
+            assert HIDDEN.search(wire.detail.raw_view.editor.toPlainText()) is None
+            assert wire.detail.raw_view.text() == record.payload  # "Save as…" writes the exact bytes
 
         server = it.widget.server
         server.refresh()

@@ -97,14 +97,14 @@ def test_a_refilter_keeps_the_selected_wire_record_highlighted(
     chosen = vm.current
     assert chosen is not None and chosen.method == "tools/call"
     with qtbot.waitSignal(model.filter_applied, timeout=5000):
-        widget.text_filter.setText("tools/call")
+        widget.filters.text_filter.setText("tools/call")
     row = model.row_of(chosen)
     assert row is not None
     # the detail pane still shows the record; the table must say which row it is (it showed none)
     assert widget.table.currentIndex().row() == row
     assert [i.row() for i in widget.table.selectionModel().selectedRows()] == [row]
     with qtbot.waitSignal(model.filter_applied, timeout=5000):
-        widget.text_filter.setText("")
+        widget.filters.text_filter.setText("")
     assert [i.row() for i in widget.table.selectionModel().selectedRows()] == [model.row_of(chosen)]
     vm.close()
 

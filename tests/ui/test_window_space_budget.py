@@ -83,15 +83,15 @@ async def test_the_wire_records_detail_shows_eight_lines_whatever_the_screen_and
         for size, least in ((LAPTOP, DETAIL_MIN_LINES), (WIDE, DETAIL_MIN_LINES), (SMALL, DETAIL_MIN_LINES - 1.5)):
             await open_wire_log(window, size)
             await click_a_record(window, qtbot)
-            editor = window.wire_log.pretty_view.editor
+            editor = window.wire_log.detail.pretty_view.editor
             assert lines(editor) >= least, (size, lines(editor))  # was 3 lines at 1366×768
-            assert window.wire_log.save_button.isEnabled()  # the payload's "Save as…" sits beside its title
+            assert window.wire_log.detail.save_button.isEnabled()  # the payload's "Save as…" sits beside its title
         window.resize(LAPTOP)
         window.stderr_dock.toggleViewAction().trigger()  # the server's stderr shares the wire log's place
         await settle()
         window.wire_dock.raise_()
         await settle()
-        assert lines(window.wire_log.pretty_view.editor) >= DETAIL_MIN_LINES  # was 2 with the stderr tab
+        assert lines(window.wire_log.detail.pretty_view.editor) >= DETAIL_MIN_LINES  # was 2 with the stderr tab
 
 
 @pytest.mark.asyncio

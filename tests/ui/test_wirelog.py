@@ -147,13 +147,13 @@ async def test_request_and_response_rows_jump_to_each_other_and_the_view_selects
         call = find_row(model, is_call)
         table.selectRow(call)
         assert vm.current is model.record(call)
-        assert widget.jump_button.text() == "Jump to response" and widget.jump_button.isEnabled()
-        widget.jump_button.click()
+        assert widget.detail.jump_button.text() == "Jump to response" and widget.detail.jump_button.isEnabled()
+        widget.detail.jump_button.click()
         response = model.record(table.currentIndex().row())
         assert response is not None and response is vm.current
         assert (response.rpc_id, response.direction) == (model.record(call).rpc_id, IN)  # type: ignore[union-attr]
-        assert widget.jump_button.text() == "Jump to request"
-        assert "Paired request" in widget.info_view.toPlainText()
+        assert widget.detail.jump_button.text() == "Jump to request"
+        assert "Paired request" in widget.detail.info_view.toPlainText()
         assert vm.jump_to_partner()
         assert table.currentIndex().row() == call
         # HTTP pairing too: an http-request row jumps to its http-response.
@@ -201,7 +201,7 @@ async def test_a_method_filter_keeps_the_progress_notifications_and_response_of_
         vm.set_text_filter("slow_count")  # the same rows when the filter is applied to what is recorded
         assert shown() == live_rows
         widget.table.selectRow(model.row_of(calls[0]))  # type: ignore[arg-type]
-        widget.jump_button.click()
+        widget.detail.jump_button.click()
         assert vm.current is not None and vm.current.rpc_id == calls[0].rpc_id and vm.current.direction is IN
         vm.close()
 
@@ -260,16 +260,16 @@ async def test_only_the_selected_connection_follows_the_window_selection(ctx: Pa
         vm, model = widget.vm, widget.vm.model
         ctx.services.wire.stderr_line("other", "hello")
         await settled(model)
-        widget.only_selected.setChecked(True)
-        assert not widget.connection_combo.isEnabled()
+        widget.filters.only_selected.setChecked(True)
+        assert not widget.filters.connection_combo.isEnabled()
         assert model.rowCount() == len(ctx.services.wire.records())  # nothing selected yet: everything
         ctx.selection.select("other")
         assert {r.connection_id for r in model.rows()} == {"other"}
         ctx.selection.select("demo")
         assert {r.connection_id for r in model.rows()} == {"demo"}
-        widget.only_selected.setChecked(False)
-        assert widget.connection_combo.isEnabled()
-        combo = widget.connection_combo
+        widget.filters.only_selected.setChecked(False)
+        assert widget.filters.connection_combo.isEnabled()
+        combo = widget.filters.connection_combo
         assert combo.itemText(0) == "All connections"
         combo.setCurrentIndex(combo.findData("other"))
         assert {r.connection_id for r in model.rows()} == {"other"}
@@ -328,13 +328,13 @@ async def test_redacted_header_stays_masked_in_detail_curl_jsonl_and_har(
     req, _resp = record_authorized_exchange(ctx.services.wire)
     await settled(model)
     widget.table.selectRow(model.row_of(req))  # type: ignore[arg-type]
-    info = widget.info_view.toPlainText()
+    info = widget.detail.info_view.toPlainText()
     assert "Authorization: Bearer ***" in info
     assert "POST http://127.0.0.1:9/mcp" in info
-    assert '"name": "add"' in widget.pretty_view.text()  # pretty-printed JSON
-    assert widget.raw_view.text() == ""  # filled when its tab is shown
-    widget.tabs.setCurrentWidget(widget.raw_view)
-    assert widget.raw_view.text() == req.payload
+    assert '"name": "add"' in widget.detail.pretty_view.text()  # pretty-printed JSON
+    assert widget.detail.raw_view.text() == ""  # filled when its tab is shown
+    widget.detail.tabs.setCurrentWidget(widget.detail.raw_view)
+    assert widget.detail.raw_view.text() == req.payload
     assert widget.curl_action.isEnabled()
     widget.curl_action.trigger()
     curl = QGuiApplication.clipboard().text()
@@ -394,12 +394,12 @@ async def test_remote_html_is_shown_literally_in_cells_and_detail(ctx: PanelCont
     probe = "<b style=color:red>URGENT</b><img src=file:///etc/passwd>"
     ctx.services.wire.jsonrpc("c1", IN, {"jsonrpc": "2.0", "method": probe, "params": {"x": probe}})
     await settled(widget.vm.model)
-    widget.tabs.setCurrentWidget(widget.raw_view)
-    widget.tabs.setCurrentWidget(widget.raw_view)
+    widget.detail.tabs.setCurrentWidget(widget.detail.raw_view)
+    widget.detail.tabs.setCurrentWidget(widget.detail.raw_view)
     widget.table.selectRow(0)
     assert cell(widget.vm.model, 0, METHOD) == probe
-    assert probe in widget.raw_view.text()
-    assert widget.detail_title.textFormat() == Qt.TextFormat.PlainText
+    assert probe in widget.detail.raw_view.text()
+    assert widget.detail.title.textFormat() == Qt.TextFormat.PlainText
     tip = widget.vm.model.data(widget.vm.model.index(0, SUMMARY), Qt.ItemDataRole.ToolTipRole)
     assert "<img" not in tip
     widget.vm.close()
@@ -427,10 +427,10 @@ async def test_a_payload_over_a_megabyte_is_cut_in_the_detail_and_not_reindented
     rec = ctx.services.wire.jsonrpc("c1", IN, big)
     await settled(widget.vm.model)
     widget.table.selectRow(widget.vm.model.row_of(rec))  # type: ignore[arg-type]
-    assert widget.pretty_view.text() == rec.payload  # as sent: too big to re-indent
-    assert widget.pretty_view.truncated
-    assert len(widget.pretty_view.editor.toPlainText()) < len(rec.payload)
-    assert widget.pretty_view.show_all_button.isVisibleTo(widget)
+    assert widget.detail.pretty_view.text() == rec.payload  # as sent: too big to re-indent
+    assert widget.detail.pretty_view.truncated
+    assert len(widget.detail.pretty_view.editor.toPlainText()) < len(rec.payload)
+    assert widget.detail.pretty_view.show_all_button.isVisibleTo(widget)
     widget.vm.close()
 
 
@@ -558,7 +558,7 @@ def test_clearing_a_filter_while_following_shows_the_newest_rows_not_the_top(
     widget.table.selectRow(model.rowCount() - 1)
     for text in ("ping", ""):
         with qtbot.waitSignal(model.filter_applied, timeout=5000):
-            widget.text_filter.setText(text)
+            widget.filters.text_filter.setText(text)
         qtbot.waitUntil(lambda: at_bottom(widget), timeout=5000)
     assert model.rowCount() == 300
     widget.vm.close()
@@ -584,7 +584,7 @@ def test_a_method_filter_keeps_the_responses_of_the_requests_it_shows(
     vm.set_text_filter('tools/call"')  # a narrower text refines the shown rows and keeps the pairs
     assert len(model.rows()) == 8
     widget.table.selectRow(0)
-    widget.jump_button.click()
+    widget.detail.jump_button.click()
     assert vm.current is model.record(1)
 
 
@@ -601,12 +601,12 @@ def test_a_failed_jump_says_so_for_a_while_and_not_for_the_rest_of_the_session(
         pass
     vm.set_directions([OUT])  # the responses are filtered out
     widget.table.selectRow(0)
-    widget.jump_button.click()
+    widget.detail.jump_button.click()
     assert widget.status_label.text()  # says why
     widget.table.selectRow(1)  # choosing another row: the note about the last one goes
     assert widget.status_label.text() == ""
     widget._status_timer.setInterval(50)
-    widget.jump_button.click()
+    widget.detail.jump_button.click()
     assert widget.status_label.text()
     qtbot.waitUntil(lambda: widget.status_label.text() == "", timeout=2000)  # and by itself after a while
     assert widget.status_label.text() == ""
@@ -629,11 +629,11 @@ def test_sse_keepalives_are_folded_into_a_count_without_latency_and_shown_on_req
     assert widget.keepalive_label.text() == "3 keep-alives hidden"
     comments = [r for r in wire.records() if (r.http or {}).get("comment")]
     assert len(comments) == 3 and all(r.latency_ms is None for r in comments)  # no ever-growing "latency"
-    widget.keepalive_action.setChecked(True)
+    widget.filters.keepalive_action.setChecked(True)
     assert model.rowCount() == 5 and widget.keepalive_label.text() == ""
     widget.table.selectRow(1)
-    assert "keep-alive on the stream of request #" in widget.info_view.toPlainText()
-    widget.keepalive_action.setChecked(False)
+    assert "keep-alive on the stream of request #" in widget.detail.info_view.toPlainText()
+    widget.filters.keepalive_action.setChecked(False)
     widget.clear_action.trigger()
     assert widget.keepalive_label.text() == ""
     vm.close()
@@ -650,10 +650,10 @@ def test_the_text_field_filters_after_a_debounce_and_clear_empties_only_the_view
     with qtbot.waitSignal(model.flushed, timeout=5000):
         pass
     with qtbot.waitSignal(model.filter_applied, timeout=5000) as blocker:
-        qtbot.keyClicks(widget.text_filter, "PING")
+        qtbot.keyClicks(widget.filters.text_filter, "PING")
     assert blocker.args == [5]  # one refilter after typing stopped, not one per key
     assert all(r.method == "ping" for r in model.rows())
-    widget.text_filter.clear()
+    widget.filters.text_filter.clear()
     with qtbot.waitSignal(model.filter_applied, timeout=5000):
         pass
     assert model.rowCount() == 10
