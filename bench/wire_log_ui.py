@@ -38,7 +38,8 @@ from workbench.core.wire import WireRecorder
 from workbench.ui.bridge import CoreBridge
 from workbench.ui.context import PanelContext
 from workbench.ui.errors import ErrorPresenter
-from workbench.ui.panels.wirelog.itemmodel import WireFilter, WireLogModel
+from workbench.ui.panels.wirelog.itemmodel import WireLogModel
+from workbench.ui.panels.wirelog.record_filter import WireFilter
 from workbench.ui.panels.wirelog.widget import WireLogWidget
 from workbench.ui.selection import ConnectionSelection
 from workbench.ui.services import Services

@@ -35,9 +35,9 @@ from workbench.ui.panels.wirelog.itemmodel import (
     SIZE,
     SUMMARY,
     TIME,
-    WireFilter,
     WireLogModel,
 )
+from workbench.ui.panels.wirelog.record_filter import WireFilter
 from workbench.ui.panels.wirelog.viewmodel import WireLogViewModel
 from workbench.ui.panels.wirelog.widget import STATUS_MS, WireLogWidget
 

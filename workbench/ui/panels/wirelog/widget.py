@@ -22,7 +22,7 @@ from workbench.core.models import WireRecord
 from workbench.ui.context import PanelContext
 from workbench.ui.dialog_rules import present
 from workbench.ui.panels.wirelog.detail import WireDetailWidget
-from workbench.ui.panels.wirelog.filters import WireFilterWidget
+from workbench.ui.panels.wirelog.filter_bar import WireFilterWidget
 from workbench.ui.panels.wirelog.itemmodel import COLUMNS, SUMMARY
 from workbench.ui.panels.wirelog.viewmodel import WireLogViewModel
 from workbench.ui.untrusted import plain_label
