@@ -101,14 +101,14 @@ class MCPConfig:
         object.__setattr__(self, "headers", _frozen_map(self.headers))
         if self.roots is not None:
             object.__setattr__(self, "roots", tuple((uri, name) for uri, name in self.roots))
-        self.check()
+        self._check()
         for key, value in self.headers.items():
             if is_secret_header(key):
                 self.wire.redactor.add_secret(value)
                 self.wire.redactor.add_secret(value.split(" ", 1)[-1])
 
-    def check(self) -> None:
-        """Refuse a configuration that cannot work.
+    def _check(self) -> None:
+        """Refuse a configuration that cannot work (run once, at construction: the value never changes).
 
         Raises:
             ConfigError: Unknown mode or transport, or what the transport needs is missing.
