@@ -40,8 +40,8 @@ from workbench.core.connections import ConnectionManager
 from workbench.core.conversation import AgentMessage, Artifact
 from workbench.core.events import EventBus
 from workbench.core.profiles import A2AProfile
+from workbench.core.profiles.store import ProfileStore
 from workbench.core.protocols.base import AgentEvent, AgentResult, Completed, TextDelta
-from workbench.core.settings import ProfileStore
 from workbench.core.wire import WireRecorder
 from workbench.ui.asyncutil import wait_signal
 from workbench.ui.bridge import CoreBridge

@@ -33,7 +33,7 @@ from workbench.core.agent_factory import DefaultAgentFactory
 from workbench.core.connections import ConnectionManager
 from workbench.core.events import EventBus
 from workbench.core.models import Direction
-from workbench.core.settings import ProfileStore
+from workbench.core.profiles.store import ProfileStore
 from workbench.core.wire import WireRecorder
 from workbench.ui.bridge import CoreBridge
 from workbench.ui.context import PanelContext

@@ -186,7 +186,7 @@ def build_workbench(
     from workbench.core.connections import ConnectionManager
     from workbench.core.credentials import KeyringCredentialStore
     from workbench.core.events import EventBus
-    from workbench.core.settings import ProfileStore
+    from workbench.core.profiles.store import ProfileStore
     from workbench.core.wire import WireRecorder
     from workbench.ui.bridge import CoreBridge
     from workbench.ui.context import PanelContext

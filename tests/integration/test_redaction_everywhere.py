@@ -6,14 +6,15 @@ from __future__ import annotations
 import logging
 
 import pytest
+from pydantic import SecretStr
 
 from tests.support.a2a_agents import BEARER, bearer_app
 from workbench.core.agent_factory import build_agent
 from workbench.core.credentials import MemoryCredentialStore
 from workbench.core.errors import WorkbenchError
-from workbench.core.profile_secrets import set_profile_secret
 from workbench.core.profiles import A2AProfile, MCPHTTPProfile, SecretKind
-from workbench.core.settings import ProfileStore
+from workbench.core.profiles.service import ProfileService
+from workbench.core.profiles.store import ProfileStore
 from workbench.core.wire import WireRecorder
 from workbench.demo.a2a_agents import serve_agent
 from workbench.demo.mcp_server import serve_http
@@ -48,9 +49,10 @@ async def test_known_secrets_never_appear_in_logs_errors_wire_records_exports_or
         a2a = A2AProfile(name="a2a", url=a2a_url)
         for p in (bearer, query, a2a):
             profiles.upsert(p)
-        bearer = await set_profile_secret(store, profiles, bearer, SecretKind.BEARER, "", MCP_TOKEN)
-        query = await set_profile_secret(store, profiles, query, SecretKind.QUERY, "api_key", QUERY_KEY)
-        a2a = await set_profile_secret(store, profiles, a2a, SecretKind.BEARER, "", BEARER)
+        service = ProfileService(profiles, store)
+        bearer = await service.set_secret(bearer, SecretKind.BEARER, "", SecretStr(MCP_TOKEN))
+        query = await service.set_secret(query, SecretKind.QUERY, "api_key", SecretStr(QUERY_KEY))
+        a2a = await service.set_secret(a2a, SecretKind.BEARER, "", SecretStr(BEARER))
         assert await _mcp_call(bearer, store, wire) == "{'result': 5.0}"
         assert await _mcp_call(query, store, wire) == "{'result': 5.0}"
         agent = await build_agent(a2a, wire=wire, resolve_secret=store.resolve)

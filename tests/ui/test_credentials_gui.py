@@ -24,8 +24,8 @@ from tests.support.panel_context import make_context
 from workbench.core.agent_factory import DefaultAgentFactory
 from workbench.core.credentials import BackendInfo, KeyringCredentialStore, MemoryCredentialStore
 from workbench.core.events import ConnectionState
-from workbench.core.profile_secrets import secret_key
 from workbench.core.profiles import A2AProfile, MCPHTTPProfile, MCPStdioProfile, SecretKind, SecretRef
+from workbench.core.profiles.credential_keys import secret_key
 from workbench.demo.mcp_server import serve_http
 from workbench.ui.asyncutil import wait_signal
 from workbench.ui.context import PanelContext

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import QDialog, QMessageBox, QPlainTextEdit, QVBoxLayout,
 from workbench.app import build_workbench
 from workbench.core.credentials import KeyringCredentialStore
 from workbench.core.profiles import MCPHTTPProfile
-from workbench.core.settings import ProfileStore
+from workbench.core.profiles.store import ProfileStore
 from workbench.ui.dialog_rules import place_on_parent_screen, present, show_window
 from workbench.ui.dialogs.connection import ConnectionDialog
 

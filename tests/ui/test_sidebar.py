@@ -24,9 +24,9 @@ from tests.support.panel_context import make_context
 from tests.support.signals import wait_until
 from workbench.core.credentials import KeyringCredentialStore
 from workbench.core.events import ConnectionState
-from workbench.core.profile_secrets import secret_key
-from workbench.core.profile_service import SecretChanges
 from workbench.core.profiles import A2AProfile, MCPHTTPProfile, MCPStdioProfile, SecretKind, SecretRef
+from workbench.core.profiles.credential_keys import secret_key
+from workbench.core.profiles.service import SecretChanges
 from workbench.demo.a2a_agents import run_demo_agents
 from workbench.demo.mcp_server import serve_http
 from workbench.ui.asyncutil import wait_signal

@@ -30,7 +30,7 @@ PROBE = textwrap.dedent(
     show = startup.StartupWindow.show_painted
 
     def recording_show(self):
-        heavy = ("pydantic", "mcp", "a2a", "asyncio", "workbench.core.settings", "workbench.ui.mainwindow")
+        heavy = ("pydantic", "mcp", "a2a", "asyncio", "workbench.core.profiles", "workbench.ui.mainwindow")
         loaded["at_show"] = [name for name in heavy if name in sys.modules]
         show(self)
 

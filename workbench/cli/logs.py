@@ -42,7 +42,7 @@ class DebugLogHandler(logging.Handler):
     def path(self) -> Path:
         """The log file."""
         if self._path is None:
-            from workbench.core.settings import resolve_config_dir  # lazy: pydantic only when something is logged
+            from workbench.core.config_dir import resolve_config_dir  # lazy: platformdirs only when something is logged
 
             self._path = resolve_config_dir(self._config_dir) / "logs" / LOG_NAME
         return self._path

@@ -33,17 +33,18 @@ from workbench.cli.targets import parse_origins, target_spec
 from workbench.core.credentials import KeyringCredentialStore
 from workbench.core.errors import ConfigError, WorkbenchError
 from workbench.core.oauth_login import login, logout
-from workbench.core.profile_secrets import parse_secret_spec, uses_oauth
-from workbench.core.profile_service import ProfileService
 from workbench.core.profiles import (
     A2AProfile,
     ConnectionProfile,
     MCPHTTPProfile,
     MCPSSEProfile,
     MCPStdioProfile,
+    uses_oauth,
     validation_details,
 )
-from workbench.core.settings import ProfileStore
+from workbench.core.profiles.credential_keys import parse_secret_spec
+from workbench.core.profiles.service import ProfileService
+from workbench.core.profiles.store import ProfileStore
 from workbench.core.shell_quote import shown_command
 
 if TYPE_CHECKING:

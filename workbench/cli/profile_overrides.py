@@ -40,7 +40,7 @@ def load_profile(options: TargetOptions, config_dir: str | None) -> ConnectionPr
         NotFoundError: No such profile.
         ConfigError: An option does not fit the profile's kind, or a value is out of range.
     """
-    from workbench.core.settings import ProfileStore
+    from workbench.core.profiles.store import ProfileStore
 
     assert options.profile is not None
     return apply_overrides(ProfileStore(config_dir).find(options.profile), options)

@@ -4,8 +4,8 @@
   (the browser flow, the token revocation), through the one agent factory.
 - ``oauth_status``: what the credential store holds for the login (for a sidebar row or ``profile list``).
 
-Which profiles log in this way is ``uses_oauth`` (``workbench.core.profile_secrets``). The MCP SDK is
-imported only when a login, logout or token read really happens.
+Which profiles log in this way is ``workbench.core.profiles.uses_oauth``. The MCP SDK is imported only
+when a login, logout or token read really happens.
 """
 
 from __future__ import annotations
@@ -16,8 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from workbench.core.errors import AuthRequiredError
-from workbench.core.profile_secrets import uses_oauth
-from workbench.core.profiles import ConnectionProfile, MCPHTTPProfile, MCPSSEProfile
+from workbench.core.profiles import ConnectionProfile, MCPHTTPProfile, MCPSSEProfile, uses_oauth
 
 if TYPE_CHECKING:
     from workbench.core.auth_steps import AuthStep

@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 from workbench.core.connections import ConnectionManager
 from workbench.core.credentials import CredentialStore, MemoryCredentialStore
 from workbench.core.events import EventBus
-from workbench.core.profile_service import ProfileService
-from workbench.core.settings import ProfileStore
+from workbench.core.profiles.service import ProfileService
+from workbench.core.profiles.store import ProfileStore
 from workbench.core.wire import WireRecorder
 
 

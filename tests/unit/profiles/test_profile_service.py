@@ -17,10 +17,10 @@ from pydantic import SecretStr
 from tests.support.keyrings import RefusingKeyring
 from workbench.core.credentials import SERVICE, KeyringCredentialStore
 from workbench.core.errors import ConfigError, NotFoundError, SecureStorageUnavailableError
-from workbench.core.profile_secrets import oauth_keys, secret_key
-from workbench.core.profile_service import ProfileService, SecretChanges
 from workbench.core.profiles import A2AProfile, MCPHTTPProfile, MCPStdioProfile, SecretKind, SecretRef
-from workbench.core.settings import ProfileStore
+from workbench.core.profiles.credential_keys import oauth_keys, secret_key
+from workbench.core.profiles.service import ProfileService, SecretChanges
+from workbench.core.profiles.store import ProfileStore
 
 BEARER = secret_key("http", SecretKind.BEARER)
 API_KEY = secret_key("http", SecretKind.API_KEY)

@@ -474,6 +474,11 @@ PROFILE_ADAPTER: TypeAdapter[ConnectionProfile] = TypeAdapter(ConnectionProfile,
 PROFILE_LIST_ADAPTER: TypeAdapter[list[ConnectionProfile]] = TypeAdapter(list[ConnectionProfile], config=_DEFERRED)
 
 
+def uses_oauth(profile: ConnectionProfile) -> bool:
+    """Whether ``profile`` logs in with OAuth (an MCP HTTP/SSE profile with ``auth="oauth"``)."""
+    return isinstance(profile, MCPHTTPProfile | MCPSSEProfile) and profile.auth == "oauth"
+
+
 def validation_details(exc: ValidationError) -> list[dict[str, Any]]:
     """Describe a pydantic error without the offending input (it may be a secret)."""
     return [{"loc": [str(p) for p in e["loc"]], "type": e["type"], "msg": e["msg"]} for e in exc.errors()]

@@ -34,9 +34,16 @@ from pydantic import SecretStr, ValidationError
 from workbench.core.credentials import CredentialStore
 from workbench.core.errors import ConfigError, NotFoundError, WorkbenchError
 from workbench.core.http.origins import origin_of
-from workbench.core.profile_secrets import oauth_keys, secret_key, uses_oauth
-from workbench.core.profiles import ConnectionProfile, SecretKind, SecretRef, new_profile_id, validation_details
-from workbench.core.settings import ProfileStore
+from workbench.core.profiles.credential_keys import oauth_keys, secret_key
+from workbench.core.profiles.model import (
+    ConnectionProfile,
+    SecretKind,
+    SecretRef,
+    new_profile_id,
+    uses_oauth,
+    validation_details,
+)
+from workbench.core.profiles.store import ProfileStore
 
 log = logging.getLogger(__name__)
 

@@ -1,8 +1,8 @@
-"""Where the workbench keeps its configuration, and the saved connection profiles stored there.
+"""ProfileStore: the saved connection profiles, in ``profiles.json`` in the configuration directory.
 
 The configuration directory is, in order: the ``config_dir`` argument, the ``WORKBENCH_CONFIG_DIR``
-environment variable, or the platform's user config directory (``platformdirs``). Profiles live in
-``profiles.json`` there::
+environment variable, or the platform's user config directory (``workbench.core.config_dir``). The
+file looks like this::
 
     {"version": 1, "profiles": [{"kind": "mcp-stdio", "id": "…", "name": "…", …}, …]}
 
@@ -29,20 +29,11 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from workbench.core.config_dir import APP_NAME, CONFIG_DIR_ENV, resolve_config_dir
+from workbench.core.config_dir import resolve_config_dir
 from workbench.core.errors import ConfigError, NotFoundError
-from workbench.core.profiles import PROFILE_LIST_ADAPTER, ConnectionProfile, validation_details
+from workbench.core.profiles.model import PROFILE_LIST_ADAPTER, ConnectionProfile, validation_details
 
 log = logging.getLogger(__name__)
-
-__all__ = [
-    "APP_NAME",
-    "CONFIG_DIR_ENV",
-    "PROFILES_FILE",
-    "PROFILES_FORMAT_VERSION",
-    "ProfileStore",
-    "resolve_config_dir",
-]
 
 PROFILES_FILE = "profiles.json"
 PROFILES_FORMAT_VERSION = 1

@@ -33,7 +33,6 @@ from PySide6.QtWidgets import (
 
 from workbench.core.credentials import BackendInfo
 from workbench.core.errors import SecureStorageUnavailableError, WorkbenchError
-from workbench.core.profile_service import SecretChanges
 from workbench.core.profiles import (
     PLAINTEXT_SECRET,
     A2AProfile,
@@ -43,6 +42,7 @@ from workbench.core.profiles import (
     MCPStdioProfile,
     new_profile_id,
 )
+from workbench.core.profiles.service import SecretChanges
 from workbench.ui.dialog_rules import present, refit
 from workbench.ui.dialogs.credential_fields import (
     CredentialsSection,

@@ -21,7 +21,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from workbench.core.profile_secrets import secret_key
 from workbench.core.profiles import (
     DEFAULT_API_KEY_HEADER,
     ConnectionProfile,
@@ -31,6 +30,7 @@ from workbench.core.profiles import (
     SecretKind,
     SecretRef,
 )
+from workbench.core.profiles.credential_keys import secret_key
 from workbench.ui.untrusted import plain_label
 
 STORED_PLACEHOLDER = "stored in keyring — leave empty to keep, or type to replace"

@@ -26,7 +26,7 @@ from mcp.shared.auth import OAuthClientInformationFull, OAuthMetadata, OAuthToke
 from pydantic import ValidationError
 
 from workbench.core.credentials import CredentialStore
-from workbench.core.profile_secrets import oauth_keys
+from workbench.core.profiles.credential_keys import oauth_keys
 from workbench.core.redaction import Redactor
 
 MetadataSource = Callable[[], tuple[OAuthMetadata | None, ProtectedResourceMetadata | None]]

@@ -7,8 +7,7 @@ from dataclasses import dataclass
 
 from workbench.core.errors import WorkbenchError
 from workbench.core.events import ConnectionState
-from workbench.core.profile_secrets import uses_oauth
-from workbench.core.profiles import ConnectionProfile, MCPStdioProfile
+from workbench.core.profiles import ConnectionProfile, MCPStdioProfile, uses_oauth
 from workbench.core.shell_quote import shown_command
 from workbench.core.timefmt import time_of_day
 
@@ -27,7 +26,7 @@ LIVE_STATES = frozenset({S.CONNECTING, S.CONNECTED})
 
 
 def is_oauth(profile: ConnectionProfile) -> bool:
-    """Whether ``profile`` logs in with OAuth 2.1 (``profile_service.uses_oauth``)."""
+    """Whether ``profile`` logs in with OAuth 2.1 (``profiles.uses_oauth``)."""
     return uses_oauth(profile)
 
 

@@ -23,8 +23,8 @@ from workbench.core.credentials import BackendInfo
 from workbench.core.errors import AuthRequiredError, ConnectError, WorkbenchError
 from workbench.core.events import ConnectionState, ConnectionStateChanged
 from workbench.core.oauth_login import login, logout, oauth_status
-from workbench.core.profile_service import CredentialFailure, SecretChanges
 from workbench.core.profiles import ConnectionProfile, MCPHTTPProfile, MCPSSEProfile
+from workbench.core.profiles.service import CredentialFailure, SecretChanges
 from workbench.core.safe_text import neutralise
 from workbench.core.timefmt import time_of_day
 from workbench.ui.asyncutil import spawn
