@@ -18,8 +18,8 @@ from typing import Any
 
 import pytest
 
-from tests.integration.test_hostile_peers import BOUND, MIB, peak_rss
 from tests.servers import ListeningProcess, script_path, start_listening_process
+from tests.support.memory import MIB, peak_rss
 from workbench.core.errors import AgentCardError, AuthRequiredError, ProtocolError
 from workbench.core.http.browser import follow_redirects_opener
 from workbench.core.http.decoding import DECODED_PIECE_BYTES
@@ -30,6 +30,8 @@ from workbench.core.protocols.mcp.agent import MCPAgent
 from workbench.core.wire import WireRecorder
 
 pytestmark = pytest.mark.asyncio
+BOUND = 60.0
+"""Seconds a refusal may take: far more than it needs, so a hang fails instead of stalling the suite."""
 ONE_MIB = HTTPLimits(max_message_bytes=MIB)
 
 

@@ -24,6 +24,7 @@ from mcp.types import PARSE_ERROR
 
 from tests.servers import script_path, start_listening_process
 from tests.support.cli_runner import run_workbench
+from tests.support.memory import MIB, peak_rss
 from workbench.core.errors import AgentCardError, ProtocolError, RemoteError, RequestTimeoutError
 from workbench.core.http.limits import DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_MAX_STREAM_BYTES, HTTPLimits
 from workbench.core.models import WireKind, WireRecord
@@ -33,44 +34,10 @@ from workbench.core.protocols.snapshot import STATUS_HISTORY
 from workbench.core.wire import WireRecorder
 
 BOUND = 60.0
-MIB = 1024 * 1024
 
 
 def stdio_agent(server: str, *args: str, **kwargs: Any) -> MCPAgent:
     return MCPAgent.stdio(sys.executable, [script_path(server), *args], mode="legacy", **kwargs)
-
-
-def rss() -> int:
-    with open("/proc/self/status", encoding="ascii") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) * 1024
-    raise AssertionError("no VmRSS")
-
-
-class PeakRSS:
-    """The most this process's RSS grew while the block ran (sampled every 20 ms)."""
-
-    growth = 0
-
-
-@contextlib.asynccontextmanager
-async def peak_rss() -> AsyncIterator[PeakRSS]:
-    peak, start = PeakRSS(), rss()
-
-    async def sample() -> None:
-        while True:
-            peak.growth = max(peak.growth, rss() - start)
-            await asyncio.sleep(0.02)
-
-    sampler = asyncio.create_task(sample())
-    try:
-        yield peak
-    finally:
-        sampler.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await sampler
-        peak.growth = max(peak.growth, rss() - start)
 
 
 def run_cli(*argv: str, timeout: float = BOUND) -> subprocess.CompletedProcess[str]:

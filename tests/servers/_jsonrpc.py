@@ -60,6 +60,21 @@ def initialize_result(name: str) -> dict[str, Any]:
     }
 
 
+def tools_only_reply(message: dict[str, Any], name: str, tools: list[dict[str, Any]]) -> dict[str, Any]:
+    """The plain JSON-RPC answer of a tools-only server named ``name``: its handshake, ``tools``,
+    ``ping``, the text ``ok`` for any tool call, and -32601 for anything else."""
+    method, rid = message.get("method"), message.get("id")
+    if method == "initialize":
+        return {"jsonrpc": "2.0", "id": rid, "result": initialize_result(name)}
+    if method == "tools/list":
+        return {"jsonrpc": "2.0", "id": rid, "result": {"tools": tools}}
+    if method == "ping":
+        return {"jsonrpc": "2.0", "id": rid, "result": {}}
+    if method == "tools/call":
+        return {"jsonrpc": "2.0", "id": rid, "result": {"content": [{"type": "text", "text": "ok"}]}}
+    return {"jsonrpc": "2.0", "id": rid, "error": {"code": METHOD_NOT_FOUND, "message": "Method not found"}}
+
+
 def handle_handshake(message: dict[str, Any], name: str) -> bool:
     """Answer `server/discover` (-32601, so clients fall back), `initialize` and `ping`.
 

@@ -26,6 +26,12 @@ def padded_parts(document: dict[str, Any], key: str) -> tuple[bytes, bytes]:
     return (before + f'"{key}": "').encode(), ('"' + after).encode()
 
 
+def tool_result_parts(request_id: Any) -> tuple[bytes, bytes]:
+    """A JSON-RPC tool result answering `request_id` around its one text: the bytes before it and after it."""
+    result = {"content": [{"type": "text", "text": ""}]}
+    return padded_parts({"jsonrpc": "2.0", "id": request_id, "result": result}, "text")
+
+
 def padded(prefix: bytes, suffix: bytes, mib: int) -> Iterator[bytes]:
     """`prefix`, then `mib` pieces of 1 MiB of `x`, then `suffix`."""
     yield prefix

@@ -36,7 +36,8 @@ from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 from _bombs import Coding, bomb, compress, compressed_length
-from _padded import padded_parts
+from _jsonrpc import tools_only_reply
+from _padded import padded_parts, tool_result_parts
 from _threaded_http import serve_until_stopped
 
 BOMB_MB = int(os.environ.get("BOMB_MB", "1024"))
@@ -135,19 +136,19 @@ class Handler(BaseHTTPRequestHandler):
         if rid is None:
             self._send(202, b"")
         elif message.get("method") != "tools/call" or name == "echo":
-            self._json(_reply(message))
+            self._json(tools_only_reply(message, "compression-bomb", TOOLS))
         elif name in CODINGS:
             coding = CODINGS[name]
-            prefix, suffix = _huge_parts(rid)
+            prefix, suffix = tool_result_parts(rid)
             length = compressed_length(prefix, suffix, mib, coding)
             header = "gzip" if coding == "gzip" else "deflate"
             self._bomb(name, bomb(prefix, suffix, mib, coding), "application/json", header, length)
         elif name == "gzip_sse":
-            prefix, suffix = _huge_parts(rid)
+            prefix, suffix = tool_result_parts(rid)
             pieces = bomb(b"event: message\ndata: " + prefix, suffix + b"\n\n", mib, "gzip")
             self._bomb(name, pieces, "text/event-stream", "gzip", None)
         elif name == "brotli":
-            self._send(200, json.dumps(_reply(message)).encode(), coding="br")
+            self._send(200, json.dumps(tools_only_reply(message, "compression-bomb", TOOLS)).encode(), coding="br")
         else:
             self._json({"jsonrpc": "2.0", "id": rid, "error": {"code": -32602, "message": "Unknown tool"}})
 
@@ -181,30 +182,6 @@ def _card(url: str, description: str) -> dict[str, Any]:
 
 def _agent_message(text: str) -> dict[str, Any]:
     return {"messageId": "reply-1", "role": "ROLE_AGENT", "parts": [{"text": text}]}
-
-
-def _reply(message: dict[str, Any]) -> dict[str, Any]:
-    """The plain JSON-RPC answer to a request that is not a bomb."""
-    method, rid = message.get("method"), message.get("id")
-    if method == "initialize":
-        result = {
-            "protocolVersion": "2025-11-25",
-            "capabilities": {"tools": {}},
-            "serverInfo": {"name": "compression-bomb", "version": "0.1.0"},
-        }
-        return {"jsonrpc": "2.0", "id": rid, "result": result}
-    if method == "tools/list":
-        return {"jsonrpc": "2.0", "id": rid, "result": {"tools": TOOLS}}
-    if method == "ping":
-        return {"jsonrpc": "2.0", "id": rid, "result": {}}
-    if method == "tools/call":
-        return {"jsonrpc": "2.0", "id": rid, "result": {"content": [{"type": "text", "text": "ok"}]}}
-    return {"jsonrpc": "2.0", "id": rid, "error": {"code": -32601, "message": "Method not found"}}
-
-
-def _huge_parts(rid: Any) -> tuple[bytes, bytes]:
-    """The JSON-RPC result around the huge text: what comes before it and after it."""
-    return padded_parts({"jsonrpc": "2.0", "id": rid, "result": {"content": [{"type": "text", "text": ""}]}}, "text")
 
 
 def main() -> int:

@@ -35,7 +35,8 @@ from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler
 from typing import Any
 
-from _padded import MIB, padded, padded_parts, send_event_stream, send_padded
+from _jsonrpc import tools_only_reply
+from _padded import MIB, padded, send_event_stream, send_padded, tool_result_parts
 from _threaded_http import serve_until_stopped
 
 HUGE_MB = int(os.environ.get("HUGE_MB", "200"))
@@ -104,10 +105,10 @@ class Handler(BaseHTTPRequestHandler):
             HUGE_GONE.wait(10)
             self._send(200, b"this is not JSON")
         else:
-            self._json(200, _reply(message))
+            self._json(200, tools_only_reply(message, "http-hostile", TOOLS))
 
     def _huge(self, rid: Any, *, chunked: bool = False) -> None:
-        prefix, suffix = _huge_parts(rid)
+        prefix, suffix = tool_result_parts(rid)
         sent = send_padded(self, prefix, suffix, HUGE_MB, framing="chunked" if chunked else "length")
         if sent is not None:
             log(f"gone huge after {sent} MiB")
@@ -155,41 +156,17 @@ class Handler(BaseHTTPRequestHandler):
         method = message.get("method")
         name = (message.get("params") or {}).get("name")
         if method == "tools/call" and name in ("huge", "huge_chunked"):
-            prefix, suffix = _huge_parts(rid)
+            prefix, suffix = tool_result_parts(rid)
             pending.put(itertools.chain([b"event: message\ndata: "], padded(prefix, suffix, HUGE_MB), [b"\n\n"]))
             return
         if method == "tools/call" and name == "endless":
             pending.put(_endless_events())
             return
-        reply = _reply(message)
+        reply = tools_only_reply(message, "http-hostile", TOOLS)
         pending.put(iter([f"event: message\ndata: {json.dumps(reply)}\n\n".encode()]))
 
     def log_message(self, format: str, *args: Any) -> None:
         pass
-
-
-def _reply(message: dict[str, Any]) -> dict[str, Any]:
-    """The plain JSON-RPC answer to a request that is not one of the hostile tool calls."""
-    method, rid = message.get("method"), message.get("id")
-    if method == "initialize":
-        result = {
-            "protocolVersion": "2025-11-25",
-            "capabilities": {"tools": {}},
-            "serverInfo": {"name": "http-hostile", "version": "0.1.0"},
-        }
-        return {"jsonrpc": "2.0", "id": rid, "result": result}
-    if method == "tools/list":
-        return {"jsonrpc": "2.0", "id": rid, "result": {"tools": TOOLS}}
-    if method == "ping":
-        return {"jsonrpc": "2.0", "id": rid, "result": {}}
-    if method == "tools/call":
-        return {"jsonrpc": "2.0", "id": rid, "result": {"content": [{"type": "text", "text": "ok"}]}}
-    return {"jsonrpc": "2.0", "id": rid, "error": {"code": -32601, "message": "Method not found"}}
-
-
-def _huge_parts(rid: Any) -> tuple[bytes, bytes]:
-    """The JSON-RPC result around the huge text: what comes before it and after it."""
-    return padded_parts({"jsonrpc": "2.0", "id": rid, "result": {"content": [{"type": "text", "text": ""}]}}, "text")
 
 
 def _endless_events() -> Iterator[bytes]:
