@@ -204,13 +204,13 @@ def test_clicking_an_arrow_selects_its_hop_and_asks_for_its_wire_records(
     assert item.isSelected()
     hop = widget.vm.selected_hop
     assert hop is not None and hop.handoff_id == "t1"
-    assert widget.fact_labels["Kind"].text() == "tool-call"
-    assert widget.fact_labels["State"].text() == "done"
-    assert widget.fact_labels["Route"].text() == "planner → weather"
-    assert widget.fact_labels["Wire"].text() == "wx #3–#4"
-    assert "took 250 ms" in widget.fact_labels["Timing"].text()
-    assert '"temp": 18' in widget.detail_view.toPlainText()
-    assert widget.wire_button.isEnabled()
+    assert widget.detail.fact_labels["Kind"].text() == "tool-call"
+    assert widget.detail.fact_labels["State"].text() == "done"
+    assert widget.detail.fact_labels["Route"].text() == "planner → weather"
+    assert widget.detail.fact_labels["Wire"].text() == "wx #3–#4"
+    assert "took 250 ms" in widget.detail.fact_labels["Timing"].text()
+    assert '"temp": 18' in widget.detail.json_view.toPlainText()
+    assert widget.detail.wire_button.isEnabled()
 
 
 def test_a_hop_without_wire_records_asks_for_nothing(ctx: PanelContext, widget: HandoffWidget) -> None:
@@ -219,7 +219,7 @@ def test_a_hop_without_wire_records_asks_for_nothing(ctx: PanelContext, widget: 
     widget.wire_records_requested.connect(lambda *args: asked.append(args))
     index = next(i.arrow.index for i in widget.scene.arrow_items if i.arrow.hop_id == "u1")
     widget.on_view_arrow_clicked(index)
-    assert asked == [] and not widget.wire_button.isEnabled()
+    assert asked == [] and not widget.detail.wire_button.isEnabled()
     assert widget.status_label.text() == "This hop has no wire records."
 
 
@@ -227,10 +227,10 @@ def test_the_selected_hops_detail_follows_its_later_events(ctx: PanelContext, wi
     events = trip_chain()
     publish(ctx, events[:10])
     widget.on_view_arrow_clicked(len(widget.scene.arrow_items) - 1)  # planner -> flights, working
-    assert widget.fact_labels["State"].text() == "working"
+    assert widget.detail.fact_labels["State"].text() == "working"
     publish(ctx, events[10:11])
-    assert widget.fact_labels["State"].text() == "failed"
-    assert widget.fact_labels["Wire"].text() == "fl #7–#8"
+    assert widget.detail.fact_labels["State"].text() == "failed"
+    assert widget.detail.fact_labels["Wire"].text() == "fl #7–#8"
 
 
 def test_the_chain_picker_lists_chains_and_switches_the_diagram(ctx: PanelContext, widget: HandoffWidget) -> None:
@@ -439,10 +439,10 @@ def test_html_in_summaries_and_names_is_shown_literally(ctx: PanelContext, widge
     assert item.toolTip().startswith(plain_tooltip(HTML).removesuffix("</p>")[:20])
     assert "&lt;b" in item.toolTip() and "<img" not in item.toolTip()
     widget.on_view_arrow_clicked(0)
-    assert widget.summary_view.toPlainText() == HTML
-    assert HTML.replace('"', '\\"') in widget.detail_view.toPlainText()
-    assert widget.detail_title.textFormat() == Qt.TextFormat.PlainText
-    assert widget.detail_title.text() == "question: User → <i>agent</i>"
+    assert widget.detail.summary_view.toPlainText() == HTML
+    assert HTML.replace('"', '\\"') in widget.detail.json_view.toPlainText()
+    assert widget.detail.title.textFormat() == Qt.TextFormat.PlainText
+    assert widget.detail.title.text() == "question: User → <i>agent</i>"
     assert widget.chain_combo.currentText() == " ".join(HTML.split())[:80]
 
 
@@ -657,5 +657,5 @@ def test_clicking_a_hop_with_wire_records_after_one_without_clears_the_no_record
     click("u1")
     assert widget.status_label.text() != ""  # this hop has no wire records
     click("t1")
-    assert widget.wire_button.isEnabled()
+    assert widget.detail.wire_button.isEnabled()
     assert widget.status_label.text() == ""  # the line was about the other hop

@@ -199,7 +199,7 @@ async def test_each_scenario_agent_has_one_name_in_sidebar_wire_log_handoff_view
     window.handoffs.vm.set_current(hop_with_wire.chain_id)
     hop = window.handoffs.vm.current.hops[hop_with_wire.handoff_id]
     window.handoffs.on_vm_hop_selected(hop)
-    wire_fact = window.handoffs.fact_labels["Wire"].text()
+    wire_fact = window.handoffs.detail.fact_labels["Wire"].text()
     assert wire_fact.split(" #")[0] in sidebar_names
 
 

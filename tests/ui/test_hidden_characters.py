@@ -241,8 +241,8 @@ def test_a_handoff_chains_lanes_arrows_picker_and_hop_detail_show_hidden_charact
     assert HIDDEN.search(widget.chain_combo.currentText()) is None
     assert HIDDEN.search(widget.chain_combo.itemText(0)) is None
     widget.on_view_arrow_clicked(0)
-    assert widget.summary_view.toPlainText() == escaped(f"Done\u200b{TAGGED}")
-    detail = widget.detail_view.toPlainText()
+    assert widget.detail.summary_view.toPlainText() == escaped(f"Done\u200b{TAGGED}")
+    detail = widget.detail.json_view.toPlainText()
     assert HIDDEN.search(detail) is None
     assert json.loads(detail) == {"note\u200b": f"x{TAGGED}"}  # valid JSON, the same value
 

@@ -185,14 +185,15 @@ def test_the_hop_facts_keep_their_height_when_the_pane_is_short(
     publish(ctx, [c.hop(long_id, HopState.WORKING, "planner", "weather", "mcp", summary="weather", parent="q")])
     handoffs.resize(1000, 230)  # the window at 1366x768 with the wire log docked under the view
     handoffs.on_view_arrow_clicked(1)
-    assert handoffs.fact_labels["Hop"].text().startswith(long_id)
+    assert handoffs.detail.fact_labels["Hop"].text().startswith(long_id)
 
     def whole(label: QLabel) -> bool:
         need = label.heightForWidth(label.width()) if label.wordWrap() else label.sizeHint().height()
         return label.height() >= need
 
-    qtbot.waitUntil(lambda: all(whole(label) for label in handoffs.fact_labels.values()), timeout=2000)
-    assert handoffs.fact_labels["Hop"].height() > handoffs.fact_labels["Kind"].height()  # wrapped, not cut
+    facts = handoffs.detail.fact_labels
+    qtbot.waitUntil(lambda: all(whole(label) for label in facts.values()), timeout=2000)
+    assert facts["Hop"].height() > facts["Kind"].height()  # wrapped, not cut
 
 
 def test_the_chain_picker_has_room_for_a_replay_title_and_elides_with_a_tooltip(

@@ -2,28 +2,18 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 
 from PySide6.QtCore import QPoint, QRectF, Qt, Signal
-from PySide6.QtGui import QFontDatabase, QMouseEvent, QPainter, QPaintEvent, QResizeEvent, QTransform, QWheelEvent
+from PySide6.QtGui import QTransform
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
-    QFormLayout,
-    QFrame,
-    QGraphicsView,
-    QHBoxLayout,
     QLabel,
     QMenu,
-    QPlainTextEdit,
-    QPushButton,
-    QScrollArea,
     QSizePolicy,
     QSplitter,
     QStyle,
-    QStyleOptionComboBox,
-    QStylePainter,
     QToolBar,
     QToolButton,
     QVBoxLayout,
@@ -31,28 +21,25 @@ from PySide6.QtWidgets import (
 )
 
 from workbench.core.errors import WorkbenchError
-from workbench.core.safe_text import escape_json_text
-from workbench.core.timefmt import duration_text, time_of_day
 from workbench.ui.asyncutil import spawn
 from workbench.ui.context import PanelContext
 from workbench.ui.dialog_rules import present
 from workbench.ui.names import connection_name
 from workbench.ui.panels.handoffs.diagram import DiagramChange, Hop
-from workbench.ui.panels.handoffs.items import FIRST_ROW, ROW_HEIGHT, ArrowItem, lane_title
-from workbench.ui.panels.handoffs.scene import HEADER_Z, HandoffScene
+from workbench.ui.panels.handoffs.eliding_combo import ElidingComboBox
+from workbench.ui.panels.handoffs.hop_detail import HopDetailWidget
+from workbench.ui.panels.handoffs.items import FIRST_ROW, ROW_HEIGHT
+from workbench.ui.panels.handoffs.scene import HandoffScene
+from workbench.ui.panels.handoffs.view import ZOOM_STEP, HandoffGraphicsView
 from workbench.ui.panels.handoffs.viewmodel import HandoffViewModel
 from workbench.ui.untrusted import plain_label, plain_tooltip, shown
 
-ZOOM_STEP = 1.25
-ZOOM_MIN, ZOOM_MAX = 0.1, 8.0
 FIT_MIN = 0.7
 """Fit never zooms out below this: lane names and hop labels stay readable (the rest scrolls)."""
 FIT_MAX = 1.0
 """Fit never enlarges a small chain beyond actual size."""
 CHAIN_COMBO_CHARS = 32
 """The chain picker's width at least (in characters); it takes the toolbar's spare width too, and elides."""
-DETAIL_MIN_LINES = 6
-"""The hop's JSON detail keeps this many lines; when the pane is shorter than facts + detail, it scrolls."""
 DIAGRAM_MIN_ROWS = 4
 """The diagram's budget: the lanes' heads and this many hops stay in view when the window sizes the wire log.
 
@@ -60,133 +47,6 @@ DIAGRAM_MIN_ROWS = 4
 lets the wire log, opened from an arrow or otherwise, take the handoff view below it, and the
 selected arrow stays in view when the diagram gets shorter.
 """
-
-
-def hop_facts(hop: Hop, name_of: Callable[[str], str] = str) -> list[tuple[str, str]]:
-    """The detail pane's rows for a hop (plain text); ``name_of`` names its wire records' connection."""
-    duration = hop.duration
-    timing = f"started {time_of_day(hop.started_at)}"
-    updated = f", last update {time_of_day(hop.updated_at)}"
-    timing += f", took {duration_text(duration)}" if duration is not None else updated
-    wire = "none"
-    if hop.connection_id and hop.wire_seqs:
-        wire = f"{name_of(hop.connection_id)} #{hop.wire_seqs[0]}–#{hop.wire_seqs[1]}"
-    return [
-        ("Kind", hop.kind.value),
-        ("State", hop.state.value),
-        ("Route", f"{lane_title(hop.source)} → {lane_title(hop.target)}"),
-        ("Protocol", hop.protocol or "—"),
-        ("Timing", timing),
-        ("Wire", wire),
-        ("Hop", hop.handoff_id + (f" (from {hop.parent_id})" if hop.parent_id else "")),
-    ]
-
-
-class HandoffGraphicsView(QGraphicsView):
-    """The diagram's view: Ctrl+wheel zooms, a click on an arrow emits ``arrow_clicked(row)``."""
-
-    arrow_clicked = Signal(int)
-    scrolled = Signal()
-    resized = Signal()
-
-    def __init__(self, scene: HandoffScene, parent: QWidget | None = None) -> None:
-        super().__init__(scene, parent)
-        self.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-        self.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
-        self.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
-        self.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
-        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
-        self._pressed_arrow = False
-
-    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
-        """Resize, then say so (the selected arrow is kept in view)."""
-        super().resizeEvent(event)
-        self.resized.emit()
-
-    def scrollContentsBy(self, dx: int, dy: int) -> None:  # noqa: N802
-        """Scroll, then say so (the lane headers follow)."""
-        super().scrollContentsBy(dx, dy)
-        self.scrolled.emit()
-
-    def zoom_level(self) -> float:
-        """The current scale (1.0: actual size)."""
-        return self.transform().m11()
-
-    def zoom_by(self, factor: float) -> None:
-        """Scale by ``factor``, kept within ``ZOOM_MIN``…``ZOOM_MAX``."""
-        level = self.zoom_level()
-        target = min(ZOOM_MAX, max(ZOOM_MIN, level * factor))
-        if target != level:
-            self.scale(target / level, target / level)
-            self.scrolled.emit()
-
-    def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802
-        """Ctrl+wheel zooms; the plain wheel scrolls."""
-        if event.modifiers() & Qt.KeyboardModifier.ControlModifier:
-            steps = event.angleDelta().y() / 120
-            if steps:
-                self.zoom_by(ZOOM_STEP**steps)
-            event.accept()
-            return
-        super().wheelEvent(event)
-
-    def arrow_at(self, pos: QPoint) -> ArrowItem | None:
-        """The arrow item under a viewport position."""
-        for item in self.items(pos):  # topmost first: the pinned headers hide the arrows under them
-            if isinstance(item, ArrowItem):
-                return item
-            if item.topLevelItem().zValue() >= HEADER_Z:
-                return None
-        return None
-
-    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802
-        """A left click on an arrow selects it (a drag elsewhere pans)."""
-        item = self.arrow_at(event.position().toPoint()) if event.button() == Qt.MouseButton.LeftButton else None
-        self._pressed_arrow = item is not None
-        if item is not None:
-            self.arrow_clicked.emit(item.arrow.index)
-            event.accept()
-            return
-        super().mousePressEvent(event)
-
-    def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # noqa: N802
-        """End a click on an arrow here (hand-drag mode would clear the selection on release)."""
-        if self._pressed_arrow:
-            self._pressed_arrow = False
-            event.accept()
-            return
-        super().mouseReleaseEvent(event)
-
-
-class ElidingComboBox(QComboBox):
-    """A combo box that ends a text too long for it with "…" (instead of cutting it) and tooltips it whole."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.currentTextChanged.connect(self.sync_tooltip)
-
-    def sync_tooltip(self) -> None:
-        """Make the full text of the choice shown the tooltip (call after changes made with signals blocked)."""
-        text = self.currentText()
-        self.setToolTip(plain_tooltip(text) if text else "")
-
-    def displayed_text(self) -> str:
-        """The current text as drawn: elided to the edit field's width."""
-        opt = QStyleOptionComboBox()
-        self.initStyleOption(opt)
-        field = self.style().subControlRect(
-            QStyle.ComplexControl.CC_ComboBox, opt, QStyle.SubControl.SC_ComboBoxEditField, self
-        )
-        return self.fontMetrics().elidedText(self.currentText(), Qt.TextElideMode.ElideRight, field.width())
-
-    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802
-        """Draw the frame and arrow as usual, then the elided text."""
-        painter = QStylePainter(self)
-        opt = QStyleOptionComboBox()
-        self.initStyleOption(opt)
-        opt.currentText = self.displayed_text()
-        painter.drawComplexControl(QStyle.ComplexControl.CC_ComboBox, opt)
-        painter.drawControl(QStyle.ControlElement.CE_ComboBoxLabel, opt)
 
 
 class HandoffWidget(QWidget):
@@ -211,7 +71,7 @@ class HandoffWidget(QWidget):
         self.view = HandoffGraphicsView(self.scene, self)
         self.view.setObjectName("handoffView")
         self._build_toolbar()
-        self._build_detail()
+        self.detail = HopDetailWidget(self)
         splitter = QSplitter(Qt.Orientation.Horizontal, self)
         splitter.setObjectName("handoffSplitter")
         splitter.addWidget(self.view)
@@ -281,47 +141,6 @@ class HandoffWidget(QWidget):
         bar.addWidget(self.replay_label)
         self.toolbar = bar
 
-    def _build_detail(self) -> None:
-        # everything in one scroll area: a short pane (the wire log docked under it) scrolls instead of
-        # squeezing the wrapped facts into one cut line each (a splitter gives no height for width)
-        detail = QWidget()
-        self.detail_title = plain_label("", detail, wrap=True)
-        self.fact_labels: dict[str, QLabel] = {}
-        form = QFormLayout()
-        form.setContentsMargins(0, 0, 0, 0)
-        for name in ("Kind", "State", "Route", "Protocol", "Timing", "Wire", "Hop"):
-            label = plain_label("", detail, wrap=True)
-            self.fact_labels[name] = label
-            form.addRow(plain_label(name, detail, selectable=False), label)
-        self.wire_button = QPushButton("Show wire records", detail)
-        self.summary_view = QPlainTextEdit(detail)
-        self.summary_view.setReadOnly(True)
-        self.summary_view.setMaximumHeight(80)
-        self.detail_view = QPlainTextEdit(detail)
-        self.detail_view.setReadOnly(True)
-        self.detail_view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
-        self.detail_view.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        self.detail_view.setMinimumHeight(self.detail_view.fontMetrics().lineSpacing() * DETAIL_MIN_LINES + 12)
-        layout = QVBoxLayout(detail)
-        layout.setContentsMargins(4, 2, 4, 2)
-        layout.addWidget(self.detail_title)
-        layout.addLayout(form)
-        row = QHBoxLayout()
-        row.addStretch(1)
-        row.addWidget(self.wire_button)
-        layout.addLayout(row)
-        layout.addWidget(plain_label("Summary", detail, selectable=False))
-        layout.addWidget(self.summary_view)
-        layout.addWidget(plain_label("Detail", detail, selectable=False))
-        layout.addWidget(self.detail_view, 1)
-        self.detail_page = detail
-        self.detail = QScrollArea(self)
-        self.detail.setObjectName("hopDetail")
-        self.detail.setWidgetResizable(True)
-        self.detail.setFrameShape(QFrame.Shape.NoFrame)
-        self.detail.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)  # the facts wrap
-        self.detail.setWidget(detail)
-
     def _connect(self) -> None:
         vm = self.vm
         self.chain_combo.currentIndexChanged.connect(self.on_chain_combo_changed)
@@ -340,7 +159,7 @@ class HandoffWidget(QWidget):
         self.step_action.triggered.connect(vm.step)
         self.play_action.triggered.connect(self.on_play_action_triggered)
         self.reset_action.triggered.connect(vm.reset)
-        self.wire_button.clicked.connect(self.on_wire_button_clicked)
+        self.detail.wire_button.clicked.connect(self.on_wire_button_clicked)
         self.view.arrow_clicked.connect(self.on_view_arrow_clicked)
         self.view.scrolled.connect(self.on_view_scrolled)
         self.view.resized.connect(self.on_view_resized)
@@ -554,23 +373,10 @@ class HandoffWidget(QWidget):
         self.scene.pin_headers(self.view.mapToScene(QPoint(0, 0)).y())
 
     def on_vm_hop_selected(self, hop: Hop | None) -> None:
-        """Show the hop's facts (every text plain)."""
-        self.wire_button.setEnabled(bool(hop and hop.connection_id and hop.wire_seqs))
+        """Show the hop's facts (every text plain); no hop: no arrow highlighted."""
         if hop is None:
             self.scene.select_arrow(None)
-            self.detail_title.setText("Click an arrow to see its hop here.")
-            for label in self.fact_labels.values():
-                label.setText("")
-            self.summary_view.setPlainText("")
-            self.detail_view.setPlainText("")
-            return
-        self.detail_title.setText(f"{hop.kind.value}: {lane_title(hop.source)} → {lane_title(hop.target)}")
-        for name, value in hop_facts(hop, lambda cid: connection_name(self._ctx.services, cid)):
-            self.fact_labels[name].setText(value)
-        self.summary_view.setPlainText(shown(hop.summary))
-        self.detail_view.setPlainText(
-            escape_json_text(json.dumps(hop.detail, indent=2, ensure_ascii=False, default=str))
-        )
+        self.detail.show_hop(hop, lambda cid: connection_name(self._ctx.services, cid))
 
     def on_vm_replay_changed(self, position: int, total: int) -> None:
         """Enable the replay controls while a replay is loaded; show where it is."""
