@@ -7,27 +7,20 @@ import logging
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QSettings, QSize, Qt, QTimer, QUrl, Signal
+from PySide6.QtCore import QSettings, QSize, Qt, QUrl, Signal
 from PySide6.QtGui import QCloseEvent, QDesktopServices, QResizeEvent
-from PySide6.QtWidgets import (
-    QDockWidget,
-    QMainWindow,
-    QMessageBox,
-    QStyle,
-    QTabBar,
-    QTabWidget,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QMessageBox, QTabWidget, QVBoxLayout, QWidget
 
 from workbench.ui.actions import ActionRegistry, glyph
 from workbench.ui.asyncutil import set_error_sink
 from workbench.ui.banner import ErrorBanner
 from workbench.ui.context import PanelContext
 from workbench.ui.dialog_rules import present, show_window
+from workbench.ui.dock_sizer import DockSizer
 from workbench.ui.errors import ErrorView
 from workbench.ui.help import HelpPages, log_folder
 from workbench.ui.icons import load_after_first_paint
+from workbench.ui.menus import build_menus
 from workbench.ui.panels.authsteps.widget import AuthStepsWidget
 from workbench.ui.panels.chat.widget import ChatWidget
 from workbench.ui.panels.handoffs.widget import HandoffWidget
@@ -38,16 +31,7 @@ from workbench.ui.panels.wirelog.widget import WireLogWidget
 from workbench.ui.prompts import UserPrompts
 from workbench.ui.statusbar import StatusBarController
 from workbench.ui.untrusted import shown
-from workbench.ui.window_layout import (
-    CENTRE_MIN,
-    GEOMETRY_KEY,
-    MINIMUM,
-    ROOMY_HEIGHT,
-    SIDEBAR,
-    bottom_height,
-    bottom_height_is_sane,
-    place_window,
-)
+from workbench.ui.window_layout import MINIMUM
 
 log = logging.getLogger(__name__)
 
@@ -157,18 +141,24 @@ class MainWindow(QMainWindow):
 
         self.status = StatusBarController(ctx, self.statusBar())
         self.wire_toggle = self.status.add_toggle(self.wire_dock.toggleViewAction(), "wireToggle", glyph("view.wire"))
-        # the space budget (window_layout) is applied whenever the wire log shows and the window resizes,
-        # once the docks are laid out (a dock just shown still has its old height)
-        self._fit_timer = QTimer(self)
-        self._fit_timer.setSingleShot(True)
-        self._fit_timer.setInterval(0)
-        self._fit_timer.timeout.connect(self.fit_bottom_dock)
-        self._refit = False  # the window changed size: the wire log takes the new size's budget when it shows
-        for dock in (self.wire_dock, self.stderr_dock, self.auth_dock):  # they share the wire log's place
-            dock.visibilityChanged.connect(self.on_bottom_dock_visibility_changed)
-        self._build_menus()
+        self.docks = DockSizer(
+            self,
+            settings,
+            sidebar_dock=self.sidebar_dock,
+            wire_dock=self.wire_dock,
+            bottom_docks=(self.wire_dock, self.stderr_dock, self.auth_dock),
+            wire_log=self.wire_log,
+            centre_tabs=self.centre_tabs,
+            handoffs=self.handoffs,
+            banner=self.banner,
+        )
+        build_menus(
+            self.menuBar(),
+            self.actions_registry,
+            (self.sidebar_dock, self.wire_dock, self.stderr_dock, self.auth_dock),
+        )
         self._connect_signals()
-        self._restore_layout()
+        self.docks.restore()
         load_after_first_paint(self)  # the icons' glyphs (workbench.ui.icons: lazy, off the start-up path)
 
     # ------------------------------------------------------------------ construction
@@ -179,53 +169,6 @@ class MainWindow(QMainWindow):
         dock.setWidget(widget)
         self.addDockWidget(area, dock)
         return dock
-
-    def _build_menus(self) -> None:
-        a = self.actions_registry.get
-        bar = self.menuBar()
-        file_menu = bar.addMenu("&File")
-        for action_id in ("connection.add", "wire.export_jsonl", "wire.export_har"):
-            file_menu.addAction(a(action_id))
-        file_menu.addSeparator()
-        file_menu.addAction(a("app.quit"))
-        conn_menu = bar.addMenu("&Connection")
-        for conn_action in (
-            "connection.connect",
-            "connection.disconnect",
-            "connection.reconnect",
-            None,
-            "connection.login",
-            "connection.logout",
-            None,
-            "connection.edit",
-            "connection.duplicate",
-            "connection.remove",
-        ):
-            if conn_action is None:
-                conn_menu.addSeparator()
-            else:
-                conn_menu.addAction(a(conn_action))
-        chat_menu = bar.addMenu("C&hat")
-        for action_id in ("chat.focus", "chat.send", "chat.cancel", "chat.new"):
-            chat_menu.addAction(a(action_id))
-        view_menu = bar.addMenu("&View")
-        for action_id in (
-            "view.inspector",
-            "view.chat",
-            "view.handoffs",
-            "view.wire",
-            "wire.focus_filter",
-            "wire.pause",
-        ):
-            view_menu.addAction(a(action_id))
-        view_menu.addSeparator()
-        for dock in (self.sidebar_dock, self.wire_dock, self.stderr_dock, self.auth_dock):
-            view_menu.addAction(dock.toggleViewAction())
-        help_menu = bar.addMenu("&Help")
-        for action_id in ("help.getting_started", "help.shortcuts", "help.readme", "help.log_folder"):
-            help_menu.addAction(a(action_id))
-        help_menu.addSeparator()
-        help_menu.addAction(a("app.about"))
 
     def _connect_signals(self) -> None:
         ctx, bind = self.ctx, self.actions_registry.bind
@@ -323,7 +266,7 @@ class MainWindow(QMainWindow):
         """
         self.wire_dock.show()
         self.wire_dock.raise_()
-        self._fit_timer.start()
+        self.docks.fit_soon()
         if not self.wire_log.select_seqs(connection_id, first, last):
             self.statusBar().showMessage("Those wire records are not in the wire log's view (filtered out?)", 8000)
 
@@ -393,93 +336,12 @@ class MainWindow(QMainWindow):
 
     # ------------------------------------------------------------------ layout memory
 
-    def _restore_layout(self) -> None:
-        """Geometry and docks as the user left them, unless that no longer fits; first launch fits the screen."""
-        screen = self.screen().availableGeometry()
-        place_window(self, self._settings.value(GEOMETRY_KEY))
-        state = self._settings.value("window/state")
-        if not (isinstance(state, QByteArray) and self.restoreState(state)):
-            self.wire_dock.setVisible(screen.height() >= ROOMY_HEIGHT)
-        self._size_docks()
-
-    def _size_docks(self) -> None:
-        """Dock sizes from the settings when they are sane for this window, else the defaults (the space budget)."""
-        sidebar = SIDEBAR.sane(_int(self._settings.value("window/sidebar_width")), self.width())
-        self.resizeDocks([self.sidebar_dock], [sidebar], Qt.Orientation.Horizontal)
-        remembered = _int(self._settings.value("window/bottom_height"))
-        room, need, centre = self._bottom_budget()
-        if remembered is None or not bottom_height_is_sane(remembered, room, need, centre):
-            remembered = bottom_height(room, need, centre)
-        self._resize_bottom_dock(remembered)
-
-    def _bottom_budget(self) -> tuple[int, int, int]:
-        """``(room, need, centre)`` for ``window_layout.bottom_height``, measured on this window now.
-
-        room: the height the centre and the bottom dock area share (less the tab bar of docks sharing
-        the wire log's place, so every figure is the wire log dock's own height); need: the wire log's
-        dock showing ``DETAIL_MIN_LINES`` payload lines; centre: what the page on show keeps (the
-        handoff diagram's budget, else ``CENTRE_MIN``), its tab bar and the error banner included.
-        """
-        separator = self.style().pixelMetric(QStyle.PixelMetric.PM_DockWidgetSeparatorExtent, None, self)
-        status = self.statusBar().sizeHint().height() if not self.statusBar().isHidden() else 0
-        room = self.height() - self.menuBar().sizeHint().height() - status - separator
-        room -= self._dock_tab_bar_height(self.wire_dock)
-        dock = self.wire_dock
-        if dock.isVisible() and self.wire_log.height() > 0:
-            chrome = dock.height() - self.wire_log.height()
-        else:
-            chrome = dock.minimumSizeHint().height() - max(self.wire_log.minimumHeight(), 0)
-        need = self.wire_log.height_for_lines(width=self.width()) + chrome
-        page = self.handoffs.budget_height() if self.centre_tabs.currentWidget() is self.handoffs else CENTRE_MIN
-        centre = page + self.centre_tabs.tabBar().sizeHint().height()
-        if not self.banner.isHidden():
-            centre += self.banner.sizeHint().height()
-        # a page that cannot be squeezed that far keeps its minimum anyway: the budget says what will be
-        central = self.centralWidget()
-        if central is not None:
-            centre = max(centre, central.minimumSizeHint().height())
-        return room, need, centre
-
-    def _dock_tab_bar_height(self, dock: QDockWidget) -> int:
-        """The height of the tab bar under ``dock`` when other open docks share its place (stderr), else 0."""
-        if all(other.isHidden() for other in self.tabifiedDockWidgets(dock)):
-            return 0
-        title = dock.windowTitle()
-        for bar in self.findChildren(QTabBar, options=Qt.FindChildOption.FindDirectChildrenOnly):
-            if bar.count() > 1 and any(bar.tabText(i) == title for i in range(bar.count())):
-                return bar.sizeHint().height()
-        return self.centre_tabs.tabBar().sizeHint().height()  # not laid out yet: a tab bar's height
-
-    def fit_bottom_dock(self) -> None:
-        """Give the wire log its budget's height (see ``window_layout``).
-
-        After the window changed size, the new size's budget; else only when the height it has breaks
-        the budget (a height the user dragged within it stays).
-        """
-        dock = self.wire_dock
-        if dock.isHidden() or dock.isFloating():
-            return
-        room, need, centre = self._bottom_budget()
-        if self._refit or not bottom_height_is_sane(dock.height(), room, need, centre):
-            self._resize_bottom_dock(bottom_height(room, need, centre))
-        self._refit = False
-
-    def _resize_bottom_dock(self, height: int) -> None:
-        """Make the wire log dock ``height`` high (Qt sizes the place it shares, tab bar included)."""
-        tab_bar = self._dock_tab_bar_height(self.wire_dock)
-        self.resizeDocks([self.wire_dock], [height + tab_bar], Qt.Orientation.Vertical)
-
-    def on_bottom_dock_visibility_changed(self, _visible: bool) -> None:
-        """The wire log was shown (or its tab raised), or a dock came to share its place or left it: size it again."""
-        self._fit_timer.start()
-
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
         """A new window size (another screen, maximised): the wire log takes that size's budget, now or when shown."""
         super().resizeEvent(event)
         old = event.oldSize()
         if old.isValid() and old.height() != event.size().height():  # not the first show: a new size
-            self._refit = True
-            self._fit_timer.start()
+            self.docks.on_window_resized()
 
     def restore_selection(self) -> None:
         """Select the connection that was selected when the window last closed, if it is listed now.
@@ -494,14 +356,7 @@ class MainWindow(QMainWindow):
 
     def save_layout(self) -> None:
         """Remember geometry, docks, dock sizes and the selected connection."""
-        self._settings.setValue(GEOMETRY_KEY, self.saveGeometry())
-        self._settings.setValue("window/state", self.saveState())
-        if self.sidebar_dock.isVisible() and not self.sidebar_dock.isFloating():
-            self._settings.setValue("window/sidebar_width", self.sidebar_dock.width())
-        bottom = [d for d in (self.wire_dock, self.stderr_dock, self.auth_dock) if d.isVisible() and not d.isFloating()]
-        if bottom:
-            self._settings.setValue("window/bottom_height", bottom[0].height())
-        self._settings.remove("window/splitter")  # the old centre splitter (crushed sizes were restored from it)
+        self.docks.save()
         self._settings.setValue("window/selection", self.ctx.selection.current or "")
         self._settings.sync()
 
@@ -529,11 +384,3 @@ class MainWindow(QMainWindow):
             self._may_close = True
             self.shutdown_finished.emit()
             self.close()
-
-
-def _int(value: object) -> int | None:
-    """A settings value as an int (``QSettings`` in INI format gives strings back), else ``None``."""
-    try:
-        return int(str(value)) if value is not None else None
-    except ValueError:
-        return None
