@@ -1,5 +1,5 @@
 """The chat shows what the user answered in a dialog, ends a task with one final line, and renders
-markdown artifacts safely (issue 12 item 13), against the demo A2A travel agent."""
+markdown artifacts safely, against the demo A2A travel agent."""
 
 from __future__ import annotations
 

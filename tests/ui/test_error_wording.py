@@ -1,5 +1,5 @@
-"""How failures read (issue 12 item 14): grammar, hints as sentences, the banner per connection, and a
-crash shown once, in the banner (issue 19: the status bar no longer repeats errors)."""
+"""How failures read: grammar, hints as sentences, the banner per connection, and a crash shown once,
+in the banner (the status bar does not repeat errors)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The handoff approval dialog shows the arguments a person must judge readably (issue 12 item 10)."""
+"""The handoff approval dialog shows the arguments a person must judge readably."""
 
 from __future__ import annotations
 

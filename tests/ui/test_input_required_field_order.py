@@ -1,7 +1,7 @@
 """The input-required form shows an A2A agent's fields, and the JSON beside them, in the agent's order.
 
-Issue 12 item 11: the fields came out in a different order on every run (the schema travels in a
-protobuf ``Struct``, which keeps no order). Checked against real agents served in process: a fasta2a
+The order is the agent's although the schema travels in a protobuf ``Struct``, which keeps none, so
+a form comes out the same on every run. Checked against real agents served in process: a fasta2a
 agent whose JSON has ten fields in no alphabetical order, and the demo travel agent, built on the A2A
 Python SDK (whose JSON has no fixed order), which names its order with ``x-order``.
 """

@@ -45,7 +45,7 @@ async def test_tab_goes_from_the_tool_filter_to_the_list_then_the_forms_fields_t
         QApplication.processEvents()  # a new form shows on the next turn of the loop, before the next key
         a, b = call.form.field("a"), call.form.field("b")
         assert a is not None and b is not None
-        assert _inside(_tab(qtbot), a)  # was: Schemas, "Send even if invalid", Call, the tab bar, then the fields
+        assert _inside(_tab(qtbot), a)  # the form's first field comes next, before Schemas, Call or the tab bar
         qtbot.keyClicks(_focus(), "2")
         assert _inside(_tab(qtbot), b)
         qtbot.keyClicks(_focus(), "3")

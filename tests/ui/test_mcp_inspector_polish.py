@@ -95,7 +95,7 @@ async def test_the_log_level_cannot_be_set_on_a_server_that_declares_no_logging(
         assert caps is not None and caps.era != "legacy" and not caps.supports_logging
         it.widget.tabs.setCurrentWidget(it.widget.server)
         combo = it.widget.server.log_level
-        assert not combo.isEnabled()  # was: enabled, and "set" did nothing
+        assert not combo.isEnabled()  # a level the server would ignore cannot be chosen
         assert "logging" in combo.toolTip()
         levels = SignalLog(it.widget.vm.log_level_set)
         qtbot.mouseClick(combo, Qt.MouseButton.LeftButton)

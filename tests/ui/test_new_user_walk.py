@@ -1,6 +1,6 @@
-"""Defects found walking the window as a new user (issue 12): Ctrl+Enter in a tool form inside the
-window, a keyring note cut off in the connection dialog, a wire-log row that loses its highlight, an
-error in the status bar cut off by the labels beside it."""
+"""The window as a new user walks it: Ctrl+Enter in a tool form inside the window, the keyring note
+of the connection dialog shown whole, a wire-log row that keeps its highlight through a filter, an
+error in the status bar that stays whole beside the labels that grow after it."""
 
 from __future__ import annotations
 
@@ -69,7 +69,7 @@ def test_a_keyring_note_arriving_after_the_dialog_opened_is_shown_whole(qtbot):
     )
     dialog.set_credentials_backend(None, error)  # the sidebar's keyring check answers after show()
     note = dialog.credentials.status
-    qtbot.waitUntil(lambda: note.height() >= note.heightForWidth(note.width()), timeout=2000)  # was 1 of 3 lines
+    qtbot.waitUntil(lambda: note.height() >= note.heightForWidth(note.width()), timeout=2000)  # every line of the note
     dialog.show_save_error(error)
     qtbot.waitUntil(
         lambda: all(
@@ -100,7 +100,7 @@ def test_a_refilter_keeps_the_selected_wire_record_highlighted(
         widget.filters.text_filter.setText("tools/call")
     row = model.row_of(chosen)
     assert row is not None
-    # the detail pane still shows the record; the table must say which row it is (it showed none)
+    # the detail pane still shows the record, and the table marks which row it is
     assert widget.table.currentIndex().row() == row
     assert [i.row() for i in widget.table.selectionModel().selectedRows()] == [row]
     with qtbot.waitSignal(model.filter_applied, timeout=5000):
@@ -127,9 +127,9 @@ def _message_fits(bar: QStatusBar) -> bool:
 @pytest.mark.asyncio
 @pytest.mark.expected_error_logs  # the failure is logged with its traceback
 async def test_an_error_in_the_status_bar_stays_whole_when_the_connection_label_grows(qtbot, tmp_path):
-    # Seen at 1366x768: "Reconnecting to 'Broken server' failed: ... (/nonexistent/mc" cut off by the
-    # labels on the right, which got longer after the error was elided for the room they left then.
-    # (The window no longer repeats errors in the status bar, errors.py; its line is driven directly.)
+    # The labels on the right grow after the error is shown (another connection selected): the line is
+    # elided again for the room they leave, so the message is never hidden under them. The window does
+    # not put errors in the status bar (errors.py); the test drives its line directly.
     bench = build_workbench(tmp_path / "config", credentials=MemoryCredentialStore())
     window, ctx = bench.window, bench.ctx
     qtbot.addWidget(window)

@@ -1,8 +1,5 @@
-"""A second new user's walk through the window (issue 12): forms that keep still, labels as people read
-them, a handoff pane that fits, dialogs that say why, and a readable overflow button in the dark.
-
-Each test failed before its fix.
-"""
+"""A new user's walk through the window: forms that keep still, labels as people read them, a handoff
+pane that fits, dialogs that say why, and a readable overflow button in the dark."""
 
 from __future__ import annotations
 
@@ -75,7 +72,7 @@ def test_typing_into_one_field_never_marks_another_untouched_one_nor_moves_it(qt
     a.spin.interpretText()
     qtbot.wait(0)  # let the layout settle
     assert form.value() == {"a": 2}
-    assert b.error_label.isHidden()  # was: "required" under B at the first key stroke in A
+    assert b.error_label.isHidden()  # typing in A says nothing about B, which nobody has touched yet
     assert form.errors_label.isHidden()
     assert b.mapTo(form, b.rect().topLeft()).y() == b_top  # B stays where the user is about to click
     assert form.errors() == ["b: required"]  # still known, just not shouted
@@ -97,7 +94,7 @@ def test_the_problem_list_names_fields_as_their_labels_do(qtbot: Any, plan_trip_
     form.reveal_errors()
     summary = form.errors_label.text()
     assert summary.startswith("5 fields to fix (marked above): Destination, Dates, Travellers › #1 › Name, ")
-    assert "travellers/0" not in summary  # was: raw keys and paths while the labels say "Destination"
+    assert "travellers/0" not in summary  # the summary names fields by their labels, never by keys or paths
     assert form.errors()[0] == "destination: required"  # the programmatic list keeps the keys
 
 
@@ -117,7 +114,7 @@ async def test_a_refused_call_says_so_in_one_message_that_names_the_fields_by_th
             for label in call.findChildren(QLabel)
             if label.isVisibleTo(call) and ("fix" in label.text().lower() or "not sent" in label.text().lower())
         ]
-        assert len(messages) == 1, messages  # was two: "Not sent: 2 problems…" and "2 fields to fix…: a, b"
+        assert len(messages) == 1, messages  # one message says what to fix and that nothing was sent
         (message,) = messages
         assert "A, B" in message and "Not sent" in message
         assert call.refused
@@ -138,8 +135,8 @@ def test_a_property_from_a_ref_is_labelled_by_its_own_name_and_units_read_sensib
 ) -> None:
     form = _form(qtbot, plan_trip_schema)
     root = form.root
-    assert root.boxes["dates"].title() == "Dates *"  # was "TripDates *", the definition's class name
-    assert root.row_labels["budget_eur"].text() == "Budget (EUR)"  # was "Budget Eur"
+    assert root.boxes["dates"].title() == "Dates *"  # the property's name, not its definition's ("TripDates")
+    assert root.row_labels["budget_eur"].text() == "Budget (EUR)"  # a unit or currency last, in brackets
     assert root.row_labels["destination"].text() == "Destination *"
     assert humanise("user_id") == "User ID" and humanise("timeoutMs") == "Timeout (ms)"
     assert humanise("name") == "Name" and humanise("a") == "A"
@@ -155,7 +152,7 @@ async def test_prompt_arguments_are_labelled_like_tool_fields(qtbot: Any, tmp_pa
         assert prompts.select_prompt("greet")
         detail = prompts.detail
         labels = [detail._form.labelForField(field).text() for field in detail.fields.values()]
-        assert labels == ["Name *", "Style"]  # was "name *", "style" beside the tool forms' "Destination *"
+        assert labels == ["Name *", "Style"]  # capitalised as the tool forms' labels ("Destination *")
 
 
 # ---- 3. the handoff view --------------------------------------------------------------------------
@@ -210,7 +207,7 @@ def test_the_chain_picker_has_room_for_a_replay_title_and_elides_with_a_tooltip(
     combo = handoffs.chain_combo
     assert combo.currentText() == f"Replay: {title}"
     qtbot.waitUntil(lambda: combo.width() > combo.fontMetrics().horizontalAdvance(combo.currentText()), timeout=2000)
-    qtbot.waitUntil(lambda: combo.displayed_text() == combo.currentText(), timeout=2000)  # was cut after "fo"
+    qtbot.waitUntil(lambda: combo.displayed_text() == combo.currentText(), timeout=2000)  # the whole title shows
     assert combo.toolTip() == plain_tooltip(f"Replay: {title}")
     longer = "Plan a fortnight along the Portuguese coast for a family of five, by train only"
     publish(ctx, [Chain("c2").hop("q", HopState.WORKING, USER, "planner", "a2a", HopKind.QUESTION, longer)])
@@ -237,7 +234,7 @@ def test_fit_shows_the_first_hop(ctx: PanelContext, handoffs: HandoffWidget) -> 
     assert view.verticalScrollBar().maximum() > 0  # taller than the view even fitted
     shown = view.mapToScene(view.viewport().rect()).boundingRect()
     first = handoffs.scene.arrow_items[0]
-    assert shown.contains(QPointF(min(first.x1, first.x2) + 1, first.line_y))  # was scrolled to the newest
+    assert shown.contains(QPointF(min(first.x1, first.x2) + 1, first.line_y))  # the first arrow shows, not the newest
     assert view.arrow_at(view.mapFromScene(QPointF((first.x1 + first.x2) / 2, first.line_y))) is first
 
 
@@ -259,7 +256,7 @@ def test_the_approval_dialog_is_wide_enough_for_its_title(qtbot: Any) -> None:
     bold = QFont(dialog.font())
     bold.setBold(True)
     title = f"{dialog.windowTitle()} — Agent Workbench"  # what the window manager writes in the frame
-    assert dialog.width() >= QFontMetrics(bold).horizontalAdvance(title) + 120  # was ~260 px for a short route
+    assert dialog.width() >= QFontMetrics(bold).horizontalAdvance(title) + 120  # the frame's title fits, with room
 
 
 # ---- 5. why Send is greyed ------------------------------------------------------------------------
@@ -281,7 +278,7 @@ def test_a_greyed_send_says_which_fields_are_still_missing(qtbot: Any) -> None:
     dialog.show()
     qtbot.waitExposed(dialog)
     assert not dialog.send_button.isEnabled()
-    assert dialog.send_hint.isVisibleTo(dialog)  # was: a grey button and nothing more
+    assert dialog.send_hint.isVisibleTo(dialog)  # a disabled Send says what it waits for
     assert dialog.send_hint.text() == "Fill in: Lead traveller, Email"
     assert dialog.send_button.toolTip() == plain_tooltip(dialog.send_hint.text())
     assert dialog.form is not None
@@ -303,7 +300,7 @@ async def test_a_read_resource_counts_its_content_items_in_words(qtbot: Any, tmp
         reads = SignalLog(it.widget.vm.resource_read)
         assert resources.select_resource("demo://readme")
         await reads.wait_for(lambda purpose, uri, contents: uri == "demo://readme")
-        assert resources.resource_page.status.text() == "1 content item."  # was "1 content item(s)."
+        assert resources.resource_page.status.text() == "1 content item."  # a count with its own plural, no "(s)"
 
 
 # ---- 7. the toolbar's overflow button in the dark -------------------------------------------------
@@ -331,13 +328,13 @@ def test_the_toolbar_overflow_button_is_readable_on_a_dark_palette(qtbot: Any, q
         image = more.grab().toImage()
         pixels = [image.pixelColor(x, y) for x in range(image.width()) for y in range(image.height())]
         chevron, ground = max(pixels, key=QColor.lightness), min(pixels, key=QColor.lightness)
-        assert contrast(chevron, ground) >= 4.5  # was ~1.2: a dark grey chevron on the dark toolbar
+        assert contrast(chevron, ground) >= 4.5  # the chevron reads on the dark toolbar
     finally:
         qapp.setPalette(before)
 
 
 def test_the_forms_json_wraps_instead_of_cutting_a_long_line(qtbot: Any) -> None:
-    # at 1920x1080 the JSON beside form and result is ~210 px: '"email": "ada@example.c' was cut there
+    # at 1920x1080 the JSON beside form and result is ~210 px: a line like '"email": "ada@example.com"' wraps
     form = SchemaForm({"type": "object", "properties": {"email": {"type": "string"}}})
     qtbot.addWidget(form)
     form.resize(520, 300)

@@ -19,7 +19,7 @@ async def test_re_selecting_a_tool_brings_back_what_was_typed_into_its_form(qtbo
         tools.detail.call.form.field("text").set_text("typed by hand")
         assert tools.select_tool("add")
         assert tools.select_tool("echo")
-        assert tools.detail.call.form.value() == {"text": "typed by hand"}  # was {}: the form started over
+        assert tools.detail.call.form.value() == {"text": "typed by hand"}  # the form kept it, not started over
 
 
 @pytest.mark.asyncio
@@ -41,7 +41,7 @@ async def test_a_refused_call_says_so_once_and_the_refusal_goes_when_the_argumen
             assert error not in refusal
         call.reuse_button.click()  # the earlier, valid arguments come back
         assert call.form.value() == {"a": 1, "b": 2}
-        assert not call.refused  # was: the old refusal stayed on screen
+        assert not call.refused  # the refusal of other arguments goes
         assert call.form.errors_label.isHidden()
 
 
@@ -60,7 +60,7 @@ async def test_text_results_wrap_and_the_result_pane_gets_real_height(qtbot, tmp
         editor = part.payload.editor
         assert editor.lineWrapMode() == QPlainTextEdit.LineWrapMode.WidgetWidth
         assert editor.horizontalScrollBar().maximum() == 0  # no sideways scrolling to read a sentence
-        assert call.result_view.height() >= 250  # was ~100 px under a form that took the rest
+        assert call.result_view.height() >= 250  # the form does not take the rest
         assert call.splitter.orientation() == Qt.Orientation.Vertical
 
 

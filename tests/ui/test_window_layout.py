@@ -36,7 +36,7 @@ def test_first_launch_fits_the_screen_it_opens_on():
 async def test_a_new_window_fits_the_available_screen_geometry(qtbot, tmp_path):
     async with plain_window(tmp_path / "config", qtbot) as window:
         available = window.screen().availableGeometry()
-        assert window.width() <= available.width() and window.height() <= available.height()  # was 1400×900
+        assert window.width() <= available.width() and window.height() <= available.height()
         assert window.minimumSize().width() <= 1024 and window.minimumSize().height() <= 640
 
 
@@ -71,7 +71,7 @@ async def test_the_workspace_fits_the_protocol_and_nothing_is_cut_at_1366x768(qt
         assert mcp.tabs.currentWidget() is mcp.tools
         assert mcp.tools.select_tool("plan_trip")
         await asyncio.sleep(0.1)
-        assert window.size() == LAPTOP  # the old minimum (883×762) did not fit
+        assert window.size() == LAPTOP  # the window's minimum fits a laptop screen
         call = mcp.tools.detail.call
         # the form and the result get most of the workspace: before a call the form nearly all of it
         workspace = window.inspector.height()

@@ -84,14 +84,14 @@ async def test_the_wire_records_detail_shows_eight_lines_whatever_the_screen_and
             await open_wire_log(window, size)
             await click_a_record(window, qtbot)
             editor = window.wire_log.detail.pretty_view.editor
-            assert lines(editor) >= least, (size, lines(editor))  # was 3 lines at 1366×768
+            assert lines(editor) >= least, (size, lines(editor))  # at 1366×768 too
             assert window.wire_log.detail.save_button.isEnabled()  # the payload's "Save as…" sits beside its title
         window.resize(LAPTOP)
         window.stderr_dock.toggleViewAction().trigger()  # the server's stderr shares the wire log's place
         await settle()
         window.wire_dock.raise_()
         await settle()
-        assert lines(window.wire_log.detail.pretty_view.editor) >= DETAIL_MIN_LINES  # was 2 with the stderr tab
+        assert lines(window.wire_log.detail.pretty_view.editor) >= DETAIL_MIN_LINES  # the stderr tab takes no lines
 
 
 @pytest.mark.asyncio
@@ -151,8 +151,8 @@ async def test_the_chat_history_is_several_times_the_message_box_which_grows_wit
         box = chat.input
         spacing = box.fontMetrics().lineSpacing()
         low, high = INPUT_LINES
-        assert low * spacing <= box.height() <= (low + 1) * spacing  # 3 lines (it was 110 px)
-        assert chat.transcript.height() >= 4 * box.height()  # the history several times the box (was ~2)
+        assert low * spacing <= box.height() <= (low + 1) * spacing  # 3 lines, no more
+        assert chat.transcript.height() >= 4 * box.height()  # the history several times the box
 
         box.setFocus()
         for line in range(5):
@@ -184,7 +184,7 @@ async def test_a_resources_contents_sit_at_the_top_of_their_pane(qtbot, tmp_path
             await read
             await settle()
             (part,) = page.contents.part_views
-            assert part.height() <= part.sizeHint().height() + 2  # not stretched: was 283 px, its text centred
+            assert part.height() <= part.sizeHint().height() + 2  # not stretched (its text would sit centred)
             assert part.mapTo(page, part.rect().topLeft()).y() <= page.status.geometry().bottom() + 20
             scroll = page.layout().itemAt(page.layout().count() - 1).widget()
             assert scroll.geometry().bottom() >= page.height() - 20  # the pane fills the page below the header
