@@ -43,7 +43,7 @@ from starlette.routing import Route
 
 from workbench.core.protocols.a2a import A2AAgent
 from workbench.core.protocols.base import Completed
-from workbench.core.wire import WireRecorder
+from workbench.core.wire.recorder import WireRecorder
 from workbench.demo.a2a_agents.common import make_card, serve_agent
 from workbench.demo.a2a_agents.firehose import SKILL, build_firehose_app
 

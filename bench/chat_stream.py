@@ -42,7 +42,7 @@ from workbench.core.events import EventBus
 from workbench.core.profiles import A2AProfile
 from workbench.core.profiles.store import ProfileStore
 from workbench.core.protocols.base import AgentEvent, AgentResult, Completed, TextDelta
-from workbench.core.wire import WireRecorder
+from workbench.core.wire.recorder import WireRecorder
 from workbench.ui.asyncutil import wait_signal
 from workbench.ui.bridge import CoreBridge
 from workbench.ui.context import PanelContext

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 from workbench.core.protocols.a2a import A2AAgent
 from workbench.core.protocols.base import Completed, Failed
-from workbench.core.wire import WireRecorder
+from workbench.core.wire.recorder import WireRecorder
 
 STREAMS, CHUNKS = 100, 100
 EVENTS_PER_STREAM_EXTRA = 3  # task, working, completed

@@ -30,7 +30,7 @@ import time
 from collections.abc import Awaitable, Callable
 
 from workbench.core.protocols.mcp import MCPAgent
-from workbench.core.wire import WireRecorder
+from workbench.core.wire.recorder import WireRecorder
 from workbench.demo.mcp_server import build_server
 
 STDIO = [sys.executable, "-m", "workbench.demo.mcp_server", "--stdio"]

@@ -32,9 +32,9 @@ from PySide6.QtWidgets import QApplication
 from workbench.core.agent_factory import DefaultAgentFactory
 from workbench.core.connections import ConnectionManager
 from workbench.core.events import EventBus
-from workbench.core.models import Direction
 from workbench.core.profiles.store import ProfileStore
-from workbench.core.wire import WireRecorder
+from workbench.core.wire.recorder import WireRecorder
+from workbench.core.wire.records import Direction
 from workbench.ui.bridge import CoreBridge
 from workbench.ui.context import PanelContext
 from workbench.ui.errors import ErrorPresenter

@@ -15,9 +15,9 @@ import time
 import tracemalloc
 from typing import Any
 
-from workbench.core.models import Direction
-from workbench.core.redaction import Redactor
-from workbench.core.wire import WireRecorder
+from workbench.core.wire.recorder import WireRecorder
+from workbench.core.wire.records import Direction
+from workbench.core.wire.redaction import Redactor
 
 OUT, IN = Direction.OUT, Direction.IN
 N = int(sys.argv[1]) if len(sys.argv) > 1 else 200_000

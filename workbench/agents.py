@@ -50,7 +50,7 @@ from workbench.core.protocols.base import (
 from workbench.core.protocols.contract import AgentConfig, AgentFeatures, RemoteAgent, ServerFeatures, TaskOperations
 from workbench.core.protocols.mcp import MCPAgent
 from workbench.core.protocols.snapshot import AgentSnapshot, TaskSnapshot, TaskSummary
-from workbench.core.wire import WireRecorder
+from workbench.core.wire.recorder import WireRecorder
 
 __all__ = [
     "A2AAgent",

@@ -187,7 +187,7 @@ def build_workbench(
     from workbench.core.credentials import KeyringCredentialStore
     from workbench.core.events import EventBus
     from workbench.core.profiles.store import ProfileStore
-    from workbench.core.wire import WireRecorder
+    from workbench.core.wire.recorder import WireRecorder
     from workbench.ui.bridge import CoreBridge
     from workbench.ui.context import PanelContext
     from workbench.ui.errors import ErrorPresenter

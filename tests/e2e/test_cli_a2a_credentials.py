@@ -25,7 +25,7 @@ from tests.support.cli_profiles import cli_env
 from tests.support.cli_runner import json_lines, run_workbench
 from workbench.core.agent_factory import build_agent
 from workbench.core.profiles import A2AProfile
-from workbench.core.wire import WireRecorder
+from workbench.core.wire.recorder import WireRecorder
 from workbench.demo.a2a_agents import serve_agent
 
 pytestmark = pytest.mark.asyncio

@@ -24,10 +24,10 @@ from workbench.core.errors import AgentCardError, AuthRequiredError, ProtocolErr
 from workbench.core.http.browser import follow_redirects_opener
 from workbench.core.http.decoding import DECODED_PIECE_BYTES
 from workbench.core.http.limits import DEFAULT_MAX_MESSAGE_BYTES, RECORD_PREVIEW_BYTES, HTTPLimits
-from workbench.core.models import WireKind
 from workbench.core.protocols.a2a import A2AAgent
 from workbench.core.protocols.mcp.agent import MCPAgent
-from workbench.core.wire import WireRecorder
+from workbench.core.wire.recorder import WireRecorder
+from workbench.core.wire.records import WireKind
 
 pytestmark = pytest.mark.asyncio
 BOUND = 60.0

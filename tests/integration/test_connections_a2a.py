@@ -15,7 +15,7 @@ from workbench.core.errors import AuthRequiredError
 from workbench.core.events import ConnectionState, EventBus
 from workbench.core.profiles import A2AProfile, SecretRef
 from workbench.core.protocols.a2a import A2AAgent
-from workbench.core.wire import WireRecorder
+from workbench.core.wire.recorder import WireRecorder
 from workbench.demo.a2a_agents import build_travel_app, serve_agent
 
 S = ConnectionState

@@ -18,7 +18,7 @@ from workbench.core.errors import ConnectError, ConnectionLostError
 from workbench.core.events import ConnectionState, ConnectionStateChanged, EventBus, ServerProcessExited
 from workbench.core.profiles import MCPHTTPProfile, MCPSSEProfile, MCPStdioProfile
 from workbench.core.protocols.mcp import MCPAgent
-from workbench.core.wire import WireRecorder
+from workbench.core.wire.recorder import WireRecorder
 from workbench.demo.mcp_server import serve_http
 
 S = ConnectionState

@@ -16,7 +16,7 @@ from tests.support.a2a_agents import BEARER, bearer_app, echo_app
 from workbench.core.agent_factory import AgentHandlers, build_agent
 from workbench.core.http.origins import CredentialOriginError, OriginApproval
 from workbench.core.profiles import A2AProfile, SecretRef
-from workbench.core.wire import WireRecorder
+from workbench.core.wire.recorder import WireRecorder
 from workbench.demo.a2a_agents import serve_agent
 
 BOUND = 30.0

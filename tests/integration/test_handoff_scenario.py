@@ -18,7 +18,7 @@ from workbench.core.handoff.events import USER, HandoffEvent, HopKind, HopState
 from workbench.core.handoff.policy import ApprovalRequest, HandoffPolicies, Policy
 from workbench.core.handoff.recording import ChainLog, ChainReplay, final_line, load_jsonl, save_jsonl
 from workbench.core.protocols.base import AgentResult, InputRequest, InputResponse
-from workbench.core.wire import WireRecorder
+from workbench.core.wire.recorder import WireRecorder
 from workbench.demo.scenarios.handoff import (
     BOOKING,
     MCP_SERVER,

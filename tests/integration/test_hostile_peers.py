@@ -27,11 +27,11 @@ from tests.support.cli_runner import run_workbench
 from tests.support.memory import MIB, peak_rss
 from workbench.core.errors import AgentCardError, ProtocolError, RemoteError, RequestTimeoutError
 from workbench.core.http.limits import DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_MAX_STREAM_BYTES, HTTPLimits
-from workbench.core.models import WireKind, WireRecord
 from workbench.core.protocols.a2a import A2AAgent
 from workbench.core.protocols.mcp.agent import MCPAgent
 from workbench.core.protocols.snapshot import STATUS_HISTORY
-from workbench.core.wire import WireRecorder
+from workbench.core.wire.recorder import WireRecorder
+from workbench.core.wire.records import WireKind, WireRecord
 
 BOUND = 60.0
 

@@ -16,11 +16,11 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
 from workbench.core.errors import RemoteError, WorkbenchError
-from workbench.core.models import WireKind
 from workbench.core.protocols.a2a import A2AAgent
 from workbench.core.protocols.mcp import MCPAgent
 from workbench.core.serving import serve_asgi
-from workbench.core.wire import WireRecorder
+from workbench.core.wire.recorder import WireRecorder
+from workbench.core.wire.records import WireKind
 
 BOUND = 30
 

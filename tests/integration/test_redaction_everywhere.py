@@ -15,7 +15,7 @@ from workbench.core.errors import WorkbenchError
 from workbench.core.profiles import A2AProfile, MCPHTTPProfile, SecretKind
 from workbench.core.profiles.service import ProfileService
 from workbench.core.profiles.store import ProfileStore
-from workbench.core.wire import WireRecorder
+from workbench.core.wire.recorder import WireRecorder
 from workbench.demo.a2a_agents import serve_agent
 from workbench.demo.mcp_server import serve_http
 

@@ -11,11 +11,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from workbench.core.errors import UnsupportedCapabilityError
-from workbench.core.models import ToolSpec
 from workbench.core.protocols.base import AgentEvent, AgentResult, ToolResult
+from workbench.core.protocols.catalog import ToolSpec
 from workbench.core.protocols.contract import AgentFeatures, LossHandler
 from workbench.core.protocols.snapshot import AgentSnapshot
-from workbench.core.wire import WireRecorder
+from workbench.core.wire.recorder import WireRecorder
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from workbench.core.agent_factory import AgentHandlers, DefaultAgentFactory
 from workbench.core.events import EventBus
 from workbench.core.profiles import ConnectionProfile, MCPStdioProfile
 from workbench.core.protocols.contract import RemoteAgent
-from workbench.core.wire import WireRecorder
+from workbench.core.wire.recorder import WireRecorder
 
 if TYPE_CHECKING:  # importing the MCP SDK is left to the tests that use it
     from workbench.core.protocols.mcp import MCPAgent

@@ -8,7 +8,7 @@ from workbench.core.agent_factory import AgentFactory, DefaultAgentFactory
 from workbench.core.connections import ConnectionManager
 from workbench.core.events import EventBus
 from workbench.core.profiles.store import ProfileStore
-from workbench.core.wire import WireRecorder
+from workbench.core.wire.recorder import WireRecorder
 from workbench.ui.bridge import CoreBridge
 from workbench.ui.context import PanelContext
 from workbench.ui.errors import ErrorPresenter

@@ -14,7 +14,7 @@ from workbench.core.credentials import MemoryCredentialStore
 from workbench.core.profiles import A2AProfile
 from workbench.core.protocols.a2a.security_auth import credential_key
 from workbench.core.protocols.base import InputRequest, InputResponse
-from workbench.core.wire import WireRecorder
+from workbench.core.wire.recorder import WireRecorder
 from workbench.demo.a2a_agents import serve_agent
 from workbench.ui.asyncutil import open_dialog
 from workbench.ui.dialogs.auth_required import AuthRequiredDialog

@@ -20,9 +20,9 @@ from workbench.core.agent_factory import DefaultAgentFactory
 from workbench.core.auth_steps import AuthStage, AuthStep
 from workbench.core.credentials import MemoryCredentialStore
 from workbench.core.events import ConnectionState
-from workbench.core.models import WireKind
 from workbench.core.profiles import MCPHTTPProfile
 from workbench.core.protocols.mcp.oauth import follow_redirects_opener
+from workbench.core.wire.records import WireKind
 from workbench.ui.context import PanelContext
 from workbench.ui.panels.authsteps.events import SessionAuthStep, owner_of
 from workbench.ui.panels.authsteps.itemmodel import Column, format_time, status_text, wire_text

@@ -30,7 +30,7 @@ from workbench.demo.mcp_server import serve_http
 from workbench.ui.asyncutil import wait_signal
 from workbench.ui.context import PanelContext
 from workbench.ui.dialogs.connection import ConnectionDialog
-from workbench.ui.dialogs.credential_fields import STORED_PLACEHOLDER
+from workbench.ui.dialogs.secret_fields import STORED_PLACEHOLDER
 from workbench.ui.errors import ErrorView
 from workbench.ui.panels.sidebar.itemmodel import SidebarRole
 from workbench.ui.panels.sidebar.widget import SidebarWidget

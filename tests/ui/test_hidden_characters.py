@@ -25,7 +25,6 @@ from tests.support.signals import SignalLog, wait_until
 from workbench.core.events import ServerStderrLine
 from workbench.core.handoff.events import USER, HandoffEvent, HopKind, HopState
 from workbench.core.handoff.policy import ApprovalRequest
-from workbench.core.models import ToolSpec
 from workbench.core.profiles import A2AProfile, MCPStdioProfile
 from workbench.core.protocols.base import (
     ContentPart,
@@ -34,6 +33,7 @@ from workbench.core.protocols.base import (
     SamplingMessage,
     SamplingRequest,
 )
+from workbench.core.protocols.catalog import ToolSpec
 from workbench.core.protocols.snapshot import TaskSummary
 from workbench.core.safe_text import neutralise
 from workbench.demo.a2a_agents import make_app, make_card, serve_agent

@@ -7,7 +7,7 @@ from PySide6.QtCore import Qt
 
 from tests.support.mcp_inspector import inspector
 from tests.support.signals import SignalLog
-from workbench.core.models import Direction
+from workbench.core.wire.records import Direction
 
 
 def _call(widget, tool: str, arguments: dict | None = None):

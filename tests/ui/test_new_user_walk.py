@@ -18,7 +18,7 @@ from tests.support.windows import WAIT, demo_window
 from workbench.app import build_workbench
 from workbench.core.credentials import MemoryCredentialStore
 from workbench.core.errors import ConnectError, SecureStorageUnavailableError
-from workbench.core.models import Direction
+from workbench.core.wire.records import Direction
 from workbench.ui.asyncutil import wait_signal
 from workbench.ui.dialogs.connection import ConnectionDialog
 from workbench.ui.errors import describe_error

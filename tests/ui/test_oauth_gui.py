@@ -23,10 +23,10 @@ from workbench.core.auth_steps import AuthStage
 from workbench.core.credentials import MemoryCredentialStore
 from workbench.core.errors import AuthRequiredError
 from workbench.core.events import ConnectionState
-from workbench.core.models import WireKind
 from workbench.core.profiles import MCPHTTPProfile, MCPSSEProfile, SecretKind, SecretRef
 from workbench.core.protocols.mcp.oauth import follow_redirects_opener
 from workbench.core.protocols.mcp.oauth_storage import CredentialTokenStorage, client_key, tokens_key
+from workbench.core.wire.records import WireKind
 from workbench.ui.context import PanelContext
 from workbench.ui.dialogs.connection import ConnectionDialog
 from workbench.ui.dialogs.credential_fields import OAUTH_BEARER_FORGOTTEN

@@ -11,8 +11,8 @@ from PySide6.QtGui import QColor, QImage
 from PySide6.QtWidgets import QLabel, QPlainTextEdit
 
 from workbench.core.errors import UnreachableError
-from workbench.core.models import ToolSpec
 from workbench.core.protocols.base import ContentPart, SamplingMessage, SamplingRequest, SamplingResponse
+from workbench.core.protocols.catalog import ToolSpec
 from workbench.ui.asyncutil import wait_signal
 from workbench.ui.dialogs.sampling import SamplingDialog, request_text
 

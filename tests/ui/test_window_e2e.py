@@ -12,7 +12,7 @@ from tests.support.signals import SignalLog
 from tests.support.windows import WAIT, demo_window
 from workbench.app import Workbench
 from workbench.core.events import ConnectionState
-from workbench.core.models import Direction, WireKind
+from workbench.core.wire.records import Direction, WireKind
 from workbench.ui.asyncutil import wait_signal
 from workbench.ui.dialogs.elicitation_form import ElicitationFormDialog
 from workbench.ui.dialogs.input_required import InputRequiredDialog

@@ -18,10 +18,10 @@ from PySide6.QtWidgets import QApplication, QTableView
 
 from tests.support.panel_context import make_context
 from workbench.core.connections import Connection
-from workbench.core.models import Direction, WireKind, WireRecord
 from workbench.core.profiles import MCPHTTPProfile
-from workbench.core.wire import WireRecorder
-from workbench.core.wire_curl import REDACTED_NOTE
+from workbench.core.wire.curl import REDACTED_NOTE
+from workbench.core.wire.recorder import WireRecorder
+from workbench.core.wire.records import Direction, WireKind, WireRecord
 from workbench.demo.mcp_server import serve_http
 from workbench.ui.asyncutil import wait_signal
 from workbench.ui.context import PanelContext

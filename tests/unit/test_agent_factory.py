@@ -12,7 +12,7 @@ from workbench.core.errors import SecureStorageUnavailableError
 from workbench.core.events import EventBus
 from workbench.core.profiles import A2AProfile, MCPHTTPProfile, MCPSSEProfile, MCPStdioProfile, Root, SecretRef
 from workbench.core.protocols.base import ElicitationRequest, ElicitationResponse, InputRequest, InputResponse
-from workbench.core.wire import WireRecorder
+from workbench.core.wire.recorder import WireRecorder
 
 VALUES = {
     "tok": "SECRET-token-1111",

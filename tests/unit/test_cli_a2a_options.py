@@ -13,7 +13,7 @@ from workbench.cli.transient import transient_profile
 from workbench.core.agent_factory import build_agent
 from workbench.core.errors import ConfigError
 from workbench.core.profiles import A2AProfile, MCPHTTPProfile
-from workbench.core.wire import WireRecorder
+from workbench.core.wire.recorder import WireRecorder
 
 
 def _args(*argv: str) -> argparse.Namespace:

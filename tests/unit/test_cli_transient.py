@@ -11,7 +11,7 @@ from workbench.cli.targets import TargetSpec
 from workbench.cli.transient import transient_profile
 from workbench.core.agent_factory import build_agent
 from workbench.core.profiles import A2AProfile, MCPHTTPProfile, MCPStdioProfile
-from workbench.core.wire import WireRecorder
+from workbench.core.wire.recorder import WireRecorder
 
 
 def test_an_http_target_keeps_what_a_saved_profile_would_refuse_to_store() -> None:

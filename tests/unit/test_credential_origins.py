@@ -15,7 +15,7 @@ from workbench.core.http.origins import (
     is_loopback_host,
     origin_of,
 )
-from workbench.core.redaction import Redactor
+from workbench.core.wire.redaction import Redactor
 
 SECRET = "s3cr3t-value-123"
 

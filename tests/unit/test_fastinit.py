@@ -41,8 +41,8 @@ def test_fast_constructor_refuses_what_it_cannot_build() -> None:
 
 
 def test_positional_constructor_builds_the_same_wire_record() -> None:
-    from workbench.core.models import Direction, WireKind, WireRecord
-    from workbench.core.wire_store import make_record
+    from workbench.core.wire.records import Direction, WireKind, WireRecord
+    from workbench.core.wire.store import make_record
 
     args = (1, "c", Direction.OUT, WireKind.JSONRPC, 1.0, 2.0, "m", "1", None, 3, "{}", None, "mcp", "s")
     assert make_record(*args) == WireRecord(*args)

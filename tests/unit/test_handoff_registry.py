@@ -13,8 +13,8 @@ from tests.support.agent_double import ContractDefaults
 from workbench.core.errors import ConfigError, NotFoundError
 from workbench.core.handoff.events import USER
 from workbench.core.handoff.registry import AgentRegistry
-from workbench.core.models import ToolSpec
 from workbench.core.protocols.base import AgentCapabilities, AgentEvent, AgentResult, Completed
+from workbench.core.protocols.catalog import ToolSpec
 from workbench.core.protocols.contract import AgentFeatures
 
 pytestmark = pytest.mark.asyncio

@@ -29,7 +29,6 @@ from workbench.core.handoff.policy import ApprovalDecision, ApprovalRequest, Han
 from workbench.core.handoff.recording import ChainReplay, parse_lines
 from workbench.core.handoff.router import HandoffRouter
 from workbench.core.handoff.tool_calls import find_tool_calls
-from workbench.core.models import Direction, ToolSpec
 from workbench.core.protocols.base import (
     AgentCapabilities,
     AgentEvent,
@@ -46,8 +45,10 @@ from workbench.core.protocols.base import (
     SamplingResponse,
     ToolResult,
 )
+from workbench.core.protocols.catalog import ToolSpec
 from workbench.core.protocols.contract import AgentFeatures
-from workbench.core.wire import WireRecorder
+from workbench.core.wire.recorder import WireRecorder
+from workbench.core.wire.records import Direction
 
 pytestmark = pytest.mark.asyncio
 

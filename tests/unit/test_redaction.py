@@ -7,7 +7,7 @@ from urllib.parse import quote
 
 import pytest
 
-from workbench.core.redaction import Redactor, is_secret_header, is_secret_param
+from workbench.core.wire.redaction import Redactor, is_secret_header, is_secret_param
 
 
 @pytest.mark.parametrize(

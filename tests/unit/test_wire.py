@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 
 from workbench.core.errors import UsageError
-from workbench.core.models import Direction, WireKind, WireRecord
-from workbench.core.redaction import Redactor
-from workbench.core.wire import WireRecorder
-from workbench.core.wire_parse import LARGE_TEXT
-from workbench.core.wire_store import make_record
+from workbench.core.wire.parse import LARGE_TEXT
+from workbench.core.wire.recorder import WireRecorder
+from workbench.core.wire.records import Direction, WireKind, WireRecord
+from workbench.core.wire.redaction import Redactor
+from workbench.core.wire.store import make_record
 
 OUT, IN = Direction.OUT, Direction.IN
 SECRET = "sk-live-7f3a9c2e1d"
@@ -414,7 +414,7 @@ def test_a_failing_subscriber_is_logged_and_does_not_stop_recording(caplog: pyte
 
     wire.subscribe(broken)
     wire.subscribe(lambda r: seen.append(r.seq))
-    with caplog.at_level(logging.ERROR, logger="workbench.core.wire_store"):
+    with caplog.at_level(logging.ERROR, logger="workbench.core.wire.store"):
         rec = wire.stderr_line("c1", "still recorded")
     assert wire.get(rec.seq) is rec
     assert seen == [rec.seq]

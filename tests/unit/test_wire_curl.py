@@ -17,9 +17,9 @@ import pytest
 
 from tests.support.shell import bash_commands
 from workbench.core.errors import UsageError
-from workbench.core.models import Direction, WireKind, WireRecord
-from workbench.core.wire import WireRecorder
-from workbench.core.wire_curl import REDACTED_NOTE, curl_command
+from workbench.core.wire.curl import REDACTED_NOTE, curl_command
+from workbench.core.wire.recorder import WireRecorder
+from workbench.core.wire.records import Direction, WireKind, WireRecord
 
 NASTY = 'it\'s a "quote" with $HOME, `backticks`, \\ backslash, ; rm -rf / and\nnewline @file'
 

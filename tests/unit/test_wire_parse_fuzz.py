@@ -1,6 +1,6 @@
 """Fuzzing the wire parsers: whatever a peer sends, the wire log records it and never raises.
 
-Covers ``workbench.core.wire_parse`` (classify, scan_large, preview, compact_json, utf8_len), the
+Covers ``workbench.core.wire.parse`` (classify, scan_large, preview, compact_json, utf8_len), the
 text path of ``WireRecorder.jsonrpc``/``raw``/``sse_event`` and the SSE framer that feeds the tap.
 Large texts are classified from their leading/trailing members, not decoded: a large message whose
 body is not even JSON still shows as the response it says it is.
@@ -15,9 +15,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from workbench.core.http.sse import SSEFramer, parse_frame
-from workbench.core.models import Direction, WireKind
-from workbench.core.wire import WireRecorder
-from workbench.core.wire_parse import LARGE_TEXT, classify, compact_json, preview, scan_large, utf8_len
+from workbench.core.wire.parse import LARGE_TEXT, classify, compact_json, preview, scan_large, utf8_len
+from workbench.core.wire.recorder import WireRecorder
+from workbench.core.wire.records import Direction, WireKind
 
 FUZZ = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -15,11 +15,11 @@ from workbench.cli.targets import TargetSpec, target_spec
 from workbench.cli.tool_call import call_tool
 from workbench.core.errors import ConfigError, NotFoundError, WorkbenchError
 from workbench.core.events import EventBus, ServerStderrLine
-from workbench.core.models import WireRecord
 from workbench.core.protocols.base import Completed, Failed
 from workbench.core.protocols.contract import RemoteAgent
 from workbench.core.shell_quote import command_line
-from workbench.core.wire import WireRecorder
+from workbench.core.wire.recorder import WireRecorder
+from workbench.core.wire.records import WireRecord
 
 if TYPE_CHECKING:
     from workbench.cli.logs import DebugLogHandler

@@ -10,7 +10,7 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
-from workbench.core.models import Direction, WireKind, WireRecord
+from workbench.core.wire.records import Direction, WireKind, WireRecord
 
 _CLIENT_META = "io.modelcontextprotocol/clientCapabilities"
 

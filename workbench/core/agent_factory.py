@@ -43,15 +43,15 @@ from workbench.core.profiles import (
 )
 from workbench.core.protocols.base import ElicitationHandler, InputHandler, SamplingHandler
 from workbench.core.protocols.contract import RemoteAgent
-from workbench.core.redaction import Redactor, is_secret_header
 from workbench.core.shell_quote import command_line
+from workbench.core.wire.redaction import Redactor, is_secret_header
 
 if TYPE_CHECKING:
     from workbench.core.auth_steps import AuthStep
     from workbench.core.credentials import CredentialStore
     from workbench.core.http.origins import CredentialBoundary, OriginApprover
     from workbench.core.protocols.mcp.oauth import WorkbenchOAuthProvider
-    from workbench.core.wire import WireRecorder
+    from workbench.core.wire.recorder import WireRecorder
 
 log = logging.getLogger(__name__)
 
@@ -243,7 +243,7 @@ async def build_agent(
                 hint="pass credentials= (the keyring store) when building the agent",
             )
         if wire is None:
-            from workbench.core.wire import WireRecorder
+            from workbench.core.wire.recorder import WireRecorder
 
             wire = WireRecorder()
         auth = await _oauth_provider(

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Literal
 
-from workbench.core.models import WireKind, WireRecord
-from workbench.core.wire import WireRecorder
+from workbench.core.wire.recorder import WireRecorder
+from workbench.core.wire.records import WireKind, WireRecord
 
 log = logging.getLogger(__name__)
 

@@ -74,7 +74,7 @@ from workbench.core.protocols.base import AgentCapabilities
 from workbench.core.protocols.contract import RemoteAgent
 
 if TYPE_CHECKING:
-    from workbench.core.wire import WireRecorder
+    from workbench.core.wire.recorder import WireRecorder
 
 log = logging.getLogger(__name__)
 

@@ -14,7 +14,7 @@ import threading
 import weakref
 from typing import Any
 
-from workbench.core.redaction import Redactor
+from workbench.core.wire.redaction import Redactor
 
 _redactors: weakref.WeakSet[Redactor] = weakref.WeakSet()
 _lock = threading.Lock()

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from workbench.core.credentials import CredentialStore
     from workbench.core.http.browser import BrowserOpener
     from workbench.core.protocols.mcp.oauth import LoginResult, LogoutResult
-    from workbench.core.wire import WireRecorder
+    from workbench.core.wire.recorder import WireRecorder
 
 OAuthProfile = MCPHTTPProfile | MCPSSEProfile
 """The profiles that can log in with OAuth."""
@@ -98,7 +98,7 @@ async def login(
     from workbench.core.agent_factory import build_agent
     from workbench.core.protocols.mcp.oauth import LOGIN_TIMEOUT, LoginResult  # lazy: the MCP SDK
     from workbench.core.protocols.mcp.oauth_storage import CredentialTokenStorage
-    from workbench.core.wire import WireRecorder
+    from workbench.core.wire.recorder import WireRecorder
 
     timeout = LOGIN_TIMEOUT if timeout is None else timeout
     await CredentialTokenStorage(credentials, profile.id).forget_tokens()

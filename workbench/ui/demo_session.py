@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from workbench.core.handoff.router import HandoffRouter
     from workbench.core.protocols.base import AgentResult, InputHandler
     from workbench.core.protocols.contract import RemoteAgent
-    from workbench.core.wire import WireRecorder
+    from workbench.core.wire.recorder import WireRecorder
     from workbench.ui.mainwindow import MainWindow
     from workbench.ui.panels.sidebar.viewmodel import SidebarViewModel
 

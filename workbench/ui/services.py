@@ -9,7 +9,7 @@ from workbench.core.credentials import CredentialStore, MemoryCredentialStore
 from workbench.core.events import EventBus
 from workbench.core.profiles.service import ProfileService
 from workbench.core.profiles.store import ProfileStore
-from workbench.core.wire import WireRecorder
+from workbench.core.wire.recorder import WireRecorder
 
 
 @dataclass(slots=True)

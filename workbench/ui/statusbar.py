@@ -11,8 +11,8 @@ from PySide6.QtWidgets import QLabel, QStatusBar, QToolButton, QWidget
 
 from workbench.core.errors import WorkbenchError
 from workbench.core.events import ConnectionState, ConnectionStateChanged
-from workbench.core.models import WireKind, WireRecord
 from workbench.core.timefmt import duration_text
+from workbench.core.wire.records import WireKind, WireRecord
 from workbench.ui.context import PanelContext
 from workbench.ui.errors import ErrorView
 from workbench.ui.icons import follow, icon_theme

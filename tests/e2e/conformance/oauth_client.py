@@ -28,7 +28,7 @@ from workbench.core.http.loopback import free_port, redirect_uri
 from workbench.core.oauth_login import login
 from workbench.core.profiles import MCPHTTPProfile
 from workbench.core.protocols.mcp.oauth_storage import CredentialTokenStorage
-from workbench.core.wire import WireRecorder
+from workbench.core.wire.recorder import WireRecorder
 
 
 async def main(url: str) -> None:

@@ -18,10 +18,10 @@ import pytest
 
 from tests.support.cli_runner import workbench
 from workbench.core.errors import ConfigError, RequestTimeoutError
-from workbench.core.models import WireKind
 from workbench.core.protocols.a2a import A2AAgent
 from workbench.core.protocols.mcp import MCPAgent
-from workbench.core.wire import WireRecorder
+from workbench.core.wire.recorder import WireRecorder
+from workbench.core.wire.records import WireKind
 from workbench.demo.a2a_agents.travel import build_travel_app
 
 DOCS = Path(__file__).resolve().parents[3] / "docs" / "agents.md"

@@ -19,7 +19,7 @@ from workbench.core.errors import ProtocolError
 from workbench.core.protocols.a2a import A2AAgent
 from workbench.core.protocols.base import Completed, Failed
 from workbench.core.serving import serve_asgi
-from workbench.core.wire import WireRecorder
+from workbench.core.wire.recorder import WireRecorder
 
 pytestmark = pytest.mark.asyncio
 NAIVE = re.compile(r'"timestamp":\s*"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?"')

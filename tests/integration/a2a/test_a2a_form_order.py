@@ -16,7 +16,7 @@ from tests.servers.a2a_ordered_form import FIELDS, QUESTION, form_agent_app, rep
 from workbench.core.protocols.a2a import A2AAgent
 from workbench.core.protocols.base import AgentEvent, Completed, InputRequest, InputRequired
 from workbench.core.serving import serve_asgi
-from workbench.core.wire import WireRecorder
+from workbench.core.wire.recorder import WireRecorder
 from workbench.demo.a2a_agents import serve_agent, travel_app_factory
 
 pytestmark = pytest.mark.asyncio

@@ -8,10 +8,10 @@ import pytest
 
 from tests.servers.a2a_grpc_agent import grpc_agent
 from workbench.core.errors import ConfigError, WorkbenchError
-from workbench.core.models import WireKind
 from workbench.core.protocols.a2a import A2AAgent
 from workbench.core.protocols.base import ArtifactUpdated, Completed, InputRequired
-from workbench.core.wire import WireRecorder
+from workbench.core.wire.recorder import WireRecorder
+from workbench.core.wire.records import WireKind
 
 pytestmark = pytest.mark.asyncio
 TOKEN = "grpc-bearer-123"

@@ -20,7 +20,7 @@ from workbench.core.protocols.base import (
     StatusChanged,
     TextDelta,
 )
-from workbench.core.wire import WireRecorder
+from workbench.core.wire.recorder import WireRecorder
 
 pytestmark = pytest.mark.asyncio
 

@@ -33,7 +33,7 @@ from workbench.core.protocols.a2a.security import required_credentials
 from workbench.core.protocols.a2a.security_auth import credential_key
 from workbench.core.protocols.a2a.security_oauth import TokenSet
 from workbench.core.protocols.base import AgentEvent, AuthRequired, Completed, Failed, InputRequest, InputResponse
-from workbench.core.wire import WireRecorder
+from workbench.core.wire.recorder import WireRecorder
 from workbench.demo.a2a_agents import serve_agent
 
 CID = "sec-test"

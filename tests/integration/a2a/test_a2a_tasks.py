@@ -11,7 +11,6 @@ import pytest
 
 from tests.support.a2a_agents import echo_app
 from workbench.core.errors import NotFoundError, RemoteError, UnsupportedCapabilityError
-from workbench.core.models import WireKind
 from workbench.core.protocols.a2a import A2AAgent, PushReceiver
 from workbench.core.protocols.base import (
     AgentEvent,
@@ -22,7 +21,8 @@ from workbench.core.protocols.base import (
     InputResponse,
     StatusChanged,
 )
-from workbench.core.wire import WireRecorder
+from workbench.core.wire.recorder import WireRecorder
+from workbench.core.wire.records import WireKind
 from workbench.demo.a2a_agents import serve_agent, travel_app_factory
 
 TRIP = {"departure_date": "2026-05-01", "return_date": "2026-05-05", "travellers": 2, "cabin_class": "business"}

@@ -10,10 +10,10 @@ import pytest
 from sse_starlette.sse import EventSourceResponse
 
 from tests.support.a2a_agents import BEARER, bearer_app, echo_app
-from workbench.core.models import Direction, WireKind, WireRecord
 from workbench.core.protocols.a2a import A2AAgent
 from workbench.core.protocols.base import AgentEvent, ArtifactUpdated, Completed
-from workbench.core.wire import WireRecorder
+from workbench.core.wire.recorder import WireRecorder
+from workbench.core.wire.records import Direction, WireKind, WireRecord
 from workbench.demo.a2a_agents import serve_agent, travel_app_factory
 
 

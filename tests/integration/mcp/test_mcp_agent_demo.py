@@ -12,7 +12,6 @@ import pytest
 from tests.integration.mcp.conftest import WITH_STDIO
 from workbench.core.errors import NotFoundError, SyncCallInLoopError, UnsupportedCapabilityError
 from workbench.core.events import EventBus, ListChanged, ResourceUpdated
-from workbench.core.models import Direction, WireKind
 from workbench.core.protocols.base import (
     Completed,
     ElicitationRequest,
@@ -24,6 +23,7 @@ from workbench.core.protocols.base import (
 )
 from workbench.core.protocols.contract import RemoteAgent
 from workbench.core.protocols.mcp import MCPAgent
+from workbench.core.wire.records import Direction, WireKind
 
 pytestmark = pytest.mark.asyncio
 ERAS = ["legacy", "auto"]

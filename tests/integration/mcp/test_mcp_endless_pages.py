@@ -14,10 +14,10 @@ import pytest
 
 from tests.servers import script_path
 from workbench.core.errors import ProtocolError
-from workbench.core.models import WireKind
 from workbench.core.protocols.mcp.agent import MCPAgent
 from workbench.core.protocols.mcp.discovery import MAX_PAGES, PageGuard, all_pages
-from workbench.core.wire import WireRecorder
+from workbench.core.wire.recorder import WireRecorder
+from workbench.core.wire.records import WireKind
 
 
 @pytest.mark.asyncio

@@ -18,8 +18,8 @@ from workbench.core.errors import (
     UnreachableError,
 )
 from workbench.core.events import EventBus, ServerProcessExited, ServerStderrLine
-from workbench.core.models import Direction, WireKind
 from workbench.core.protocols.mcp import MCPAgent
+from workbench.core.wire.records import Direction, WireKind
 
 pytestmark = pytest.mark.asyncio
 

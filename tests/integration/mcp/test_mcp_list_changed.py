@@ -9,9 +9,9 @@ from mcp.server.mcpserver import Context, MCPServer
 
 from tests.support.everything import StdioCommand
 from workbench.core.events import EventBus, ListChanged
-from workbench.core.models import Direction, WireKind
 from workbench.core.protocols.mcp import MCPAgent
-from workbench.core.wire import WireRecorder
+from workbench.core.wire.recorder import WireRecorder
+from workbench.core.wire.records import Direction, WireKind
 
 pytestmark = pytest.mark.asyncio
 

@@ -20,7 +20,6 @@ from workbench.core.agent_factory import DefaultAgentFactory, build_agent
 from workbench.core.credentials import MemoryCredentialStore
 from workbench.core.errors import AuthRequiredError, ConfigError, RequestTimeoutError
 from workbench.core.events import EventBus
-from workbench.core.models import WireKind
 from workbench.core.oauth_login import login, logout
 from workbench.core.profiles import MCPHTTPProfile, MCPSSEProfile
 from workbench.core.protocols.mcp import MCPAgent
@@ -32,7 +31,8 @@ from workbench.core.protocols.mcp.oauth import (
     follow_redirects_opener,
 )
 from workbench.core.protocols.mcp.oauth_storage import CredentialTokenStorage, client_key, tokens_key
-from workbench.core.wire import WireRecorder
+from workbench.core.wire.recorder import WireRecorder
+from workbench.core.wire.records import WireKind
 
 pytestmark = pytest.mark.asyncio
 

@@ -13,10 +13,10 @@ import pytest
 
 from tests.servers import script_path
 from workbench.core.errors import ProtocolError
-from workbench.core.models import WireKind
 from workbench.core.protocols.mcp.agent import MCPAgent
 from workbench.core.protocols.mcp.stdio import StdioTransport
-from workbench.core.wire import WireRecorder
+from workbench.core.wire.recorder import WireRecorder
+from workbench.core.wire.records import WireKind
 
 SERVER = [sys.executable, script_path("unreadable_replies")]
 BOUND = 20.0

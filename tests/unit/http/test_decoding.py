@@ -27,8 +27,8 @@ from workbench.core.http.httpx_transport import HttpxTapTransport
 from workbench.core.http.limits import HTTPLimits, LimitGuard
 from workbench.core.http.session_budget import SessionBudget
 from workbench.core.http.tap import HTTPTap
-from workbench.core.models import WireKind
-from workbench.core.wire import WireRecorder
+from workbench.core.wire.recorder import WireRecorder
+from workbench.core.wire.records import WireKind
 
 URL = "http://peer.test/rpc"
 CLIENTS = [pytest.param(httpx, HttpxTapTransport, id="httpx"), pytest.param(httpx2, Httpx2TapTransport, id="httpx2")]

@@ -20,9 +20,9 @@ from workbench.core.http.httpx2_transport import Httpx2LimitError, Httpx2TapTran
 from workbench.core.http.httpx_transport import HttpxTapTransport
 from workbench.core.http.limits import BodyMeter, HTTPLimits, LimitGuard
 from workbench.core.http.tap import HTTPTap
-from workbench.core.models import WireKind
 from workbench.core.protocols.mcp.tap import is_listening
-from workbench.core.wire import WireRecorder
+from workbench.core.wire.recorder import WireRecorder
+from workbench.core.wire.records import WireKind
 
 URL = "http://peer.test/rpc?key=secret"
 CLIENTS = [pytest.param(httpx, HttpxTapTransport, id="httpx"), pytest.param(httpx2, Httpx2TapTransport, id="httpx2")]

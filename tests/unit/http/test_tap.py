@@ -19,10 +19,10 @@ from workbench.core.http.httpx2_transport import Httpx2TapTransport
 from workbench.core.http.httpx_transport import HttpxTapTransport
 from workbench.core.http.status import StatusSeen
 from workbench.core.http.tap import HTTPTap
-from workbench.core.models import Direction, WireKind, WireRecord
 from workbench.core.protocols.a2a.wire_tap import A2ATransport
 from workbench.core.protocols.mcp.tap import HTTPWireTransport
-from workbench.core.wire import WireRecorder
+from workbench.core.wire.recorder import WireRecorder
+from workbench.core.wire.records import Direction, WireKind, WireRecord
 
 URL = "http://peer.test/rpc"
 CLIENTS = [pytest.param(httpx, HttpxTapTransport, id="httpx"), pytest.param(httpx2, Httpx2TapTransport, id="httpx2")]

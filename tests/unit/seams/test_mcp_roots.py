@@ -7,9 +7,9 @@ import json
 import pytest
 
 from workbench.core.errors import UsageError
-from workbench.core.models import Direction, WireKind
 from workbench.core.protocols.mcp.agent import MCPAgent
-from workbench.core.wire import WireRecorder
+from workbench.core.wire.recorder import WireRecorder
+from workbench.core.wire.records import Direction, WireKind
 from workbench.demo.mcp_server.app import build_server
 
 

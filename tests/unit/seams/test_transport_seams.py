@@ -6,10 +6,10 @@ import httpx
 import pytest
 
 from workbench.core.errors import ConfigError
-from workbench.core.models import WireKind
 from workbench.core.protocols.a2a.agent import A2AAgent
 from workbench.core.protocols.mcp.agent import MCPAgent
-from workbench.core.wire import WireRecorder
+from workbench.core.wire.recorder import WireRecorder
+from workbench.core.wire.records import WireKind
 from workbench.demo.a2a_agents.travel import build_travel_app
 from workbench.demo.mcp_server.app import build_server
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from workbench.core.errors import WorkbenchError
-from workbench.core.models import ToolSpec
+from workbench.core.protocols.catalog import ToolSpec
 from workbench.core.protocols.contract import RemoteAgent
 
 MESSAGE_SCHEMA: dict[str, Any] = {

@@ -13,8 +13,8 @@ from typing import Any
 
 from workbench.core.events import EventBus
 from workbench.core.handoff.events import USER, HandoffEvent, HopKind, HopState
-from workbench.core.models import WireRecord
-from workbench.core.wire import WireRecorder
+from workbench.core.wire.recorder import WireRecorder
+from workbench.core.wire.records import WireRecord
 
 log = logging.getLogger(__name__)
 

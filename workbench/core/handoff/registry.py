@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from workbench.core.errors import ConfigError, NotFoundError, WorkbenchError
 from workbench.core.handoff.agent_tools import RegisteredAgent, agent_tool_spec
 from workbench.core.handoff.events import USER
-from workbench.core.models import ToolSpec
+from workbench.core.protocols.catalog import ToolSpec
 from workbench.core.protocols.contract import RemoteAgent
 
 log = logging.getLogger(__name__)

@@ -35,7 +35,6 @@ from workbench.core.handoff.policy import ApprovalHandler, HandoffPolicies, Poli
 from workbench.core.handoff.questions import HopQuestions
 from workbench.core.handoff.registry import AgentRegistry
 from workbench.core.handoff.tool_calls import ToolCallEntry
-from workbench.core.models import ToolSpec
 from workbench.core.protocols.base import (
     AgentResult,
     ElicitationHandler,
@@ -48,8 +47,9 @@ from workbench.core.protocols.base import (
     SamplingRequest,
     SamplingResponse,
 )
+from workbench.core.protocols.catalog import ToolSpec
 from workbench.core.protocols.contract import RemoteAgent
-from workbench.core.wire import WireRecorder
+from workbench.core.wire.recorder import WireRecorder
 
 __all__ = ["DEFAULT_MAX_DEPTH", "HandoffRouter"]
 

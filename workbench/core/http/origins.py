@@ -31,11 +31,11 @@ from typing import TYPE_CHECKING
 from urllib.parse import parse_qsl, quote, quote_plus, urlsplit
 
 from workbench.core.errors import ConnectError
-from workbench.core.redaction import is_secret_header, is_secret_param
 from workbench.core.safe_text import neutralise
+from workbench.core.wire.redaction import is_secret_header, is_secret_param
 
 if TYPE_CHECKING:
-    from workbench.core.redaction import Redactor
+    from workbench.core.wire.redaction import Redactor
 
 _DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443}
 OAUTH_ENDPOINT = "workbench.oauth_endpoint"

@@ -26,8 +26,8 @@ from workbench.core.errors import ProtocolError
 from workbench.core.http.limits import RECORD_PREVIEW_BYTES, BodyMeter, LimitGuard
 from workbench.core.http.sse import SSEFrame, SSEFramer
 from workbench.core.http.status import StatusSeen
-from workbench.core.models import Direction, WireKind, WireRecord
-from workbench.core.wire import WireRecorder
+from workbench.core.wire.recorder import WireRecorder
+from workbench.core.wire.records import Direction, WireKind, WireRecord
 
 Headers = list[tuple[str, str]]
 

@@ -18,7 +18,6 @@ from concurrent.futures import Future
 from typing import Any, TypeVar
 
 from workbench.core.errors import SyncCallInLoopError, UsageError
-from workbench.core.models import ToolSpec
 from workbench.core.protocols.base import (
     AgentEvent,
     AgentResult,
@@ -26,6 +25,7 @@ from workbench.core.protocols.base import (
     Failed,
     ToolResult,
 )
+from workbench.core.protocols.catalog import ToolSpec
 
 T = TypeVar("T")
 

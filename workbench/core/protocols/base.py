@@ -26,16 +26,16 @@ InputHandler = _questions.InputHandler
 InputRequest = _questions.InputRequest
 InputResponse = _questions.InputResponse
 SamplingHandler = _questions.SamplingHandler
-SamplingMessage = _questions.SamplingMessage
 SamplingRequest = _questions.SamplingRequest
 SamplingResponse = _questions.SamplingResponse
 
 
 # --------------------------------------------------------------------------- content
 
-# ContentPart and parts_text live in content.py (questions.py needs them too); importable from here.
+# ContentPart, parts_text and SamplingMessage live in content.py (questions.py and catalog.py need them too).
 ContentPart = _content.ContentPart
 parts_text = _content.parts_text
+SamplingMessage = _content.SamplingMessage
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,11 +1,45 @@
-"""Protocol-neutral descriptions of what a server offers besides tools: resources, prompts, completions."""
+"""Protocol-neutral descriptions of what a server offers: tools, resources, templates, prompts, completions."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
 
-from workbench.core.protocols.base import ContentPart, SamplingMessage
+from workbench.core.protocols.content import ContentPart, SamplingMessage
+
+
+@dataclass(frozen=True, slots=True)
+class ToolSpec:
+    """A tool as a peer describes it (MCP tool or A2A skill), protocol-neutral.
+
+    Attributes:
+        name: The name to call it by.
+        title: Human title, if given.
+        description: The peer's description (untrusted text).
+        input_schema: JSON Schema of the arguments (A2A skills: a single ``message`` string).
+        output_schema: JSON Schema of structured output, if declared.
+        annotations: Behaviour hints (read-only, destructive, ...), as sent.
+        kind: ``tool`` for MCP tools, ``skill`` for A2A skills.
+        raw: The protocol object as received.
+    """
+
+    name: str
+    title: str | None = None
+    description: str | None = None
+    input_schema: dict[str, Any] = field(default_factory=dict)
+    output_schema: dict[str, Any] | None = None
+    annotations: dict[str, Any] | None = None
+    kind: str = "tool"
+    raw: Any = field(default=None, compare=False, repr=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a JSON-ready description (without the raw object)."""
+        out: dict[str, Any] = {"name": self.name, "kind": self.kind, "input_schema": self.input_schema}
+        for key in ("title", "description", "output_schema", "annotations"):
+            value = getattr(self, key)
+            if value is not None:
+                out[key] = value
+        return out
 
 
 @dataclass(frozen=True, slots=True)

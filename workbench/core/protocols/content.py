@@ -1,4 +1,4 @@
-"""Content in either protocol: one MCP content block or A2A part, as the contract's ``ContentPart``."""
+"""Content in either protocol: one MCP content block or A2A part (``ContentPart``), and a message of them."""
 
 from __future__ import annotations
 
@@ -44,3 +44,15 @@ class ContentPart:
 def parts_text(parts: list[ContentPart]) -> str:
     """Concatenate the text of all text parts (and text resources)."""
     return "".join(p.text for p in parts if p.text is not None and p.type in ("text", "resource"))
+
+
+@dataclass(frozen=True, slots=True)
+class SamplingMessage:
+    """One message of a sampling conversation."""
+
+    role: str
+    content: list[ContentPart]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a JSON-ready dict."""
+        return {"role": self.role, "content": [c.to_dict() for c in self.content]}

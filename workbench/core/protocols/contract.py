@@ -45,7 +45,6 @@ from workbench.core.protocols.base import (
 
 if TYPE_CHECKING:
     from workbench.core.errors import ConnectionLostError
-    from workbench.core.models import ToolSpec
     from workbench.core.protocols.catalog import (
         CompletionResult,
         PromptResult,
@@ -53,9 +52,10 @@ if TYPE_CHECKING:
         ResourceContents,
         ResourceSpec,
         ResourceTemplateSpec,
+        ToolSpec,
     )
     from workbench.core.protocols.snapshot import AgentSnapshot, TaskSnapshot, TaskSummary
-    from workbench.core.wire import WireRecorder
+    from workbench.core.wire.recorder import WireRecorder
 
 ProtocolName = Literal["mcp", "a2a"]
 """The protocols the workbench speaks."""

@@ -9,12 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
-from workbench.core.protocols.content import ContentPart
-
-if TYPE_CHECKING:
-    from workbench.core.models import ToolSpec
+from workbench.core.protocols.catalog import ToolSpec
+from workbench.core.protocols.content import ContentPart, SamplingMessage
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,18 +55,6 @@ class ElicitationResponse:
 
     action: Literal["accept", "decline", "cancel"]
     content: dict[str, Any] | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class SamplingMessage:
-    """One message of a sampling conversation."""
-
-    role: str
-    content: list[ContentPart]
-
-    def to_dict(self) -> dict[str, Any]:
-        """Return a JSON-ready dict."""
-        return {"role": self.role, "content": [c.to_dict() for c in self.content]}
 
 
 @dataclass(frozen=True, slots=True)

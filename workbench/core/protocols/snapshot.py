@@ -12,9 +12,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from workbench.core.models import ToolSpec
 from workbench.core.protocols.base import AgentCapabilities, ContentPart
-from workbench.core.protocols.catalog import PromptSpec, ResourceSpec, ResourceTemplateSpec
+from workbench.core.protocols.catalog import PromptSpec, ResourceSpec, ResourceTemplateSpec, ToolSpec
 from workbench.core.sizes import base64_size
 from workbench.core.timefmt import time_of_day
 

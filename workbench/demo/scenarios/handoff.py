@@ -41,7 +41,7 @@ from workbench.core.protocols.base import (
     SamplingHandler,
 )
 from workbench.core.protocols.mcp.agent import MCPAgent
-from workbench.core.wire import WireRecorder
+from workbench.core.wire.recorder import WireRecorder
 from workbench.demo.a2a_agents.booking import booking_app_factory
 from workbench.demo.a2a_agents.common import serve_agent
 from workbench.demo.a2a_agents.mcp_proxy import mcp_proxy_app_factory

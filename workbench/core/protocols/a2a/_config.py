@@ -15,9 +15,9 @@ from workbench.core.errors import ConfigError
 from workbench.core.http.browser import BrowserOpener
 from workbench.core.http.limits import HTTPLimits
 from workbench.core.protocols.base import InputHandler
-from workbench.core.redaction import is_secret_header, mask_query_values
 from workbench.core.timeouts import DEFAULT_CONNECT_TIMEOUT
-from workbench.core.wire import WireRecorder
+from workbench.core.wire.recorder import WireRecorder
+from workbench.core.wire.redaction import is_secret_header, mask_query_values
 
 if TYPE_CHECKING:
     from workbench.core.credentials import CredentialStore

@@ -34,7 +34,6 @@ import httpx
 from workbench.core.errors import UsageError
 from workbench.core.http.browser import BrowserOpener
 from workbench.core.http.limits import HTTPLimits
-from workbench.core.models import ToolSpec
 from workbench.core.protocols.a2a import card_capabilities
 from workbench.core.protocols.a2a._config import A2AConfig, Binding, ProtocolVersion
 from workbench.core.protocols.a2a._conversation import SKILL_METADATA_KEY, Conversation
@@ -52,11 +51,12 @@ from workbench.core.protocols.a2a.task_info import task_snapshot
 from workbench.core.protocols.a2a.task_operations import A2ATaskOperations
 from workbench.core.protocols.agent_base import AgentBase, ToolRegistry
 from workbench.core.protocols.base import AgentCapabilities, AgentEvent, ContentPart, InputHandler, ToolResult
+from workbench.core.protocols.catalog import ToolSpec
 from workbench.core.protocols.contract import AgentFeatures, LossHandler, ProgressCallback, Prompt
 from workbench.core.protocols.deprecated import moved_attribute
 from workbench.core.protocols.snapshot import AgentSnapshot
 from workbench.core.timeouts import DEFAULT_CONNECT_TIMEOUT
-from workbench.core.wire import WireRecorder
+from workbench.core.wire.recorder import WireRecorder
 
 if TYPE_CHECKING:
     from workbench.core.credentials import CredentialStore

@@ -11,9 +11,9 @@ from typing import Any
 from a2a.types import AgentCard
 from google.protobuf.json_format import MessageToDict
 
-from workbench.core.models import ToolSpec
 from workbench.core.protocols.a2a.card_fetch import Discovery
 from workbench.core.protocols.base import AgentCapabilities
+from workbench.core.protocols.catalog import ToolSpec
 from workbench.core.protocols.contract import AgentFeatures
 
 SKILL_INPUT_SCHEMA: dict[str, Any] = {

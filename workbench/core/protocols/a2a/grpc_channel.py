@@ -17,10 +17,10 @@ import grpc  # type: ignore[import-untyped]
 from google.protobuf.json_format import MessageToJson
 from google.protobuf.message import Message
 
-from workbench.core.models import Direction
+from workbench.core.wire.records import Direction
 
 if TYPE_CHECKING:
-    from workbench.core.wire import WireRecorder
+    from workbench.core.wire.recorder import WireRecorder
 
 PROTOCOL = "a2a"
 MAX_MESSAGE_BYTES = 16 * 1024 * 1024

@@ -28,12 +28,12 @@ from starlette.routing import Route
 
 from workbench.core.errors import UsageError
 from workbench.core.http.limits import DEFAULT_MAX_MESSAGE_BYTES
-from workbench.core.models import WireKind
 from workbench.core.protocols.a2a.normalise import normalise_json
 from workbench.core.serving import serve_asgi
+from workbench.core.wire.records import WireKind
 
 if TYPE_CHECKING:
-    from workbench.core.wire import WireRecorder
+    from workbench.core.wire.recorder import WireRecorder
 
 TOKEN_HEADER = "X-A2A-Notification-Token"
 PATH = "/a2a/push"

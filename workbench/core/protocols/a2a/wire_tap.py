@@ -19,7 +19,7 @@ from workbench.core.http.limits import HTTPLimits, LimitGuard
 from workbench.core.http.tap import HTTPTap
 
 if TYPE_CHECKING:
-    from workbench.core.wire import WireRecorder
+    from workbench.core.wire.recorder import WireRecorder
 
 PROTOCOL = "a2a"
 

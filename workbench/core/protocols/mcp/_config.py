@@ -14,9 +14,9 @@ from workbench.core.errors import ConfigError
 from workbench.core.events import EventBus
 from workbench.core.http.limits import HTTPLimits
 from workbench.core.protocols.base import ElicitationHandler, SamplingHandler
-from workbench.core.redaction import is_secret_header, mask_query_values
 from workbench.core.timeouts import DEFAULT_CONNECT_TIMEOUT
-from workbench.core.wire import WireRecorder
+from workbench.core.wire.recorder import WireRecorder
+from workbench.core.wire.redaction import is_secret_header, mask_query_values
 
 Transport = Literal["streamable-http", "sse", "stdio", "in-process"]
 Mode = Literal["auto", "legacy", "2026-07-28"]

@@ -9,7 +9,6 @@ from typing import Literal
 import mcp.types as types
 
 from workbench.core.errors import UsageError
-from workbench.core.models import ToolSpec
 from workbench.core.protocols.base import SamplingMessage
 from workbench.core.protocols.catalog import (
     CompletionResult,
@@ -18,6 +17,7 @@ from workbench.core.protocols.catalog import (
     ResourceContents,
     ResourceSpec,
     ResourceTemplateSpec,
+    ToolSpec,
 )
 from workbench.core.protocols.mcp import _handshake_era as handshake_era
 from workbench.core.protocols.mcp import convert

@@ -15,7 +15,7 @@ from workbench.core.http.oauth_endpoints import is_secure_endpoint
 from workbench.core.protocols.mcp.oauth_storage import CredentialTokenStorage
 from workbench.core.protocols.mcp.tap import HTTPWireTransport
 from workbench.core.safe_text import neutralise_line
-from workbench.core.wire import WireRecorder
+from workbench.core.wire.recorder import WireRecorder
 
 if TYPE_CHECKING:
     from workbench.core.profiles import MCPHTTPProfile, MCPSSEProfile

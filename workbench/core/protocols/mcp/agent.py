@@ -29,7 +29,6 @@ import httpx2
 from workbench.core.errors import UsageError
 from workbench.core.events import EventBus
 from workbench.core.http.limits import HTTPLimits
-from workbench.core.models import ToolSpec
 from workbench.core.protocols.agent_base import AgentBase, ToolRegistry, run_sync
 from workbench.core.protocols.base import (
     AgentCapabilities,
@@ -38,6 +37,7 @@ from workbench.core.protocols.base import (
     SamplingHandler,
     ToolResult,
 )
+from workbench.core.protocols.catalog import ToolSpec
 from workbench.core.protocols.contract import AgentFeatures, LossHandler, ProgressCallback, Prompt
 from workbench.core.protocols.deprecated import moved_attribute
 from workbench.core.protocols.mcp._calls import ToolCalls
@@ -52,7 +52,7 @@ from workbench.core.protocols.mcp.stdio import StdioProcessInfo
 from workbench.core.protocols.mcp.task_facet import MCPTaskOperations
 from workbench.core.protocols.snapshot import AgentSnapshot
 from workbench.core.timeouts import DEFAULT_CONNECT_TIMEOUT
-from workbench.core.wire import WireRecorder
+from workbench.core.wire.recorder import WireRecorder
 
 __all__ = ["MODES", "MCPAgent", "MCPConfig", "MCPServerFeatures", "MCPTaskOperations", "Mode", "Transport"]
 

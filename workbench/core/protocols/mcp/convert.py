@@ -6,7 +6,6 @@ from typing import Any
 
 import mcp.types as types
 
-from workbench.core.models import ToolSpec
 from workbench.core.protocols.base import (
     ContentPart,
     ElicitationRequest,
@@ -16,6 +15,7 @@ from workbench.core.protocols.base import (
     SamplingResponse,
     ToolResult,
 )
+from workbench.core.protocols.catalog import ToolSpec
 
 
 def dump(model: Any) -> Any:

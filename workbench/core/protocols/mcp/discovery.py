@@ -11,9 +11,14 @@ from mcp import Client, MCPError
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 
 from workbench.core.errors import ProtocolError, UnsupportedCapabilityError
-from workbench.core.models import ToolSpec
 from workbench.core.protocols.base import AgentCapabilities
-from workbench.core.protocols.catalog import PromptArgumentSpec, PromptSpec, ResourceSpec, ResourceTemplateSpec
+from workbench.core.protocols.catalog import (
+    PromptArgumentSpec,
+    PromptSpec,
+    ResourceSpec,
+    ResourceTemplateSpec,
+    ToolSpec,
+)
 from workbench.core.protocols.mcp import convert
 from workbench.core.protocols.mcp.listing_cap import MAX_ITEMS, MAX_PAGE_ITEMS, page_refusal
 

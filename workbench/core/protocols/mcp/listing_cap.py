@@ -21,7 +21,7 @@ from mcp.types import JSONRPCError, JSONRPCRequest, JSONRPCResponse
 
 from workbench.core.errors import ProtocolError
 from workbench.core.protocols.mcp.provenance import StandInError
-from workbench.core.wire_parse import scan_large
+from workbench.core.wire.parse import scan_large
 
 MAX_PAGE_ITEMS = 20_000
 """Most items one page of a listing may hold (a page of more is refused unread)."""

@@ -51,7 +51,7 @@ from workbench.core.protocols.mcp._oauth_steps import classify, describe_exchang
 from workbench.core.protocols.mcp._sdk_compat import HookedOAuthClientProvider
 from workbench.core.protocols.mcp.oauth_storage import CredentialTokenStorage
 from workbench.core.timeouts import DEFAULT_LOGIN_TIMEOUT
-from workbench.core.wire import WireRecorder
+from workbench.core.wire.recorder import WireRecorder
 
 if TYPE_CHECKING:
     from workbench.core.profiles import MCPHTTPProfile, MCPSSEProfile

@@ -27,7 +27,7 @@ from pydantic import ValidationError
 
 from workbench.core.credentials import CredentialStore
 from workbench.core.profiles.credential_keys import oauth_keys
-from workbench.core.redaction import Redactor
+from workbench.core.wire.redaction import Redactor
 
 MetadataSource = Callable[[], tuple[OAuthMetadata | None, ProtectedResourceMetadata | None]]
 

@@ -35,10 +35,10 @@ from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStre
 from mcp.client.stdio import get_default_environment
 from mcp.shared.message import SessionMessage
 
-from workbench.core.models import Direction, WireKind
 from workbench.core.protocols.mcp.listing_cap import ListingCap
 from workbench.core.protocols.mcp.stdio_lines import OversizedLine, read_lines, unreadable_reply
-from workbench.core.wire import WireRecorder
+from workbench.core.wire.recorder import WireRecorder
+from workbench.core.wire.records import Direction, WireKind
 
 log = logging.getLogger(__name__)
 

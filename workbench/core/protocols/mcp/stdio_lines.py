@@ -19,7 +19,7 @@ from mcp.shared.message import SessionMessage
 
 from workbench.core.protocols.mcp.errors import UNREADABLE_REPLY
 from workbench.core.protocols.mcp.provenance import StandInError
-from workbench.core.wire_parse import scan_large
+from workbench.core.wire.parse import scan_large
 
 
 def unreadable_reply(

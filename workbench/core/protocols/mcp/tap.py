@@ -34,10 +34,10 @@ from workbench.core.http.limits import HTTPLimits, LimitGuard, rpc_id_key
 from workbench.core.http.session_budget import SessionBudget
 from workbench.core.http.status import StatusSeen
 from workbench.core.http.tap import SSE_DATA_PREVIEW, HTTPTap
-from workbench.core.models import Direction, WireKind
 from workbench.core.protocols.mcp.listing_cap import ListingCap
 from workbench.core.protocols.mcp.provenance import ServerErrors
-from workbench.core.wire import WireRecorder
+from workbench.core.wire.recorder import WireRecorder
+from workbench.core.wire.records import Direction, WireKind
 
 __all__ = ["SSE_DATA_PREVIEW", "HTTPWireTransport", "JSONRPCTap", "capture_sent_requests"]
 

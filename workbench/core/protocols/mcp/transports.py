@@ -22,7 +22,7 @@ from workbench.core.protocols.mcp._sdk_compat import (
 )
 from workbench.core.protocols.mcp.provenance import ServerErrors
 from workbench.core.protocols.mcp.tap import HTTPWireTransport, JSONRPCTap
-from workbench.core.wire import WireRecorder
+from workbench.core.wire.recorder import WireRecorder
 
 
 class ForeignEndpointError(ProtocolError, httpx2.SSEError):

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from workbench.core.models import WireRecord
+from workbench.core.wire.records import WireRecord
 from workbench.ui.panels.wirelog.format import info_text, pretty_payload
 from workbench.ui.panels.wirelog.viewmodel import WireLogViewModel
 from workbench.ui.payload import PayloadView

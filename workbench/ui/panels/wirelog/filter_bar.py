@@ -6,7 +6,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLineEdit, QMenu, QToolButton, QWidget
 
-from workbench.core.models import Direction, WireKind
+from workbench.core.wire.records import Direction, WireKind
 from workbench.ui.panels.wirelog.format import DIRECTION_LABELS
 from workbench.ui.panels.wirelog.viewmodel import WireLogViewModel
 from workbench.ui.untrusted import shown

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 
-from workbench.core.models import Direction, WireKind, WireRecord
 from workbench.core.safe_text import escape_json_text, neutralise
 from workbench.core.timefmt import duration_text, time_of_day
+from workbench.core.wire.records import Direction, WireKind, WireRecord
 
 ARROWS = {Direction.OUT: "→", Direction.IN: "←", Direction.LOCAL: "·"}
 DIRECTION_LABELS = {Direction.OUT: "→ sent", Direction.IN: "← received", Direction.LOCAL: "· local"}

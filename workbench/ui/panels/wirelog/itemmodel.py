@@ -19,9 +19,9 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QColor
 
-from workbench.core.models import WireKind, WireRecord
 from workbench.core.timefmt import time_of_day
-from workbench.core.wire import WireRecorder
+from workbench.core.wire.recorder import WireRecorder
+from workbench.core.wire.records import WireKind, WireRecord
 from workbench.ui.panels.wirelog.format import ARROWS, is_error, is_keepalive, latency_text, size_text
 from workbench.ui.panels.wirelog.record_filter import WireFilter
 from workbench.ui.untrusted import plain_tooltip, shown

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from workbench.core.models import Direction, WireKind, WireRecord
+from workbench.core.wire.records import Direction, WireKind, WireRecord
 from workbench.ui.panels.wirelog.format import haystack, is_keepalive
 
 _J = WireKind.JSONRPC

@@ -11,9 +11,9 @@ from PySide6.QtGui import QGuiApplication
 
 from workbench.core.errors import WorkbenchError
 from workbench.core.events import ConnectionStateChanged
-from workbench.core.models import Direction, WireKind, WireRecord
-from workbench.core.wire_curl import curl_command
-from workbench.core.wire_export import write_har, write_jsonl
+from workbench.core.wire.curl import curl_command
+from workbench.core.wire.export import write_har, write_jsonl
+from workbench.core.wire.records import Direction, WireKind, WireRecord
 from workbench.ui.asyncutil import spawn
 from workbench.ui.context import PanelContext
 from workbench.ui.panels.wirelog.itemmodel import WireLogModel

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from workbench.core.models import WireRecord
+from workbench.core.wire.records import WireRecord
 from workbench.ui.context import PanelContext
 from workbench.ui.dialog_rules import present
 from workbench.ui.panels.wirelog.detail import WireDetailWidget

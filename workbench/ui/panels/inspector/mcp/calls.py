@@ -10,8 +10,8 @@ from typing import Any, Literal, Protocol
 from PySide6.QtCore import QObject, Signal
 
 from workbench.core.errors import ProtocolError, WorkbenchError
-from workbench.core.models import ToolSpec
 from workbench.core.protocols.base import Completed, Failed, LogMessage, ProgressReported
+from workbench.core.protocols.catalog import ToolSpec
 from workbench.core.protocols.contract import RemoteAgent
 from workbench.core.safe_text import json_line, neutralise_line
 from workbench.ui.asyncutil import spawn

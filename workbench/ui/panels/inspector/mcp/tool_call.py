@@ -20,8 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from workbench.core.models import ToolSpec
-from workbench.core.protocols.catalog import ResourceContents
+from workbench.core.protocols.catalog import ResourceContents, ToolSpec
 from workbench.core.timefmt import duration_text
 from workbench.ui.errors import ErrorView
 from workbench.ui.forms.schema_form import SchemaForm

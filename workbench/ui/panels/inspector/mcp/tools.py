@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from workbench.core.models import ToolSpec
+from workbench.core.protocols.catalog import ToolSpec
 from workbench.ui.panels.inspector.mcp.catalog_delegate import TagLabel
 from workbench.ui.panels.inspector.mcp.catalog_list import CatalogListWidget, lay_out_list_and_detail
 from workbench.ui.panels.inspector.mcp.itemmodel import ListRow

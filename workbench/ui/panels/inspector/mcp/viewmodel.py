@@ -21,9 +21,8 @@ from PySide6.QtCore import QObject, Signal
 
 from workbench.core.errors import WorkbenchError
 from workbench.core.events import ConnectionState, ConnectionStateChanged, ListChanged, ResourceUpdated
-from workbench.core.models import ToolSpec
 from workbench.core.protocols.base import AgentCapabilities
-from workbench.core.protocols.catalog import PromptSpec, ResourceSpec, ResourceTemplateSpec
+from workbench.core.protocols.catalog import PromptSpec, ResourceSpec, ResourceTemplateSpec, ToolSpec
 from workbench.core.protocols.contract import RemoteAgent, ServerFeatures
 from workbench.ui.asyncutil import spawn
 from workbench.ui.context import PanelContext

@@ -18,8 +18,8 @@ from typing import TextIO
 
 from workbench.core.errors import UsageError
 from workbench.core.fastinit import fast_constructor
-from workbench.core.models import Direction, WireKind, WireRecord
-from workbench.core.wire_export import write_har, write_jsonl
+from workbench.core.wire.export import write_har, write_jsonl
+from workbench.core.wire.records import Direction, WireKind, WireRecord
 
 log = logging.getLogger(__name__)
 

@@ -4,7 +4,7 @@ Taps call one method per observed unit (a JSON-RPC message, an HTTP request or r
 event, a stderr line, ...). The recorder redacts it (``Redactor``) before the record exists, gives it
 a sequence number, correlates responses with their requests (latency, ``find_response``), keeps the
 newest ``capacity`` records and tells subscribers. Storage, lookup and export live in
-``workbench.core.wire_store``; JSON-RPC inspection in ``workbench.core.wire_parse``.
+``workbench.core.wire.store``; JSON-RPC inspection in ``workbench.core.wire.parse``.
 
 Threading: not thread-safe, by design. Every method must be called on the thread that runs the
 event loop (under qasync: the Qt main thread), which is where transports deliver their traffic, so
@@ -18,9 +18,7 @@ import time
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from workbench.core.models import Direction, WireKind, WireRecord
-from workbench.core.redaction import Redactor
-from workbench.core.wire_parse import (
+from workbench.core.wire.parse import (
     INVALID,
     LARGE_TEXT,
     classify,
@@ -31,7 +29,9 @@ from workbench.core.wire_parse import (
     url_path,
     utf8_len,
 )
-from workbench.core.wire_store import DEFAULT_MAX_CHARS, WireStore, make_record
+from workbench.core.wire.records import Direction, WireKind, WireRecord
+from workbench.core.wire.redaction import Redactor
+from workbench.core.wire.store import DEFAULT_MAX_CHARS, WireStore, make_record
 
 __all__ = ["Redactor", "WireRecorder", "WireStore"]
 

@@ -12,7 +12,7 @@ from typing import Any, TextIO
 from urllib.parse import parse_qsl, urlsplit
 
 import workbench
-from workbench.core.models import WireKind, WireRecord
+from workbench.core.wire.records import WireKind, WireRecord
 
 Target = str | os.PathLike[str] | TextIO
 

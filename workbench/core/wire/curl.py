@@ -1,15 +1,15 @@
 """Turn a recorded HTTP request into a ``curl`` command line a user can paste into a POSIX shell.
 
-The record is already redacted (``workbench.core.redaction``): credential values stay ``***`` and the
+The record is already redacted (``workbench.core.wire.redaction``): credential values stay ``***`` and the
 command starts with a comment line saying so, so nobody mistakes it for a working replay.
 """
 
 from __future__ import annotations
 
 from workbench.core.errors import UsageError
-from workbench.core.models import WireKind, WireRecord
-from workbench.core.redaction import MASK
 from workbench.core.shell_quote import quote
+from workbench.core.wire.records import WireKind, WireRecord
+from workbench.core.wire.redaction import MASK
 
 REDACTED_NOTE = "# Values shown as *** were redacted by the workbench; put the real ones back before running."
 """The first line of a command that contains redacted values."""
