@@ -21,7 +21,7 @@ from workbench.core.handoff.events import USER, HopKind, HopState
 from workbench.core.handoff.mermaid import StepStyle, to_mermaid
 from workbench.core.handoff.policy import ApprovalRequest as RouterApprovalRequest
 from workbench.core.handoff.recording import final_line, load_jsonl, save_jsonl
-from workbench.core.models import WireKind
+from workbench.core.wire.records import WireKind
 from workbench.ui.asyncutil import wait_signal
 from workbench.ui.context import PanelContext
 from workbench.ui.dialogs.handoff_approval import HandoffApprovalDialog
