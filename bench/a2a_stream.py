@@ -16,7 +16,7 @@ neutral events) and ``agent+wire`` (the same with a ``WireRecorder`` passed in).
 record every HTTP, SSE and JSON-RPC record: ``A2AAgent(wire=None)`` makes its own recorder. The
 agent reads artifact chunks with its own parse (``core/protocols/a2a/stream_parse.py``), not the
 SDK's ``json_format``; everything else it reads as the SDK does. Printed: best-of-rounds events/s,
-client CPU µs per event, ratio to ``bare``. Targets (issue 11) on ``replay``: agent/bare events/s
+client CPU µs per event, ratio to ``bare``. Targets on ``replay``: agent/bare events/s
 >= 0.95, agent+wire/bare >= 0.85.
 Run: .venv/bin/python bench/a2a_stream.py [N] [ROUNDS]
 """

@@ -82,7 +82,7 @@ async def test_call_of_a_skill_and_the_hint_of_a_skill_that_asks_names_the_agent
         code, out, err = await workbench("call", "--a2a", url, "steps", "--args", '{"message": "hi"}')
     assert code == 0, err
     command = _continue_command(err)
-    assert command[:3] == ["send", "--a2a", url]  # was: 'workbench send --task-id …' (no target: fails as written)
+    assert command[:3] == ["send", "--a2a", url]  # the command names its target, so it works as written
 
 
 @pytest.mark.parametrize(

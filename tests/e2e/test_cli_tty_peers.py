@@ -1,6 +1,6 @@
 """The command line on a terminal against real peers: server-everything's form and the JS SDK's agent.
 
-A person's typo at "Fill the form?" is asked again (it used to decline the server's request), a choice's
+A person's typo at "Fill the form?" is asked again (it does not decline the server's request), a choice's
 default reads as its label, and an agent's question starts its own line after streamed reply text.
 """
 

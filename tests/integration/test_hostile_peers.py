@@ -1,9 +1,8 @@
-"""Hostile peers (issue 11, item 3): each ends in bounded time and memory, a typed error, and a wire log that kept it.
+"""Hostile peers: each ends in bounded time and memory, a typed error, and a wire log that kept it.
 
 Every peer is a small loopback server under tests/servers. Bounds are generous ``asyncio.wait_for``
 limits (a hang fails the test, it does not stall the suite); memory is this process's RSS sampled
-while the peer works. Cases that fail today are strict xfails whose reason says what happens now
-(none left).
+while the peer works.
 """
 
 from __future__ import annotations
@@ -399,8 +398,8 @@ async def test_an_endless_a2a_stream_of_1_mb_events_is_refused_at_the_stream_lim
         [history] = [section for section in snapshot.sections if section.title == STATUS_HISTORY]
         assert any(row.value.endswith("earlier status updates not kept") for row in history.rows)
     # What is held at the peak: the wire log's 64 Mi characters, the task view's bounded history
-    # (16 MiB), the SDK's event in flight. Measured 74-103 MiB on this machine (was 0.35-0.48 GB
-    # when the task view kept every status message).
+    # (16 MiB), the SDK's event in flight: 74-103 MiB measured on this machine. A task view keeping
+    # every status message would hold 0.35-0.48 GB.
     assert peak.growth < DEFAULT_MAX_STREAM_BYTES * 5 // 4
     assert refusal_records(wire, "max_stream_bytes")
 

@@ -45,7 +45,7 @@ def test_a2a_version_on_an_mcp_target_is_refused() -> None:
 
 def test_binding_and_version_over_a_saved_a2a_profile_use_the_profiles_names() -> None:
     saved = A2AProfile(name="agent", url="http://127.0.0.1:9")
-    # was: the command-line spelling ('jsonrpc') went into the profile, which refused it
+    # the command line's spellings ('jsonrpc') become the profile's names ('JSONRPC')
     profile = with_overrides(saved, _args("--profile", "agent", "--binding", "jsonrpc", "--a2a-version", "0.3"))
     assert isinstance(profile, A2AProfile)
     assert (profile.binding, profile.protocol_version) == ("JSONRPC", "0.3")

@@ -84,7 +84,7 @@ async def test_no_secure_store_is_said_in_words_and_the_backend_class_goes_to_th
     error = info.value
     assert error.code == "no-secure-storage"
     assert error.details == {"backend": "keyring.backends.fail.Keyring"}
-    assert "keyring.backends" not in error.message  # was the main text: "(keyring backend: keyring.backends.…)"
+    assert "keyring.backends" not in error.message  # the backend's class path is for the hint, not the message
     assert "keyring.backends.fail.Keyring" in (error.hint or "")
 
 

@@ -1,7 +1,8 @@
 """A listing that never ends is refused with a typed error naming the limit, fast and in bounded memory.
 
-A server whose ``tools/list`` always returned another ``nextCursor`` used to make the client page
-for the whole connect timeout (400 MB after 30 s) and then blame the handshake.
+A server whose ``tools/list`` always returns another ``nextCursor`` is stopped at the page limit,
+not paged for the whole connect timeout (400 MB after 30 s), and the error names the listing, not
+the handshake.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Replies a client cannot read answer their request with a typed error instead of leaving it waiting.
 
-A stdio server whose reply is nested 100,000 levels deep, cut off mid-object or longer than the
-message limit used to leave the call waiting forever (the reply was never matched to its request).
+A stdio server's reply nested 100,000 levels deep, cut off mid-object or longer than the message
+limit is still matched to its request, so the call ends with the error instead of waiting forever.
 """
 
 from __future__ import annotations
