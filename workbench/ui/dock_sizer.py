@@ -91,7 +91,7 @@ class DockSizer(QObject):
         bottom = [d for d in self._bottom_docks if d.isVisible() and not d.isFloating()]
         if bottom:
             self._settings.setValue("window/bottom_height", bottom[0].height())
-        self._settings.remove("window/splitter")  # the old centre splitter (crushed sizes were restored from it)
+        self._settings.remove("window/splitter")  # no centre splitter: its saved sizes would crush the docks
 
     def fit_soon(self) -> None:
         """Give the wire log its budget's height once the docks are laid out (see ``fit_bottom_dock``)."""

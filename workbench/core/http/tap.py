@@ -32,7 +32,7 @@ from workbench.core.wire.records import Direction, WireKind, WireRecord
 Headers = list[tuple[str, str]]
 
 SSE_DATA_PREVIEW = 4096
-"""No longer used: SSE records keep their whole data. Still re-exported by ``protocols.mcp.tap``."""
+"""Unused: SSE records keep their whole data. Kept because ``protocols.mcp.tap`` re-exports it."""
 
 ERROR_BODY_LIMIT = 64 * 1024
 """Bytes of an unread error response body the shims still read for the record when it is closed."""

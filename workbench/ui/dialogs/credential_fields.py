@@ -74,7 +74,7 @@ class FieldRow(QWidget):
         layout.addWidget(editor)
         layout.addWidget(self.error)
         # not Maximum: that caps the row at its size hint, which ignores how tall wrapped text is at the
-        # row's width (the keyring note was cut mid-sentence)
+        # row's width (a note as long as the keyring's would be cut mid-sentence)
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
 
     def set_error(self, message: str) -> None:

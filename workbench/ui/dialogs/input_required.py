@@ -144,7 +144,7 @@ class InputRequiredDialog(QDialog):
         for keys in ("Ctrl+Return", "Ctrl+Enter"):
             shortcut = QShortcut(QKeySequence(keys), self)
             shortcut.activated.connect(self._send_if_valid)
-        # a form with its JSON beside it needs the width for both (the JSON's lines were cut at 600)
+        # a form with its JSON beside it needs the width for both (at 600 px the JSON's lines are cut)
         self.resize(720 if self.form is not None else 600, 460 if self.mode == "text" else 560)
         if self.form is not None and self.form.json_pane is not None:
             self.form.splitter.setSizes([3, 2])  # in proportion: the JSON gets two fifths

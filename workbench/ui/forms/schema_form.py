@@ -109,7 +109,7 @@ class SchemaForm(QWidget):
             self.json_editor.setProperty(SECONDARY_INPUT, True)  # the fields come first (dialog_rules)
             self.json_editor.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
             # wrapped like the results: beside a form and a result (1920×1080) the pane is narrower
-            # than a line with an e-mail address, which was cut and needed sideways scrolling to read
+            # than a line with an e-mail address, which would be cut or need sideways scrolling to read
             self.json_editor.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
             # and like the results, a line breaks only at white space, never inside a value (see _write_json)
             self.json_editor.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)

@@ -100,7 +100,7 @@ class HandoffWidget(QWidget):
         self.chain_combo.setObjectName("chainCombo")
         self.chain_combo.setMinimumContentsLength(CHAIN_COMBO_CHARS)
         self.chain_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        # the spare width of the toolbar goes to the titles ("Replay: Plan a weekend in Lisbon fo" was cut)
+        # the spare width of the toolbar goes to the titles, so "Replay: Plan a weekend in Lisbon" shows whole
         self.chain_combo.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         bar.addWidget(self.chain_combo)
         self.follow_action = bar.addAction("Follow")

@@ -1,6 +1,6 @@
 """What the MCP inspector keeps for one connection: its own view-model, one per connection.
 
-The rule (issue 19): **state is owned per connection.** Everything the user picked, typed or got back
+The rule: **state is owned per connection.** Everything the user picked, typed or got back
 while looking at a connection belongs to that connection's ``MCPConnectionViewModel``: the sub-tab, each
 list's filter and selection, the tool's form arguments (per tool), the call under way, the call history
 and the result on show (per tool), the template variables and prompt arguments (per template, per

@@ -219,9 +219,9 @@ class ToolCallWidget(QWidget):
             # the form's own widgets in the order the form made them, skipping the scroll area that
             # holds them and the JSON editor (a secondary way to type the same). Taken from the form's
             # children, never by walking the focus chain: PySide6 records each widget nextInFocusChain()
-            # returns as a child of the widget asked, so a walk round the window made every other
-            # panel "belong" to this form, and deleting the form invalidated their Qt-made parts (the
-            # chat transcript's document, the status bar) while they were still on screen.
+            # returns as a child of the widget asked, so a walk round the window would make every other
+            # panel "belong" to this form, and deleting the form would invalidate their Qt-made parts
+            # (the chat transcript's document, the status bar) while they are still on screen.
             window = form.window()
             for widget in form.findChildren(QWidget):
                 if len(fields) >= MAX_TAB_STOPS:
