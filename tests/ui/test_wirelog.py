@@ -14,11 +14,12 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QApplication, QTableView
+from PySide6.QtWidgets import QApplication, QStatusBar, QTableView
 
 from tests.support.panel_context import make_context
 from workbench.core.connections import Connection
 from workbench.core.profiles import MCPHTTPProfile
+from workbench.core.timefmt import duration_text
 from workbench.core.wire.curl import REDACTED_NOTE
 from workbench.core.wire.recorder import WireRecorder
 from workbench.core.wire.records import Direction, WireKind, WireRecord
@@ -33,6 +34,7 @@ from workbench.ui.panels.wirelog.itemmodel import (
     LATENCY,
     METHOD,
     SIZE,
+    SORT_ROLE,
     SUMMARY,
     TIME,
     WireLogModel,
@@ -40,6 +42,7 @@ from workbench.ui.panels.wirelog.itemmodel import (
 from workbench.ui.panels.wirelog.record_filter import WireFilter
 from workbench.ui.panels.wirelog.viewmodel import WireLogViewModel
 from workbench.ui.panels.wirelog.widget import STATUS_MS, WireLogWidget
+from workbench.ui.statusbar import StatusBarController
 
 BOUND = 30.0
 SECRET = "sk-live-4f9a8b7c6d5e"
@@ -127,7 +130,9 @@ async def test_a_real_tool_call_appears_as_rows_with_the_right_columns(ctx: Pane
         answer = find_row(model, lambda r: r.kind is WireKind.JSONRPC and r.rpc_id == rid and r.direction is IN)
         assert answer > call
         assert cell(model, answer, DIRECTION) == "←"
-        assert float(cell(model, answer, LATENCY)) > 0
+        latency = model.record(answer).latency_ms
+        assert cell(model, answer, LATENCY) == duration_text(latency / 1000)
+        assert cell(model, answer, LATENCY, SORT_ROLE) == latency  # sorts by number, reads as text
         assert model.data(model.index(answer, SUMMARY), Qt.ItemDataRole.ToolTipRole)
         assert cell(model, call, SIZE, Qt.ItemDataRole.ForegroundRole) is None  # not an error row
         assert model.headerData(ID, Qt.Orientation.Horizontal) == "ID"
@@ -684,3 +689,37 @@ def test_a_response_row_shows_its_requests_method(qtbot: Any) -> None:
     model = WireLogModel(wire)
     method_column = 4
     assert [model.data(model.index(row, method_column)) for row in range(3)] == ["tools/call", "tools/call", ""]
+
+
+@pytest.mark.asyncio
+async def test_a_round_trip_reads_the_same_in_the_latency_column_the_summary_and_the_status_bar(
+    ctx: PanelContext, qtbot: Any
+) -> None:
+    async with live_demo(ctx) as live:
+        widget = WireLogWidget(ctx)
+        qtbot.addWidget(widget)
+        bar = QStatusBar()
+        qtbot.addWidget(bar)
+        status = StatusBarController(ctx, bar)
+        await settled(widget.vm.model)
+        await call_add(live)
+        await wait_signal(widget.vm.model.flushed, 5)  # the call's records arrive in a coalesced flush
+        await settled(widget.vm.model)
+        ctx.selection.select(live.id)  # the status bar reads the connection's latest round trip now
+        table = widget.table
+        rows = [r for r in range(table.model().rowCount()) if widget.vm.model.record(r).latency_ms is not None]
+        jsonrpc = [r for r in rows if widget.vm.model.record(r).kind is WireKind.JSONRPC]
+        last = jsonrpc[-1]
+        shown_latency = table.model().index(last, LATENCY).data()
+        assert status.latency_label.text() == f"last round trip {shown_latency}"
+        table.selectRow(last)
+        assert f"({shown_latency} earlier)" in widget.detail.info_view.toPlainText()  # "Paired request: #n (…)"
+        assert f"Latency: {shown_latency}" in widget.detail.info_view.toPlainText()
+        answers = [r for r in rows if widget.vm.model.record(r).kind in (WireKind.JSONRPC, WireKind.HTTP_RESPONSE)]
+        assert len(answers) >= 2
+        for row in answers:  # an answer's summary writes its time as the Latency column does
+            latency = table.model().index(row, LATENCY).data()
+            assert re.fullmatch(r"\d+(\.\d)? (ms|s)", latency)
+            assert table.model().index(row, SUMMARY).data().endswith(f"({latency})")
+        assert table.model().headerData(LATENCY, Qt.Orientation.Horizontal) == "Latency"
+        widget.vm.close()

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from workbench.core.errors import UsageError
+from workbench.core.timefmt import duration_text
 from workbench.core.wire.parse import LARGE_TEXT
 from workbench.core.wire.recorder import WireRecorder
 from workbench.core.wire.records import Direction, WireKind, WireRecord
@@ -62,9 +63,23 @@ def test_a_response_gets_the_latency_since_its_request_and_the_two_are_linked() 
     resp = wire.jsonrpc("c1", IN, '{"jsonrpc":"2.0","id":7,"result":{"tools":[]}}')
     assert resp.rpc_id == "7"
     assert resp.latency_ms == pytest.approx((resp.mono_time - req.mono_time) * 1000.0)
-    assert resp.summary == f"← result #7 ({resp.latency_ms:.1f} ms)"
+    assert resp.summary == f"← result #7 ({duration_text(resp.latency_ms / 1000)})"
     assert wire.find_response(req) is resp
     assert wire.find_response(resp) is req
+
+
+def test_an_answers_summary_writes_its_latency_as_every_panel_writes_a_duration(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    now = [100.0]
+    monkeypatch.setattr("workbench.core.wire.recorder._mono", lambda: now[0])  # the recorder's clock, stepped
+    wire = WireRecorder()
+    wire.jsonrpc("c1", OUT, request(1, "tools/list"))
+    now[0] += 2.8548
+    assert wire.jsonrpc("c1", IN, result(1)).summary == "← result #1 (2.9 s)"
+    post = wire.http_request("c1", "POST", "http://127.0.0.1:8000/mcp", {})
+    now[0] += 0.1245
+    assert wire.http_response("c1", post, 200, {}).summary == "POST /mcp 200 (124 ms)"
 
 
 def test_server_to_client_requests_are_correlated_with_the_answer_the_workbench_sends() -> None:
@@ -218,7 +233,7 @@ def test_http_request_and_response_records_hold_the_http_layer() -> None:
         "request_seq": req.seq,
     }
     assert resp.latency_ms == pytest.approx((resp.mono_time - req.mono_time) * 1000.0)
-    assert resp.summary == f"POST /mcp 202 ({resp.latency_ms:.1f} ms)"
+    assert resp.summary == f"POST /mcp 202 ({duration_text(resp.latency_ms / 1000)})"
     assert resp.protocol == "mcp"
     assert wire.find_response(req) is resp
     assert wire.find_response(resp) is req

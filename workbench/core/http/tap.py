@@ -26,6 +26,7 @@ from workbench.core.errors import ProtocolError
 from workbench.core.http.limits import RECORD_PREVIEW_BYTES, BodyMeter, LimitGuard
 from workbench.core.http.sse import SSEFrame, SSEFramer
 from workbench.core.http.status import StatusSeen
+from workbench.core.timefmt import duration_text
 from workbench.core.wire.recorder import WireRecorder
 from workbench.core.wire.records import Direction, WireKind, WireRecord
 
@@ -147,8 +148,8 @@ class Exchange:
     def failed(self, exc: BaseException) -> None:
         """The request failed before a response arrived (refused, timed out, ...)."""
         self._done = True
-        elapsed = (time.monotonic() - self._started) * 1000
-        summary = f"{self.method} {self.url} failed after {elapsed:.0f} ms: {type(exc).__name__}: {exc}"
+        elapsed = duration_text(time.monotonic() - self._started)
+        summary = f"{self.method} {self.url} failed after {elapsed}: {type(exc).__name__}: {exc}"
         self._local_error(summary)
 
     def respond(self, status: int, headers: Headers) -> None:

@@ -18,6 +18,7 @@ import time
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from workbench.core.timefmt import duration_text
 from workbench.core.wire.parse import (
     INVALID,
     LARGE_TEXT,
@@ -134,7 +135,7 @@ class WireRecorder(WireStore):
             summary = f"{arrow} JSON, not JSON-RPC ({size} B)"
         if request is not None:
             latency = (mono - request.mono_time) * 1000.0
-            summary = f"{summary} ({latency:.1f} ms)"
+            summary = f"{summary} ({duration_text(latency / 1000)})"
         seq = self._take_seq()
         record = make_record(
             seq, cid, direction, _JSONRPC, _wall(), mono, method, rpc_id, latency, size, text, None, protocol, summary
@@ -246,7 +247,7 @@ class WireRecorder(WireStore):
         }
         summary = f"{method or 'HTTP'} {url_path(url)} {status}"
         if latency is not None:
-            summary = f"{summary} ({latency:.1f} ms)"
+            summary = f"{summary} ({duration_text(latency / 1000)})"
         seq = self._take_seq()
         record = make_record(
             seq, self._intern(connection_id), Direction.IN, _HTTP_RESP, _wall(), mono, method, None, latency,

@@ -21,6 +21,7 @@ from workbench.core.errors import RemoteError, UnsupportedCapabilityError
 from workbench.core.protocols.base import AgentEvent, StatusChanged
 from workbench.core.protocols.mcp.tasks import TERMINAL, WAITING, MCPTasks, TaskInfo, poll_seconds
 from workbench.core.protocols.snapshot import NOT_GIVEN, Row, Section, TaskSnapshot, TaskSummary
+from workbench.core.timefmt import duration_text
 
 
 def _epoch(stamp: str | None) -> float | None:
@@ -55,8 +56,8 @@ def snapshot(info: TaskInfo, tool: str | None) -> TaskSnapshot:
         Row("Status message", info.status_message or NOT_GIVEN),
         Row("Created", info.created_at or NOT_GIVEN),
         Row("Last updated", info.last_updated_at or NOT_GIVEN),
-        Row("Time to live", f"{info.ttl:,} ms" if info.ttl is not None else NOT_GIVEN),
-        Row("Poll interval", f"{info.poll_interval:,} ms" if info.poll_interval is not None else NOT_GIVEN),
+        Row("Time to live", duration_text(info.ttl / 1000) if info.ttl is not None else NOT_GIVEN),
+        Row("Poll interval", duration_text(info.poll_interval / 1000) if info.poll_interval is not None else NOT_GIVEN),
     )
     data: dict[str, Any] = {**info.to_dict(), "tool": tool}
     return TaskSnapshot(summary(info, tool), (Section("Task", rows),), json.dumps(data, indent=2, ensure_ascii=False))

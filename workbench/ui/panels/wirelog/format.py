@@ -17,8 +17,8 @@ _J = WireKind.JSONRPC
 
 
 def latency_text(ms: float | None) -> str:
-    """Milliseconds with one decimal, or empty when unknown."""
-    return "" if ms is None else f"{ms:.1f}"
+    """A latency in milliseconds as every panel writes a duration (``timefmt.duration_text``), or empty when unknown."""
+    return "" if ms is None else duration_text(ms / 1000)
 
 
 def size_text(size: int) -> str:
@@ -95,9 +95,10 @@ def info_text(record: WireRecord, connection_name: str, partner: WireRecord | No
     if record.latency_ms is not None:
         lines.append(f"Latency: {duration_text(record.latency_ms / 1000)}")
     if partner is not None:
-        delta = (partner.mono_time - record.mono_time) * 1000.0
-        role = "response" if partner.seq > record.seq else "request"
-        lines.append(f"Paired {role}: #{partner.seq} ({delta:+.1f} ms)")
+        delta = duration_text(abs(partner.mono_time - record.mono_time))
+        later = partner.seq > record.seq
+        role, when = ("response", f"{delta} later") if later else ("request", f"{delta} earlier")
+        lines.append(f"Paired {role}: #{partner.seq} ({when})")
     lines.append(f"Size: {size_text(record.size)} ({record.size} bytes)")
     lines.append(f"Summary: {record.summary}")
     http = record.http

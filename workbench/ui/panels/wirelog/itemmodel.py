@@ -17,20 +17,23 @@ from operator import attrgetter
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt, QTimer, Signal
-from PySide6.QtGui import QColor
 
 from workbench.core.timefmt import time_of_day
 from workbench.core.wire.recorder import WireRecorder
 from workbench.core.wire.records import WireKind, WireRecord
 from workbench.ui.panels.wirelog.format import ARROWS, is_error, is_keepalive, latency_text, size_text
 from workbench.ui.panels.wirelog.record_filter import WireFilter
+from workbench.ui.theme import semantic_color
 from workbench.ui.untrusted import plain_tooltip, shown
 
 FLUSH_MS = 50
 """Appends are coalesced and shown at most this often (qt-async §5.1)."""
 
-COLUMNS = ("Time", "Connection", "Dir", "Kind", "Method", "ID", "Latency (ms)", "Size", "Summary")
+COLUMNS = ("Time", "Connection", "Dir", "Kind", "Method", "ID", "Latency", "Size", "Summary")
 TIME, CONNECTION, DIRECTION, KIND, METHOD, ID, LATENCY, SIZE, SUMMARY = range(len(COLUMNS))
+
+SORT_ROLE = Qt.ItemDataRole.UserRole
+"""A cell's value to sort by: the Latency column's milliseconds and the Size column's bytes as numbers."""
 
 _seq = attrgetter("seq")
 _DISPLAY = Qt.ItemDataRole.DisplayRole
@@ -38,7 +41,6 @@ _TOOLTIP = Qt.ItemDataRole.ToolTipRole
 _FOREGROUND = Qt.ItemDataRole.ForegroundRole
 _ALIGN = Qt.ItemDataRole.TextAlignmentRole
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-_ERROR_COLOR = QColor(200, 30, 30)
 _PEER_TEXT = frozenset((CONNECTION, METHOD, ID, SUMMARY))
 """Columns whose text a peer chose (or could have): shown through the cleaner."""
 
@@ -143,17 +145,27 @@ class WireLogModel(QAbstractTableModel):
         return 0 if parent.isValid() else len(COLUMNS)
 
     def data(self, index: Index, role: int = _DISPLAY) -> Any:
-        """Cell text (a peer's text ``shown``), error colour, alignment, and the summary's (escaped) tooltip."""
+        """Cell text (a peer's text ``shown``), error colour, alignment, the summary's (escaped) tooltip.
+
+        ``SORT_ROLE`` gives the Latency and Size cells as numbers (the text reads "57 ms", "1.3 s").
+        """
         if role == _DISPLAY:
             column = index.column()
             text = self._cells[column](self._rows[index.row()])
             return shown(text) if column in _PEER_TEXT else text
         if role == _FOREGROUND:
-            return _ERROR_COLOR if is_error(self._rows[index.row()]) else None
+            return semantic_color("error-text") if is_error(self._rows[index.row()]) else None
         if role == _ALIGN:
             return _RIGHT if index.column() in (LATENCY, SIZE, ID) else None
         if role == _TOOLTIP and index.column() == SUMMARY:
             return plain_tooltip(self._rows[index.row()].summary[:2000])
+        if role == SORT_ROLE:
+            column, record = index.column(), self._rows[index.row()]
+            if column == LATENCY:
+                return record.latency_ms
+            if column == SIZE:
+                return record.size
+            return self._cells[column](record)
         return None
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = _DISPLAY) -> Any:  # noqa: N802
