@@ -10,6 +10,16 @@ from workbench.core.handoff.events import USER, HandoffEvent, HopKind, HopState
 if TYPE_CHECKING:  # the chains themselves need no Qt
     from workbench.ui.context import PanelContext
 
+W, P, D, F, X, U = (
+    HopState.WORKING,
+    HopState.PENDING,
+    HopState.DONE,
+    HopState.FAILED,
+    HopState.DENIED,
+    HopState.WAITING_FOR_USER,
+)
+"""Hop states by one letter, as a chain reads in a table: working, pending, done, failed, denied, waiting."""
+
 
 class Chain:
     """Builds a chain's events with a steady clock (0.25 s between events)."""
@@ -60,14 +70,6 @@ class Chain:
 
 def trip_chain(chain_id: str = "c1") -> list[HandoffEvent]:
     """A realistic chain: question, tool call, sampling, user input, a denied and a failed hop, answer."""
-    W, P, D, F, X, U = (  # noqa: N806 - one letter a state, as the chain reads in a table
-        HopState.WORKING,
-        HopState.PENDING,
-        HopState.DONE,
-        HopState.FAILED,
-        HopState.DENIED,
-        HopState.WAITING_FOR_USER,
-    )
     c = Chain(chain_id)
     return [
         c.hop("q", W, USER, "planner", "a2a", HopKind.QUESTION, "Plan my trip to Lisbon", conn="pl", seqs=(1, 2)),

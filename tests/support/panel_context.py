@@ -1,4 +1,5 @@
-"""A ``PanelContext`` over real core services, for panel and dialog tests that need no window."""
+"""A ``PanelContext`` over real core services, for panel and dialog tests that need no window, and the
+errors reported through it."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from workbench.core.profiles.store import ProfileStore
 from workbench.core.wire.recorder import WireRecorder
 from workbench.ui.bridge import CoreBridge
 from workbench.ui.context import PanelContext
-from workbench.ui.errors import ErrorPresenter
+from workbench.ui.errors import ErrorPresenter, ErrorView
 from workbench.ui.selection import ConnectionSelection
 from workbench.ui.services import Services
 from workbench.ui.untrusted import LinkGate
@@ -30,3 +31,10 @@ def make_context(config_dir: Path, *, factory: AgentFactory | None = None) -> Pa
         selection=ConnectionSelection(),
         links=LinkGate(),
     )
+
+
+def reported_errors(ctx: PanelContext) -> list[ErrorView]:
+    """A list that collects every error reported to ``ctx``'s ErrorPresenter from now on."""
+    seen: list[ErrorView] = []
+    ctx.errors.error_reported.connect(seen.append)
+    return seen

@@ -17,6 +17,8 @@ from typing import Any
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+import keyring
+import keyring.backends.fail
 import pytest
 from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QApplication
@@ -57,6 +59,17 @@ class _AttachedQEventLoop(AppEventLoop):  # type: ignore[misc]
         # qasync's stop() calls QApplication.exit(); outside exec() that sets Qt's quitNow flag and every
         # later nested loop (qtbot.wait*) returns at once. Keep qasync pinned instead (private attribute).
         self._QEventLoop__is_running = False
+
+
+@pytest.fixture
+def fail_keyring() -> Iterator[None]:
+    """keyring's ``fail`` backend (what a box without Secret Service gets), restored afterwards."""
+    previous = keyring.get_keyring()
+    keyring.set_keyring(keyring.backends.fail.Keyring())
+    try:
+        yield
+    finally:
+        keyring.set_keyring(previous)
 
 
 @pytest.fixture

@@ -11,8 +11,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import keyring
-import keyring.backends.fail
 import pytest
 from PySide6.QtCore import QPoint, Qt, QUrl
 from PySide6.QtGui import QColor
@@ -26,16 +24,6 @@ from workbench.ui.dialogs.connection import KINDS, ConnectionDialog
 from workbench.ui.panels.sidebar.widget import SidebarWidget
 
 WAIT_MS = 10_000
-
-
-@pytest.fixture
-def fail_keyring() -> Iterator[None]:
-    previous = keyring.get_keyring()
-    keyring.set_keyring(keyring.backends.fail.Keyring())
-    try:
-        yield
-    finally:
-        keyring.set_keyring(previous)
 
 
 @pytest.fixture

@@ -9,18 +9,15 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
-import keyring
-import keyring.backends.fail
 import pytest
 from pydantic import SecretStr
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QDialog, QLineEdit
 
-from tests.support.panel_context import make_context
+from tests.support.panel_context import make_context, reported_errors
 from workbench.core.agent_factory import DefaultAgentFactory
 from workbench.core.credentials import BackendInfo, KeyringCredentialStore, MemoryCredentialStore
 from workbench.core.events import ConnectionState
@@ -31,7 +28,6 @@ from workbench.ui.asyncutil import wait_signal
 from workbench.ui.context import PanelContext
 from workbench.ui.dialogs.connection import ConnectionDialog
 from workbench.ui.dialogs.secret_fields import STORED_PLACEHOLDER
-from workbench.ui.errors import ErrorView
 from workbench.ui.panels.sidebar.itemmodel import SidebarRole
 from workbench.ui.panels.sidebar.widget import SidebarWidget
 
@@ -58,12 +54,6 @@ def _sidebar(qtbot, ctx: PanelContext) -> SidebarWidget:
     return widget
 
 
-def _errors(ctx: PanelContext) -> list[ErrorView]:
-    seen: list[ErrorView] = []
-    ctx.errors.error_reported.connect(seen.append)
-    return seen
-
-
 def _files_text(root: Path) -> str:
     return "".join(p.read_text(errors="replace") for p in root.rglob("*") if p.is_file())
 
@@ -78,17 +68,6 @@ def _fill_http(dialog: ConnectionDialog, url: str = "http://127.0.0.1:1/mcp", na
     dialog.set_kind("mcp-http")
     dialog.name_edit.setText(name)
     dialog.url_edit.setText(url)
-
-
-@pytest.fixture
-def fail_keyring() -> Iterator[None]:
-    """keyring's ``fail`` backend (what a headless box without Secret Service gets), restored afterwards."""
-    previous = keyring.get_keyring()
-    keyring.set_keyring(keyring.backends.fail.Keyring())
-    try:
-        yield
-    finally:
-        keyring.set_keyring(previous)
 
 
 # --------------------------------------------------------------------------- the dialog alone
@@ -329,7 +308,7 @@ async def test_without_a_secure_keyring_saving_is_refused_nothing_is_saved_and_t
     qtbot, tmp_path, fail_keyring
 ):
     ctx = _context(tmp_path, KeyringCredentialStore(allow_insecure=False))
-    errors = _errors(ctx)
+    errors = reported_errors(ctx)
     sidebar = _sidebar(qtbot, ctx)
     task = sidebar.add_profile()
     (dialog,) = await wait_signal(sidebar.dialog_opened, BOUND)
@@ -358,7 +337,7 @@ async def test_without_a_secure_keyring_saving_is_refused_nothing_is_saved_and_t
 @pytest.mark.asyncio
 async def test_editing_without_touching_secrets_needs_no_keyring(qtbot, tmp_path, fail_keyring):
     ctx = _context(tmp_path, KeyringCredentialStore(allow_insecure=False))
-    errors = _errors(ctx)
+    errors = reported_errors(ctx)
     ctx.services.profiles.upsert(
         MCPHTTPProfile(
             id="p", name="old", url="http://127.0.0.1:1/mcp", secrets=[SecretRef(kind="bearer", key="p/bearer")]
@@ -385,7 +364,7 @@ async def test_a_secret_that_cannot_be_resolved_fails_the_connection_with_no_sec
 
     workbench = build_workbench(tmp_path / "config", credentials=KeyringCredentialStore(allow_insecure=False))
     ctx, window = workbench.ctx, workbench.window
-    errors = _errors(ctx)
+    errors = reported_errors(ctx)
     sidebar = window.sidebar
     try:
         async with serve_http(transport="streamable-http", require_bearer=TOKEN) as url:

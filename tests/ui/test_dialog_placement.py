@@ -12,8 +12,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import keyring
-import keyring.backends.fail
 import pytest
 from PySide6.QtCore import QEvent, QObject, QPoint, QRect, Qt
 from PySide6.QtTest import QTest
@@ -27,17 +25,6 @@ from workbench.ui.dialog_rules import place_on_parent_screen, present, show_wind
 from workbench.ui.dialogs.connection import ConnectionDialog
 
 WAIT_MS = 10_000
-
-
-@pytest.fixture
-def fail_keyring() -> Iterator[None]:
-    """keyring's ``fail`` backend (what a box without Secret Service gets): the dialog shows its keyring note."""
-    previous = keyring.get_keyring()
-    keyring.set_keyring(keyring.backends.fail.Keyring())
-    try:
-        yield
-    finally:
-        keyring.set_keyring(previous)
 
 
 class _Resizes(QObject):

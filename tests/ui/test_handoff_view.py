@@ -15,7 +15,7 @@ from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtGui import QGuiApplication, QImage, QWheelEvent
 from PySide6.QtWidgets import QApplication, QDialog, QLabel
 
-from tests.support.handoff_chains import Chain, publish, trip_chain
+from tests.support.handoff_chains import Chain, D, W, publish, trip_chain
 from tests.support.panel_context import make_context
 from workbench.core.handoff.events import USER, HopKind, HopState
 from workbench.core.handoff.mermaid import StepStyle, to_mermaid
@@ -32,14 +32,6 @@ from workbench.ui.panels.wirelog.widget import WireLogWidget
 from workbench.ui.prompts import UserPrompts
 from workbench.ui.untrusted import plain_tooltip
 
-W, P, D, F, X, U = (
-    HopState.WORKING,
-    HopState.PENDING,
-    HopState.DONE,
-    HopState.FAILED,
-    HopState.DENIED,
-    HopState.WAITING_FOR_USER,
-)
 HTML = '<b style="color:red">URGENT</b> <img src="file:///etc/passwd">'
 
 

@@ -10,6 +10,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog
 
+from tests.support.input_required import DialogAnswers
 from workbench.core.protocols.a2a import A2AAgent
 from workbench.core.protocols.base import Completed, InputRequest, InputResponse
 from workbench.demo.a2a_agents import serve_agent, travel_app_factory
@@ -38,28 +39,13 @@ def _dialog(qtbot: Any, *, text: str = "Where to?", **kwargs: Any) -> InputRequi
     return dialog
 
 
-class _DialogAnswers:
-    """An input handler that answers through the dialog, like the app's prompts."""
-
-    def __init__(self, qtbot: Any) -> None:
-        self.qtbot = qtbot
-        self.dialogs: asyncio.Queue[InputRequiredDialog] = asyncio.Queue()
-
-    async def __call__(self, request: InputRequest) -> InputResponse:
-        dialog = InputRequiredDialog(request)
-        self.qtbot.addWidget(dialog)
-        self.dialogs.put_nowait(dialog)
-        await open_dialog(dialog)
-        return dialog.response() or InputResponse()  # an empty answer leaves the task waiting
-
-
 async def _stream(agent: A2AAgent, prompt: str) -> list[Any]:
     return [event async for event in agent.stream_async(prompt)]
 
 
 @pytest.mark.asyncio
 async def test_a_real_agents_form_is_filled_and_sent_and_the_task_completes(qtbot):
-    answers = _DialogAnswers(qtbot)
+    answers = DialogAnswers(qtbot)
     async with (
         serve_agent(travel_app_factory(chunk_delay=0)) as url,
         A2AAgent(url, input_handler=answers) as agent,
@@ -85,7 +71,7 @@ async def test_a_real_agents_form_is_filled_and_sent_and_the_task_completes(qtbo
 
 @pytest.mark.asyncio
 async def test_closing_a_real_agents_question_leaves_the_task_waiting(qtbot):
-    answers = _DialogAnswers(qtbot)
+    answers = DialogAnswers(qtbot)
     async with (
         serve_agent(travel_app_factory(chunk_delay=0)) as url,
         A2AAgent(url, input_handler=answers) as agent,
@@ -211,7 +197,7 @@ async def test_the_question_and_agent_are_plain_text_and_auth_is_named(qtbot):
 
 @pytest.mark.asyncio
 async def test_a_real_agents_form_shows_its_json_beside_it_without_cutting_a_line(qtbot):
-    answers = _DialogAnswers(qtbot)
+    answers = DialogAnswers(qtbot)
     async with (
         serve_agent(travel_app_factory(chunk_delay=0)) as url,
         A2AAgent(url, input_handler=answers) as agent,

@@ -16,27 +16,11 @@ import pytest
 from PySide6.QtWidgets import QFormLayout, QWidget
 
 from tests.servers.a2a_ordered_form import FIELDS, form_agent_app
+from tests.support.input_required import DialogAnswers
 from workbench.core.protocols.a2a import A2AAgent
-from workbench.core.protocols.base import InputRequest, InputResponse
 from workbench.core.serving import serve_asgi
 from workbench.demo.a2a_agents import serve_agent, travel_app_factory
-from workbench.ui.asyncutil import open_dialog
 from workbench.ui.dialogs.input_required import InputRequiredDialog
-
-
-class _DialogAnswers:
-    """An input handler that opens the app's dialog for each question (the test closes it)."""
-
-    def __init__(self, qtbot: Any) -> None:
-        self.qtbot = qtbot
-        self.dialogs: asyncio.Queue[InputRequiredDialog] = asyncio.Queue()
-
-    async def __call__(self, request: InputRequest) -> InputResponse:
-        dialog = InputRequiredDialog(request)
-        self.qtbot.addWidget(dialog)
-        self.dialogs.put_nowait(dialog)
-        await open_dialog(dialog)
-        return dialog.response() or InputResponse()  # closed: the task keeps waiting
 
 
 def _rows(dialog: InputRequiredDialog) -> tuple[list[str], list[QWidget]]:
@@ -52,7 +36,7 @@ def _rows(dialog: InputRequiredDialog) -> tuple[list[str], list[QWidget]]:
     return list(root.fields), shown
 
 
-async def _asked(url: str, answers: _DialogAnswers) -> InputRequiredDialog:
+async def _asked(url: str, answers: DialogAnswers) -> InputRequiredDialog:
     async with A2AAgent(url, input_handler=answers) as agent:
         run = asyncio.ensure_future(agent.invoke_async("Plan a trip to Rome"))
         dialog = await asyncio.wait_for(answers.dialogs.get(), 15)
@@ -65,7 +49,7 @@ async def _asked(url: str, answers: _DialogAnswers) -> InputRequiredDialog:
 @pytest.mark.asyncio
 async def test_a_ten_field_form_shows_its_fields_and_json_in_the_order_the_agent_sent(qtbot: Any) -> None:
     pytest.importorskip("fasta2a", reason="fasta2a is not installed")
-    answers = _DialogAnswers(qtbot)
+    answers = DialogAnswers(qtbot)
     async with serve_asgi(form_agent_app, lifespan="on") as url:
         dialog = await _asked(url, answers)
     assert dialog.mode == "form" and dialog.form is not None
@@ -81,7 +65,7 @@ async def test_a_ten_field_form_shows_its_fields_and_json_in_the_order_the_agent
 
 @pytest.mark.asyncio
 async def test_the_demo_travel_agents_form_is_in_its_named_order_on_every_run(qtbot: Any) -> None:
-    answers = _DialogAnswers(qtbot)
+    answers = DialogAnswers(qtbot)
     async with serve_agent(travel_app_factory(chunk_delay=0)) as url:
         dialog = await _asked(url, answers)
     names, _ = _rows(dialog)

@@ -17,7 +17,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog
 
 from tests.servers.oauth_as import EXTRA_SCOPE, SCOPE, OAuthServers, serve_oauth_protected_mcp
-from tests.support.panel_context import make_context
+from tests.support.panel_context import make_context, reported_errors
 from workbench.core.agent_factory import DefaultAgentFactory
 from workbench.core.auth_steps import AuthStage
 from workbench.core.credentials import MemoryCredentialStore
@@ -30,7 +30,6 @@ from workbench.core.wire.records import WireKind
 from workbench.ui.context import PanelContext
 from workbench.ui.dialogs.connection import ConnectionDialog
 from workbench.ui.dialogs.credential_fields import OAUTH_BEARER_FORGOTTEN
-from workbench.ui.errors import ErrorView
 from workbench.ui.panels.authsteps.events import SessionAuthStep
 from workbench.ui.panels.authsteps.widget import AuthStepsWidget
 from workbench.ui.panels.sidebar.itemmodel import SidebarRole
@@ -62,12 +61,6 @@ def _sidebar(qtbot, ctx: PanelContext) -> SidebarWidget:
     widget = SidebarWidget(ctx, oauth_opener=follow_redirects_opener)
     qtbot.addWidget(widget)
     return widget
-
-
-def _errors(ctx: PanelContext) -> list[ErrorView]:
-    seen: list[ErrorView] = []
-    ctx.errors.error_reported.connect(seen.append)
-    return seen
 
 
 def _messages(sidebar: SidebarWidget) -> list[str]:
@@ -181,7 +174,7 @@ async def test_log_in_from_the_sidebar_stores_tokens_connects_lists_the_steps_an
 ):
     store = MemoryCredentialStore()
     ctx = _context(tmp_path, store)
-    errors = _errors(ctx)
+    errors = reported_errors(ctx)
     sidebar = _sidebar(qtbot, ctx)
     messages = _messages(sidebar)
     steps_view = AuthStepsWidget(ctx)
@@ -255,7 +248,7 @@ async def test_log_in_from_the_sidebar_stores_tokens_connects_lists_the_steps_an
 async def test_log_out_from_the_sidebar_disconnects_revokes_and_empties_the_store(qtbot, tmp_path, servers):
     store = MemoryCredentialStore()
     ctx = _context(tmp_path, store)
-    errors = _errors(ctx)
+    errors = reported_errors(ctx)
     sidebar = _sidebar(qtbot, ctx)
     steps_view = AuthStepsWidget(ctx)
     qtbot.addWidget(steps_view)
@@ -289,7 +282,7 @@ async def test_log_out_from_the_sidebar_disconnects_revokes_and_empties_the_stor
 async def test_a_declined_login_is_reported_with_its_hint_and_nothing_is_stored_or_connected(qtbot, tmp_path, servers):
     store = MemoryCredentialStore()
     ctx = _context(tmp_path, store)
-    errors = _errors(ctx)
+    errors = reported_errors(ctx)
     sidebar = _sidebar(qtbot, ctx)
     try:
         profile = await _add_oauth_profile(sidebar, servers)

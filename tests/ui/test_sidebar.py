@@ -20,7 +20,7 @@ from PySide6.QtWidgets import QMenu
 
 from tests.support.demo_mcp import DEMO_STDIO_ARGS, InProcessDemoFactory, demo_stdio_profile
 from tests.support.keyrings import RefusingKeyring
-from tests.support.panel_context import make_context
+from tests.support.panel_context import make_context, reported_errors
 from tests.support.signals import wait_until
 from workbench.core.credentials import KeyringCredentialStore
 from workbench.core.events import ConnectionState
@@ -31,7 +31,6 @@ from workbench.demo.a2a_agents import run_demo_agents
 from workbench.demo.mcp_server import serve_http
 from workbench.ui.asyncutil import wait_signal
 from workbench.ui.context import PanelContext
-from workbench.ui.errors import ErrorView
 from workbench.ui.panels.sidebar.itemmodel import SidebarRole
 from workbench.ui.panels.sidebar.viewmodel import SidebarViewModel
 from workbench.ui.panels.sidebar.widget import SidebarWidget
@@ -65,12 +64,6 @@ class StateLog:
                 texts.append(text)
 
         vm.item_changed.connect(record)
-
-
-def _errors(ctx: PanelContext) -> list[ErrorView]:
-    seen: list[ErrorView] = []
-    ctx.errors.error_reported.connect(seen.append)
-    return seen
 
 
 @pytest.fixture
@@ -184,7 +177,7 @@ async def test_an_a2a_demo_agent_connects_with_its_protocol_version(sidebar, ctx
 
 @pytest.mark.asyncio
 async def test_an_unreachable_url_fails_with_the_reason_and_the_sidebar_keeps_working(sidebar, ctx):
-    errors = _errors(ctx)
+    errors = reported_errors(ctx)
     log = StateLog(sidebar.viewmodel)
     try:
         bad = MCPHTTPProfile(id="bad", name="nowhere", url="http://127.0.0.1:9/mcp", connect_timeout=5)
@@ -214,7 +207,7 @@ async def test_an_unreachable_url_fails_with_the_reason_and_the_sidebar_keeps_wo
 
 @pytest.mark.asyncio
 async def test_a_stdio_command_that_does_not_exist_fails_with_the_reason(sidebar, ctx):
-    errors = _errors(ctx)
+    errors = reported_errors(ctx)
     try:
         profile = MCPStdioProfile(id="ghost", name="ghost", command="/nonexistent/workbench-no-such-server")
         await asyncio.wait_for(sidebar.add_transient(profile), BOUND)
@@ -287,7 +280,7 @@ async def test_remove_keeps_the_row_and_the_profile_while_the_keyring_refuses_to
     )
     assert await sidebar.viewmodel.save_profile(profile, SecretChanges(store={key: SecretStr("tok")})) is None
     refusing_keyring.refuse_delete.add(key)
-    errors = _errors(ctx)
+    errors = reported_errors(ctx)
     await asyncio.wait_for(sidebar.viewmodel.remove("http"), BOUND)
     assert [e.code for e in errors] == ["no-secure-storage"]
     assert [i.id for i in sidebar.viewmodel.items()] == ["http"]
