@@ -11,19 +11,16 @@ import itertools
 import json
 import tracemalloc
 import zlib
-from collections.abc import AsyncIterator, Iterable, Iterator
+from collections.abc import Iterator
 from types import ModuleType
 from typing import Any
 
-import httpx
-import httpx2
 import pytest
 
 from tests.servers._bombs import bomb, compress
+from tests.support.http_clients import CLIENTS, Body
 from workbench.core.errors import ProtocolError
 from workbench.core.http.decoding import DECODED_PIECE_BYTES, BodyDecoder, accepted_encodings
-from workbench.core.http.httpx2_transport import Httpx2TapTransport
-from workbench.core.http.httpx_transport import HttpxTapTransport
 from workbench.core.http.limits import HTTPLimits, LimitGuard
 from workbench.core.http.session_budget import SessionBudget
 from workbench.core.http.tap import HTTPTap
@@ -31,23 +28,9 @@ from workbench.core.wire.recorder import WireRecorder
 from workbench.core.wire.records import WireKind
 
 URL = "http://peer.test/rpc"
-CLIENTS = [pytest.param(httpx, HttpxTapTransport, id="httpx"), pytest.param(httpx2, Httpx2TapTransport, id="httpx2")]
 KIB, MIB = 1024, 1024 * 1024
 PREFIX, SUFFIX = b'{"jsonrpc": "2.0", "id": 1, "result": {"text": "', b'"}}'
 REQUEST = b'{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {}}'
-
-
-class Body:
-    """A response body served chunk by chunk; counts how many chunks were pulled."""
-
-    def __init__(self, chunks: Iterable[bytes]) -> None:
-        self._chunks = chunks
-        self.pulled = 0
-
-    async def __aiter__(self) -> AsyncIterator[bytes]:
-        for chunk in self._chunks:
-            self.pulled += 1
-            yield chunk
 
 
 class Peer:

@@ -7,17 +7,16 @@ bodies are async generators so the shims see them arrive chunk by chunk, and can
 from __future__ import annotations
 
 import itertools
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import Iterable
 from types import ModuleType
 from typing import Any
 
-import httpx
 import httpx2
 import pytest
 
+from tests.support.http_clients import CLIENTS, Body
 from workbench.core.errors import ConfigError, ProtocolError
 from workbench.core.http.httpx2_transport import Httpx2LimitError, Httpx2TapTransport
-from workbench.core.http.httpx_transport import HttpxTapTransport
 from workbench.core.http.limits import BodyMeter, HTTPLimits, LimitGuard
 from workbench.core.http.tap import HTTPTap
 from workbench.core.protocols.mcp.tap import is_listening
@@ -25,21 +24,7 @@ from workbench.core.wire.recorder import WireRecorder
 from workbench.core.wire.records import WireKind
 
 URL = "http://peer.test/rpc?key=secret"
-CLIENTS = [pytest.param(httpx, HttpxTapTransport, id="httpx"), pytest.param(httpx2, Httpx2TapTransport, id="httpx2")]
 KIB = 1024
-
-
-class Body:
-    """A response body served chunk by chunk; counts how many chunks were pulled."""
-
-    def __init__(self, chunks: Iterable[bytes]) -> None:
-        self._chunks = chunks
-        self.pulled = 0
-
-    async def __aiter__(self) -> AsyncIterator[bytes]:
-        for chunk in self._chunks:
-            self.pulled += 1
-            yield chunk
 
 
 def endless(chunk: bytes) -> Iterable[bytes]:

@@ -15,6 +15,7 @@ import httpx
 import httpx2
 import pytest
 
+from tests.support.http_clients import CLIENTS
 from workbench.core.http.httpx2_transport import Httpx2TapTransport
 from workbench.core.http.httpx_transport import HttpxTapTransport
 from workbench.core.http.status import StatusSeen
@@ -25,7 +26,6 @@ from workbench.core.wire.recorder import WireRecorder
 from workbench.core.wire.records import Direction, WireKind, WireRecord
 
 URL = "http://peer.test/rpc"
-CLIENTS = [pytest.param(httpx, HttpxTapTransport, id="httpx"), pytest.param(httpx2, Httpx2TapTransport, id="httpx2")]
 Handler = Callable[[Any], Any]
 
 
