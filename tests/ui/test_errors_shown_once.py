@@ -1,6 +1,7 @@
 """An error is shown once: where the user acted when that panel shows it, else in the window's banner.
 
-Not in the banner and the panel and the status bar at once (errors.py states the rule).
+Not in the banner and the panel and the status bar at once (errors.py states the rule). Elsewhere a short
+state only: a call's status line ("Done in 24 ms · tool error"), its history entry, a sidebar row ("failed").
 """
 
 from __future__ import annotations
@@ -14,10 +15,13 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QComboBox, QLabel, QWidget
 
 from tests.support.a2a_agents import echo_app
 from tests.support.a2a_inspector import BOUND
 from tests.support.signals import until
+from tests.support.tool_calls import call_anyway
+from tests.support.windows import demo_window
 from workbench.app import Workbench, build_workbench
 from workbench.core.credentials import MemoryCredentialStore
 from workbench.core.errors import ConnectError
@@ -25,7 +29,25 @@ from workbench.core.profiles import A2AProfile
 from workbench.core.protocols.a2a import A2AAgent
 from workbench.demo.a2a_agents import serve_agent
 from workbench.ui.asyncutil import wait_signal
+from workbench.ui.mainwindow import MainWindow
 from workbench.ui.panels.inspector.a2a.widget import A2AInspectorWidget
+from workbench.ui.panels.inspector.mcp.per_connection import SCHEMA_VIOLATION
+from workbench.ui.panels.sidebar.itemmodel import SidebarRole
+
+
+def showing(window: MainWindow, words: str) -> list[str]:
+    """Every text on screen holding ``words``: labels, combo boxes' entries and the sidebar rows' state lines."""
+    texts: list[str] = []
+    for widget in window.findChildren(QWidget):
+        if not widget.isVisible():
+            continue
+        if isinstance(widget, QLabel):
+            texts.append(widget.text())
+        elif isinstance(widget, QComboBox):
+            texts.append(widget.currentText())
+    model = window.sidebar.model
+    texts += [str(model.index(row).data(SidebarRole.STATE_TEXT) or "") for row in range(model.rowCount())]
+    return [text for text in texts if words.lower() in text.lower()]
 
 
 @contextlib.asynccontextmanager
@@ -84,3 +106,30 @@ async def test_a_background_failure_is_shown_in_the_banner_only(qtbot: Any, tmp_
         bench.ctx.errors.report(ConnectError("The server refused.", hint="start it"), "connecting to demo")
         assert bench.window.banner.isVisible()
         assert bench.window.statusBar().currentMessage() == ""
+
+
+@pytest.mark.asyncio
+async def test_a_tool_error_and_a_schema_violation_are_each_said_once_and_the_status_gives_the_state(
+    qtbot: Any, tmp_path: Path
+) -> None:
+    async with demo_window(tmp_path, qtbot) as bench:
+        window = bench.window
+        window.resize(1366, 740)
+        bench.ctx.selection.select("demo-mcp-stdio")
+        mcp = window.inspector.inspector("mcp")
+        assert mcp is not None
+        call = mcp.tools.detail.call
+
+        assert mcp.tools.select_tool("fail")
+        call.form.set_value({"message": "boom"})
+        await call_anyway(call, qtbot)
+        assert call.history.currentData().outcome == "tool error"
+        assert showing(window, "reported an error") == [call.result_view.error_banner.text()]
+        assert call.status.text().endswith(" · tool error")  # the state beside the history, not the sentence
+
+        assert mcp.tools.select_tool("broken_output")
+        await call_anyway(call, qtbot)
+        assert call.history.currentData().outcome == SCHEMA_VIOLATION
+        assert showing(window, "does not match") == [call.result_view.schema_banner_label.text()]
+        assert call.status.text().endswith(f" · {SCHEMA_VIOLATION}")
+        assert SCHEMA_VIOLATION in call.history.currentText()

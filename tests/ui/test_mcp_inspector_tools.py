@@ -2,12 +2,26 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel
 
 from tests.support.mcp_inspector import inspector
 from tests.support.signals import SignalLog
 from workbench.core.wire.records import Direction
+
+
+def call_row_text(call) -> str:
+    """The words on the Call button's row as a person reads them: its visible labels, left to right."""
+    row = call.call_button.geometry().center().y()
+    labels = [
+        label
+        for label in call.call_button.parentWidget().findChildren(QLabel)
+        if label.isVisible() and label.text() and abs(label.geometry().center().y() - row) < label.height()
+    ]
+    return " ".join(label.text() for label in sorted(labels, key=lambda label: label.x()))
 
 
 def _call(widget, tool: str, arguments: dict | None = None):
@@ -79,6 +93,7 @@ async def test_slow_count_shows_progress_and_cancel_reaches_the_server(qtbot, tm
         assert 0 < call.progress.value() < 1000
         assert call.progress_message.text().startswith("step ")
         assert call.elapsed.text().endswith((" ms", " s"))  # timefmt.duration_text
+        assert re.fullmatch(r"step \d+/\d+ · [\d.]+ m?s", call_row_text(call)), call_row_text(call)  # message · clock
         call.cancel_button.click()
         (record,) = await finished.wait_for()
         assert record.outcome == "cancelled"
@@ -135,7 +150,7 @@ async def test_a_broken_output_schema_and_a_tool_error_are_shown_not_raised(qtbo
         (record,) = await finished.wait_for()
         assert record.result.schema_errors
         label = call.result_view.schema_label.text()
-        assert label.startswith("Does not match")
+        assert label.startswith("Problems:")  # the list; the banner above says what is wrong
         assert all(e in label for e in record.result.schema_errors)
 
         call, finished = _call(it.widget, "fail", {"message": "<b>boom</b>"})

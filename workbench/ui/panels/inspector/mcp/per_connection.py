@@ -89,15 +89,22 @@ class CallRecord:
         return f"{time_of_day(self.started_at)} · {self.outcome}{took}"
 
     def status_text(self) -> str:
-        """The sentence under the call area saying how the call ended ("" while it runs)."""
-        took = f" in {duration_text(self.duration_ms / 1000)}" if self.duration_ms is not None else ""
-        return {
-            "ok": f"Done{took}.",
-            SCHEMA_VIOLATION: f"Done{took}, but the result does not match the tool's outputSchema.",
-            "tool error": f"The tool reported an error{took}.",
-            "failed": f"The call failed{took}.",
-            "cancelled": f"Cancelled after {duration_text((self.duration_ms or 0) / 1000)}.",
-        }.get(self.outcome, "")
+        """The short state beside the history saying how the call ended ("" while it runs).
+
+        A state, never the problem itself: what went wrong is said once, in the result's banner (a
+        tool error, a schema violation) or the call's error line (a failed call), so this line stays
+        short enough to fit beside the history at 1280 px ("Done in 49 ms · schema violation").
+        """
+        took = duration_text(self.duration_ms / 1000) if self.duration_ms is not None else ""
+        done = f"Done in {took}" if took else "Done"
+        ended = {
+            "ok": done,
+            SCHEMA_VIOLATION: f"{done} · {SCHEMA_VIOLATION}",
+            "tool error": f"{done} · tool error",
+            "failed": f"Failed after {took}" if took else "Failed",
+            "cancelled": f"Cancelled after {took}" if took else "Cancelled",
+        }
+        return ended.get(self.outcome, "")
 
 
 @dataclass(slots=True)

@@ -7,6 +7,7 @@ from typing import Any
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
+    QBoxLayout,
     QCheckBox,
     QComboBox,
     QHBoxLayout,
@@ -14,6 +15,7 @@ from PySide6.QtWidgets import (
     QProgressBar,
     QPushButton,
     QScrollArea,
+    QSizePolicy,
     QSplitter,
     QToolButton,
     QVBoxLayout,
@@ -36,6 +38,8 @@ ELAPSED_TICK_MS = 100
 PROGRESS_STEPS = 1000
 REFUSAL_NOTE = "Not sent: fix what is marked, or tick “Send even if invalid” to send anyway."
 """Said under the form's problem list when Call found problems (the list names them; this says why nothing went)."""
+OUTCOME_GAP = 12
+"""Pixels between the call's state and the "History" label beside it."""
 MAX_TAB_STOPS = 2000
 """Walking a form's focus chain stops after this many widgets (a huge schema's fields beyond keep their order)."""
 
@@ -75,12 +79,15 @@ class ToolCallWidget(QWidget):
         self.progress.setRange(0, PROGRESS_STEPS)
         self.progress.setVisible(False)
         self.progress_message = plain_label("", self)
+        self.progress_separator = QLabel("·", self)  # between the server's progress message and the clock
+        self.progress_separator.setVisible(False)
         self.elapsed = plain_label("", self)
         buttons = QHBoxLayout()
         buttons.addWidget(self.call_button)
         buttons.addWidget(self.cancel_button)
         buttons.addWidget(self.progress, 1)
         buttons.addWidget(self.progress_message)
+        buttons.addWidget(self.progress_separator)
         buttons.addWidget(self.elapsed)
         buttons.addStretch(0)
         buttons.addWidget(self.skip_validation)
@@ -92,13 +99,18 @@ class ToolCallWidget(QWidget):
         self.reuse_button = QPushButton("Reuse arguments", self)
         self.reuse_button.clicked.connect(self.on_reuse_button_clicked)
         self.banner = InlineErrorWidget(self)
-        self.status = plain_label("", self)
+        self.status = plain_label("", self)  # a short state ("Done in 49 ms · schema violation"): never squeezed
+        self.status.setSizePolicy(QSizePolicy.Policy.Minimum, QSizePolicy.Policy.Preferred)
+        self.history_label = QLabel("History", self)
         history_row = QHBoxLayout()
-        history_row.addWidget(self.status)
-        history_row.addStretch(1)
-        history_row.addWidget(QLabel("History", self))
-        history_row.addWidget(self.history, 2)
+        history_row.addWidget(self.history_label)
+        history_row.addWidget(self.history, 1)  # the width the state leaves: an entry keeps its duration
         history_row.addWidget(self.reuse_button)
+        # The state beside the history on a wide result pane, above it on a narrow one (``_place_status``).
+        self.outcome_row = QBoxLayout(QBoxLayout.Direction.LeftToRight)
+        self.outcome_row.setSpacing(OUTCOME_GAP)
+        self.outcome_row.addWidget(self.status)
+        self.outcome_row.addLayout(history_row, 1)
 
         self.result_view = ToolResultView(self)
         self.result_view.link_clicked.connect(vm.ctx.links.offer)
@@ -121,7 +133,7 @@ class ToolCallWidget(QWidget):
         bottom_layout = QVBoxLayout(bottom)
         bottom_layout.setContentsMargins(4, 4, 0, 0)
         bottom_layout.setSpacing(2)  # the result's lines before white space (space budget: see call_layout.py)
-        bottom_layout.addLayout(history_row)
+        bottom_layout.addLayout(self.outcome_row)
         bottom_layout.addWidget(self.banner)
         bottom_layout.addWidget(self.result_split, 1)
         self.splitter = splitter = QSplitter(Qt.Orientation.Vertical, self)
@@ -154,6 +166,19 @@ class ToolCallWidget(QWidget):
         """Lay the form and the result out for the new size (see ``CallAreaBudget.arrange``)."""
         super().resizeEvent(event)
         self.budget.arrange()
+        self._place_status()
+
+    def _place_status(self) -> None:
+        """Put the call's state beside the history, or above it when form and result are side by side.
+
+        Stacked, the result pane is the call area's width and both fit on one line; side by side it has
+        about half of it, and the state and a history entry with its duration do not both fit there.
+        """
+        beside = self.splitter.orientation() == Qt.Orientation.Horizontal
+        direction = QBoxLayout.Direction.TopToBottom if beside else QBoxLayout.Direction.LeftToRight
+        if self.outcome_row.direction() != direction:
+            self.outcome_row.setDirection(direction)
+            self.outcome_row.setSpacing(2 if beside else OUTCOME_GAP)
 
     def _has_outcome(self) -> bool:
         """Whether the result pane has something of the tool on show: a call running or ended, or its result."""
@@ -278,11 +303,11 @@ class ToolCallWidget(QWidget):
         self.progress.setVisible(mine)
         if not mine or record is None:
             self._ticker.stop()
-            self.progress_message.clear()
+            self._show_progress_message("")
             self.elapsed.clear()
             return
         self.progress.setRange(0, 0)
-        self.progress_message.clear()
+        self._show_progress_message("")
         if record.progress is not None:
             self.on_calls_progressed(*record.progress)
         self.on_ticker_timeout()
@@ -355,7 +380,7 @@ class ToolCallWidget(QWidget):
         self.budget.on_form_resized()  # a call has an outcome on its way: the result takes its budget
         self.progress.setRange(0, 0)
         self.progress.setVisible(True)
-        self.progress_message.clear()
+        self._show_progress_message("")
         self.elapsed.setText("0.0 s")
         self._ticker.start()
         self._fill_history(record)
@@ -369,7 +394,12 @@ class ToolCallWidget(QWidget):
             self.progress.setValue(int(min(progress / total, 1.0) * PROGRESS_STEPS))
         else:
             self.progress.setRange(0, 0)
-        self.progress_message.setText(message or (f"{progress:g}/{total:g}" if total else f"{progress:g}"))
+        self._show_progress_message(message or (f"{progress:g}/{total:g}" if total else f"{progress:g}"))
+
+    def _show_progress_message(self, text: str) -> None:
+        """Show the server's progress message, set off from the clock after it ("step 20/60 · 4.1 s")."""
+        self.progress_message.setText(text)
+        self.progress_separator.setVisible(bool(text))
 
     def on_calls_finished(self, record: CallRecord) -> None:
         """Show the result (if its tool and connection are on show, and it is the result on show) and stop the clock."""
@@ -377,7 +407,7 @@ class ToolCallWidget(QWidget):
             return  # another connection's call: its view-model has it for when it is shown again
         self._ticker.stop()
         self.progress.setVisible(False)
-        self.progress_message.clear()
+        self._show_progress_message("")
         self._sync_buttons()
         if not self._is_mine(record):
             return

@@ -114,7 +114,7 @@ class ToolResultView(QWidget):
             count = len(result.schema_errors)
             self.schema_banner_label.setText(
                 f"⚠ Schema violation: the structured content does not match the tool's outputSchema "
-                f"({count} problem{'s' if count != 1 else ''}, listed with it below)."
+                f"({count} problem{'s' if count != 1 else ''}, listed below)."
             )
             self.schema_banner.setVisible(True)
         if result.structured_content is not None or result.schema_errors:
@@ -131,8 +131,9 @@ class ToolResultView(QWidget):
     @staticmethod
     def _schema_text(result: ToolResult, has_output_schema: bool | None) -> str:
         if result.schema_errors:
+            # the banner above says what is wrong and counts the problems; here only the list of them
             lines = "\n".join(f"• {e}" for e in result.schema_errors)
-            return f"Does not match the tool's outputSchema:\n{lines}"
+            return f"Problem{'s' if len(result.schema_errors) != 1 else ''}:\n{lines}"
         if has_output_schema:
             return "✓ matches schema"
         if has_output_schema is False:
