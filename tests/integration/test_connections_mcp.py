@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from workbench.core.connections import Connection, ConnectionManager
+from workbench.core.connection import Connection
+from workbench.core.connections import ConnectionManager
 from workbench.core.errors import ConnectError, ConnectionLostError
 from workbench.core.events import ConnectionState, ConnectionStateChanged, EventBus, ServerProcessExited
 from workbench.core.profiles import MCPHTTPProfile, MCPSSEProfile, MCPStdioProfile

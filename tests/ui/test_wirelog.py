@@ -17,7 +17,7 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication, QStatusBar, QTableView
 
 from tests.support.panel_context import make_context
-from workbench.core.connections import Connection
+from workbench.core.connection import Connection
 from workbench.core.profiles import MCPHTTPProfile
 from workbench.core.timefmt import duration_text
 from workbench.core.wire.curl import REDACTED_NOTE

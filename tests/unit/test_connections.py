@@ -16,7 +16,8 @@ import pytest
 import pytest_asyncio
 
 from workbench.core import connections as connections_module
-from workbench.core.connections import ALLOWED_TRANSITIONS, Connection, ConnectionManager, check_transition
+from workbench.core.connection import ALLOWED_TRANSITIONS, Connection, check_transition
+from workbench.core.connections import ConnectionManager
 from workbench.core.errors import (
     ConnectError,
     ConnectionLostError,
