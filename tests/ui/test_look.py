@@ -5,7 +5,6 @@ actions that never hide behind "»", and an empty sidebar that says what to do."
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import dataclasses
 import json
 import os
@@ -21,7 +20,7 @@ from PySide6.QtCore import QPoint, QRect, QSize, Qt
 from PySide6.QtGui import QColor, QIcon, QImage, QPalette
 from PySide6.QtWidgets import QApplication, QToolBar, QToolButton, QWidget
 
-from tests.support.colours import contrast
+from tests.support.colours import contrast, dark_palette, palette_of
 from tests.support.panel_context import make_context
 from tests.support.windows import plain_window
 from workbench.core.events import ConnectionState
@@ -35,41 +34,6 @@ from workbench.ui.panels.sidebar.widget import ACTION_IDS, SidebarWidget
 
 ROOT = Path(__file__).resolve().parents[2]
 S = ConnectionState
-
-DARK = {
-    "Window": "#202124",
-    "WindowText": "#e8eaed",
-    "Base": "#17181a",
-    "AlternateBase": "#26282b",
-    "Text": "#e8eaed",
-    "Button": "#2b2d31",
-    "ButtonText": "#e8eaed",
-    "Highlight": "#2f6fd6",
-    "HighlightedText": "#ffffff",
-    "Mid": "#5f6368",
-}
-"""A desktop's dark palette: tools/screenshots.py's DARK_COLORS (what the dark screenshots show)."""
-
-
-def dark_palette() -> QPalette:
-    palette = QPalette()
-    for role, colour in DARK.items():
-        palette.setColor(getattr(QPalette.ColorRole, role), QColor(colour))
-    for role in ("Text", "WindowText", "ButtonText"):
-        palette.setColor(QPalette.ColorGroup.Disabled, getattr(QPalette.ColorRole, role), QColor("#6b6f75"))
-    return palette
-
-
-@contextlib.contextmanager
-def palette_of(name: str, qapp: QApplication) -> Iterator[QPalette]:
-    """The application in the light (the style's own) or the dark palette, for the test's duration."""
-    before = qapp.palette()
-    palette = dark_palette() if name == "dark" else qapp.style().standardPalette()
-    qapp.setPalette(palette)
-    try:
-        yield palette
-    finally:
-        qapp.setPalette(before)
 
 
 def ink(image: QImage, area: QRect, ground: QColor) -> tuple[set[tuple[int, int]], QColor]:

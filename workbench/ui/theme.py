@@ -10,12 +10,15 @@ from PySide6.QtGui import QColor, QFontDatabase, QGuiApplication, QIcon, QPalett
 from PySide6.QtWidgets import QApplication, QWidget
 
 from workbench.ui.resources_path import resources_dir
+from workbench.ui.semantic_colours import SWATCHES, TONES
 
 LIGHT, DARK = "light", "dark"
 ICON_SIZES = (16, 24, 32, 48, 64, 128, 256, 512)
 FIXED_FONT_PLACEHOLDER = "@fixed-font@"
 ICONS_PLACEHOLDER = "@icons@"
 """Replaced in the qss by the icons directory (a ``url()`` needs a real path)."""
+TONE_PROPERTY = "tone"
+"""Dynamic property saying what a label's words are ("error", "warning", "muted"); the qss colours it."""
 THEME_PROPERTY = "workbenchTheme"
 """QApplication dynamic property holding the theme applied last ("light" or "dark")."""
 _FOLLOWING_PROPERTY = "workbenchThemeFollowsScheme"
@@ -76,11 +79,16 @@ def stylesheet_path(theme: str) -> Path:
 
 
 def load_stylesheet(theme: str) -> str:
-    """Return the stylesheet of ``theme``, with the system's fixed-width font family and the icons' place filled in."""
+    """Return the stylesheet of ``theme``, with the system's fixed-width font family and the icons' place filled in.
+
+    Each ``@name@`` of a semantic colour (``semantic_colours.SWATCHES``) becomes its value for ``theme``.
+    """
     path = stylesheet_path(theme)
     text = path.read_text(encoding="utf-8")
     fixed = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont).family()
     icons = (path.parent.parent / "icons").as_posix().replace('"', "")
+    for name, swatch in SWATCHES.items():
+        text = text.replace(f"@{name}@", swatch.dark if theme == DARK else swatch.light)
     return text.replace(FIXED_FONT_PLACEHOLDER, fixed.replace('"', "")).replace(ICONS_PLACEHOLDER, icons)
 
 
@@ -128,6 +136,36 @@ def state_color(state: str, theme: str | None = None) -> QColor:
     """
     colors = STATE_COLORS[theme or current_theme()]
     return QColor(colors[state]) if state in colors else QColor()
+
+
+def semantic_color(name: str, palette: QPalette | None = None) -> QColor:
+    """A semantic colour (``semantic_colours.SWATCHES``: "error-text", "control-border" ...) for painting.
+
+    Widgets that the stylesheet reaches take these colours from it (`set_tone`, the ``banner``
+    property); this is for item models, painted items and rich text.
+
+    Args:
+        name: The swatch's name.
+        palette: What the colour is drawn on: its theme is read from it (a dark window is dark);
+            default: the theme applied last (`current_theme`).
+
+    Raises:
+        KeyError: No swatch has that name (a programming error).
+    """
+    swatch = SWATCHES[name]
+    theme = theme_for(Qt.ColorScheme.Unknown, palette) if palette is not None else current_theme()
+    return QColor(swatch.dark if theme == DARK else swatch.light)
+
+
+def set_tone(widget: QWidget, tone: str | None) -> None:
+    """Say what ``widget``'s words are, for the stylesheet to colour them: "error", "warning", "muted"; None: plain.
+
+    Raises:
+        ValueError: ``tone`` is none of ``semantic_colours.TONES``.
+    """
+    if tone is not None and tone not in TONES:
+        raise ValueError(f"unknown tone {tone!r}; expected one of {TONES}")
+    set_style_property(widget, TONE_PROPERTY, tone)
 
 
 def set_style_property(widget: QWidget, name: str, value: Any) -> None:
