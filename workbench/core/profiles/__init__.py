@@ -1,19 +1,20 @@
 """Saved connection profiles: what a profile is, where profiles are kept, and the use cases on them.
 
 - ``model``: the profile types (``MCPStdioProfile``, ``MCPHTTPProfile``, ``MCPSSEProfile``,
-  ``A2AProfile``; ``ConnectionProfile`` is their union), secret references, roots, and their
-  validation. This package re-exports them: ``from workbench.core.profiles import MCPHTTPProfile``.
+  ``A2AProfile``; ``ConnectionProfile`` is their union), roots, and their validation.
+- ``secret_refs``: secret references (``SecretRef``, ``SecretKind``) and the checks that refuse a
+  literal secret in a profile (error type ``PLAINTEXT_SECRET``).
 - ``store``: ``ProfileStore``, the profiles in ``profiles.json`` in the configuration directory.
 - ``credential_keys``: the keys a profile's secrets and OAuth login have in the credential store.
 - ``service``: ``ProfileService``, the use cases the window and the command line share (save with
   secrets and roll back, remove, rename, allowed origins).
 
-Importing the package loads ``model`` only; the others are imported by name when needed.
+This package re-exports the names of ``model`` and ``secret_refs``:
+``from workbench.core.profiles import MCPHTTPProfile``. Importing it loads those two only; the others
+are imported by name when needed.
 """
 
 from workbench.core.profiles.model import (
-    DEFAULT_API_KEY_HEADER,
-    PLAINTEXT_SECRET,
     PROFILE_ADAPTER,
     PROFILE_LIST_ADAPTER,
     A2ABinding,
@@ -25,13 +26,17 @@ from workbench.core.profiles.model import (
     MCPSSEProfile,
     MCPStdioProfile,
     Root,
-    SecretKind,
-    SecretRef,
-    looks_like_secret_name,
     new_profile_id,
     parse_profile,
     uses_oauth,
     validation_details,
+)
+from workbench.core.profiles.secret_refs import (
+    DEFAULT_API_KEY_HEADER,
+    PLAINTEXT_SECRET,
+    SecretKind,
+    SecretRef,
+    looks_like_secret_name,
 )
 
 __all__ = [

@@ -10,7 +10,7 @@ under ``<profile id>/oauth:tokens`` and ``<profile id>/oauth:client`` (``oauth_k
 from __future__ import annotations
 
 from workbench.core.errors import ConfigError
-from workbench.core.profiles.model import SecretKind
+from workbench.core.profiles.secret_refs import SecretKind
 
 OAUTH_TOKENS_KIND = "oauth:tokens"
 """The ``<kind>`` part of the key under which a profile's OAuth tokens are stored."""

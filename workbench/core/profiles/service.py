@@ -35,14 +35,8 @@ from workbench.core.credentials import CredentialStore
 from workbench.core.errors import ConfigError, NotFoundError, WorkbenchError
 from workbench.core.http.origins import origin_of
 from workbench.core.profiles.credential_keys import oauth_keys, secret_key
-from workbench.core.profiles.model import (
-    ConnectionProfile,
-    SecretKind,
-    SecretRef,
-    new_profile_id,
-    uses_oauth,
-    validation_details,
-)
+from workbench.core.profiles.model import ConnectionProfile, new_profile_id, uses_oauth, validation_details
+from workbench.core.profiles.secret_refs import SecretKind, SecretRef
 from workbench.core.profiles.store import ProfileStore
 
 log = logging.getLogger(__name__)
