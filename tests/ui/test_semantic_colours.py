@@ -27,7 +27,8 @@ from PySide6.QtWidgets import (
 
 from tests.support.colours import contrast, strongest, themed
 from workbench.ui import theme
-from workbench.ui.semantic_colours import GRAPHIC, SWATCHES
+from workbench.ui.forms.schema_form import SchemaForm
+from workbench.ui.semantic_colours import GRAPHIC, SWATCHES, TEXT
 
 ROOT = Path(__file__).resolve().parents[2]
 PALETTES = ["light", "dark"]
@@ -66,6 +67,30 @@ def test_the_stylesheets_fill_in_every_semantic_colour_and_the_marks_are_drawn_i
     for svg in ("check-mark.svg", "partial-mark.svg"):
         strokes = set(re.findall(r'stroke="(#[0-9a-f]{6})"', (ROOT / "resources" / "icons" / svg).read_text()))
         assert strokes == {mark.light}, svg
+
+
+@pytest.mark.parametrize("name", PALETTES)
+def test_a_fields_error_the_forms_problem_list_and_help_text_are_readable(
+    qtbot: Any, qapp: QApplication, name: str
+) -> None:
+    schema = {
+        "type": "object",
+        "properties": {"email": {"type": "string", "format": "email", "description": "Where to send it"}},
+        "required": ["email"],
+    }
+    with themed(name, qapp):
+        form = SchemaForm(schema, show_json=False)
+        show(qtbot, form)
+        field = form.field("email")
+        assert field is not None and field.help_label is not None
+        field.set_text("ada")
+        form.reveal_errors()
+        qtbot.waitUntil(lambda: field.error_label.isVisible() and form.errors_label.isVisible())
+        for label, floor in ((field.error_label, TEXT), (form.errors_label, TEXT), (field.help_label, TEXT)):
+            image = crop(form, label)
+            ground = image.pixelColor(image.width() - 1, image.height() - 1)  # past the words' end
+            words, ratio = strongest(image, ground)
+            assert ratio >= floor, (name, label.objectName(), words.name(), ground.name(), round(ratio, 2))
 
 
 def _indicator(box: QCheckBox) -> QRect:

@@ -52,6 +52,7 @@ from workbench.ui.dialogs.credential_fields import (
     credential_family,
 )
 from workbench.ui.dialogs.size_limits import SizeLimitsEditor
+from workbench.ui.theme import set_tone
 from workbench.ui.untrusted import plain_label
 
 KINDS: list[tuple[str, str]] = [
@@ -268,7 +269,7 @@ class ConnectionDialog(QDialog):
 
         self.general_error = plain_label("", wrap=True)
         self.general_error.setObjectName("generalError")
-        self.general_error.setStyleSheet("color: #c62828;")
+        set_tone(self.general_error, "error")
         self.general_error.hide()
         self.note = plain_label("", wrap=True)
         self.note.hide()

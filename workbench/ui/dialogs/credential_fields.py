@@ -30,6 +30,7 @@ from workbench.core.profiles import (
 )
 from workbench.core.profiles.credential_keys import secret_key
 from workbench.ui.dialogs.secret_fields import SecretField, SecretRows, row_noun
+from workbench.ui.theme import set_tone
 from workbench.ui.untrusted import plain_label
 
 AUTH_CHOICES: list[tuple[str, str]] = [
@@ -38,7 +39,6 @@ AUTH_CHOICES: list[tuple[str, str]] = [
 ]
 """The authentication selector's entries: the profile's ``auth`` value and label."""
 StatusTone = Literal["notice", "warning"]
-_STATUS_STYLES: dict[str, str] = {"notice": "", "warning": "color: #b26a00;"}
 OAUTH_BEARER_PLACEHOLDER = "set by the OAuth login"
 OAUTH_BEARER_FORGOTTEN = "set by the OAuth login — the stored token is forgotten when you save"
 
@@ -66,7 +66,7 @@ class FieldRow(QWidget):
         self.editor = editor
         self.error = plain_label("", self, wrap=True)
         self.error.setObjectName("fieldError")
-        self.error.setStyleSheet("color: #c62828;")
+        set_tone(self.error, "error")
         self.error.hide()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -189,7 +189,7 @@ class CredentialsSection(QWidget):
         Never red: nothing failed yet when this note is shown (a refused save is the dialog's own error).
         """
         self.status.setText(text)
-        self.status.setStyleSheet(_STATUS_STYLES[tone])
+        set_tone(self.status, "warning" if tone == "warning" else None)
         self.status.setVisible(bool(text))
 
     def set_secrets_enabled(self, enabled: bool) -> None:

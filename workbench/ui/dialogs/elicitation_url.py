@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 from PySide6.QtCore import Qt, QUrl, Signal
-from PySide6.QtGui import QDesktopServices, QFontDatabase, QGuiApplication
+from PySide6.QtGui import QDesktopServices, QFontDatabase, QGuiApplication, QPalette
 from PySide6.QtWidgets import (
     QDialog,
     QHBoxLayout,
@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 from workbench.core.http.origins import is_loopback_host
 from workbench.core.protocols.base import ElicitationRequest, ElicitationResponse
 from workbench.ui.dialog_rules import mark_destructive
+from workbench.ui.theme import semantic_color, set_tone
 from workbench.ui.untrusted import plain_label, shown
 
 UrlOpener = Callable[[QUrl], bool]
@@ -133,15 +134,19 @@ def inspect_url(raw: str) -> UrlFacts:
     return UrlFacts(raw, url, scheme, host, ace, can_open, [text for _, text in found], flags)
 
 
-def emphasised_html(facts: UrlFacts) -> str:
-    """The address as ``scheme://user@<b>host</b>:port/path…``: built by the app, every piece escaped."""
+def emphasised_html(facts: UrlFacts, palette: QPalette | None = None) -> str:
+    """The address as ``scheme://user@<b>host</b>:port/path…``: built by the app, every piece escaped.
+
+    A ``user@`` part (which may pose as the host) is in the error colour of ``palette``'s theme.
+    """
     url = facts.url
     if not facts.host:
         return html.escape(shown(facts.raw[:_ELIDE_AT]) + ("…" if len(facts.raw) > _ELIDE_AT else ""))
     fully = QUrl.ComponentFormattingOption.FullyEncoded
     out = [html.escape(facts.scheme), "://"]
     if url.userInfo():
-        out.append(f'<span style="color:#b00020">{html.escape(url.userInfo(fully))}@</span>')
+        colour = semantic_color("error-text", palette).name()
+        out.append(f'<span style="color:{colour}">{html.escape(url.userInfo(fully))}@</span>')
     host = f"[{facts.ace_host}]" if ":" in facts.ace_host else facts.ace_host  # IPv6 literal
     out.append(f"<b>{html.escape(host)}</b>")
     if url.port() != -1:
@@ -192,14 +197,14 @@ class UrlElicitationDialog(QDialog):
         self.address_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.address_label.setOpenExternalLinks(False)
         self.address_label.setWordWrap(True)
-        self.address_label.setText(emphasised_html(self._facts))
+        self.address_label.setText(emphasised_html(self._facts, self.address_label.palette()))
         self.url_view = QPlainTextEdit(self)
         self.url_view.setReadOnly(True)
         self.url_view.setPlainText(shown(self._facts.raw))
         self.url_view.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.url_view.setMaximumHeight(self.url_view.fontMetrics().lineSpacing() * 4 + 12)
         self.warning_label = plain_label("\n".join(f"⚠ {w}" for w in self._facts.warnings), wrap=True)
-        self.warning_label.setStyleSheet("color: #b00020;")
+        set_tone(self.warning_label, "error")
         self.warning_label.setVisible(bool(self._facts.warnings))
         self.status_label = plain_label("", wrap=True)
         self.status_label.hide()

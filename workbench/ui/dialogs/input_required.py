@@ -23,8 +23,8 @@ from workbench.core.protocols.base import InputRequest, InputResponse
 from workbench.core.safe_text import escape_json_text
 from workbench.ui.dialog_rules import first_input
 from workbench.ui.dialogs.elicitation_form import message_view
-from workbench.ui.forms.field_base import ERROR_STYLE
 from workbench.ui.forms.schema_form import SchemaForm
+from workbench.ui.theme import set_tone
 from workbench.ui.untrusted import plain_label, plain_tooltip, shown
 
 TASK_CANCELLED = 2
@@ -103,7 +103,7 @@ class InputRequiredDialog(QDialog):
             self.data_editor.setPlainText(escape_json_text(json.dumps(request.data, indent=2, ensure_ascii=False)))
             self.data_editor.textChanged.connect(self._update_buttons)
             self.data_error = plain_label("", wrap=True)
-            self.data_error.setStyleSheet(ERROR_STYLE)
+            set_tone(self.data_error, "error")
             self.data_error.hide()
             layout.addWidget(self.data_editor, 1)
             layout.addWidget(self.data_error)

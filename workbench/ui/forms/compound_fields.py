@@ -24,8 +24,9 @@ from PySide6.QtWidgets import (
 
 from workbench.core.field_labels import property_label
 from workbench.core.schema_order import ordered_properties
-from workbench.ui.forms.field_base import HELP_STYLE, Field, FormContext, WheelSafeComboBox
+from workbench.ui.forms.field_base import Field, FormContext, WheelSafeComboBox
 from workbench.ui.forms.schema_tools import MISSING, Shape, display, make_validator
+from workbench.ui.theme import set_tone
 from workbench.ui.untrusted import plain_label, plain_tooltip, shown
 
 REQUIRED_MARK = " *"
@@ -63,7 +64,7 @@ class ObjectField(Field):
         if shape.schema is not ctx.resolver.root and isinstance(desc, str) and desc.strip():
             self.help_label = plain_label(desc.strip(), wrap=True)
             self.help_label.setObjectName("fieldHelp")
-            self.help_label.setStyleSheet(HELP_STYLE)
+            set_tone(self.help_label, "muted")
             self.form_layout.addRow(self.help_label)
         for name, sub in props.items():
             is_req = name in self.required_names

@@ -12,10 +12,8 @@ from PySide6.QtGui import QWheelEvent
 from PySide6.QtWidgets import QComboBox, QLabel, QVBoxLayout, QWidget
 
 from workbench.ui.forms.schema_tools import MISSING, Path, SchemaResolver, Shape
+from workbench.ui.theme import set_tone
 from workbench.ui.untrusted import plain_label
-
-ERROR_STYLE = "color: #b00020;"
-HELP_STYLE = "color: palette(mid);"
 
 
 def pass_wheel_unless_focused(widget: QWidget, event: QWheelEvent) -> bool:
@@ -97,7 +95,7 @@ class Field(QWidget):
         self.help_label: QLabel | None = None
         self.error_label = plain_label("", wrap=True)
         self.error_label.setObjectName("fieldError")
-        self.error_label.setStyleSheet(ERROR_STYLE)
+        set_tone(self.error_label, "error")
         self.error_label.hide()
         self._outer = outer
 
@@ -109,7 +107,7 @@ class Field(QWidget):
         if help_text and isinstance(desc, str) and desc.strip():
             self.help_label = plain_label(desc.strip(), wrap=True)
             self.help_label.setObjectName("fieldHelp")
-            self.help_label.setStyleSheet(HELP_STYLE)
+            set_tone(self.help_label, "muted")
             self._outer.addWidget(self.help_label)
         self._outer.addWidget(self.error_label)
 

@@ -14,7 +14,7 @@ from workbench.core.safe_text import escape_json_text
 from workbench.ui.dialog_rules import SECONDARY_INPUT
 from workbench.ui.forms.builder import build_field, new_context
 from workbench.ui.forms.compound_fields import ArrayField, ChoiceField, ObjectField
-from workbench.ui.forms.field_base import ERROR_STYLE, Field
+from workbench.ui.forms.field_base import Field
 from workbench.ui.forms.messages import without_redundant
 from workbench.ui.forms.schema_tools import (
     Path,
@@ -25,6 +25,7 @@ from workbench.ui.forms.schema_tools import (
     sorted_pairs,
 )
 from workbench.ui.payload import WHOLE_WORDS_UP_TO, WholeWordsEditor, keep_words_whole, without_joiners
+from workbench.ui.theme import set_tone
 from workbench.ui.untrusted import plain_label
 
 if TYPE_CHECKING:
@@ -116,7 +117,7 @@ class SchemaForm(QWidget):
             self.json_editor.setTabChangesFocus(True)
             self.json_error = plain_label("", wrap=True)
             self.json_error.setObjectName("jsonError")
-            self.json_error.setStyleSheet(ERROR_STYLE)
+            set_tone(self.json_error, "error")
             self.json_error.hide()
             json_page = self.json_pane = QWidget()
             json_layout = QVBoxLayout(json_page)
@@ -134,7 +135,7 @@ class SchemaForm(QWidget):
             outer.addWidget(self.form_area, 1)
         self.errors_label = plain_label("", wrap=True)
         self.errors_label.setObjectName("formErrors")
-        self.errors_label.setStyleSheet(ERROR_STYLE)
+        set_tone(self.errors_label, "error")
         self.errors_label.hide()
         outer.addWidget(self.errors_label)
         self.schema_label = plain_label("", wrap=True)

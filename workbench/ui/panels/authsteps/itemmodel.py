@@ -11,12 +11,18 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersisten
 from PySide6.QtGui import QColor
 
 from workbench.core.auth_steps import AuthStep
+from workbench.ui.theme import semantic_color, state_color
 from workbench.ui.untrusted import plain_tooltip
 
 STATUS_MARKS: dict[str, str] = {"ok": "✓", "failed": "✗", "skipped": "–"}
 """The mark shown before each step status."""
 
-_STATUS_COLOURS: dict[str, str] = {"ok": "#2e9d4f", "failed": "#d0312d", "skipped": "#9e9e9e"}
+
+def status_colour(status: str) -> QColor:
+    """A step status's colour on the theme in force: ok as a connected state, failed as an error, else muted."""
+    if status == "ok":
+        return state_color("connected")
+    return semantic_color("error-text" if status == "failed" else "muted-text")
 
 
 class Column(IntEnum):
@@ -121,7 +127,7 @@ class AuthStepsModel(QAbstractTableModel):
                     "Click to show these records in the wire log: " + " ".join(f"#{seq}" for seq in step.wire_seqs)
                 )
         elif role == Qt.ItemDataRole.ForegroundRole and column == Column.STATUS:
-            return QColor(_STATUS_COLOURS.get(step.status, "#9e9e9e"))
+            return status_colour(step.status)
         return None
 
     def row(self, number: int) -> StepRow | None:

@@ -164,7 +164,7 @@ class SidebarDelegate(QStyledItemDelegate):
         )
         painter.setFont(font)
         if state == ConnectionState.FAILED.value and not selected:
-            painter.setPen(QColor("#d0312d"))
+            painter.setPen(mark_colour)  # the failed state's colour for this palette (>= 4.5:1 on the row)
         else:
             painter.setPen(QColor(text_colour.red(), text_colour.green(), text_colour.blue(), STATE_TEXT_ALPHA))
         painter.drawText(

@@ -26,6 +26,7 @@ from workbench.ui.panels.inspector.mcp.inline_error import InlineErrorWidget
 from workbench.ui.panels.inspector.mcp.itemmodel import ListRow
 from workbench.ui.panels.inspector.mcp.viewmodel import CompletionKey, MCPInspectorViewModel
 from workbench.ui.panels.inspector.results import ContentPartsView, human_size
+from workbench.ui.theme import set_tone
 from workbench.ui.untrusted import plain_label
 
 
@@ -76,7 +77,7 @@ class ResourcePage(QWidget):
         self.auto_box = QCheckBox("Re-read automatically", self)
         self.auto_box.toggled.connect(self.on_auto_box_toggled)
         self.updated_label = plain_label("● updated on the server — Read to see it", self)
-        self.updated_label.setStyleSheet("color: #b35c00;")
+        set_tone(self.updated_label, "warning")
         self.updated_label.setVisible(False)
         row = QHBoxLayout()
         row.addWidget(self.read_button)

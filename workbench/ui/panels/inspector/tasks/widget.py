@@ -23,6 +23,7 @@ from workbench.ui.panels.inspector.rowtree import RowTree
 from workbench.ui.panels.inspector.tasks.itemmodel import A2A_COLUMNS, TASK_ID_ROLE, TaskTableModel
 from workbench.ui.panels.inspector.tasks.viewmodel import TasksViewModel
 from workbench.ui.payload import PayloadView
+from workbench.ui.theme import set_tone
 from workbench.ui.untrusted import plain_label, shown
 
 ROW_HEIGHT = 22
@@ -50,7 +51,7 @@ class TasksWidget(QWidget):
         self.refresh_button = QPushButton("Refresh", self)
         self.busy_label = plain_label("", self)
         self.error_label = plain_label("", self, wrap=True)
-        self.error_label.setStyleSheet("color: #b00020;")
+        set_tone(self.error_label, "error")
         self.error_label.hide()
 
         self.model = TaskTableModel(self, columns)
