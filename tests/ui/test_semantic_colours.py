@@ -15,6 +15,7 @@ import pytest
 from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtGui import QImage, QPalette
 from PySide6.QtWidgets import (
+    QAbstractButton,
     QApplication,
     QCheckBox,
     QListWidget,
@@ -26,12 +27,25 @@ from PySide6.QtWidgets import (
 )
 
 from tests.support.colours import contrast, strongest, themed
+from workbench.core.protocols.base import ToolResult
 from workbench.ui import theme
+from workbench.ui.banner import ErrorBanner
+from workbench.ui.errors import ErrorView
 from workbench.ui.forms.schema_form import SchemaForm
+from workbench.ui.icons import icon_theme
+from workbench.ui.panels.inspector.mcp.inline_error import InlineErrorWidget
+from workbench.ui.panels.inspector.results import ToolResultView
 from workbench.ui.semantic_colours import GRAPHIC, SWATCHES, TEXT
 
 ROOT = Path(__file__).resolve().parents[2]
 PALETTES = ["light", "dark"]
+ERROR = ErrorView(
+    title="Connecting to 'Broken server'",
+    message="Cannot start the server: executable not found.",
+    hint="Check the command and PATH.",
+    code="connect",
+    details="FileNotFoundError",
+)
 
 
 def crop(widget: QWidget, part: QWidget) -> QImage:
@@ -67,6 +81,19 @@ def test_the_stylesheets_fill_in_every_semantic_colour_and_the_marks_are_drawn_i
     for svg in ("check-mark.svg", "partial-mark.svg"):
         strokes = set(re.findall(r'stroke="(#[0-9a-f]{6})"', (ROOT / "resources" / "icons" / svg).read_text()))
         assert strokes == {mark.light}, svg
+
+
+def test_no_widget_names_a_colour_in_a_stylesheet_or_in_rich_text() -> None:
+    # Colours with a meaning come from the theme (set_tone, the banner property, semantic_color); a
+    # hex colour written into a widget's stylesheet stays the same on both palettes.
+    inline = re.compile(r"(color|background|border)[-a-z]*\s*:\s*#[0-9a-fA-F]{3,6}\b")
+    offenders = [
+        f"{path.relative_to(ROOT)}:{number}"
+        for path in sorted((ROOT / "workbench" / "ui").rglob("*.py"))
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if inline.search(line)
+    ]
+    assert offenders == []
 
 
 @pytest.mark.parametrize("name", PALETTES)
@@ -148,3 +175,49 @@ def test_a_check_boxs_frame_stands_out_from_the_window_and_a_list_rows_from_the_
         image = options.viewport().grab(QRect(row.left(), row.top(), side + 4, row.height())).toImage()
         frame, ratio = strongest(image, base)
         assert ratio >= GRAPHIC, (name, "list row", frame.name(), round(ratio, 2))
+
+
+@pytest.mark.parametrize("name", PALETTES)
+def test_the_error_banners_words_sign_and_dismiss_button_stand_out_from_the_banner(
+    qtbot: Any, qapp: QApplication, name: str
+) -> None:
+    icon_theme().load()
+    with themed(name, qapp):
+        page = QWidget()
+        layout = QVBoxLayout(page)
+        banner = ErrorBanner(page)
+        inline = InlineErrorWidget(page)
+        layout.addWidget(banner)
+        layout.addWidget(inline)
+        layout.addStretch(1)
+        show(qtbot, page, 700, 300)
+        banner.show_error(ERROR)
+        inline.show_error(ERROR)
+        qtbot.waitUntil(lambda: banner.isVisible() and inline.isVisible())
+        for owner, words in ((banner, banner.message), (inline, inline.label)):
+            (close,) = [b for b in owner.findChildren(QAbstractButton) if b.toolTip() == "Dismiss"]
+            image = crop(page, close)
+            ground = crop(page, owner).pixelColor(owner.width() // 2, owner.height() - 3)  # the banner's fill
+            mark, ratio = strongest(image, ground)
+            assert ratio >= GRAPHIC, (name, type(owner).__name__, "✕", mark.name(), ground.name(), round(ratio, 2))
+            _, ratio = strongest(crop(page, words), ground)
+            assert ratio >= TEXT, (name, type(owner).__name__, "words", round(ratio, 2))
+        sign = banner.layout().itemAt(0).widget()  # the error sign before the headline
+        ground = crop(page, banner).pixelColor(banner.width() // 2, banner.height() - 3)
+        mark, ratio = strongest(crop(page, sign), ground)
+        assert ratio >= GRAPHIC, (name, "error sign", mark.name(), ground.name(), round(ratio, 2))
+
+
+@pytest.mark.parametrize("name", PALETTES)
+def test_a_tool_errors_banner_is_the_themes_error_banner(qtbot: Any, qapp: QApplication, name: str) -> None:
+    with themed(name, qapp) as palette:
+        view = ToolResultView()
+        show(qtbot, view)
+        view.show_result(ToolResult(content=[], is_error=True))
+        label = view.error_banner
+        qtbot.waitUntil(label.isVisible)
+        image = label.grab().toImage()
+        fill = image.pixelColor(label.width() - 3, label.height() // 2)
+        assert fill == theme.semantic_color("error-banner", palette)
+        _, ratio = strongest(image.copy(QRect(2, 2, label.width() - 4, label.height() - 4)), fill)
+        assert ratio >= TEXT, (name, round(ratio, 2))

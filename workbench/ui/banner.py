@@ -2,11 +2,22 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QMessageBox, QPushButton, QStyle, QToolButton, QVBoxLayout, QWidget
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QMessageBox,
+    QPushButton,
+    QStyle,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from workbench.ui.dialog_rules import present
 from workbench.ui.errors import ErrorView
+from workbench.ui.icons import DISMISS_GLYPH, ERROR_GLYPH, follow, icon_theme
 from workbench.ui.untrusted import plain_label, shown
 
 
@@ -26,21 +37,26 @@ class ErrorBanner(QFrame):
         self._count = 0
         self._selected: str | None = None
         self._kept: dict[str | None, tuple[ErrorView, int]] = {}  # latest error and count, per connection
-        icon = QToolButton(self)
-        icon.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxWarning))
-        icon.setAutoRaise(True)
-        icon.setEnabled(False)
+        self._mark_side = self.style().pixelMetric(QStyle.PixelMetric.PM_SmallIconSize)
+        self.mark = QLabel(self)
+        self.mark.setFixedSize(QSize(self._mark_side + 6, self._mark_side + 6))
+        self.mark.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.title = plain_label("", self)
         self.title.setStyleSheet("font-weight: bold")
         self.message = plain_label("", self, wrap=True)
         self.hint = plain_label("", self, wrap=True)
         self.details_button = QPushButton("Details…", self)
         self.details_button.clicked.connect(self.show_details)
-        close = QToolButton(self)
-        close.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_DialogCloseButton))
-        close.setAutoRaise(True)
-        close.setToolTip("Dismiss")
-        close.clicked.connect(self.dismiss)
+        self.close_button = QToolButton(self)
+        self.close_button.setAutoRaise(True)
+        self.close_button.setToolTip("Dismiss")
+        self.close_button.setAccessibleName("Dismiss")
+        self.close_button.clicked.connect(self.dismiss)
+        # The style's own icons are drawn in fixed colours (a black ✕ is lost on the dark theme's red, a
+        # greyed warning sign on the light theme's pink); the glyphs take the text colour that the
+        # stylesheet gives the banner's labels and buttons.
+        follow(self.mark, self._draw_mark)
+        follow(self.close_button, self._draw_close_icon)
         text = QVBoxLayout()
         text.setSpacing(2)
         text.addWidget(self.title)
@@ -48,11 +64,18 @@ class ErrorBanner(QFrame):
         text.addWidget(self.hint)
         row = QHBoxLayout(self)
         row.setContentsMargins(8, 4, 4, 4)
-        row.addWidget(icon, 0, Qt.AlignmentFlag.AlignTop)
+        row.addWidget(self.mark, 0, Qt.AlignmentFlag.AlignTop)
         row.addLayout(text, 1)
         row.addWidget(self.details_button, 0, Qt.AlignmentFlag.AlignTop)
-        row.addWidget(close, 0, Qt.AlignmentFlag.AlignTop)
+        row.addWidget(self.close_button, 0, Qt.AlignmentFlag.AlignTop)
         self.hide()
+
+    def _draw_mark(self) -> None:
+        icon = icon_theme().icon(ERROR_GLYPH, self.mark.palette())
+        self.mark.setPixmap(icon.pixmap(QSize(self._mark_side, self._mark_side), self.mark.devicePixelRatioF()))
+
+    def _draw_close_icon(self) -> None:
+        self.close_button.setIcon(icon_theme().icon(DISMISS_GLYPH, self.close_button.palette()))
 
     @property
     def current(self) -> ErrorView | None:

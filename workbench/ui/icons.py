@@ -6,8 +6,10 @@ downloads anything; it draws each glyph when Qt asks for a size, so icons are cr
 
 Rules (the code below follows them; callers never pick a colour or a glyph font themselves):
 
-- An icon stands for an action, a kind of profile or a connection state; actions name their glyph in
-  ``workbench.ui.actions`` (``ActionSpec.icon``), kinds and states in ``KIND_GLYPHS`` / ``STATE_GLYPHS``.
+- An icon stands for an action, a kind of profile, a connection state or a banner's sign and ✕; actions
+  name their glyph in ``workbench.ui.actions`` (``ActionSpec.icon``), kinds and states in ``KIND_GLYPHS`` /
+  ``STATE_GLYPHS``, banners use ``ERROR_GLYPH`` and ``DISMISS_GLYPH`` (in the text colour the stylesheet
+  gives the banner's words, read from the widget's palette).
 - Colours come from the palette the icon is shown on: its ``ButtonText`` (its disabled group's when
   disabled); a state mark is drawn in ``theme.STATE_COLORS`` of the palette's theme (light or dark,
   read from the palette itself), and in ``HighlightedText`` on a selected row. The state colours are
@@ -52,6 +54,10 @@ STATE_GLYPHS: dict[str, str] = {
 """A connection state's mark (each its own shape; ``theme.STATE_COLORS`` colours it)."""
 PROMPTS_GLYPH = "mdi6.bell-ring-outline"
 """Beside "N waiting for you" in the status bar."""
+DISMISS_GLYPH = "mdi6.close"
+"""The ✕ that dismisses a banner."""
+ERROR_GLYPH = "mdi6.alert-circle"
+"""Beside an error banner's headline."""
 
 
 class IconTheme(QObject):

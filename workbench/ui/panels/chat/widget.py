@@ -77,7 +77,8 @@ class ChatWidget(QWidget):
 
         self.title = plain_label("", self)
         self.banner = plain_label("", self, wrap=True)
-        self.banner.setStyleSheet("QLabel { background: #fff7ed; color: #7c2d12; padding: 6px; }")
+        self.banner.setProperty("banner", "warning")  # the theme's warning colours (resources/styles)
+        self.banner.setMargin(6)
         self.transcript = SafeTextBrowser(self)
         self.transcript.setUndoRedoEnabled(False)
         self.renderer = TranscriptRenderer(self.transcript.document())

@@ -29,7 +29,8 @@ class ToolResultView(QWidget):
         self._result: ToolResult | None = None
         self.error_banner = plain_label("", self, wrap=True)
         self.error_banner.setObjectName("errorBanner")
-        self.error_banner.setStyleSheet("QLabel#errorBanner { background: #fde2e1; color: #8a1f11; padding: 6px; }")
+        self.error_banner.setProperty("banner", "error")  # the theme's error colours (resources/styles)
+        self.error_banner.setMargin(6)
         self.error_banner.setVisible(False)
         # A result that breaks the tool's outputSchema is no plain success: a warning above it all.
         self.schema_banner = QFrame(self)
