@@ -28,6 +28,7 @@ from workbench.ui.asyncutil import wait_signal
 from workbench.ui.context import PanelContext
 from workbench.ui.dialogs.connection import ConnectionDialog
 from workbench.ui.dialogs.secret_fields import STORED_PLACEHOLDER
+from workbench.ui.errors import hint_sentence
 from workbench.ui.panels.sidebar.itemmodel import SidebarRole
 from workbench.ui.panels.sidebar.widget import SidebarWidget
 
@@ -378,9 +379,9 @@ async def test_a_secret_that_cannot_be_resolved_fails_the_connection_with_no_sec
         assert item.state is S.FAILED
         conn_error = ctx.services.connections.get("locked").error
         assert conn_error is not None and conn_error.code == "no-secure-storage"
-        assert item.state_text == f"failed: {conn_error.message}"
+        assert item.state_text == "failed"
         tooltip = sidebar.model.index(sidebar.model.row_of("locked")).data(SidebarRole.TOOLTIP)
-        assert f"Hint: {conn_error.hint}" in tooltip
+        assert conn_error.message in tooltip and hint_sentence(conn_error.hint) in tooltip
         assert [(e.code, e.details.startswith("Traceback")) for e in errors] == [("no-secure-storage", False)]
     finally:
         window.close()

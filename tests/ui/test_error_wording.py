@@ -51,7 +51,7 @@ async def test_a_connection_that_could_not_connect_is_not_called_failed_with_is(
 
 def test_hints_read_as_sentences() -> None:
     view = describe_error(ConnectError("The server refused.", hint="check the URL and that it runs"), "connecting")
-    assert view.hint == "Check the URL and that it runs"
+    assert view.hint == "Check the URL and that it runs."
     assert view.headline == "Connecting failed"
 
 
@@ -74,7 +74,7 @@ async def test_the_banner_counts_and_shows_only_the_selected_connections_errors(
         assert banner.count == 2  # B's error is not counted among A's
         ctx.selection.select("conn-b")  # B's own error, counted on its own
         assert banner.current is not None and banner.current.message == "B refused." and banner.count == 1
-        assert banner.title.text() == "Connecting to b failed" and banner.hint.text() == "Start it"
+        assert banner.title.text() == "Connecting to b failed" and banner.hint.text() == "Start it."
         ctx.selection.select("conn-c")  # nothing failed here: the banner goes
         assert banner.current is None and banner.isHidden()
         ctx.selection.select("conn-a")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import socket
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -24,7 +25,8 @@ from tests.support.tool_calls import call_anyway
 from tests.support.windows import demo_window
 from workbench.app import Workbench, build_workbench
 from workbench.core.credentials import MemoryCredentialStore
-from workbench.core.errors import ConnectError
+from workbench.core.errors import ConnectError, UnreachableError
+from workbench.core.events import ConnectionState
 from workbench.core.profiles import A2AProfile
 from workbench.core.protocols.a2a import A2AAgent
 from workbench.demo.a2a_agents import serve_agent
@@ -133,3 +135,44 @@ async def test_a_tool_error_and_a_schema_violation_are_each_said_once_and_the_st
         assert showing(window, "does not match") == [call.result_view.schema_banner_label.text()]
         assert call.status.text().endswith(f" · {SCHEMA_VIOLATION}")
         assert SCHEMA_VIOLATION in call.history.currentText()
+
+
+def free_port() -> int:
+    """A loopback port nothing listens on (bound, then released)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.mark.asyncio
+async def test_a_failed_connect_is_said_once_in_its_workspace_and_its_sidebar_row_says_failed(
+    qtbot: Any, tmp_path: Path
+) -> None:
+    async with window(tmp_path, qtbot) as bench:
+        port = free_port()
+        assert bench.window.sidebar.viewmodel.add(
+            A2AProfile(id="nowhere", name="nowhere", url=f"http://127.0.0.1:{port}/")
+        )
+        bench.ctx.selection.select("nowhere")
+        placeholder = bench.window.inspector.placeholder
+        reported: list[Any] = []
+        bench.ctx.errors.error_reported.connect(reported.append)
+        QTest.mouseClick(placeholder.connect_button, Qt.MouseButton.LeftButton)
+        await until(bench.ctx.errors.error_reported, lambda: bool(reported))
+        conn = bench.ctx.services.connections.get("nowhere")
+        assert conn is not None and conn.state is ConnectionState.FAILED
+        error = conn.error
+        assert isinstance(error, UnreachableError)
+        assert error.message.count(f"127.0.0.1:{port}") == 1  # the URL once, not as where and again as what
+
+        # said once, fully, where the user looks: the workspace of the failed connection
+        assert showing(bench.window, error.message) == [placeholder.detail_label.text()]
+        assert not bench.window.banner.isVisible()
+        hint = placeholder.hint_label.text()
+        assert placeholder.hint_label.isVisible() and hint[:1].isupper() and hint.endswith("."), hint
+        assert placeholder.connect_button.isVisible() and placeholder.details_button.isVisible()
+        # elsewhere a state: the sidebar row and the status bar say "failed", the row's tooltip says why
+        row = bench.window.sidebar.model.index(bench.window.sidebar.model.row_of("nowhere"))
+        assert row.data(SidebarRole.STATE_TEXT) == "failed"
+        assert error.message in row.data(SidebarRole.TOOLTIP)
+        assert bench.window.statusBar().currentMessage() == ""

@@ -101,9 +101,9 @@ def test_each_problem_is_said_once_in_plain_words(qtbot):
         "email: is not an e-mail address (name@example.com)",
         "code: does not have the expected form (e.g. ABC-1234)",
     ]
-    assert form.field("email").error_label.text() == "is not an e-mail address (name@example.com)"
+    assert form.field("email").error_label.text() == "Is not an e-mail address (name@example.com)"
     summary = form.errors_label.text()
-    assert summary.splitlines() == ["unexpected field: extra", "2 fields to fix (marked above): Email, Code"]
+    assert summary.splitlines() == ["Unexpected field: extra", "2 fields to fix (marked above): Email, Code"]
     every_text = [form.field(name).error_label.text() for name in ("email", "code")] + [summary]
     assert not any("^" in text or "[A-Z]" in text for text in every_text)  # no regular expression shown
     assert form.root.error_label.isHidden()  # the root's problem is in the summary, not twice

@@ -77,14 +77,14 @@ def test_typing_into_one_field_never_marks_another_untouched_one_nor_moves_it(qt
     assert b.mapTo(form, b.rect().topLeft()).y() == b_top  # B stays where the user is about to click
     assert form.errors() == ["b: required"]  # still known, just not shouted
     form.reveal_errors()  # a submit attempt shows it
-    assert not b.error_label.isHidden() and b.error_label.text() == "required"
+    assert not b.error_label.isHidden() and b.error_label.text() == "Required"
 
 
 def test_a_field_shows_its_own_problem_once_the_user_has_edited_it(qtbot: Any) -> None:
     schema = {"type": "object", "properties": {"code": {"type": "string", "minLength": 3}, "other": {"type": "string"}}}
     form = _form(qtbot, schema)
     form.field("code").set_text("x")
-    assert form.field("code").error_label.text() == "needs at least 3 characters"
+    assert form.field("code").error_label.text() == "Needs at least 3 characters"
     assert not form.field("code").error_label.isHidden()
     assert form.errors_label.text() == "1 field to fix (marked above): Code"
 
@@ -118,7 +118,7 @@ async def test_a_refused_call_says_so_in_one_message_that_names_the_fields_by_th
         (message,) = messages
         assert "A, B" in message and "Not sent" in message
         assert call.refused
-        assert call.form.field("a").error_label.text() == "required"  # each problem also under its field, once
+        assert call.form.field("a").error_label.text() == "Required"  # each problem also under its field, once
         finished = SignalLog(it.widget.vm.calls.finished)
         call.form.set_value({"a": 1, "b": 2})
         assert not call.refused and call.form.errors_label.isHidden()

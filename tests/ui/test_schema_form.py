@@ -129,7 +129,7 @@ def test_a_pristine_form_hides_errors_until_edited_or_revealed(qtbot, plan_trip_
     assert form.errors_label.isHidden()
     form.reveal_errors()
     assert not destination.error_label.isHidden()
-    assert destination.error_label.text() == "required"
+    assert destination.error_label.text() == "Required"
     assert form.errors_label.text().startswith(
         "5 fields to fix (marked above): Destination, Dates, Travellers › #1 › Name"
     )
@@ -143,7 +143,7 @@ def test_errors_appear_inline_beside_the_field_they_concern(qtbot, plan_trip_sch
     email.set_text("not-an-email")
     assert form.errors() == ["travellers/0/email: is not an e-mail address (name@example.com)"]  # not the pattern too
     assert not email.error_label.isHidden()
-    assert email.error_label.text() == "is not an e-mail address (name@example.com)"
+    assert email.error_label.text() == "Is not an e-mail address (name@example.com)"
     form.field("dates", "start").set_text("2026-13-01")
     assert "dates/start: is not a date (YYYY-MM-DD)" in form.errors()
     assert not form.field("dates", "start").error_label.isHidden()
@@ -472,13 +472,13 @@ def test_one_of_objects_switch_branches_and_report_the_chosen_branchs_errors(qtb
     delivery.child("street").set_text("Main 1")
     delivery.child("postcode").set_text("12")
     assert form.errors() == ["shipping/postcode: does not have the expected form"]
-    assert form.field("shipping", "postcode").error_label.text() == "does not have the expected form"
+    assert form.field("shipping", "postcode").error_label.text() == "Does not have the expected form"
     pickup = shipping.choose(0)  # the branch keeps what it held (here: the default)
     assert form.value()["shipping"] == {"kind": "pickup", "desk": "central-station"}
     assert form.is_valid()
     pickup.child("desk").combo.setCurrentIndex(0)
     assert form.errors() == ["shipping/desk: required"]
-    assert form.field("shipping", "desk").error_label.text() == "required"
+    assert form.field("shipping", "desk").error_label.text() == "Required"
     shipping.selector.setCurrentIndex(0)  # "not set": shipping is optional
     assert "shipping" not in form.value() and form.is_valid()
 

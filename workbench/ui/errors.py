@@ -7,17 +7,22 @@ it appears. The rule: **an error is shown once, in one place.**
 - Where the user acted, when the panel there shows it: a tool call's result area, a resource or
   prompt page, the Tasks tab's error line, the chat transcript, a dialog's status line. That panel
   reports with ``inline=True`` and shows the ``ErrorView`` it gets back; the window adds nothing.
-- Otherwise in the window's banner (background failures: connecting, saving, exporting, a crash),
-  for the connection it belongs to.
+- A connection that could not connect: the workspace of that connection, which shows why in place
+  of its inspector for as long as it stays failed (``InspectorWidget``'s placeholder, with the hint,
+  "Details…" and Connect). Connecting reports with ``inline=True``.
+- Otherwise in the window's banner (background failures: saving, exporting, a crash), for the
+  connection it belongs to.
 
-The status bar does not repeat an error and no dialog opens by itself ("Details…" opens on
-request). The sidebar marks the row of a connection the user is not looking at that had an error
-(it says where to look, it does not show the error a second time).
+Elsewhere a failure is a short state, never its sentence again: the sidebar row says ``failed``
+(the reason in its tooltip), a tool call's status says ``Done in 24 ms · tool error``, the status
+bar ``demo · failed``. No dialog opens by itself ("Details…" opens on request). The sidebar marks
+the row of a connection the user is not looking at that had an error (it says where to look).
 
 Hints from the core are lower-case fragments, written to be embeddable ("check the URL and that it
 runs"). Wherever the window shows a hint — a line of its own, after a message, in a tooltip — it
-goes through ``sentence`` first (``describe_error`` does it for every ``ErrorView``), so that every
-sentence starts with a capital letter, also one after a full stop inside the hint.
+goes through ``hint_sentence`` first (``describe_error`` does it for every ``ErrorView``), so that
+every sentence starts with a capital letter, also one after a full stop inside the hint, and the
+hint ends with a full stop.
 """
 
 from __future__ import annotations
@@ -65,6 +70,7 @@ class ErrorView:
 
 _SENTENCE_START = re.compile(r"[.!?]\s+[a-z]")
 _ABBREVIATIONS = ("e.g.", "i.e.", "etc.", "vs.", "cf.")
+_SENTENCE_ENDS = (".", "!", "?", "…")
 
 
 def sentence(text: str) -> str:
@@ -83,6 +89,16 @@ def sentence(text: str) -> str:
     return _SENTENCE_START.sub(capital, text[:1].upper() + text[1:])
 
 
+def hint_sentence(text: str) -> str:
+    """A hint as the window shows it: ``sentence`` of it, ending with a full stop ("" stays "").
+
+    Args:
+        text: A hint from the core, a lower-case fragment ("check the URL and that it runs").
+    """
+    text = sentence(text)
+    return text if not text or text.endswith(_SENTENCE_ENDS) else f"{text}."
+
+
 def describe_error(error: BaseException, doing: str = "", *, connection_id: str | None = None) -> ErrorView:
     """Turn any exception into an ``ErrorView``; typed workbench errors keep their message and hint.
 
@@ -96,7 +112,7 @@ def describe_error(error: BaseException, doing: str = "", *, connection_id: str 
         details = "\n".join(f"{k}: {v}" for k, v in error.details.items())
         if connection_id is None and isinstance(error.details.get("connection_id"), str):
             connection_id = error.details["connection_id"]
-        return ErrorView(title, error.message, sentence(error.hint or ""), error.code, details, connection_id)
+        return ErrorView(title, error.message, hint_sentence(error.hint or ""), error.code, details, connection_id)
     details = "".join(traceback.format_exception(type(error), error, error.__traceback__))
     message = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
     hint = "This is a bug in the workbench; the details help to report it."

@@ -93,7 +93,8 @@ NO_KEYRING_NOTICE = "Secret fields are off: this system has no secure keyring to
 def _sentence(hint: str | None) -> str:
     """`` Hint.`` as a sentence of its own (a hint may start in lower case), or ``""``."""
     hint = (hint or "").strip()
-    return f" {hint[:1].upper()}{hint[1:]}" if hint else ""
+    stop = "" if hint.endswith((".", "!", "?", "…")) else "."
+    return f" {hint[:1].upper()}{hint[1:]}{stop}" if hint else ""
 
 
 # Which fields each kind shows (the rest are hidden).

@@ -181,7 +181,7 @@ class Field(QWidget):
         """Show ``messages`` under the field (empty hides the error label)."""
         if self._foreign is not None:
             shown = json.dumps(self._foreign[0], ensure_ascii=False)[:200]
-            messages = [*messages, f"value from the JSON editor kept as-is: {shown}"]
+            messages = [*messages, f"Value from the JSON editor kept as-is: {shown}"]
         text = "\n".join(messages)
         changed = text != self.error_label.text() or self.error_label.isVisibleTo(self) != bool(messages)
         self.error_label.setText(text)

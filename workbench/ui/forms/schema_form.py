@@ -38,6 +38,15 @@ JSON_PATH = "(json)"
 """Path shown for a problem in the raw-JSON editor itself."""
 
 
+def as_shown(message: str) -> str:
+    """A problem as the form shows it on a line of its own: in sentence case ("required" → "Required").
+
+    Problems are kept in lower case (``errors()``, ``fields_to_fix()`` compare and embed them); only
+    the line that starts with one gets the capital. One after a path ("[0].name: required") stays.
+    """
+    return message[:1].upper() + message[1:]
+
+
 class SchemaForm(QWidget):
     """Form widgets for a JSON Schema plus a raw-JSON editor beside them, kept in sync both ways.
 
@@ -258,7 +267,7 @@ class SchemaForm(QWidget):
 
     def _show_json_problem(self) -> None:
         if self.json_error is not None:
-            self.json_error.setText(self._json_problem or "")
+            self.json_error.setText(as_shown(self._json_problem or ""))
             self.json_error.setVisible(self._json_problem is not None)
 
     # ---------------------------------------------------------------- validation
@@ -333,15 +342,16 @@ class SchemaForm(QWidget):
         for path, msg in self._errors:
             if path == (JSON_PATH,):
                 if self.json_error is None and self._revealed:
-                    loose.append(msg)  # no JSON pane to show it under
+                    loose.append(as_shown(msg))  # no JSON pane to show it under
                 continue
             node, rest = self._deepest(path)
             if not (self._revealed or node.touched):
                 continue  # not the user's concern yet: they have not been to this field
+            line = f"{format_path(rest)}: {msg}" if rest else as_shown(msg)
             if node is self.root:
-                loose.append(f"{format_path(rest)}: {msg}" if rest else msg)
+                loose.append(line)
                 continue
-            per_field.setdefault(id(node), []).append(f"{format_path(rest)}: {msg}" if rest else msg)
+            per_field.setdefault(id(node), []).append(line)
             where = self._label_path(path[: len(path) - len(rest)])
             if where not in marked:
                 marked.append(where)

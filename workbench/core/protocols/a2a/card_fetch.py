@@ -172,7 +172,7 @@ async def fetch_card(
         try:
             response, body = await _get_bounded(http, candidate, max_bytes)
         except httpx.HTTPError as exc:
-            raise map_error(exc, action=f"fetching the agent card {candidate}", url=candidate) from exc
+            raise map_error(exc, action="fetching the agent card", url=candidate) from exc  # the message names the URL
         tried.append({"url": candidate, "status": response.status_code})
         if response.status_code in _FALL_THROUGH and card_url is None:
             continue

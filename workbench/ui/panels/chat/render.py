@@ -45,7 +45,7 @@ from workbench.core.conversation import (
 )
 from workbench.core.safe_text import escape_json_text, neutralise
 from workbench.core.schema_check import listed
-from workbench.ui.errors import sentence
+from workbench.ui.errors import hint_sentence
 from workbench.ui.panels.chat.colours import colour
 from workbench.ui.panels.chat.markdown import insert_markdown, is_markdown_artifact, line_breaks_kept, settled_end
 
@@ -235,7 +235,7 @@ class TranscriptRenderer:
         elif isinstance(item, Failure):
             cursor.insertText(neutralise(f"✖ failed [{item.code}]: {item.message}"), _fmt(accent="#b91c1c", bold=True))
             if item.hint:
-                cursor.insertText(f"\n{neutralise(sentence(item.hint))}", _fmt(accent="#b91c1c"))
+                cursor.insertText(f"\n{neutralise(hint_sentence(item.hint))}", _fmt(accent="#b91c1c"))
 
     def _draw_agent(self, drawn: _Drawn, item: AgentMessage, *, fresh: bool) -> None:
         """Draw a message: finished paragraphs once, then only the paragraph still streaming.

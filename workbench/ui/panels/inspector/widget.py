@@ -5,12 +5,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QPushButton, QStackedWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QPushButton, QStackedWidget, QVBoxLayout, QWidget
 
 from workbench.core.errors import WorkbenchError
 from workbench.core.events import ConnectionState, ConnectionStateChanged
 from workbench.ui.context import PanelContext
-from workbench.ui.errors import describe_error
+from workbench.ui.error_details import open_error_details
+from workbench.ui.errors import ErrorView, describe_error
 from workbench.ui.names import connection_name
 from workbench.ui.untrusted import plain_label
 
@@ -24,34 +25,73 @@ S = ConnectionState
 
 
 class PlaceholderWidget(QWidget):
-    """What the inspector shows instead of an inspector: a title, the reason, and a Connect button."""
+    """What the inspector shows instead of an inspector: a title, the reason, and a Connect button.
+
+    For a connection that could not connect it is where the failure is said, once (``workbench.ui.errors``):
+    what failed, why, what to do (the hint), and "Details…" for the technical part.
+    """
 
     connect_clicked = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self._error: ErrorView | None = None
         self.title_label = plain_label("", self, wrap=True)
         font = self.title_label.font()
         font.setBold(True)
         self.title_label.setFont(font)
         self.detail_label = plain_label("", self, wrap=True)
+        self.hint_label = plain_label("", self, wrap=True)
+        self.hint_label.hide()
         self.connect_button = QPushButton("Connect", self)
         self.connect_button.clicked.connect(self.connect_clicked)
-        for label in (self.title_label, self.detail_label):
+        self.details_button = QPushButton("Details…", self)
+        self.details_button.setToolTip("The error's code and technical details")
+        self.details_button.clicked.connect(self.on_details_button_clicked)
+        self.details_button.hide()
+        for label in (self.title_label, self.detail_label, self.hint_label):
             label.setAlignment(Qt.AlignmentFlag.AlignHCenter)
+        buttons = QHBoxLayout()
+        buttons.addStretch(1)
+        buttons.addWidget(self.connect_button)
+        buttons.addWidget(self.details_button)
+        buttons.addStretch(1)
         layout = QVBoxLayout(self)
         layout.addStretch(1)
         layout.addWidget(self.title_label)
         layout.addWidget(self.detail_label)
-        layout.addWidget(self.connect_button, 0, Qt.AlignmentFlag.AlignHCenter)
+        layout.addWidget(self.hint_label)
+        layout.addLayout(buttons)
         layout.addStretch(2)
+
+    @property
+    def error(self) -> ErrorView | None:
+        """The failure on show, if the placeholder says why a connection failed."""
+        return self._error
 
     def show_text(self, title: str, detail: str = "", *, can_connect: bool = False) -> None:
         """Show ``title`` and ``detail`` (untrusted text shown literally)."""
+        self._error = None
         self.title_label.setText(title)
         self.detail_label.setText(detail)
         self.detail_label.setVisible(bool(detail))
+        self.hint_label.clear()
+        self.hint_label.hide()
+        self.details_button.hide()
         self.connect_button.setVisible(can_connect)
+
+    def show_error(self, title: str, view: ErrorView) -> None:
+        """Show why a connection failed: ``view``'s message and hint, "Details…" when it has details, and Connect."""
+        self.show_text(title, view.message, can_connect=True)
+        self._error = view
+        self.hint_label.setText(view.hint)
+        self.hint_label.setVisible(bool(view.hint))
+        self.details_button.setVisible(bool(view.details))
+
+    def on_details_button_clicked(self) -> None:
+        """Open the failure's technical details (a non-modal box, plain text)."""
+        if self._error is not None:
+            open_error_details(self._error, self)
 
 
 class InspectorWidget(QWidget):
@@ -183,9 +223,10 @@ class InspectorWidget(QWidget):
         if conn is None or state is not S.CONNECTED or conn.agent is None:
             if state is S.CONNECTING:
                 self._show_placeholder(f"{name}: connecting…", "The inspector opens once it is connected.")
+            elif state is S.FAILED and conn is not None and conn.error is not None:
+                self._show_placeholder(f"{name}: connection failed", error=describe_error(conn.error))
             elif state is S.FAILED:
-                reason = describe_error(conn.error).message if conn is not None and conn.error else ""
-                self._show_placeholder(f"{name}: connection failed", reason, can_connect=True)
+                self._show_placeholder(f"{name}: connection failed", "", can_connect=True)
             else:
                 self._show_placeholder(f"{name}: not connected", "Connect to inspect.", can_connect=True)
             return
@@ -198,11 +239,16 @@ class InspectorWidget(QWidget):
         widget.show_connection(cid)
         widget.place_chat(self._chat if conn.agent.features.chat else None)
 
-    def _show_placeholder(self, title: str, detail: str, *, can_connect: bool = False) -> None:
+    def _show_placeholder(
+        self, title: str, detail: str = "", *, can_connect: bool = False, error: ErrorView | None = None
+    ) -> None:
         if self._active is not None:
             self._release(self._active)
             self._active = None
-        self.placeholder.show_text(title, detail, can_connect=can_connect)
+        if error is not None:
+            self.placeholder.show_error(title, error)
+        else:
+            self.placeholder.show_text(title, detail, can_connect=can_connect)
         self.stack.setCurrentWidget(self.placeholder)
 
     def _release(self, protocol: str) -> None:

@@ -10,6 +10,7 @@ from workbench.core.events import ConnectionState
 from workbench.core.profiles import ConnectionProfile, MCPStdioProfile, uses_oauth
 from workbench.core.shell_quote import shown_command
 from workbench.core.timefmt import time_of_day
+from workbench.ui.errors import hint_sentence
 
 S = ConnectionState
 
@@ -143,10 +144,12 @@ class SidebarItem:
 
     @property
     def state_text(self) -> str:
-        """The state in words: ``connecting…``, ``connected · <version>``, ``failed: <reason>`` ...
+        """The state in words: ``connecting…``, ``connected · <version>``, ``failed`` ...
 
         An OAuth profile's login follows (``disconnected · logged in until 14:05``); a connected agent
-        taking part in a handoff chain says so instead of its version (``connected · working…``).
+        taking part in a handoff chain says so instead of its version (``connected · working…``). A
+        failure is a state here: its reason is in the tooltip and the connection's workspace says it
+        in full (``workbench.ui.errors``: an error is said once).
         """
         auth = self.auth_text
         if self.state is S.CONNECTING:
@@ -156,7 +159,7 @@ class SidebarItem:
         elif self.state is S.CONNECTED:
             text = f"connected · {self.detail}" if self.detail else "connected"
         elif self.state is S.FAILED:
-            text = f"failed: {self.detail}" if self.detail else "failed"
+            text = "failed"
         else:
             text = self.state.value
         return f"{text} · {auth}" if auth else text
@@ -167,12 +170,14 @@ class SidebarItem:
         lines = [self.name, f"{self.kind}: {self.target}", self.state_text]
         if self.unseen_error:
             lines.append(f"Error (select the connection for details): {self.unseen_error}")
+        elif self.state is S.FAILED and self.detail:
+            lines.append(self.detail)
         if self.has_secrets:
             lines.append("Secrets in the keyring for: " + ", ".join(ref.target for ref in self.profile.secrets))
         if self.is_oauth:
             lines.append("OAuth 2.1: " + (self.auth_text or "login state unknown"))
-        if self.hint:
-            lines.append(f"Hint: {self.hint}")
+        if self.hint and not self.unseen_error:  # the unseen error's text ends with its hint
+            lines.append(f"Hint: {hint_sentence(self.hint)}")
         if not self.persisted:
             lines.append("(not saved)")
         return "\n".join(lines)

@@ -381,8 +381,9 @@ class SidebarViewModel(QObject):
         # A connection the user closed while it was connecting is not a failure worth announcing.
         if isinstance(exc, ConnectError) and exc.details.get("closed"):
             return
-        # the failure is that connection's, whichever one the user looks at meanwhile
-        self._ctx.errors.report(exc, doing, connection_id=profile_id)
+        # The failure is that connection's, whichever one the user looks at meanwhile; its workspace
+        # shows it while the connection stays failed (inline: not again in the window's banner).
+        self._ctx.errors.report(exc, doing, connection_id=profile_id, inline=True)
 
     def _run(self, profile_id: str, coro: Coroutine[Any, Any, None], doing: str) -> asyncio.Task[None]:
         task = spawn(coro, doing=doing, name=f"sidebar:{profile_id}")
@@ -610,8 +611,8 @@ class SidebarViewModel(QObject):
     def on_errors_error_reported(self, view: ErrorView) -> None:
         """A failure of a connection the user is not looking at: its row shows it until selected.
 
-        The banner belongs to the selected connection; another connection's error would otherwise
-        only pass through the status bar.
+        What the window shows of an error (its banner, a panel's error line, a failed connection's
+        workspace) is the selected connection's; another connection's error would otherwise go unseen.
         """
         cid = view.connection_id
         if cid is None or cid == self._ctx.selection.current or self.index_of(cid) < 0:
@@ -620,7 +621,7 @@ class SidebarViewModel(QObject):
         self._set_unseen_error(cid, text)
 
     def on_selection_changed(self, connection_id: str | None) -> None:
-        """The user looks at the connection now (the banner shows its error): its row's error sign goes."""
+        """The user looks at the connection now (the window shows its error): its row's error sign goes."""
         if connection_id is not None:
             self._set_unseen_error(connection_id, "")
 
