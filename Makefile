@@ -33,6 +33,10 @@ PYPEERS_STAMP := $(PYPEERS_DIR)/.installed-fetch-2026.10.24-git-2026.10.19-time-
 # -arm64 22.23.3, an optional dependency: npm ci takes the one for this machine), in its own prefix.
 CONFORMANCE_PREFIX := $(NPM_PREFIX)/conformance-0.1.16
 CONFORMANCE_STAMP := $(CONFORMANCE_PREFIX)/.installed
+# The suite's 0.2 pre-release 0.2.0-alpha.12 (2026-07-28 scenarios and the auth extensions; tests/e2e/conformance/
+# test_mcp_conformance_0_2.py), on the same Node 22.23.3, in its own prefix beside 0.1.16 while the two differ.
+CONFORMANCE_02_PREFIX := $(NPM_PREFIX)/conformance-0.2.0-alpha.12
+CONFORMANCE_02_STAMP := $(CONFORMANCE_02_PREFIX)/.installed
 # The Node MCP Inspector CLI 2.12.0, a contender in bench/http_inspect.py only (make bench), in its own prefix.
 INSPECTOR_PREFIX := $(NPM_PREFIX)/inspector-2.12.0
 INSPECTOR_STAMP := $(INSPECTOR_PREFIX)/.installed
@@ -69,6 +73,11 @@ $(CONFORMANCE_STAMP): $(call npm_lock,conformance-0.1.16)
 	  $(call npm_ci,$(CONFORMANCE_PREFIX),conformance-0.1.16) && touch $(CONFORMANCE_STAMP); \
 	else echo "npm not found: the MCP conformance suite's scenarios will be skipped"; fi
 
+$(CONFORMANCE_02_STAMP): $(call npm_lock,conformance-0.2.0-alpha.12)
+	@if command -v npm >/dev/null 2>&1; then \
+	  $(call npm_ci,$(CONFORMANCE_02_PREFIX),conformance-0.2.0-alpha.12) && touch $(CONFORMANCE_02_STAMP); \
+	else echo "npm not found: the MCP conformance suite 0.2's scenarios will be skipped"; fi
+
 $(NPM_PEERS_STAMP): $(call npm_lock,mcp-peers)
 	@if command -v npm >/dev/null 2>&1; then \
 	  $(call npm_ci,$(NPM_PEERS_PREFIX),mcp-peers) && touch $(NPM_PEERS_STAMP); \
@@ -93,13 +102,13 @@ typecheck: $(STAMP)
 imports: $(STAMP)
 	$(VENV)/bin/lint-imports
 
-test: $(STAMP) $(EVERYTHING_STAMP) $(A2A_JS_STAMP) $(NPM_PEERS_STAMP) $(PYPEERS_STAMP) $(CONFORMANCE_STAMP) lint typecheck imports
+test: $(STAMP) $(EVERYTHING_STAMP) $(A2A_JS_STAMP) $(NPM_PEERS_STAMP) $(PYPEERS_STAMP) $(CONFORMANCE_STAMP) $(CONFORMANCE_02_STAMP) lint typecheck imports
 	@# Bytecode is cached (PYTHONDONTWRITEBYTECODE set by the environment would make each of the four
 	@# workers, and every child the tests start, compile the package and the tests again: ~7 s of CPU a worker).
 	PYTHONDONTWRITEBYTECODE= QT_QPA_PLATFORM=offscreen $(VENV)/bin/pytest -q -p no:cacheprovider -n 4
 
 # Line coverage of the package over the whole suite (not part of `make test`: it slows every test down).
-coverage: $(STAMP) $(EVERYTHING_STAMP) $(A2A_JS_STAMP) $(NPM_PEERS_STAMP) $(PYPEERS_STAMP) $(CONFORMANCE_STAMP)
+coverage: $(STAMP) $(EVERYTHING_STAMP) $(A2A_JS_STAMP) $(NPM_PEERS_STAMP) $(PYPEERS_STAMP) $(CONFORMANCE_STAMP) $(CONFORMANCE_02_STAMP)
 	PYTHONDONTWRITEBYTECODE= QT_QPA_PLATFORM=offscreen $(VENV)/bin/pytest -q -p no:cacheprovider -n 4 \
 	  --cov=workbench --cov-report=term:skip-covered --cov-report=html:.cache/coverage-html
 

@@ -1,0 +1,317 @@
+"""The MCP conformance suite's client for all its scenarios: ``python client.py SERVER_URL``.
+
+The suite (``@modelcontextprotocol/conformance`` 0.2, ``client --command``) starts a scenario's
+servers, appends the MCP server's URL to the command and sets ``MCP_CONFORMANCE_SCENARIO`` (the
+scenario's name), ``MCP_CONFORMANCE_PROTOCOL_VERSION`` (the wire the servers speak) and, for some
+scenarios, ``MCP_CONFORMANCE_CONTEXT`` (a JSON object: client ids, secrets, keys, tokens, tool
+calls). This program does for each scenario what a user of the public library would do, with
+nothing from ``workbench`` but ``workbench.agents``.
+
+A scenario whose client mode the public library does not offer (every OAuth mode, the skills
+extension) has no handler in ``SCENARIOS`` but an entry in ``GAPS`` saying what is missing and what
+the public API would need; it exits with ``NOT_SUPPORTED`` (3) at once, saying so on stderr. The
+tests read ``GAPS`` for their expected-failure reasons: when the library gains a mode, its scenarios
+get a handler here and leave ``GAPS``, and the tests run them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from workbench.agents import (
+        ElicitationRequest,
+        ElicitationResponse,
+        MCPAgent,
+        SamplingRequest,
+        SamplingResponse,
+    )
+
+NOT_SUPPORTED = 3
+"""Exit status of a scenario whose client mode the public library does not offer."""
+
+
+@dataclass(frozen=True, slots=True)
+class Gap:
+    """A client mode that ``workbench.agents`` does not offer.
+
+    Attributes:
+        capability: What the scenario needs the client to do.
+        needs: What the public API would need so that a user could do it.
+    """
+
+    capability: str
+    needs: str
+
+    def __str__(self) -> str:
+        return f"{self.capability}; needs {self.needs}"
+
+
+OAUTH_LOGIN = Gap(
+    "an OAuth 2.1 authorization-code login (PKCE, RFC 9728/8414 discovery, dynamic registration, "
+    "scope selection and step-up, iss and issuer checks)",
+    "an OAuth option on MCPAgent (or a login function) in workbench.agents that runs the guarded login of "
+    "'workbench login' with a caller-supplied browser opener and credential store",
+)
+GAPS: dict[str, Gap] = {
+    **{
+        f"auth/{name}": OAUTH_LOGIN
+        for name in (
+            "metadata-default",
+            "metadata-var1",
+            "metadata-var2",
+            "metadata-var3",
+            "scope-from-www-authenticate",
+            "scope-from-scopes-supported",
+            "scope-omitted-when-undefined",
+            "scope-step-up",
+            "scope-retry-limit",
+            "token-endpoint-auth-basic",
+            "token-endpoint-auth-post",
+            "token-endpoint-auth-none",
+            "2025-03-26-oauth-metadata-backcompat",
+            "2025-03-26-oauth-endpoint-fallback",
+            "resource-mismatch",
+            "offline-access-scope",
+            "offline-access-not-supported",
+            "authorization-server-migration",
+            "iss-supported",
+            "iss-not-advertised",
+            "iss-supported-missing",
+            "iss-wrong-issuer",
+            "iss-unexpected",
+            "iss-normalized",
+            "metadata-issuer-mismatch",
+        )
+    },
+    "auth/basic-cimd": Gap(
+        "a Client ID Metadata Document: the login's client_id is the HTTPS URL of the client's metadata "
+        "when the authorization server advertises client_id_metadata_document_supported",
+        "the OAuth login plus a client metadata URL option",
+    ),
+    "auth/pre-registration": Gap(
+        "a client registered out of band (client_id and client_secret, client_secret_basic) where the "
+        "authorization server has no dynamic registration",
+        "the OAuth login plus a pre-registered client option (id, secret, token endpoint auth method)",
+    ),
+    "auth/client-credentials-basic": Gap(
+        "the client_credentials grant with client_secret_basic (no browser, no user)",
+        "a client-credentials option on MCPAgent taking a client id and secret",
+    ),
+    "auth/client-credentials-jwt": Gap(
+        "the client_credentials grant with private_key_jwt (RFC 7523 client assertion signed with ES256, "
+        "audience the authorization server's issuer)",
+        "a client-credentials option on MCPAgent taking a client id and a private key (PEM) with its algorithm",
+    ),
+    "auth/enterprise-managed-authorization": Gap(
+        "enterprise-managed authorization (SEP-990): an RFC 8693 token exchange of the IdP's ID token for an "
+        "ID-JAG at the IdP, then the RFC 7523 jwt-bearer grant at the authorization server (client_secret_basic)",
+        "an enterprise option on MCPAgent taking the IdP's token endpoint, its client id and ID token (or a "
+        "provider of ID-JAGs), and the client's id and secret at the authorization server",
+    ),
+    "auth/wif-jwt-bearer": Gap(
+        "workload identity federation (SEP-1933): the RFC 7523 jwt-bearer grant with the workload's JWT as "
+        "assertion, no client secret, no retry or other grant after an error",
+        "a workload-identity option on MCPAgent taking a client id and a workload JWT (or a provider of them)",
+    ),
+    "auth/dpop": Gap(
+        "DPoP (SEP-1932, RFC 9449): a proof at the token request, the token sent as 'DPoP', a fresh proof "
+        "(jti, htm, htu, ath) on every request",
+        "a DPoP option for the OAuth login (a key pair the library makes or is given)",
+    ),
+    "auth/dpop-nonce": Gap(
+        "DPoP with server nonces (RFC 9449 sections 8 and 9): retry the token request and the MCP request "
+        "with the DPoP-Nonce the server sent after use_dpop_nonce",
+        "the DPoP option of the OAuth login, with nonce handling",
+    ),
+    **{
+        f"sep-2640-client-{name}": Gap(
+            f"the skills extension (SEP-2640, io.modelcontextprotocol/skills): {what}",
+            "skills/list and skill loading (resources/read with digest, size and frontmatter verification) on MCPAgent",
+        )
+        for name, what in (
+            ("no-prefetch", "list skills without reading any skill file before a skill is loaded"),
+            ("verify-digest", "refuse a SKILL.md whose sha256 differs from its entry's digest"),
+            ("verify-size", "refuse a SKILL.md whose length differs from its entry's size"),
+            ("verify-frontmatter", "refuse a SKILL.md whose frontmatter differs from its entry's"),
+        )
+    },
+}
+"""Scenario -> the client mode ``workbench.agents`` lacks for it."""
+
+
+Context = dict[str, Any]
+Handler = Callable[["MCPAgent", Context], Awaitable[None]]
+
+
+@dataclass(frozen=True, slots=True)
+class Scenario:
+    """How to run one scenario: the agent's options and what to do once connected.
+
+    Attributes:
+        run: What to do with the connected agent.
+        answers_questions: Give the agent handlers for elicitation and sampling and offer roots, as a
+            host that can answer them does.
+        elicitation: The elicitation answer (default: accept the form's defaults).
+    """
+
+    run: Handler
+    answers_questions: bool = False
+    elicitation: Callable[[ElicitationRequest], Awaitable[ElicitationResponse]] | None = None
+
+
+async def accept_defaults(request: ElicitationRequest) -> ElicitationResponse:
+    """Accept a form with the default of every field that has one (SEP-1034), as a user pressing OK."""
+    from workbench.agents import ElicitationResponse
+
+    properties = (request.requested_schema or {}).get("properties", {})
+    content = {name: field["default"] for name, field in properties.items() if "default" in field}
+    return ElicitationResponse(action="accept", content=content)
+
+
+async def confirm(request: ElicitationRequest) -> ElicitationResponse:
+    """Accept a confirmation form (the SEP-2322 scenario's tools ask for ``confirmed``)."""
+    from workbench.agents import ElicitationResponse
+
+    return ElicitationResponse(action="accept", content={"confirmed": True})
+
+
+async def answer_sampling(request: SamplingRequest) -> SamplingResponse:
+    """Answer a sampling request with an empty completion (the scenarios only look at capabilities)."""
+    from workbench.agents import SamplingResponse
+
+    return SamplingResponse(text="")
+
+
+def show(agent_result: object) -> None:
+    """Print what a call returned (the suite keeps the client's stdout with the results)."""
+    print(repr(agent_result)[:500], flush=True)
+
+
+async def list_tools(agent: MCPAgent, context: Context) -> None:
+    """Connecting lists the tools; print their names."""
+    print("tools:", [tool.name for tool in agent.tool_specs()], flush=True)
+
+
+def call(name: str, arguments: dict[str, Any] | None = None) -> Handler:
+    """A handler that calls the tool ``name`` once."""
+
+    async def run(agent: MCPAgent, context: Context) -> None:
+        show(await agent.call_tool(name, arguments or {}))
+
+    return run
+
+
+async def call_mrtr_tools(agent: MCPAgent, context: Context) -> None:
+    """The SEP-2322 tools in the order the scenario expects them (request state echo, then the others)."""
+    for name in ("test_mrtr_echo_state", "test_mrtr_unrelated", "test_mrtr_no_state", "test_mrtr_no_result_type"):
+        show(await agent.call_tool(name, {}))
+
+
+async def replay_tool_calls(agent: MCPAgent, context: Context) -> None:
+    """Make the calls the context lists (``toolCalls``) with their exact arguments, if the tool is listed.
+
+    A call that fails is reported and the next one made, as a user going through a list would.
+    """
+    from workbench.agents import WorkbenchError
+
+    listed = {tool.name for tool in agent.tool_specs()}
+    for entry in context.get("toolCalls", []):
+        if entry["name"] not in listed:
+            print(f"{entry['name']}: not listed", flush=True)
+            continue
+        try:
+            show(await agent.call_tool(entry["name"], entry.get("arguments") or {}))
+        except WorkbenchError as exc:
+            print(f"{entry['name']}: {type(exc).__name__}: {exc}", flush=True)
+
+
+def placeholder_arguments(schema: dict[str, Any]) -> dict[str, Any]:
+    """The simplest value of its type for each required argument of ``schema``."""
+    by_type = {"string": "x", "integer": 0, "number": 0, "boolean": False, "object": {}, "array": [], "null": None}
+    properties = schema.get("properties", {})
+    return {name: by_type.get(properties.get(name, {}).get("type"), "x") for name in schema.get("required", [])}
+
+
+async def call_every_tool(agent: MCPAgent, context: Context) -> None:
+    """Call each tool the agent offers (tools with invalid ``x-mcp-header`` annotations must not be among them)."""
+    from workbench.agents import WorkbenchError
+
+    for tool in agent.tool_specs():
+        try:
+            show(await agent.call_tool(tool.name, placeholder_arguments(tool.input_schema)))
+        except WorkbenchError as exc:
+            print(f"{tool.name}: {type(exc).__name__}: {exc}", flush=True)
+
+
+async def echo_focal_schema(agent: MCPAgent, context: Context) -> None:
+    """Send the 2020-12 tool's input schema, as the agent holds it, back through ``json_schema_echo``."""
+    focal = next(tool for tool in agent.tool_specs() if tool.name == "json_schema_2020_12_tool")
+    show(await agent.call_tool("json_schema_echo", {"schema": focal.input_schema}))
+
+
+SCENARIOS: dict[str, Scenario] = {
+    "initialize": Scenario(list_tools),
+    "tools_call": Scenario(call("add_numbers", {"a": 5, "b": 3})),
+    "elicitation-sep1034-client-defaults": Scenario(
+        call("test_client_elicitation_defaults"), elicitation=accept_defaults
+    ),
+    # the server drops the stream; the client reconnects with Last-Event-ID after the retry delay
+    "sse-retry": Scenario(call("test_reconnection")),
+    # every request carries _meta (protocol version, client info and capabilities) on the 2026-07-28 wire
+    "request-metadata": Scenario(call("add_numbers", {"a": 5, "b": 3}), answers_questions=True),
+    "sep-2322-client-request-state": Scenario(call_mrtr_tools, elicitation=confirm),
+    "http-standard-headers": Scenario(call("add_numbers", {"a": 5, "b": 3})),
+    "http-custom-headers": Scenario(replay_tool_calls),
+    "http-invalid-tool-headers": Scenario(call_every_tool),
+    "json-schema-ref-no-deref": Scenario(list_tools),
+    "json-schema-2020-12-preservation": Scenario(echo_focal_schema),
+}
+"""Scenario -> what a user of ``workbench.agents`` does for it."""
+
+
+async def run(url: str, scenario: Scenario, context: Context) -> None:
+    """Connect an ``MCPAgent`` to ``url`` as the scenario needs and run it."""
+    from workbench.agents import MCPAgent
+
+    questions: dict[str, Any] = {}
+    if scenario.answers_questions:
+        questions = {"elicitation_handler": accept_defaults, "sampling_handler": answer_sampling, "roots": []}
+    if scenario.elicitation is not None:
+        questions["elicitation_handler"] = scenario.elicitation
+    agent = MCPAgent(url, name="conformance", connect_timeout=20, request_timeout=20, **questions)
+    async with agent:
+        await scenario.run(agent, context)
+
+
+def main(argv: list[str]) -> int:
+    """Run the scenario named in the environment against the URL that ends ``argv``; return the exit status."""
+    if len(argv) < 2:
+        print(f"usage: {argv[0]} SERVER_URL (with MCP_CONFORMANCE_SCENARIO set)", file=sys.stderr)
+        return 2
+    name = os.environ.get("MCP_CONFORMANCE_SCENARIO", "")
+    context: Context = json.loads(os.environ.get("MCP_CONFORMANCE_CONTEXT") or "{}")
+    if name not in SCENARIOS:
+        if name in GAPS:
+            print(f"{name}: not supported by workbench.agents: {GAPS[name]}", file=sys.stderr)
+            return NOT_SUPPORTED
+        print(f"{name!r}: unknown scenario", file=sys.stderr)
+        return 2
+    from workbench.agents import WorkbenchError
+
+    try:
+        asyncio.run(run(argv[-1], SCENARIOS[name], context))
+    except WorkbenchError as exc:
+        print(f"{name}: {type(exc).__name__} ({exc.code}): {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
