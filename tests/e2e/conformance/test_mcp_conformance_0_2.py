@@ -18,21 +18,36 @@ handler and taking it out of ``GAPS`` makes it run.
 from __future__ import annotations
 
 import ast
+import importlib.util
 import json
 import shlex
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
-from tests.e2e.conformance.client import GAPS, SCENARIOS
 from tests.support.everything import REPO_ROOT
 
 PREFIX = REPO_ROOT / ".cache" / "npm" / "conformance-0.2.0-alpha.12" / "node_modules"
 SUITE = PREFIX / "@modelcontextprotocol" / "conformance" / "dist" / "index.js"
 CLIENT = Path(__file__).with_name("client.py")
+
+
+def _client_program() -> ModuleType:
+    """``client.py`` loaded as the suite runs it, a program by its path (it is no test helper to import)."""
+    spec = importlib.util.spec_from_file_location("conformance_client", CLIENT)
+    assert spec is not None and spec.loader is not None
+    program = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = program  # its dataclasses look their module up while it runs
+    spec.loader.exec_module(program)
+    return program
+
+
+_program = _client_program()
+GAPS, SCENARIOS = _program.GAPS, _program.SCENARIOS
 
 MODERN = "2026-07-28"
 SCORED_ON_ANOTHER_WIRE = [
