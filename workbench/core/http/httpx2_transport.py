@@ -58,6 +58,8 @@ class Httpx2TapTransport(TapTransportBase[httpx2.Request, httpx2.Response], http
         guard: The response size limits (``None``: none); a refused body raises ``Httpx2LimitError``.
     """
 
+    _reset_errors = (httpx2.ReadError, httpx2.WriteError, httpx2.RemoteProtocolError)
+
     def __init__(
         self,
         tap: HTTPTap | None,

@@ -47,6 +47,8 @@ class HttpxTapTransport(TapTransportBase[httpx.Request, httpx.Response], httpx.A
         guard: The response size limits (``None``: none); a refused body raises its ``ProtocolError``.
     """
 
+    _reset_errors = (httpx.ReadError, httpx.WriteError, httpx.RemoteProtocolError)
+
     def __init__(
         self,
         tap: HTTPTap | None,

@@ -9,12 +9,18 @@ refusal is raised. Everything but moving bytes lives in ``workbench.core.http.ta
 limits in ``workbench.core.http.limits``. A compressed body is decoded here, in bounded pieces
 (``workbench.core.http.decoding``), and passed on decoded: the limits count, and the wire log
 records, what it decodes to.
+
+A request sent inside ``resend_on_reset()`` (a read the caller knows is idempotent) is sent once
+more when its connection breaks before the response starts: a server closes an idle keep-alive
+connection (uvicorn after 5 s) just as a request reuses it, and the request gets a reset instead of
+an answer. Both attempts are recorded.
 """
 
 from __future__ import annotations
 
 import contextlib
 from collections.abc import AsyncIterator, Iterator, Mapping
+from contextvars import ContextVar
 from typing import ClassVar, Protocol
 
 import anyio
@@ -24,6 +30,22 @@ from workbench.core.http.decoding import BodyDecoder, accepted_encodings
 from workbench.core.http.limits import LimitGuard
 from workbench.core.http.origins import OAUTH_ENDPOINT, CredentialBoundary
 from workbench.core.http.tap import ERROR_BODY_WAIT, BodyWatch, HTTPTap
+
+_RESEND_ON_RESET: ContextVar[bool] = ContextVar("workbench_resend_on_reset", default=False)
+
+
+@contextlib.contextmanager
+def resend_on_reset() -> Iterator[None]:
+    """Requests sent inside are sent once more when the connection breaks before their response starts.
+
+    Only for requests that change nothing on the server (listing, getting): the server may have
+    read one before its connection broke.
+    """
+    token = _RESEND_ON_RESET.set(True)
+    try:
+        yield
+    finally:
+        _RESEND_ON_RESET.reset(token)
 
 
 class _Headers(Protocol):
@@ -126,11 +148,17 @@ class TapTransportBase[RequestT: _Request, ResponseT: _Response]:
     says how a request body is read (``_request_body``) and how the response is passed on with its
     body going through a tee (``_passed_on``).
 
+    Inside ``resend_on_reset()``, a request whose connection breaks before its response starts (one
+    of ``_reset_errors``) is sent once more; if that fails too, the first failure is raised.
+
     Args:
         tap: The recorder of this connection's HTTP layer (``None``: records nothing).
         inner: The transport that really talks HTTP.
         guard: The response size limits (``None``: none).
     """
+
+    _reset_errors: ClassVar[tuple[type[Exception], ...]] = ()
+    """The client's errors for a connection that broke before the response started."""
 
     def __init__(self, tap: HTTPTap | None, inner: _Sender[RequestT, ResponseT], *, guard: LimitGuard | None) -> None:
         self.tap = tap
@@ -146,13 +174,22 @@ class TapTransportBase[RequestT: _Request, ResponseT: _Response]:
             request.headers["Accept-Encoding"] = accepted_encodings(asked)
         body = self._request_body(request)
         url = str(request.url)
-        exchange = tap.exchange(request.method, url, request.headers.multi_items(), body) if tap else None
-        try:
-            response = await self._inner.handle_async_request(request)
-        except Exception as exc:  # recorded, then re-raised unchanged
-            if exchange is not None:
-                exchange.failed(exc)
-            raise
+        resend = _RESEND_ON_RESET.get() and body is not None  # a streamed body cannot be sent twice
+        first: Exception | None = None
+        while True:
+            exchange = tap.exchange(request.method, url, request.headers.multi_items(), body) if tap else None
+            try:
+                response = await self._inner.handle_async_request(request)
+            except Exception as exc:  # recorded, then re-raised unchanged (or sent once more)
+                if exchange is not None:
+                    exchange.failed(exc)
+                if first is not None:
+                    raise first from None
+                if not (resend and isinstance(exc, self._reset_errors)):
+                    raise
+                first = exc
+                continue
+            break
         if exchange is not None:
             exchange.respond(response.status_code, response.headers.multi_items())
         headers = response.headers

@@ -16,7 +16,7 @@ a byte a second ends there too).
 from __future__ import annotations
 
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Iterator
-from contextlib import aclosing, contextmanager
+from contextlib import aclosing, contextmanager, nullcontext
 from typing import Any, cast
 
 import anyio
@@ -24,6 +24,7 @@ from a2a.client import Client
 from a2a.types import StreamResponse
 
 from workbench.core.errors import RequestTimeoutError, WorkbenchError
+from workbench.core.http.transport import resend_on_reset
 from workbench.core.protocols.a2a._session import Session
 from workbench.core.protocols.a2a.errors import map_error
 from workbench.core.safe_text import neutralise_line
@@ -63,12 +64,15 @@ class RequestFunnel:
         except Exception as exc:
             raise self.map(exc, doing) from exc
 
-    async def request[T](self, doing: str, fn: Callable[[Client], Awaitable[T]]) -> T:
+    async def request[T](self, doing: str, fn: Callable[[Client], Awaitable[T]], *, idempotent: bool = False) -> T:
         """Connect if needed, then run ``fn`` with the SDK client; failures come back typed.
 
         Args:
             doing: What is being done, for messages ("cancelling task X").
             fn: The request, given the client.
+            idempotent: The request changes nothing on the agent (listing, getting): it is sent once
+                more when its connection breaks before the answer starts (an idle keep-alive
+                connection the agent closed just as the request reused it).
 
         Raises:
             WorkbenchError: The connection failed, or mapped from what the SDK or httpx raised.
@@ -77,7 +81,7 @@ class RequestFunnel:
         client = self._session.require_client()
         seconds = self._session.config.request_timeout
         with self.errors(doing):
-            with anyio.move_on_after(seconds):
+            with anyio.move_on_after(seconds), resend_on_reset() if idempotent else nullcontext():
                 return await fn(client)
             raise self._timed_out(doing, seconds)
 

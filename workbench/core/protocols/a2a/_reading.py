@@ -153,7 +153,9 @@ class StreamReader:
             await anyio.sleep(POLL_INTERVALS[min(step, len(POLL_INTERVALS) - 1)])
             step += 1
             try:
-                task = await self._funnel.request(f"polling task {view.task_id}", lambda c: c.get_task(request))
+                task = await self._funnel.request(
+                    f"polling task {view.task_id}", lambda c: c.get_task(request), idempotent=True
+                )
             except WorkbenchError as exc:
                 outcome.failed = True
                 yield self._events.failed(exc, view.task_id, view.context_id)

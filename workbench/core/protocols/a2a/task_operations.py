@@ -166,7 +166,7 @@ class A2ATaskOperations:
         request = GetTaskRequest(id=task_id)
         if history_length is not None:
             request.history_length = history_length
-        task = await self._funnel.request(f"getting task {task_id}", lambda c: c.get_task(request))
+        task = await self._funnel.request(f"getting task {task_id}", lambda c: c.get_task(request), idempotent=True)
         change = self._reducer.apply_task(task)
         assert change.view is not None
         return change.view
@@ -197,7 +197,7 @@ class A2ATaskOperations:
             request.status = state_value(state)  # type: ignore[assignment]
         if page_size is not None:
             request.page_size = page_size
-        response = await self._funnel.request("listing tasks", lambda c: c.list_tasks(request))
+        response = await self._funnel.request("listing tasks", lambda c: c.list_tasks(request), idempotent=True)
         views = []
         for task in response.tasks:
             change = self._reducer.apply_task(task)
