@@ -17,6 +17,7 @@ from PySide6.QtCore import Qt
 from tests.support.a2a_agents import echo_app
 from tests.support.a2a_inspector import BOUND, children, inspector_for, settled
 from tests.support.panel_context import make_context
+from tests.support.reset_proxy import ResettingProxy
 from tests.support.signals import until
 from workbench.core.errors import RemoteError
 from workbench.core.profiles import A2AProfile
@@ -256,6 +257,46 @@ async def test_the_tasks_tab_on_screen_shows_a_new_task_without_refresh(ctx: Pan
         await until(widget.vm.tasks_changed, lambda: any(r.task_id == result.task_id for r in tasks.model.rows()))
         widget.tabs.setCurrentWidget(widget.card_widget)
         assert not widget.vm.polling  # off screen: quiet
+
+
+@pytest.mark.asyncio
+async def test_a_failed_poll_shows_its_error_until_a_later_poll_lists_the_tasks_again(
+    ctx: PanelContext, qtbot: Any
+) -> None:
+    proxy = ResettingProxy()  # in front of the agent: resets the requests it is told to
+    factory = travel_app_factory(chunk_delay=0)
+    async with (
+        proxy.running(),
+        serve_agent(lambda _own_url: factory(proxy.url)) as url,
+    ):
+        proxy.target = url
+        profile = A2AProfile(id="travel", name="travel", url=proxy.url)
+        async with inspector_for(ctx, qtbot, profile) as (widget, agent):
+            tasks = widget.tasks_widget
+            banner = tasks.error_label
+            widget.show()
+            widget.tabs.setCurrentWidget(tasks)
+            proxy.reset_next(2)  # a poll's listing and its one resend both meet a reset
+            widget.vm.set_poll_interval(50)
+            await until(widget.vm.refreshed, lambda: banner.isVisible(), timeout=BOUND)
+            assert proxy.resets == 2
+            assert banner.height() > 0 and banner.text()
+            await until(widget.vm.refreshed, lambda: not banner.isVisible(), timeout=BOUND)  # the next poll worked
+            assert banner.text() == ""
+
+            result = await asyncio.wait_for(agent.invoke_async("Plan a trip to Lisbon"), BOUND)
+            await until(widget.vm.tasks_changed, lambda: tasks.model.rowCount() == 1)
+            tasks.table.selectRow(0)
+            await until(widget.vm.busy_changed, lambda: tasks.busy_label.text() == "")  # the selected task got
+            await asyncio.wait_for(agent.tasks.cancel_task(result.task_id), BOUND)  # ended behind the tab's back
+            cancel = widget.vm.cancel_task()  # refused by the agent: an error that is not the listing's
+            assert cancel is not None
+            await asyncio.wait_for(cancel, BOUND)
+            assert banner.isVisible()
+            shown_error = banner.text()
+            for _ in range(2):  # polls that list the tasks
+                await wait_signal(widget.vm.refreshed, BOUND)
+            assert banner.isVisible() and banner.text() == shown_error  # they leave the cancel's error in place
 
 
 @pytest.mark.asyncio

@@ -21,8 +21,14 @@ from workbench.ui.panels.inspector.tasks.eventline import event_line
 
 FLUSH_MS = 50
 """Live events are shown in batches at most this often (a long stream must not repaint per event)."""
-POLL_MS = 5000
-"""While the Tasks tab is on screen the tasks are re-read this often (a modest poll, quietly)."""
+POLL_MS = 4000
+"""While the Tasks tab is on screen the tasks are re-read this often (a modest poll, quietly).
+
+Kept clear of 5 s, the idle timeout after which uvicorn, Node and Apache close a keep-alive
+connection: a poll every 5 s would reuse the connection just as the server closes it, and meet a
+reset (the A2A adapter sends such a read once more, but the wire log would show the failed try).
+A Qt timer may fire up to 5 % late, so 4 s stays below 5 s; it is also well above gunicorn's 2 s.
+"""
 
 LISTING_NOTE = "Tasks the agent listed, and the ones this workbench has seen."
 LOCAL_NOTE_0_3 = "This agent speaks A2A 0.3, which cannot list tasks: showing the tasks this workbench has seen."
@@ -37,8 +43,8 @@ class TasksViewModel(QObject):
 
     Commands (``refresh``, ``fetch_task``, ``cancel_task``, ``resubscribe``) start background work and
     return its task (or ``None`` when there is nothing to do). A typed failure is shown inline
-    (``error_shown``) and reported to the ErrorPresenter; results for a connection that is no longer
-    shown are dropped.
+    (``error_shown``) and reported to the ErrorPresenter; a failed listing's error goes when a later
+    listing (a poll, Refresh) works. Results for a connection that is no longer shown are dropped.
 
     Signals:
         card_changed(CardInfo | None): The card to show (``None``: nothing connected).
@@ -81,6 +87,7 @@ class TasksViewModel(QObject):
         self._subscribed_id: str | None = None
         self._pending_lines: list[str] = []
         self._busy: list[str] = []
+        self._listing_failed = False  # the error shown is the listing's: the next listing that works clears it
         self._flush_timer = QTimer(self)
         self._flush_timer.setSingleShot(True)
         self._flush_timer.setInterval(FLUSH_MS)
@@ -137,7 +144,7 @@ class TasksViewModel(QObject):
             self._refresh_task = None
         self._connection_id = connection_id
         self._agent, self._tasks, self._card, self._selected, self._rows = None, None, None, None, []
-        self.error_shown.emit(None)
+        self._clear_error()
         self.events_cleared.emit()
         conn = self._ctx.services.connections.get(connection_id) if connection_id else None
         agent = conn.agent if conn is not None and conn.state is ConnectionState.CONNECTED else None
@@ -224,7 +231,11 @@ class TasksViewModel(QObject):
                     except WorkbenchError as exc:
                         if agent is self._agent:
                             self._show_error(exc, "listing the agent's tasks")
+                            self._listing_failed = True
                         return
+                    else:
+                        if agent is self._agent and self._listing_failed:
+                            self._clear_error()  # the listing works again: its failure is old news
                 if agent is not self._agent:
                     return
                 self._emit_rows()
@@ -262,7 +273,7 @@ class TasksViewModel(QObject):
                 self._show_error(exc, f"getting task {task_id}")
             return
         if agent is self._agent:
-            self.error_shown.emit(None)
+            self._clear_error()
             self._emit_rows()
             self._emit_selected()
 
@@ -281,7 +292,7 @@ class TasksViewModel(QObject):
                 self._show_error(exc, f"cancelling task {task_id}")
             return
         if agent is self._agent:
-            self.error_shown.emit(None)
+            self._clear_error()
             self._emit_rows()
             self._emit_selected()
 
@@ -351,7 +362,12 @@ class TasksViewModel(QObject):
         return task
 
     def _show_error(self, error: WorkbenchError, doing: str) -> None:
+        self._listing_failed = False
         self.error_shown.emit(self._ctx.errors.report(error, doing, inline=True))
+
+    def _clear_error(self) -> None:
+        self._listing_failed = False
+        self.error_shown.emit(None)
 
     def _emit_rows(self) -> None:
         rows = self._tasks.known_tasks() if self._tasks is not None else []
