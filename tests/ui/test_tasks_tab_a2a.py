@@ -35,6 +35,7 @@ from workbench.ui.panels.inspector.a2a.widget import A2AInspectorWidget
 from workbench.ui.panels.inspector.tasks.eventline import STATUS_HISTORY
 from workbench.ui.panels.inspector.tasks.viewmodel import LISTING_NOTE, LOCAL_NOTE_0_3
 
+TRIP = {"departure_date": "2026-12-01", "return_date": "2026-12-08", "travellers": 2, "cabin_class": "business"}
 HTML_DESCRIPTION = '<b style="color:red">URGENT</b> **strong** <img src="file:///etc/hosts"> [docs](file:///etc/passwd)'
 
 
@@ -88,13 +89,44 @@ async def test_a_task_started_elsewhere_is_listed_by_the_agent_and_get_shows_its
         assert "When do you travel, how many travellers, and which cabin class?" in status_values
         messages = [(c.text(0), c.text(1)) for c in children(tasks.detail_tree, "Messages")]
         assert messages[0] == ("1. user", "Plan a trip to Lisbon")
-        assert ("2. agent", "Planning") in messages
+        assert ("2–4. agent", "Planning a trip to Lisbon.") in messages  # the streamed chunks, one row
         artifacts = {c.text(0): c.text(1) for c in children(tasks.detail_tree, "Artifacts")}
         assert list(artifacts) == ["Destination brief"]
         assert artifacts["Destination brief"].endswith("part(s)")
         shown = json.loads(tasks.json_view.text())
         assert shown["task_id"] == result.task_id and shown["state"] == "input_required"
         assert tasks.cancel_button.isEnabled()
+
+
+@pytest.mark.asyncio
+async def test_a_tasks_messages_read_as_a_conversation_chunks_joined_and_the_form_answer_after_its_question(
+    ctx: PanelContext, qtbot: Any
+) -> None:
+    async with (
+        settled(),
+        run_demo_agents(chunk_delay=0.0) as urls,
+        inspector_for(ctx, qtbot, A2AProfile(id="travel", name="travel", url=urls["travel"])) as (widget, agent),
+    ):
+        asked = await asyncio.wait_for(agent.invoke_async("Plan a trip to Lisbon"), BOUND)
+        assert asked.state == "input_required"
+        done = await asyncio.wait_for(agent.invoke_async(None, task_id=asked.task_id, data=TRIP), BOUND)
+        assert done.state == "completed"
+        refresh = widget.vm.refresh()  # what the window asks for when a chat turn completes
+        assert refresh is not None
+        await asyncio.wait_for(refresh, BOUND)
+        tasks = widget.tasks_widget
+        row = tasks.table.visualRect(tasks.model.index(tasks.model.row_of(asked.task_id), 0)).center()
+        qtbot.mouseClick(tasks.table.viewport(), Qt.MouseButton.LeftButton, pos=row)
+        await until(widget.vm.task_changed, lambda: tasks.detail_tree.topLevelItemCount() == 4)
+        await until(widget.vm.busy_changed, lambda: tasks.busy_label.text() == "")  # the agent's copy merged
+        messages = [(c.text(0), c.text(1)) for c in children(tasks.detail_tree, "Messages")]
+        assert [label for label, _ in messages] == ["1. user", "2–4. agent", "5. agent", "6. user", "7. agent"]
+        assert messages[1][1] == "Planning a trip to Lisbon."  # "Planning " / "a trip " / "to Lisbon." streamed
+        assert messages[2][1].startswith("When do you travel")  # the question, then the answer to it
+        assert messages[3][1].startswith("[data] ") and '"travellers": 2' in messages[3][1]
+        assert all(value for _, value in messages)  # no row without words
+        chunks = children(tasks.detail_tree, "Messages")[1]
+        assert [chunks.child(i).text(1) for i in range(chunks.childCount())] == ["Planning", "a trip", "to Lisbon."]
 
 
 @pytest.mark.asyncio

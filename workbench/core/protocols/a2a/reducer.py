@@ -108,8 +108,14 @@ class TaskReducer:
         return self.views.get(task_id)
 
     def record_outgoing(self, message: Message) -> None:
-        """Add a message the client sent to its task's history (if the task is known)."""
+        """Add a message the client sent to its task's history (if the task is known).
+
+        The task's status message (the question a waiting task asked) joins the history first, as the
+        server does when the message arrives: the answer comes after the question it answers.
+        """
         if message.task_id and (view := self.views.get(message.task_id)) is not None:
+            if (asked := view.status_message) is not None:
+                view._add_message(asked)
             view._add_message(message)
 
     def apply(self, event: StreamResponse) -> Change:

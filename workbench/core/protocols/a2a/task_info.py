@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+
+from a2a.types import Message
 
 from workbench.core.protocols.a2a.capped import CappedHistory
 from workbench.core.protocols.a2a.convert import message_to_dict, parts_to_content
@@ -45,11 +46,6 @@ def not_kept_text(count: int, what: str) -> str:
     return f"{count:,} earlier {what}{'' if count == 1 else 's'} not kept"
 
 
-def _mark_gap(rows: list[Row], history: CappedHistory[Any], what: str) -> None:
-    if history.dropped:
-        rows.insert(history.gap_at, Row("…", not_kept_text(history.dropped, what)))
-
-
 def _state_rows(history: CappedHistory[StatusEntry]) -> list[Row]:
     """One row per state the task was in, in order: consecutive reports of one state are one row.
 
@@ -85,6 +81,70 @@ def _state_row(n: int, group: list[StatusEntry]) -> Row:
     return Row(f"{n}. {latest.state}", f"{text} ({count})" if text else count, updates)
 
 
+def _has_content(part: ContentPart) -> bool:
+    return part.type != "text" or bool((part.text or "").strip())
+
+
+def _chunk_text(role: str, parts: list[ContentPart]) -> str | None:
+    """A message's text when it is the agent's and text only (a piece of a reply it may stream), else None."""
+    if role != "agent" or not all(p.type == "text" for p in parts):
+        return None
+    return "".join(p.text or "" for p in parts)
+
+
+def _continues(before: str | None, after: str | None) -> bool:
+    """Whether ``after`` goes on from ``before`` as the next chunk of one streamed text.
+
+    A stream cut into messages leaves white space at the cut ("Planning ", "a trip "); a message said on
+    its own does not end with it, so "step 1" and "step 2" stay two messages.
+    """
+    return before is not None and after is not None and (before[-1:].isspace() or after[:1].isspace())
+
+
+def _message_rows(history: CappedHistory[Message]) -> list[Row]:
+    """One row per message of the task, in order, as the user reads a conversation.
+
+    An agent streams a reply as status updates, one message per chunk ("Planning ", "a trip ", "to
+    Lisbon."): consecutive agent messages of text only, cut where there is white space, are one row,
+    numbered from the first chunk to the last (``2–4. agent``), their text joined as sent (as the chat
+    joins them), each chunk under it. A message without text shows its first part (the answer to a form
+    is a data part); a message with nothing in it has no row. Messages not kept are a row of their own
+    that no row reaches across.
+    """
+    groups: list[list[tuple[int, str, list[ContentPart]]]] = []
+    gap_before: int | None = None
+    apart = False  # the next message starts a row of its own (it follows the gap)
+    for i, (n, message) in enumerate(history.numbered()):
+        if history.dropped and i == history.gap_at:
+            gap_before, apart = len(groups), True
+        role = str(message_to_dict(message).get("role", "")).removeprefix("ROLE_").lower() or "?"
+        parts = parts_to_content(message.parts)
+        if not any(_has_content(p) for p in parts):
+            continue
+        last = groups[-1][-1] if groups else None
+        if last is not None and not apart and _continues(_chunk_text(*last[1:]), _chunk_text(role, parts)):
+            groups[-1].append((n, role, parts))
+        else:
+            groups.append([(n, role, parts)])
+        apart = False
+    rows = [_message_row(group) for group in groups]
+    if history.dropped:
+        gap = Row("…", not_kept_text(history.dropped, "message"))
+        rows.insert(gap_before if gap_before is not None else len(rows), gap)
+    return rows
+
+
+def _message_row(group: list[tuple[int, str, list[ContentPart]]]) -> Row:
+    (first, role, parts), (last, _, _) = group[0], group[-1]
+    if len(group) == 1:
+        text = " ".join(p.text or "" for p in parts if p.type == "text").strip()
+        shown = text or next((part_text(p) for p in parts if _has_content(p)), "")
+        return Row(f"{first}. {role}", oneline(shown), _part_rows(parts))
+    chunks = ["".join(p.text or "" for p in chunk) for _, _, chunk in group]
+    under = tuple(Row(f"{n}. {role}", oneline(text)) for (n, _, _), text in zip(group, chunks, strict=True))
+    return Row(f"{first}–{last}. {role}", oneline("".join(chunks)), under)
+
+
 def task_sections(view: TaskView) -> tuple[Section, ...]:
     """The detail view of a task: overview, status history, messages and artifacts."""
     updated = updated_at(view)
@@ -95,14 +155,7 @@ def task_sections(view: TaskView) -> tuple[Section, ...]:
         Row("Updated", time_of_day(updated) if updated is not None else "unknown"),
     )
     history = _state_rows(view.status_history)
-    messages: list[Row] = []
-    for n, message in view.messages.numbered():
-        d = message_to_dict(message)
-        role = str(d.get("role", "")).removeprefix("ROLE_").lower() or "?"
-        parts = parts_to_content(message.parts)
-        text = " ".join(p.text or "" for p in parts if p.type == "text")
-        messages.append(Row(f"{n}. {role}", oneline(text), _part_rows(parts)))
-    _mark_gap(messages, view.messages, "message")
+    messages = _message_rows(view.messages)
     artifacts = tuple(
         Row(
             a.name or a.artifact_id,
