@@ -266,7 +266,7 @@ async def run_window(app: QApplication, opts: GuiOptions, startup: StartupWindow
             # paint, so the window is on screen while they load; they stop after it has shut down.
             await asyncio.sleep(FIRST_PAINT_S)
             # The composition root serves them; the UI gets profiles and a router factory (no SDK in workbench.ui).
-            from workbench.ui.demo_session import connect_demo, run_handoff_in_window
+            from workbench.ui.demo_session import connect_demo, run_handoff_in_window, show_port_fallbacks
 
             scenario = None
             if opts.scenario == "handoff":
@@ -279,9 +279,8 @@ async def run_window(app: QApplication, opts: GuiOptions, startup: StartupWindow
 
                 demo_agents = await stack.enter_async_context(run_demo())
                 await connect_demo(window, demo_profiles(demo_agents))
-                notes = [agent.fallback_note for agent in demo_agents if agent.fallback_note]
-                if notes:  # a saved demo connection to the usual port will not find that agent this time
-                    window.statusBar().showMessage(" ".join(notes), 30000)
+                # a saved demo connection to the usual port will not find such an agent this time
+                show_port_fallbacks(window, [(a.name, a.fallback_note) for a in demo_agents if a.fell_back])
             if scenario is not None:
                 handoff = run_handoff_in_window(
                     window,

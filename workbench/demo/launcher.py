@@ -79,12 +79,12 @@ class DemoAgent:
 
     @property
     def fallback_note(self) -> str:
-        """What to tell the user when it fell back (empty otherwise)."""
+        """What to tell the user when it fell back, one sentence with its full stop (empty otherwise)."""
         if not self.fell_back:
             return ""
         return (
             f"{self.name}: port {self.wanted_port} is taken (another demo running?), so it listens on "
-            f"{self.target} instead; connections saved with port {self.wanted_port} will not reach it this time"
+            f"{self.target} instead; connections saved with port {self.wanted_port} will not reach it this time."
         )
 
     def line(self) -> str:

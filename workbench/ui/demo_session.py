@@ -2,7 +2,8 @@
 
 ``run_window`` (the composition root in ``workbench.app``) serves the agents after the first paint
 and hands this module what it needs as plain values: ``connect_demo`` lists and connects the demo
-agents' profiles; ``run_handoff_in_window`` runs the handoff scenario with the user approving, through
+agents' profiles; ``show_port_fallbacks`` says which agents listen elsewhere than usual this time;
+``run_handoff_in_window`` runs the handoff scenario with the user approving, through
 a router factory and a runner. The demo servers (and with them both protocol SDKs) are never imported
 here: the UI package imports no SDK (an import-linter contract in ``pyproject.toml``).
 """
@@ -10,7 +11,7 @@ here: the UI package imports no SDK (an import-linter contract in ``pyproject.to
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from workbench.core.errors import WorkbenchError
@@ -171,3 +172,37 @@ async def connect_demo(window: MainWindow, profiles: list[ConnectionProfile]) ->
     if window.ctx.selection.current is None and profiles:
         window.ctx.selection.select(profiles[0].id)
     await asyncio.gather(*tasks, return_exceptions=True)  # failures show in the sidebar
+
+
+def port_fallback_note(moved: Sequence[tuple[str, str]]) -> tuple[str, str]:
+    """The status bar's note about demo agents whose usual port was taken, and its details.
+
+    Args:
+        moved: Each such agent's name and its own note (a sentence: the port taken, where it listens).
+
+    Returns:
+        One short paragraph naming the agents, and their notes one per line (for the tooltip).
+    """
+    names = [name for name, _ in moved]
+    if len(names) == 1:
+        line = (
+            f"The demo agent {names[0]} moved to another port (its usual one is taken). "
+            "Saved connections to the usual port will not reach it this time."
+        )
+    else:
+        line = (
+            f"{len(names)} demo agents moved to other ports (theirs are taken): {', '.join(names)}. "
+            "Saved connections to the usual ports will not reach them this time."
+        )
+    return line, "\n".join(note for _, note in moved)
+
+
+def show_port_fallbacks(window: MainWindow, moved: Sequence[tuple[str, str]]) -> None:
+    """Say in the status bar which demo agents listen elsewhere than usual (nothing when none do).
+
+    Args:
+        window: The main window.
+        moved: Each such agent's name and its own note (``DemoAgent.fallback_note``).
+    """
+    if moved:
+        window.status.show_note(*port_fallback_note(moved))

@@ -20,6 +20,8 @@ from workbench.ui.untrusted import shown
 
 ERROR_MESSAGE_MS = 8000
 """How long an error stays in the status bar (the banner keeps it)."""
+NOTE_MS = 30_000
+"""How long a note (``show_note``) stays in the status bar."""
 TOOLTIP_CHARS = 4000
 """Characters of an error the status bar's tooltip shows."""
 MARK = QSize(16, 16)
@@ -51,8 +53,8 @@ class StatusBarController(QObject):
         bar.addPermanentWidget(self.state_mark)
         bar.addPermanentWidget(self.connection_label)
         bar.addPermanentWidget(self.latency_label)
-        self._error: tuple[str, float] | None = None  # the error's one line, when it goes (monotonic s)
-        self._error_line = ""  # that line as shown (elided)
+        self._fitted: tuple[str, float] | None = None  # an error's or note's one line, when it goes (monotonic s)
+        self._fitted_line = ""  # that line as shown (elided)
         bar.messageChanged.connect(self._on_message_changed)
         bar.installEventFilter(self)
         self._unsubscribe = ctx.services.wire.subscribe(self._on_record)
@@ -101,16 +103,32 @@ class StatusBarController(QObject):
         Returns:
             The line shown (elided with "…" when the bar is too narrow for it).
         """
-        bar = self._bar
         whole = shown(f"{view.headline}: {view.message}")
-        first = " ".join(whole.split())  # one line: a traceback or a long remote message must not spill
-        self._error = (first, time.monotonic() + ERROR_MESSAGE_MS / 1000)
-        line = self._show_error_line()
         tip = whole if not view.hint else f"{whole}\n{shown(view.hint)}"
         if len(tip) > TOOLTIP_CHARS:
             tip = tip[:TOOLTIP_CHARS] + "… (the banner's Details… has the rest)"
+        return self._show_fitted(whole, tip, ERROR_MESSAGE_MS)
+
+    def show_note(self, text: str, details: str = "", ms: int = NOTE_MS) -> str:
+        """Say something in the status bar for ``ms``, on one line that fits; ``details`` (or the text) is its tooltip.
+
+        Args:
+            text: The note (one line is shown: runs of white space read as one space).
+            details: The whole story, one sentence per line, for the tooltip (default: ``text``).
+            ms: How long the note stays.
+
+        Returns:
+            The line shown (elided with "…" when the bar is too narrow for it).
+        """
+        return self._show_fitted(text, details or text, ms)
+
+    def _show_fitted(self, text: str, tip: str, ms: int) -> str:
+        """Show ``text`` on one line, elided to the room there is (again on every resize), ``tip`` as the tooltip."""
+        first = " ".join(text.split())  # one line: a traceback or a long remote message must not spill
+        self._fitted = (first, time.monotonic() + ms / 1000)
+        line = self._show_fitted_line()
         # escaped like every tooltip of remote text; normal white space so a long message wraps
-        bar.setToolTip(GuiQt.convertFromPlainText(tip, Qt.WhiteSpaceMode.WhiteSpaceNormal))
+        self._bar.setToolTip(GuiQt.convertFromPlainText(tip, Qt.WhiteSpaceMode.WhiteSpaceNormal))
         return line
 
     def _message_room(self) -> int:
@@ -120,34 +138,34 @@ class StatusBarController(QObject):
         taken = sum(max(w.width(), w.sizeHint().width()) + 8 for w in widgets if w.isVisibleTo(bar))
         return bar.width() - taken - 40
 
-    def _show_error_line(self) -> str:
-        """Show the error's line elided to the room there is now, for the rest of its time."""
-        if self._error is None:
+    def _show_fitted_line(self) -> str:
+        """Show the error's or note's line elided to the room there is now, for the rest of its time."""
+        if self._fitted is None:
             return ""
-        first, until = self._error
+        first, until = self._fitted
         line = self._bar.fontMetrics().elidedText(first, Qt.TextElideMode.ElideRight, max(self._message_room(), 120))
-        self._error_line = line
+        self._fitted_line = line
         self._bar.showMessage(line, max(int((until - time.monotonic()) * 1000), 1))
         return line
 
-    def _refit_error(self) -> None:
-        """The bar or its labels changed size: elide the shown error again so it is not cut off."""
-        if self._error is None:
+    def _refit_message(self) -> None:
+        """The bar or its labels changed size: elide the shown error or note again so it is not cut off."""
+        if self._fitted is None:
             return
-        if self._bar.currentMessage() != self._error_line or time.monotonic() >= self._error[1]:
-            self._error = None  # gone, or replaced by another message
+        if self._bar.currentMessage() != self._fitted_line or time.monotonic() >= self._fitted[1]:
+            self._fitted = None  # gone, or replaced by another message
             return
-        self._show_error_line()
+        self._show_fitted_line()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
-        """Re-fit the error line when the bar is resized."""
+        """Re-fit the error's or note's line when the bar is resized."""
         if watched is self._bar and event.type() == QEvent.Type.Resize:
-            self._refit_error()
+            self._refit_message()
         return False
 
     def _on_message_changed(self, text: str) -> None:
         if not text:
-            self._bar.setToolTip("")  # the error's tooltip goes with its message
+            self._bar.setToolTip("")  # an error's or note's tooltip goes with its message
 
     def set_pending_prompts(self, count: int) -> None:
         """Show how many requests from peers wait for the user."""
@@ -156,7 +174,7 @@ class StatusBarController(QObject):
     def refresh(self) -> None:
         """Re-read the selected connection's state and latency."""
         self._show_connection()
-        self._refit_error()
+        self._refit_message()
 
     def _show_connection(self) -> None:
         cid = self._ctx.selection.current
@@ -201,7 +219,7 @@ class StatusBarController(QObject):
         text = f"last round trip {duration_text(latency / 1000)}" if latency is not None else ""
         if text != self.latency_label.text():
             self.latency_label.setText(text)
-            self._refit_error()
+            self._refit_message()
 
     def _saved_name(self, cid: str) -> str:
         try:
