@@ -2,17 +2,21 @@
 
 A step groups the HTTP exchanges of one stage (a discovery fallback that 404s and the URL that
 answers are one step) and names their wire-record sequence numbers, so an "auth steps" view can
-jump from a step to its requests and responses. Nothing here imports the SDK.
+jump from a step to its requests and responses. Each step also carries those exchanges as the wire
+log holds them (redacted: tokens, codes and client secrets are ``***``), what was checked
+(``AuthCheck``: issuer, resource, https, audience, PKCE, state) and, when it failed, why and what to
+change (``AuthFailure``). Nothing here imports the SDK.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import logging
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Literal
+from typing import Any, Literal
 
 from workbench.core.wire.recorder import WireRecorder
 from workbench.core.wire.records import WireKind, WireRecord
@@ -20,6 +24,10 @@ from workbench.core.wire.records import WireKind, WireRecord
 log = logging.getLogger(__name__)
 
 StepStatus = Literal["ok", "failed", "skipped"]
+CheckOutcome = Literal["passed", "failed", "skipped"]
+
+BODY_LIMIT = 2000
+"""Characters of a request or response body a step keeps (the wire log has the rest)."""
 
 
 class AuthStage(StrEnum):
@@ -39,6 +47,145 @@ class AuthStage(StrEnum):
     """Tokens revoked at logout (RFC 7009)."""
 
 
+STEP_TITLES: dict[tuple[AuthStage, str], str] = {
+    (AuthStage.DISCOVERY, "protected-resource"): "Resource metadata",
+    (AuthStage.DISCOVERY, "authorization-server"): "Authorization-server metadata",
+    (AuthStage.DISCOVERY, "other"): "Discovery",
+    (AuthStage.REGISTRATION, "client"): "Client registration",
+    (AuthStage.AUTHORIZE, ""): "Authorization request and callback",
+    (AuthStage.TOKEN, "authorization_code"): "Token",
+    (AuthStage.REFRESH, "refresh_token"): "Refresh",
+    (AuthStage.REVOKE, ""): "Revocation",
+}
+"""What a step is called, by stage and subject (``step_title`` falls back to the stage's)."""
+
+_STAGE_TITLES = {
+    AuthStage.DISCOVERY: "Discovery",
+    AuthStage.REGISTRATION: "Client registration",
+    AuthStage.AUTHORIZE: "Authorization request and callback",
+    AuthStage.TOKEN: "Token",
+    AuthStage.REFRESH: "Refresh",
+    AuthStage.REVOKE: "Revocation",
+}
+
+
+def step_title(stage: AuthStage, subject: str = "") -> str:
+    """The name of a step for people: ``Resource metadata``, ``Authorization-server metadata``, ``Token``."""
+    return STEP_TITLES.get((stage, subject)) or _STAGE_TITLES[stage]
+
+
+class FailureCode(StrEnum):
+    """Why a step failed: the typed code of ``AuthFailure`` (also ``details["oauth"]`` of the error raised)."""
+
+    ISSUER_MISMATCH = "issuer-mismatch"
+    """The authorization server's metadata names another issuer than the one it was discovered by (RFC 8414 §3.3)."""
+    RESOURCE_MISMATCH = "resource-mismatch"
+    """The protected-resource metadata names another resource than the server's URL (RFC 9728 §3.3, RFC 8707)."""
+    INSECURE_ENDPOINT = "insecure-endpoint"
+    """An endpoint is plain http off this machine."""
+    AUDIENCE_MISMATCH = "audience-mismatch"
+    """The access token was issued for another audience than this server."""
+    STATE_MISMATCH = "state-mismatch"
+    """The callback's ``state`` is not the one the authorization request sent."""
+    PKCE_MISSING = "pkce-missing"
+    """The authorization request does not use PKCE with S256."""
+    HTTP_ERROR = "http-error"
+    """The endpoint answered with an HTTP error."""
+    INVALID_RESPONSE = "invalid-response"
+    """The answer is not what the step expects (not JSON, a field missing)."""
+    REFUSED = "authorization-refused"
+    """The authorization server redirected back with an error (e.g. access denied)."""
+    TIMEOUT = "login-timeout"
+    """Nobody came back from the browser in time."""
+    LOGIN_REQUIRED = "login-required"
+    """A login is needed, and this connection may not open a browser."""
+    OTHER = "flow-failed"
+    """Any other failure of the flow."""
+
+
+@dataclass(frozen=True, slots=True)
+class AuthCheck:
+    """One thing a step checked, and the outcome.
+
+    Attributes:
+        name: What was checked: ``issuer``, ``resource``, ``https``, ``audience``, ``pkce``, ``state``,
+            ``iss``, ``status`` …
+        outcome: ``passed``, ``failed`` or ``skipped`` (nothing to check, e.g. an opaque token's audience).
+        detail: One line for people (values from the peer are untrusted text).
+    """
+
+    name: str
+    outcome: CheckOutcome
+    detail: str
+
+    @property
+    def passed(self) -> bool:
+        """Whether the check passed."""
+        return self.outcome == "passed"
+
+    def to_dict(self) -> dict[str, str]:
+        """JSON-ready: name, outcome, detail."""
+        return {"name": self.name, "outcome": self.outcome, "detail": self.detail}
+
+
+@dataclass(frozen=True, slots=True)
+class AuthFailure:
+    """Why a step failed and what to change.
+
+    Attributes:
+        code: The typed code (``FailureCode``).
+        reason: What went wrong, in words (values from the peer are untrusted text).
+        hint: What to change so the step passes.
+    """
+
+    code: FailureCode
+    reason: str
+    hint: str
+
+    def to_dict(self) -> dict[str, str]:
+        """JSON-ready: code, reason, hint."""
+        return {"code": self.code.value, "reason": self.reason, "hint": self.hint}
+
+
+@dataclass(frozen=True, slots=True)
+class AuthExchange:
+    """One request of a step and its answer, as the wire log holds them (redacted, bodies trimmed).
+
+    The browser's legs (the authorization request and the redirect back) are not on the wire: they
+    are described here with ``via="browser"``.
+
+    Attributes:
+        method: The HTTP method.
+        url: The URL (credential parameters ``***``).
+        status: The answer's HTTP status (``None`` when none came).
+        request_headers: Request headers, credentials masked.
+        request_body: The request body (trimmed to ``BODY_LIMIT``), secrets masked.
+        response_headers: Response headers, credentials masked.
+        response_body: The response body (trimmed), tokens masked.
+        request_seq: The request's wire record (``None`` for the browser's legs).
+        response_seq: The response's wire record.
+        via: ``http`` (this client sent it) or ``browser``.
+    """
+
+    method: str
+    url: str
+    status: int | None = None
+    request_headers: tuple[tuple[str, str], ...] = ()
+    request_body: str = ""
+    response_headers: tuple[tuple[str, str], ...] = ()
+    response_body: str = ""
+    request_seq: int | None = None
+    response_seq: int | None = None
+    via: Literal["http", "browser"] = "http"
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready, every field."""
+        out = dataclasses.asdict(self)
+        out["request_headers"] = dict(self.request_headers)
+        out["response_headers"] = dict(self.response_headers)
+        return out
+
+
 @dataclass(frozen=True, slots=True)
 class AuthStep:
     """One finished step of an OAuth flow (an event: published on the bus and given to callbacks).
@@ -49,6 +196,10 @@ class AuthStep:
         status: ``ok``, ``failed`` or ``skipped`` (e.g. no revocation endpoint).
         detail: One line for people; never a token, code, verifier or client secret.
         wire_seqs: Sequence numbers of the wire records (HTTP requests and responses) of the step.
+        title: What the step is called (``step_title``), e.g. ``Authorization-server metadata``.
+        checks: What the step checked, in order.
+        exchanges: Its requests and answers, redacted.
+        failure: Why it failed and what to change (``None`` unless ``status`` is ``failed``).
     """
 
     connection_id: str
@@ -56,6 +207,30 @@ class AuthStep:
     status: StepStatus
     detail: str
     wire_seqs: tuple[int, ...] = ()
+    title: str = ""
+    checks: tuple[AuthCheck, ...] = ()
+    exchanges: tuple[AuthExchange, ...] = field(default=(), compare=False)
+    failure: AuthFailure | None = None
+
+    @property
+    def name(self) -> str:
+        """``title``, or the stage's title when none was given."""
+        return self.title or step_title(self.stage)
+
+    def to_dict(self, *, exchanges: bool = True) -> dict[str, Any]:
+        """JSON-ready: step (the stage), title, status, detail, wire_seqs, checks, failure (and exchanges)."""
+        out: dict[str, Any] = {
+            "step": self.stage.value,
+            "title": self.name,
+            "status": self.status,
+            "detail": self.detail,
+            "wire_seqs": list(self.wire_seqs),
+            "checks": [check.to_dict() for check in self.checks],
+            "failure": self.failure.to_dict() if self.failure is not None else None,
+        }
+        if exchanges:
+            out["exchanges"] = [exchange.to_dict() for exchange in self.exchanges]
+        return out
 
 
 StepCallback = Callable[[AuthStep], None]
@@ -104,21 +279,79 @@ class StepLog:
         finally:
             unsubscribe()
 
-    def exchange(self, stage: AuthStage, subject: str, status: StepStatus, detail: str, seqs: list[int]) -> None:
-        """Add one exchange: merged into the pending step when it continues it, else starts a new one."""
+    def exchange(
+        self,
+        stage: AuthStage,
+        subject: str,
+        status: StepStatus,
+        detail: str,
+        seqs: list[int],
+        *,
+        checks: Iterable[AuthCheck] = (),
+        failure: AuthFailure | None = None,
+    ) -> None:
+        """Add one exchange: merged into the pending step when it continues it, else starts a new one.
+
+        A merged step keeps the checks of every exchange and the latest status, detail and failure.
+        """
         key = (stage, subject)
         previous = self._pending_step
         if previous is not None and self._pending == key:
-            self._pending_step = AuthStep(self.connection_id, stage, status, detail, (*previous.wire_seqs, *seqs))
+            self._pending_step = dataclasses.replace(
+                previous,
+                status=status,
+                detail=detail,
+                wire_seqs=(*previous.wire_seqs, *seqs),
+                checks=(*previous.checks, *checks),
+                failure=failure,
+            )
             return
         self.flush()
         self._pending = key
-        self._pending_step = AuthStep(self.connection_id, stage, status, detail, tuple(seqs))
+        title = step_title(stage, subject)
+        self._pending_step = AuthStep(
+            self.connection_id, stage, status, detail, tuple(seqs), title, tuple(checks), (), failure
+        )
 
-    def step(self, stage: AuthStage, status: StepStatus, detail: str, seqs: tuple[int, ...] = ()) -> None:
-        """Emit a step that stands alone (after flushing the pending one)."""
+    def step(
+        self,
+        stage: AuthStage,
+        status: StepStatus,
+        detail: str,
+        seqs: tuple[int, ...] = (),
+        *,
+        subject: str = "",
+        checks: Iterable[AuthCheck] = (),
+        failure: AuthFailure | None = None,
+        exchanges: Iterable[AuthExchange] = (),
+    ) -> None:
+        """Emit a step that stands alone (after flushing the pending one).
+
+        A failure without a reason right after a step of the same stage that failed with one (the
+        SDK's error after a check here already refused the answer) is the same failure: not repeated.
+        """
         self.flush()
-        self._publish(AuthStep(self.connection_id, stage, status, detail, seqs))
+        last = self.steps[-1] if self.steps else None
+        if (
+            status == "failed"
+            and failure is None
+            and last is not None
+            and last.stage is stage
+            and last.failure is not None
+        ):
+            return
+        title = step_title(stage, subject)
+        self._publish(
+            AuthStep(self.connection_id, stage, status, detail, seqs, title, tuple(checks), tuple(exchanges), failure)
+        )
+
+    @property
+    def failure(self) -> AuthStep | None:
+        """The last step emitted or pending that failed with a reason (``failure`` set), if any."""
+        pending = self._pending_step
+        if pending is not None and pending.failure is not None:
+            return pending
+        return next((step for step in reversed(self.steps) if step.failure is not None), None)
 
     def flush(self) -> None:
         """Emit the pending step, if any."""
@@ -127,6 +360,8 @@ class StepLog:
             self._publish(step)
 
     def _publish(self, step: AuthStep) -> None:
+        if step.wire_seqs:
+            step = dataclasses.replace(step, exchanges=(*wire_exchanges(self.wire, step.wire_seqs), *step.exchanges))
         self.steps.append(step)
         if self._emit is None:
             return
@@ -134,3 +369,37 @@ class StepLog:
             self._emit(step)
         except Exception:
             log.exception("auth step callback failed")
+
+
+def trimmed(text: str, limit: int = BODY_LIMIT) -> str:
+    """``text`` cut to ``limit`` characters, saying how much was left out."""
+    return text if len(text) <= limit else f"{text[:limit]}… ({len(text) - limit} more characters in the wire log)"
+
+
+def wire_exchanges(wire: WireRecorder, seqs: Iterable[int]) -> list[AuthExchange]:
+    """The HTTP requests among ``seqs`` and their answers, as the (redacting) recorder holds them."""
+    records = [record for seq in seqs if (record := wire.get(seq)) is not None]
+    answers = {
+        (record.http or {}).get("request_seq"): record for record in records if record.kind is WireKind.HTTP_RESPONSE
+    }
+    out = []
+    for record in records:
+        if record.kind is not WireKind.HTTP_REQUEST:
+            continue
+        http = record.http or {}
+        answer = answers.get(record.seq)
+        answer_http = (answer.http or {}) if answer is not None else {}
+        out.append(
+            AuthExchange(
+                method=str(http.get("method") or record.method or ""),
+                url=str(http.get("url") or ""),
+                status=answer_http.get("status"),
+                request_headers=tuple((http.get("headers") or {}).items()),
+                request_body=trimmed(record.payload),
+                response_headers=tuple((answer_http.get("headers") or {}).items()),
+                response_body=trimmed(answer.payload) if answer is not None else "",
+                request_seq=record.seq,
+                response_seq=answer.seq if answer is not None else None,
+            )
+        )
+    return out
