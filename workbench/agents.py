@@ -2,8 +2,20 @@
 
 ``MCPAgent`` and ``A2AAgent`` both satisfy ``RemoteAgent``; the protocol is chosen explicitly by
 the class you construct, never guessed from a URL.
+
+An MCP server behind OAuth 2.1::
+
+    agent = MCPAgent(
+        "https://mcp.example/mcp",
+        oauth=OAuth(client=PreRegisteredClient("my-id", secret), scopes=("read",)),
+        credentials=MemoryCredentialStore(),      # default: the OS keyring
+        open_browser=system_browser_opener,       # or follow_redirects_opener; None: stored tokens only
+    )
+    async with agent: ...
 """
 
+from workbench.core.auth_steps import AuthStage, AuthStep
+from workbench.core.credentials import CredentialStore, KeyringCredentialStore, MemoryCredentialStore
 from workbench.core.errors import (
     AgentCardError,
     AuthRequiredError,
@@ -11,6 +23,7 @@ from workbench.core.errors import (
     ConnectError,
     ConnectionLostError,
     NotFoundError,
+    OAuthRefusedError,
     ProtocolError,
     RemoteError,
     RequestTimeoutError,
@@ -19,6 +32,17 @@ from workbench.core.errors import (
     UnsupportedCapabilityError,
     UsageError,
     WorkbenchError,
+)
+from workbench.core.http.browser import BrowserOpener, follow_redirects_opener, system_browser_opener
+from workbench.core.http.oauth_endpoints import InsecureEndpointError
+from workbench.core.oauth_options import (
+    AuthorizationCode,
+    DynamicClient,
+    MetadataDocumentClient,
+    OAuth,
+    OAuthClient,
+    OAuthGrant,
+    PreRegisteredClient,
 )
 from workbench.core.protocols.a2a import A2AAgent
 from workbench.core.protocols.base import (
@@ -65,11 +89,17 @@ __all__ = [
     "ArtifactUpdated",
     "AuthRequired",
     "AuthRequiredError",
+    "AuthStage",
+    "AuthStep",
+    "AuthorizationCode",
+    "BrowserOpener",
     "Completed",
     "ConfigError",
     "ConnectError",
     "ConnectionLostError",
     "ContentPart",
+    "CredentialStore",
+    "DynamicClient",
     "ElicitationRequest",
     "ElicitationRequested",
     "ElicitationResponse",
@@ -77,9 +107,18 @@ __all__ = [
     "InputRequest",
     "InputRequired",
     "InputResponse",
+    "InsecureEndpointError",
+    "KeyringCredentialStore",
     "LogMessage",
     "MCPAgent",
+    "MemoryCredentialStore",
+    "MetadataDocumentClient",
     "NotFoundError",
+    "OAuth",
+    "OAuthClient",
+    "OAuthGrant",
+    "OAuthRefusedError",
+    "PreRegisteredClient",
     "ProgressReported",
     "ProtocolError",
     "RemoteAgent",
@@ -102,4 +141,6 @@ __all__ = [
     "UsageError",
     "WireRecorder",
     "WorkbenchError",
+    "follow_redirects_opener",
+    "system_browser_opener",
 ]

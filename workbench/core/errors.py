@@ -11,6 +11,7 @@ The tree (codes in brackets; tests assert codes, never message text)::
     ├── ConnectError                    [connect]           could not reach or handshake with the peer
     │   ├── UnreachableError            [unreachable]       DNS / refused / no route / spawn failed
     │   ├── AuthRequiredError           [auth-required]     HTTP 401/403 or a credential is missing
+    │   │   └── OAuthRefusedError       [oauth-refused]     an OAuth login step failed a check
     │   └── AgentCardError              [agent-card]        A2A card missing, invalid or unreadable
     ├── ConnectionLostError             [connection-lost]   the peer went away mid-session
     ├── ProtocolError                   [protocol]          the peer sent something malformed
@@ -107,6 +108,18 @@ class AuthRequiredError(ConnectError):
     """The peer demands credentials that were missing or rejected."""
 
     code = "auth-required"
+
+
+class OAuthRefusedError(AuthRequiredError):
+    """An OAuth login stopped at a step whose check failed; nothing of it was stored.
+
+    ``details``: ``step`` (the auth stage: ``discovery``, ``registration``, ``authorize``,
+    ``token``, ``refresh``), ``reason`` (``resource-mismatch``, ``issuer-mismatch``,
+    ``iss-mismatch``, ``state-mismatch``, ``client-metadata-mismatch``,
+    ``client-metadata-unsupported``, ``registration-failed``, ``token-refused``, ``flow-failed``).
+    """
+
+    code = "oauth-refused"
 
 
 class AgentCardError(ConnectError):

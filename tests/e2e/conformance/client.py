@@ -7,8 +7,14 @@ scenarios, ``MCP_CONFORMANCE_CONTEXT`` (a JSON object: client ids, secrets, keys
 calls). This program does for each scenario what a user of the public library would do, with
 nothing from ``workbench`` but ``workbench.agents``.
 
-A scenario whose client mode the public library does not offer (every OAuth mode, the skills
-extension) has no handler in ``SCENARIOS`` but an entry in ``GAPS`` saying what is missing and what
+The OAuth scenarios of the authorization code grant log in with ``MCPAgent(url, oauth=OAuth(...))``:
+an in-memory credential store, the loopback redirect followed by an HTTP client instead of a browser
+(``follow_redirects_opener``; the suite's authorization server approves without a person), the
+client identity the scenario calls for (dynamic registration; the pre-registered client of the
+context; the suite's fixed client metadata document URL, which this machine cannot read).
+
+A scenario whose client mode the public library does not offer (the non-interactive grants, DPoP,
+the skills extension) has no handler in ``SCENARIOS`` but an entry in ``GAPS`` saying what is missing and what
 the public API would need; it exits with ``NOT_SUPPORTED`` (3) at once, saying so on stderr. The
 tests read ``GAPS`` for their expected-failure reasons: when the library gains a mode, its scenarios
 get a handler here and leave ``GAPS``, and the tests run them.
@@ -53,53 +59,7 @@ class Gap:
         return f"{self.capability}; needs {self.needs}"
 
 
-OAUTH_LOGIN = Gap(
-    "an OAuth 2.1 authorization-code login (PKCE, RFC 9728/8414 discovery, dynamic registration, "
-    "scope selection and step-up, iss and issuer checks)",
-    "an OAuth option on MCPAgent (or a login function) in workbench.agents that runs the guarded login of "
-    "'workbench login' with a caller-supplied browser opener and credential store",
-)
 GAPS: dict[str, Gap] = {
-    **{
-        f"auth/{name}": OAUTH_LOGIN
-        for name in (
-            "metadata-default",
-            "metadata-var1",
-            "metadata-var2",
-            "metadata-var3",
-            "scope-from-www-authenticate",
-            "scope-from-scopes-supported",
-            "scope-omitted-when-undefined",
-            "scope-step-up",
-            "scope-retry-limit",
-            "token-endpoint-auth-basic",
-            "token-endpoint-auth-post",
-            "token-endpoint-auth-none",
-            "2025-03-26-oauth-metadata-backcompat",
-            "2025-03-26-oauth-endpoint-fallback",
-            "resource-mismatch",
-            "offline-access-scope",
-            "offline-access-not-supported",
-            "authorization-server-migration",
-            "iss-supported",
-            "iss-not-advertised",
-            "iss-supported-missing",
-            "iss-wrong-issuer",
-            "iss-unexpected",
-            "iss-normalized",
-            "metadata-issuer-mismatch",
-        )
-    },
-    "auth/basic-cimd": Gap(
-        "a Client ID Metadata Document: the login's client_id is the HTTPS URL of the client's metadata "
-        "when the authorization server advertises client_id_metadata_document_supported",
-        "the OAuth login plus a client metadata URL option",
-    ),
-    "auth/pre-registration": Gap(
-        "a client registered out of band (client_id and client_secret, client_secret_basic) where the "
-        "authorization server has no dynamic registration",
-        "the OAuth login plus a pre-registered client option (id, secret, token endpoint auth method)",
-    ),
     "auth/client-credentials-basic": Gap(
         "the client_credentials grant with client_secret_basic (no browser, no user)",
         "a client-credentials option on MCPAgent taking a client id and secret",
@@ -159,11 +119,13 @@ class Scenario:
         answers_questions: Give the agent handlers for elicitation and sampling and offer roots, as a
             host that can answer them does.
         elicitation: The elicitation answer (default: accept the form's defaults).
+        oauth: Log in with OAuth when the server asks (``oauth_for``).
     """
 
     run: Handler
     answers_questions: bool = False
     elicitation: Callable[[ElicitationRequest], Awaitable[ElicitationResponse]] | None = None
+    oauth: bool = False
 
 
 async def accept_defaults(request: ElicitationRequest) -> ElicitationResponse:
@@ -256,6 +218,61 @@ async def echo_focal_schema(agent: MCPAgent, context: Context) -> None:
     show(await agent.call_tool("json_schema_echo", {"schema": focal.input_schema}))
 
 
+async def call_first_tool(agent: MCPAgent, context: Context) -> None:
+    """List the tools and call the first one (after the login; a later 403 may ask for more scope)."""
+    tools = agent.tool_specs()
+    print("tools:", [tool.name for tool in tools], flush=True)
+    if tools:
+        show(await agent.call_tool(tools[0].name, placeholder_arguments(tools[0].input_schema)))
+
+
+CIMD_URL = "https://conformance-test.local/client-metadata.json"
+"""The client metadata document URL the suite's ``auth/basic-cimd`` expects as client id (never fetched)."""
+
+AUTHORIZATION_CODE_SCENARIOS = (
+    "metadata-default",
+    "metadata-var1",
+    "metadata-var2",
+    "metadata-var3",
+    "basic-cimd",
+    "scope-from-www-authenticate",
+    "scope-from-scopes-supported",
+    "scope-omitted-when-undefined",
+    "scope-step-up",
+    "scope-retry-limit",
+    "token-endpoint-auth-basic",
+    "token-endpoint-auth-post",
+    "token-endpoint-auth-none",
+    "pre-registration",
+    "2025-03-26-oauth-metadata-backcompat",
+    "2025-03-26-oauth-endpoint-fallback",
+    "resource-mismatch",
+    "offline-access-scope",
+    "offline-access-not-supported",
+    "authorization-server-migration",
+    "iss-supported",
+    "iss-not-advertised",
+    "iss-supported-missing",
+    "iss-wrong-issuer",
+    "iss-unexpected",
+    "iss-normalized",
+    "metadata-issuer-mismatch",
+)
+"""The ``auth/*`` scenarios of the authorization code grant (``Scenario(..., oauth=True)``)."""
+
+
+def oauth_for(name: str, context: Context) -> Any:
+    """The ``OAuth`` options a user would give for the scenario: the client it calls for."""
+    from workbench.agents import DynamicClient, MetadataDocumentClient, OAuth, OAuthClient, PreRegisteredClient
+
+    client: OAuthClient = DynamicClient()
+    if "client_id" in context:  # registered out of band
+        client = PreRegisteredClient(context["client_id"], context.get("client_secret"))
+    elif name == "auth/basic-cimd":
+        client = MetadataDocumentClient(CIMD_URL, verify=False)
+    return OAuth(client=client, login_timeout=20)
+
+
 SCENARIOS: dict[str, Scenario] = {
     "initialize": Scenario(list_tools),
     "tools_call": Scenario(call("add_numbers", {"a": 5, "b": 3})),
@@ -272,15 +289,22 @@ SCENARIOS: dict[str, Scenario] = {
     "http-invalid-tool-headers": Scenario(call_every_tool),
     "json-schema-ref-no-deref": Scenario(list_tools),
     "json-schema-2020-12-preservation": Scenario(echo_focal_schema),
+    **{f"auth/{name}": Scenario(call_first_tool, oauth=True) for name in AUTHORIZATION_CODE_SCENARIOS},
 }
 """Scenario -> what a user of ``workbench.agents`` does for it."""
 
 
-async def run(url: str, scenario: Scenario, context: Context) -> None:
+async def run(url: str, scenario: Scenario, context: Context, name: str = "") -> None:
     """Connect an ``MCPAgent`` to ``url`` as the scenario needs and run it."""
-    from workbench.agents import MCPAgent
+    from workbench.agents import MCPAgent, MemoryCredentialStore, follow_redirects_opener
 
     questions: dict[str, Any] = {}
+    if scenario.oauth:
+        questions = {
+            "oauth": oauth_for(name, context),
+            "credentials": MemoryCredentialStore(),
+            "open_browser": follow_redirects_opener,
+        }
     if scenario.answers_questions:
         questions = {"elicitation_handler": accept_defaults, "sampling_handler": answer_sampling, "roots": []}
     if scenario.elicitation is not None:
@@ -306,7 +330,7 @@ def main(argv: list[str]) -> int:
     from workbench.agents import WorkbenchError
 
     try:
-        asyncio.run(run(argv[-1], SCENARIOS[name], context))
+        asyncio.run(run(argv[-1], SCENARIOS[name], context, name))
     except WorkbenchError as exc:
         print(f"{name}: {type(exc).__name__} ({exc.code}): {exc}", file=sys.stderr)
         return 1

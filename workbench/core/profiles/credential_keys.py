@@ -18,6 +18,9 @@ OAUTH_TOKENS_KIND = "oauth:tokens"
 OAUTH_CLIENT_KIND = "oauth:client"
 """The ``<kind>`` part of the key under which a profile's OAuth client registration is stored."""
 
+OAUTH_CLIENT_SECRET_KIND = "oauth:client-secret"
+"""The ``<kind>`` part of the key under which a pre-registered OAuth client's secret is stored."""
+
 
 def secret_key(profile_id: str, kind: SecretKind, name: str = "") -> str:
     """The credential-store key for one secret of a profile."""
@@ -27,6 +30,11 @@ def secret_key(profile_id: str, kind: SecretKind, name: str = "") -> str:
 def oauth_keys(profile_id: str) -> tuple[str, str]:
     """The credential-store keys of a profile's OAuth login: its tokens, then its client registration."""
     return f"{profile_id}/{OAUTH_TOKENS_KIND}", f"{profile_id}/{OAUTH_CLIENT_KIND}"
+
+
+def oauth_client_secret_key(profile_id: str) -> str:
+    """The credential-store key of a profile's pre-registered OAuth client secret (kept across logouts)."""
+    return f"{profile_id}/{OAUTH_CLIENT_SECRET_KIND}"
 
 
 def parse_secret_spec(spec: str) -> tuple[SecretKind, str]:

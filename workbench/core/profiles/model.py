@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 import uuid
 from typing import Annotated, Any, ClassVar, Literal, Self
+from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator, model_validator
 
@@ -188,6 +189,13 @@ class _OAuthMixin(BaseModel):
             registration, PKCE, loopback redirect); tokens live in the credential store.
         oauth_scopes: Scopes to ask for on top of those the server challenges for.
         oauth_client_name: The client name shown on the authorization server's consent page.
+        oauth_client: Who the client is: ``dynamic`` (RFC 7591 registration), ``pre-registered``
+            (``oauth_client_id``; its secret in the credential store under
+            ``<id>/oauth:client-secret`` unless ``oauth_token_auth`` is ``none``) or
+            ``metadata-document`` (CIMD: ``oauth_client_metadata_url`` is the client id).
+        oauth_client_id: The pre-registered client's id.
+        oauth_token_auth: The pre-registered client's token endpoint auth method.
+        oauth_client_metadata_url: The client metadata document's URL (https, or http on loopback).
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
@@ -195,11 +203,23 @@ class _OAuthMixin(BaseModel):
     auth: Literal["none", "oauth"] = "none"
     oauth_scopes: list[str] = Field(default_factory=list)
     oauth_client_name: Annotated[str, Field(min_length=1, max_length=200)] | None = None
+    oauth_client: Literal["dynamic", "pre-registered", "metadata-document"] = "dynamic"
+    oauth_client_id: Annotated[str, Field(min_length=1, max_length=2000)] | None = None
+    oauth_token_auth: Literal["client_secret_basic", "client_secret_post", "none"] = "client_secret_basic"
+    oauth_client_metadata_url: Annotated[str, Field(min_length=1, max_length=2000)] | None = None
 
     @model_validator(mode="after")
     def _one_authorization_source(self) -> Self:
         if self.auth == "oauth" and any(r.target.lower() == "authorization" for r in getattr(self, "secrets", [])):
             raise ValueError("an OAuth profile sets the Authorization header itself; remove its bearer secret")
+        if self.oauth_client == "pre-registered" and not self.oauth_client_id:
+            raise ValueError("a pre-registered OAuth client needs its client id")
+        if self.oauth_client == "metadata-document":
+            url = urlsplit(self.oauth_client_metadata_url or "")
+            loopback = url.hostname in ("127.0.0.1", "localhost", "::1")
+            secure = url.scheme == "https" or (url.scheme == "http" and loopback)
+            if not secure or url.path in ("", "/"):
+                raise ValueError("a client metadata document URL must be https (or http on loopback) with a path")
         return self
 
 

@@ -70,3 +70,28 @@ def describe_exchange(stage: AuthStage, subject: str, request: httpx2.Request, r
         extras.append("refresh token" if body.get("refresh_token") else "no refresh token")
         return f"{what} by {where} ({', '.join(extras)})"
     return f"{request.method} {where} → HTTP {response.status_code}"
+
+
+_SDK_FAILURES: tuple[tuple[str, AuthStage, str], ...] = (
+    # Matched on the words of mcp 2.3.0's OAuthFlowError messages (mcp/client/auth/oauth2.py, utils.py).
+    ("Protected resource ", AuthStage.DISCOVERY, "resource-mismatch"),
+    ("metadata issuer mismatch", AuthStage.DISCOVERY, "issuer-mismatch"),
+    ("response iss mismatch", AuthStage.AUTHORIZE, "iss-mismatch"),
+    ("missing iss parameter", AuthStage.AUTHORIZE, "iss-mismatch"),
+    ("State parameter mismatch", AuthStage.AUTHORIZE, "state-mismatch"),
+)
+
+
+def failure_of(exc: Exception, last_stage: AuthStage | None) -> tuple[AuthStage, str]:
+    """The step an SDK OAuth error stopped the login at, and why (a ``OAuthRefusedError`` reason code)."""
+    from mcp.client.auth import OAuthRegistrationError, OAuthTokenError
+
+    text = str(exc)
+    for words, stage, reason in _SDK_FAILURES:
+        if words in text and (reason != "resource-mismatch" or "does not match" in text):
+            return stage, reason
+    if isinstance(exc, OAuthRegistrationError):
+        return AuthStage.REGISTRATION, "registration-failed"
+    if isinstance(exc, OAuthTokenError):
+        return (last_stage if last_stage is AuthStage.REFRESH else AuthStage.TOKEN), "token-refused"
+    return last_stage or AuthStage.DISCOVERY, "flow-failed"

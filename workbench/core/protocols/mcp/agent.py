@@ -48,11 +48,18 @@ from workbench.core.protocols.mcp._features import MCPServerFeatures
 from workbench.core.protocols.mcp._funnel import RequestFunnel
 from workbench.core.protocols.mcp._notifications import Notifications
 from workbench.core.protocols.mcp._session import SessionOwner
+from workbench.core.protocols.mcp.oauth import oauth_http
 from workbench.core.protocols.mcp.stdio import StdioProcessInfo
 from workbench.core.protocols.mcp.task_facet import MCPTaskOperations
 from workbench.core.protocols.snapshot import AgentSnapshot
 from workbench.core.timeouts import DEFAULT_CONNECT_TIMEOUT
 from workbench.core.wire.recorder import WireRecorder
+
+if TYPE_CHECKING:
+    from workbench.core.auth_steps import StepCallback
+    from workbench.core.credentials import CredentialStore
+    from workbench.core.http.browser import BrowserOpener
+    from workbench.core.oauth_options import OAuth
 
 __all__ = ["MODES", "MCPAgent", "MCPConfig", "MCPServerFeatures", "MCPTaskOperations", "Mode", "Transport"]
 
@@ -97,6 +104,16 @@ class MCPAgent(AgentBase):
             credentials to the origins the user configured, or a test's in-process app.
         limits: HTTP only: response size limits (default ``HTTPLimits()``: 64 MiB per message or
             event, 128 MiB per request's event stream); a refusal is a ``ProtocolError`` naming it.
+        oauth: HTTP only: log in with OAuth 2.1 as ``OAuth(...)`` says (client identity, grant,
+            scopes) when the server asks (401); tokens are reused and refreshed from ``credentials``.
+            The OAuth requests go through the same credential guard and https checks as
+            ``workbench login``; each step is an ``AuthStep`` naming its wire records. Not with ``auth``.
+        credentials: Where OAuth tokens and registrations live (default: the OS keyring,
+            ``KeyringCredentialStore()``; ``MemoryCredentialStore()`` for tests and scripts).
+        open_browser: Shows the authorization URL to a person (``system_browser_opener``) or follows
+            it (``follow_redirects_opener``); ``None``: a login that is needed raises
+            ``AuthRequiredError`` (``details["oauth"] == "login-required"``) and stored tokens are used only.
+        on_auth_step: Receives each OAuth ``AuthStep`` as it finishes (also published on ``bus``).
     """
 
     protocol: Literal["mcp"] = "mcp"
@@ -128,11 +145,32 @@ class MCPAgent(AgentBase):
         sdk_transport: Any = None,
         http_transport: httpx2.AsyncBaseTransport | None = None,
         limits: HTTPLimits | None = None,
+        oauth: OAuth | None = None,
+        credentials: CredentialStore | None = None,
+        open_browser: BrowserOpener | None = None,
+        on_auth_step: StepCallback | None = None,
     ) -> None:
+        wire = wire if wire is not None else WireRecorder()
+        connection_id = connection_id or f"mcp-{uuid.uuid4().hex[:8]}"
+        if oauth is not None:
+            auth, http_transport = oauth_http(
+                target,
+                transport,
+                oauth,
+                given_auth=auth,
+                given_transport=http_transport,
+                headers=headers,
+                wire=wire,
+                connection_id=connection_id,
+                bus=bus,
+                credentials=credentials,
+                open_browser=open_browser,
+                on_auth_step=on_auth_step,
+            )
         self._config = config = MCPConfig(
             transport=transport,
-            wire=wire if wire is not None else WireRecorder(),
-            connection_id=connection_id or f"mcp-{uuid.uuid4().hex[:8]}",
+            wire=wire,
+            connection_id=connection_id,
             url=target,
             command=command,
             args=tuple(args or ()),

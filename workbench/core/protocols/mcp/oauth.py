@@ -28,28 +28,47 @@ import dataclasses
 import json
 import logging
 import time
-from collections.abc import AsyncGenerator, Callable
+from collections.abc import AsyncGenerator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+import anyio
 import httpx2
 from mcp.client.auth import OAuthFlowError
 from mcp.client.auth.oauth2 import OAuthContext
 from mcp.client.auth.utils import union_scopes
-from mcp.shared.auth import AuthorizationCodeResult, OAuthClientMetadata, OAuthToken
+from mcp.shared.auth import AuthorizationCodeResult, OAuthClientInformationFull, OAuthClientMetadata, OAuthToken
 from pydantic import AnyUrl, PrivateAttr
 
-from workbench.core.auth_steps import AuthStage, AuthStep, StepCallback, StepLog, StepStatus
-from workbench.core.credentials import CredentialStore
-from workbench.core.errors import AuthRequiredError, WorkbenchError
+from workbench.core.auth_steps import AuthCheck, AuthFailure, AuthStage, AuthStep, StepCallback, StepLog, StepStatus
+from workbench.core.credentials import CredentialStore, KeyringCredentialStore
+from workbench.core.errors import (
+    AuthRequiredError,
+    ConfigError,
+    OAuthRefusedError,
+    UnsupportedCapabilityError,
+    WorkbenchError,
+)
+from workbench.core.events import EventBus
 from workbench.core.http.browser import BrowserOpener, follow_redirects_opener, system_browser_opener
+from workbench.core.http.httpx2_transport import Httpx2CredentialGuard
 from workbench.core.http.loopback import LoopbackReceiver, free_port, redirect_uri
 from workbench.core.http.oauth_endpoints import InsecureEndpointError, check_oauth_endpoint
-from workbench.core.http.origins import OAUTH_ENDPOINT, origin_of
+from workbench.core.http.origins import OAUTH_ENDPOINT, CredentialBoundary, origin_of
+from workbench.core.oauth_options import (
+    AuthorizationCode,
+    DynamicClient,
+    MetadataDocumentClient,
+    OAuth,
+    OAuthClient,
+    PreRegisteredClient,
+)
+from workbench.core.protocols.mcp import _oauth_checks as checks
 from workbench.core.protocols.mcp._oauth_logout import LoginResult, LogoutResult, logout
-from workbench.core.protocols.mcp._oauth_steps import classify, describe_exchange
+from workbench.core.protocols.mcp._oauth_steps import classify, describe_exchange, failure_of
 from workbench.core.protocols.mcp._sdk_compat import HookedOAuthClientProvider
-from workbench.core.protocols.mcp.oauth_storage import CredentialTokenStorage
+from workbench.core.protocols.mcp.oauth_storage import CredentialTokenStorage, client_secret_key
+from workbench.core.safe_text import neutralise_line
 from workbench.core.timeouts import DEFAULT_LOGIN_TIMEOUT
 from workbench.core.wire.recorder import WireRecorder
 
@@ -60,12 +79,14 @@ __all__ = [
     "AuthStage",
     "AuthStep",
     "BrowserOpener",
+    "DeferredOAuth",
     "LoginResult",
     "LogoutResult",
     "WorkbenchOAuthProvider",
     "build_oauth_provider",
     "follow_redirects_opener",
     "logout",
+    "oauth_provider",
     "system_browser_opener",
 ]
 
@@ -173,6 +194,9 @@ class WorkbenchOAuthProvider(HookedOAuthClientProvider):
         login_timeout: Seconds to wait for the redirect after opening the URL.
         login_hint: How the user logs in, for error hints (``workbench login NAME``).
         clock: Seconds since the epoch.
+        client: Who the client is (``DynamicClient``: register; ``PreRegisteredClient``: its id and
+            secret, never registered or stored; ``MetadataDocumentClient``: its CIMD URL as client id
+            when the authorization server supports it).
     """
 
     def __init__(
@@ -188,6 +212,7 @@ class WorkbenchOAuthProvider(HookedOAuthClientProvider):
         login_timeout: float = LOGIN_TIMEOUT,
         login_hint: str | None = None,
         clock: Callable[[], float] = time.time,
+        client: OAuthClient | None = None,
     ) -> None:
         metadata = _ScopedClientMetadata(
             client_name=client_name,
@@ -209,7 +234,14 @@ class WorkbenchOAuthProvider(HookedOAuthClientProvider):
         self.login_hint = login_hint
         self._receiver: LoopbackReceiver | None = None
         self._authorize_endpoint = ""
+        self._authorization_url = ""
         self._challenge: list[int] = []
+        self.client = client if client is not None else DynamicClient()
+        if isinstance(self.client, MetadataDocumentClient):
+            # Set after construction: the SDK accepts only https here, a loopback document is http.
+            self.context.client_metadata_url = self.client.url
+        self._document_checked = False
+        self._last_stage: AuthStage | None = None
 
     async def load_state(self) -> None:
         """Load tokens, registration, absolute expiry and discovered metadata from the store."""
@@ -224,16 +256,20 @@ class WorkbenchOAuthProvider(HookedOAuthClientProvider):
             prm = state.protected_resource
             ctx.protected_resource_metadata = prm
             ctx.auth_server_url = str(prm.authorization_servers[0])
+        if isinstance(self.client, PreRegisteredClient):
+            # The given client, never a stored or a new registration (the SDK registers only without one).
+            ctx.client_info = pre_registered_info(self.client, self.redirect_port)
 
     # ---- the browser leg ----------------------------------------------------------------------
 
     async def _open(self, authorization_url: str) -> None:
         self.steps.flush()
         self._authorize_endpoint = str(httpx2.URL(authorization_url).copy_with(query=None))
+        self._authorization_url = authorization_url
         try:
             check_oauth_endpoint(self._authorize_endpoint, endpoint="authorization_endpoint")
         except InsecureEndpointError as exc:
-            self.steps.step(AuthStage.AUTHORIZE, "failed", exc.message)
+            self._browser_step("failed", exc.message, checks.browser_failure(exc))
             raise
         if self.opener is None:
             target = self.context.server_url
@@ -262,7 +298,7 @@ class WorkbenchOAuthProvider(HookedOAuthClientProvider):
         try:
             response = await receiver.wait(self.login_timeout)
         except WorkbenchError as exc:
-            self.steps.step(AuthStage.AUTHORIZE, "failed", f"{self._authorize_endpoint}: {exc.message}")
+            self._browser_step("failed", f"{self._authorize_endpoint}: {exc.message}", checks.browser_failure(exc))
             raise
         finally:
             await receiver.close()
@@ -270,8 +306,30 @@ class WorkbenchOAuthProvider(HookedOAuthClientProvider):
         detail = f"{self._authorize_endpoint} redirected to {receiver.uri} (PKCE S256" + (
             f", scope {scope})" if scope else ")"
         )
-        self.steps.step(AuthStage.AUTHORIZE, "ok", detail)
+        issuer = self.context.oauth_metadata.issuer if self.context.oauth_metadata is not None else None
+        found, failure = checks.callback_checks(self._authorization_url, response, str(issuer) if issuer else None)
+        redirect = checks.callback_url(receiver.uri, response)
+        self._browser_step("failed" if failure else "ok", detail, failure, found, redirect)
         return AuthorizationCodeResult(code=response.code, state=response.state, iss=response.iss)
+
+    def _browser_step(
+        self,
+        status: StepStatus,
+        detail: str,
+        failure: AuthFailure | None,
+        found: list[AuthCheck] | None = None,
+        redirect: str | None = None,
+    ) -> None:
+        """The authorization step: the browser's request and redirect, with what they were checked for."""
+        url = self._authorization_url
+        self.steps.step(
+            AuthStage.AUTHORIZE,
+            status,
+            detail,
+            checks=[*checks.authorization_request_checks(url), *(found or [])] if url else (),
+            failure=failure,
+            exchanges=checks.browser_exchanges(self.steps.wire.redactor, url, redirect, 200) if url else (),
+        )
 
     def _had_tokens(self) -> bool:
         return self.storage.state.tokens is not None
@@ -290,15 +348,23 @@ class WorkbenchOAuthProvider(HookedOAuthClientProvider):
                 with self.steps.capture() as seqs:
                     response = yield outgoing
                 await self._note(outgoing, request, response, seqs)
+                document = self._client_document_request(outgoing, response)
+                if document is not None:
+                    # CIMD: the client's own metadata document, read before its URL is used as client id.
+                    with self.steps.capture() as seqs:
+                        answer = yield document
+                    await answer.aread()
+                    self._check_client_document(answer, seqs)
                 outgoing = await flow.asend(response)
         except StopAsyncIteration:
             return
         except OAuthFlowError as exc:
-            self.steps.flush()
-            raise AuthRequiredError(
-                f"The OAuth login with {self.context.server_url} failed: {exc}",
+            stage, reason = failure_of(exc, self._last_stage)
+            self.steps.step(stage, "failed", f"{reason}: {neutralise_line(str(exc))}")
+            raise OAuthRefusedError(
+                f"The OAuth login with {self.context.server_url} failed at the {stage.value} step: {exc}",
                 hint="see the auth steps and the wire log; logging out and in again starts afresh",
-                details={"oauth": "flow-failed", "error": type(exc).__name__},
+                details={"oauth": reason, "step": stage.value, "error": type(exc).__name__},
             ) from exc
         finally:
             self.steps.flush()
@@ -329,14 +395,81 @@ class WorkbenchOAuthProvider(HookedOAuthClientProvider):
         """
         url = str(outgoing.url)
         stage, subject = classify(outgoing)
+        self._last_stage = stage
         if not (stage is AuthStage.DISCOVERY and subject == "protected-resource"):
             try:
                 check_oauth_endpoint(url, endpoint=_ENDPOINT_OF.get(stage, "authorization_server"))
             except InsecureEndpointError as exc:
+                exc.details["step"] = stage.value
                 self.steps.step(stage, "failed", exc.message)
                 raise
+        client = self.client
+        if stage is AuthStage.REGISTRATION and isinstance(client, MetadataDocumentClient) and not client.fallback:
+            self._refuse_client_document(
+                "client-metadata-unsupported",
+                "the authorization server does not accept a client metadata document, and registering "
+                "instead was not allowed",
+                hint="allow the fallback to dynamic registration, or use a pre-registered client",
+            )
         if origin_of(url) in self._authorization_server_origins():
             outgoing.extensions = {**outgoing.extensions, OAUTH_ENDPOINT: True}
+
+    def _client_document_request(self, sent: httpx2.Request, response: httpx2.Response) -> httpx2.Request | None:
+        """The request for the client's metadata document, due once the server says it will use it."""
+        client = self.client
+        if not isinstance(client, MetadataDocumentClient) or not client.verify or self._document_checked:
+            return None
+        if classify(sent) != (AuthStage.DISCOVERY, "authorization-server") or response.status_code != 200:
+            return None
+        try:
+            body = json.loads(response.content)
+        except ValueError:
+            return None
+        if not isinstance(body, dict) or body.get("client_id_metadata_document_supported") is not True:
+            return None
+        self._document_checked = True
+        check_oauth_endpoint(client.url, endpoint="client_id", context="the client metadata document")
+        return httpx2.Request("GET", client.url, headers={"Accept": "application/json"})
+
+    def _check_client_document(self, response: httpx2.Response, seqs: list[int]) -> None:
+        """Refuse a client metadata document that does not name this client as the login will use it.
+
+        Raises:
+            OAuthRefusedError: Not found, not JSON, another ``client_id``, or the redirect URI not listed.
+        """
+        assert isinstance(self.client, MetadataDocumentClient)
+        url, expected = self.client.url, redirect_uri(self.redirect_port)
+        problem = ""
+        try:
+            body = json.loads(response.content) if response.status_code == 200 else None
+        except ValueError:
+            body = None
+        if not isinstance(body, dict):
+            problem = f"{url} answered HTTP {response.status_code} without a JSON object"
+        elif body.get("client_id") != url:
+            problem = f"its client_id is {neutralise_line(str(body.get('client_id')))!r}, not its own URL"
+        elif expected not in (body.get("redirect_uris") or []):
+            problem = f"its redirect_uris do not list {expected}"
+        if problem:
+            self.steps.exchange(
+                AuthStage.REGISTRATION, "client", "failed", f"client metadata document: {problem}", seqs
+            )
+            self._refuse_client_document(
+                "client-metadata-mismatch",
+                f"the client metadata document does not match: {problem}",
+                hint=f"publish a document at {url} with client_id {url} and redirect_uris [{expected}]",
+            )
+        self.steps.exchange(
+            AuthStage.REGISTRATION, "client", "ok", f"client metadata document {url} names this client", seqs
+        )
+
+    def _refuse_client_document(self, reason: str, why: str, *, hint: str) -> None:
+        self.steps.flush()
+        raise OAuthRefusedError(
+            f"The OAuth login with {self.context.server_url} failed at the registration step: {why}.",
+            hint=hint,
+            details={"oauth": reason, "step": AuthStage.REGISTRATION.value},
+        )
 
     def _check_metadata(self, response: httpx2.Response, seqs: list[int]) -> None:
         """Refuse authorization-server metadata that names an endpoint over plain http off this machine.
@@ -352,7 +485,10 @@ class WorkbenchOAuthProvider(HookedOAuthClientProvider):
             try:
                 check_oauth_endpoint(url, endpoint=name, context="the authorization server")
             except InsecureEndpointError as exc:
-                self.steps.exchange(AuthStage.DISCOVERY, "authorization-server", "failed", exc.message, seqs)
+                failure = checks.browser_failure(exc)
+                self.steps.exchange(
+                    AuthStage.DISCOVERY, "authorization-server", "failed", exc.message, seqs, failure=failure
+                )
                 raise
 
     async def _note(
@@ -371,11 +507,129 @@ class WorkbenchOAuthProvider(HookedOAuthClientProvider):
             seqs, self._challenge = [*self._challenge, *seqs], []
         if subject == "authorization-server" and status == "ok":
             self._check_metadata(response, seqs)
-        self.steps.exchange(stage, subject, status, describe_exchange(stage, subject, sent, response), seqs)
+        ctx = self.context
+        found, failure = checks.exchange_checks(
+            stage, subject, sent, response, server_url=ctx.server_url, expected_issuer=ctx.auth_server_url
+        )
+        status = "failed" if failure is not None else status
+        detail = describe_exchange(stage, subject, sent, response)
+        self.steps.exchange(stage, subject, status, detail, seqs, checks=found, failure=failure)
         if stage is AuthStage.REFRESH and response.status_code in (400, 401):
             # The refresh token was refused (revoked, expired): keeping it would only repeat the
             # refusal on every request until the user logs in again.
             await self.storage.forget_tokens()
+
+
+def pre_registered_info(client: PreRegisteredClient, redirect_port: int) -> OAuthClientInformationFull:
+    """The SDK's registration record for a client registered out of band."""
+    return OAuthClientInformationFull(
+        client_id=client.client_id,
+        client_secret=client.client_secret,
+        redirect_uris=[AnyUrl(redirect_uri(redirect_port))],
+        token_endpoint_auth_method=client.auth_method,
+        grant_types=["authorization_code", "refresh_token"],
+        response_types=["code"],
+    )
+
+
+async def oauth_provider(
+    url: str,
+    options: OAuth,
+    store: CredentialStore,
+    *,
+    wire: WireRecorder,
+    connection_id: str,
+    opener: BrowserOpener | None = None,
+    on_step: StepCallback | None = None,
+    login_hint: str | None = None,
+    clock: Callable[[], float] = time.time,
+) -> WorkbenchOAuthProvider:
+    """The OAuth provider for ``url`` as ``options`` describe it, with its stored tokens loaded.
+
+    The one place a provider is built: for ``MCPAgent(url, oauth=...)`` (through ``DeferredOAuth``)
+    and for a saved profile (``build_oauth_provider``). The redirect port is the grant's, else the
+    one kept with the registration, else a free port (kept once the registration succeeds).
+
+    Args:
+        url: The MCP endpoint.
+        options: Client identity, grant, scopes, store key, login timeout.
+        store: The credential store (tokens under ``<key>/oauth:tokens``, registration under
+            ``<key>/oauth:client``, ``key = options.key_for(url)``).
+        wire: The recorder the agent's HTTP client records into (steps name its seqs; tokens and the
+            client secret are registered with its redactor).
+        connection_id: The agent's connection id.
+        opener: Shows the authorization URL; ``None``: no interactive login.
+        on_step: Receives each ``AuthStep``.
+        login_hint: How to log in, for the "login required" error's hint.
+        clock: Seconds since the epoch.
+
+    Raises:
+        UnsupportedCapabilityError: A grant this provider does not run.
+        SecureStorageUnavailableError: The credential store cannot be read.
+    """
+    grant = options.grant
+    if not isinstance(grant, AuthorizationCode):
+        raise UnsupportedCapabilityError(
+            f"The OAuth grant {type(grant).__name__} is not supported by this MCP client.",
+            hint="use AuthorizationCode()",
+            details={"oauth": "unsupported-grant", "grant": type(grant).__name__},
+        )
+    client = options.client
+    if isinstance(client, PreRegisteredClient) and client.client_secret:
+        wire.redactor.add_secret(client.client_secret)
+    storage = CredentialTokenStorage(store, options.key_for(url), clock=clock, redactor=wire.redactor)
+    state = await storage.load()
+    port = grant.redirect_port or state.redirect_port
+    if port is None and state.client is not None and state.client.redirect_uris:
+        port = state.client.redirect_uris[0].port
+    state.redirect_port = port or free_port()
+    client_name = client.client_name if isinstance(client, DynamicClient) else None
+    return WorkbenchOAuthProvider(
+        url,
+        storage,
+        redirect_port=state.redirect_port,
+        steps=StepLog(connection_id, wire, on_step),
+        opener=opener,
+        client_name=client_name or CLIENT_NAME,
+        scopes=list(options.scopes),
+        login_timeout=options.login_timeout,
+        login_hint=login_hint,
+        clock=clock,
+        client=client,
+    )
+
+
+class DeferredOAuth(httpx2.Auth):
+    """An ``httpx2.Auth`` that builds its ``WorkbenchOAuthProvider`` on the first request (loading the store is async).
+
+    ``MCPAgent(url, oauth=OAuth(...))`` attaches one, so the agent can be constructed synchronously.
+
+    Args:
+        build: Returns the provider (called once, on the first request).
+    """
+
+    requires_response_body = True
+
+    def __init__(self, build: Callable[[], Awaitable[WorkbenchOAuthProvider]]) -> None:
+        self._build = build
+        self._lock = anyio.Lock()
+        self.provider: WorkbenchOAuthProvider | None = None
+
+    async def async_auth_flow(self, request: httpx2.Request) -> AsyncGenerator[httpx2.Request, httpx2.Response]:
+        """The provider's flow for ``request``."""
+        async with self._lock:
+            if self.provider is None:
+                self.provider = await self._build()
+        flow = self.provider.async_auth_flow(request)
+        try:
+            outgoing = await flow.__anext__()
+            while True:
+                response = yield outgoing
+                outgoing = await flow.asend(response)
+        except StopAsyncIteration:
+            return
+        finally:
+            await flow.aclose()
 
 
 async def build_oauth_provider(
@@ -390,17 +644,14 @@ async def build_oauth_provider(
     login_hint: str | None = None,
     clock: Callable[[], float] = time.time,
 ) -> WorkbenchOAuthProvider:
-    """The OAuth provider for an ``auth="oauth"`` profile, with its stored tokens loaded.
-
-    The redirect port is the one kept with the registration; a profile without one gets a free
-    port now (kept once the registration succeeds).
+    """The OAuth provider for an ``auth="oauth"`` profile, with its stored tokens loaded (see ``oauth_provider``).
 
     Args:
-        profile: The HTTP/SSE MCP profile.
+        profile: The HTTP/SSE MCP profile (its OAuth settings: ``profile_oauth``).
         store: The credential store (tokens under ``<profile id>/oauth:tokens``, registration under
-            ``<profile id>/oauth:client``).
-        wire: The recorder the agent's HTTP client records into (steps name its seqs; tokens are
-            registered with its redactor).
+            ``<profile id>/oauth:client``, a pre-registered client's secret under
+            ``<profile id>/oauth:client-secret``).
+        wire: The recorder the agent's HTTP client records into.
         connection_id: The agent's connection id.
         opener: Shows the authorization URL; ``None``: no interactive login.
         on_step: Receives each ``AuthStep``.
@@ -409,23 +660,95 @@ async def build_oauth_provider(
         clock: Seconds since the epoch.
 
     Raises:
+        ConfigError: A pre-registered client whose secret is not in the store.
         SecureStorageUnavailableError: The credential store cannot be read.
     """
-    storage = CredentialTokenStorage(store, profile.id, clock=clock, redactor=wire.redactor)
-    state = await storage.load()
-    port = state.redirect_port
-    if port is None and state.client is not None and state.client.redirect_uris:
-        port = state.client.redirect_uris[0].port
-    state.redirect_port = port or free_port()
-    return WorkbenchOAuthProvider(
+    options = await profile_oauth(profile, store, login_timeout=login_timeout)
+    return await oauth_provider(
         profile.url,
-        storage,
-        redirect_port=state.redirect_port,
-        steps=StepLog(connection_id, wire, on_step),
+        options,
+        store,
+        wire=wire,
+        connection_id=connection_id,
         opener=opener,
-        client_name=profile.oauth_client_name or CLIENT_NAME,
-        scopes=list(profile.oauth_scopes),
-        login_timeout=login_timeout,
+        on_step=on_step,
         login_hint=login_hint,
         clock=clock,
     )
+
+
+async def profile_oauth(
+    profile: MCPHTTPProfile | MCPSSEProfile, store: CredentialStore, *, login_timeout: float = LOGIN_TIMEOUT
+) -> OAuth:
+    """The ``OAuth`` options a saved profile's settings describe (a pre-registered secret read from ``store``).
+
+    Raises:
+        ConfigError: A pre-registered client whose secret is not in the store.
+    """
+    mode = profile.oauth_client
+    client: OAuthClient
+    if mode == "pre-registered":
+        method = profile.oauth_token_auth
+        secret = None
+        if method != "none":
+            value = await store.get(client_secret_key(profile.id))
+            if value is None:
+                raise ConfigError(
+                    f"The profile {profile.name!r} names a pre-registered OAuth client, and its client secret "
+                    "is not in the keyring.",
+                    hint=f"workbench profile edit {profile.name} --oauth-client-secret-from-stdin",
+                    details={"oauth": "client-secret-missing"},
+                )
+            secret = value.get_secret_value()
+        client = PreRegisteredClient(str(profile.oauth_client_id), secret, token_endpoint_auth_method=method)
+    elif mode == "metadata-document":
+        client = MetadataDocumentClient(str(profile.oauth_client_metadata_url))
+    else:
+        client = DynamicClient(client_name=profile.oauth_client_name)
+    return OAuth(client=client, scopes=tuple(profile.oauth_scopes), store_key=profile.id, login_timeout=login_timeout)
+
+
+def oauth_http(
+    url: str | None,
+    transport: str,
+    options: OAuth,
+    *,
+    given_auth: httpx2.Auth | None,
+    given_transport: httpx2.AsyncBaseTransport | None,
+    headers: dict[str, str] | None,
+    wire: WireRecorder,
+    connection_id: str,
+    bus: EventBus | None,
+    credentials: CredentialStore | None,
+    open_browser: BrowserOpener | None,
+    on_auth_step: StepCallback | None,
+) -> tuple[httpx2.Auth, httpx2.AsyncBaseTransport]:
+    """The auth and guarded transport of ``MCPAgent(url, oauth=...)``.
+
+    The transport is the caller's (a profile's credential guard) or ``Httpx2CredentialGuard`` over
+    the URL's origin and the given headers' values, as ``workbench login`` builds for a profile.
+
+    Raises:
+        ConfigError: Not an HTTP transport, or ``auth`` given too.
+    """
+    if transport not in ("streamable-http", "sse") or not url:
+        raise ConfigError("OAuth is for MCP servers over HTTP.", hint="MCPAgent('https://…/mcp', oauth=OAuth())")
+    if given_auth is not None:
+        raise ConfigError("Give either auth= or oauth=, not both.", hint="oauth=OAuth(...) builds the auth itself")
+    store: CredentialStore = credentials if credentials is not None else KeyringCredentialStore()
+
+    def emit(step: AuthStep) -> None:
+        if on_auth_step is not None:
+            on_auth_step(step)
+        if bus is not None:
+            bus.publish(step)
+
+    async def build() -> WorkbenchOAuthProvider:
+        return await oauth_provider(
+            url, options, store, wire=wire, connection_id=connection_id, opener=open_browser, on_step=emit
+        )
+
+    if given_transport is None:
+        values = list((headers or {}).values())
+        given_transport = Httpx2CredentialGuard(CredentialBoundary([url], values, redactor=wire.redactor))
+    return DeferredOAuth(build), given_transport

@@ -26,7 +26,7 @@ from mcp.shared.auth import OAuthClientInformationFull, OAuthMetadata, OAuthToke
 from pydantic import ValidationError
 
 from workbench.core.credentials import CredentialStore
-from workbench.core.profiles.credential_keys import oauth_keys
+from workbench.core.profiles.credential_keys import oauth_client_secret_key, oauth_keys
 from workbench.core.wire.redaction import Redactor
 
 MetadataSource = Callable[[], tuple[OAuthMetadata | None, ProtectedResourceMetadata | None]]
@@ -35,6 +35,11 @@ MetadataSource = Callable[[], tuple[OAuthMetadata | None, ProtectedResourceMetad
 def tokens_key(profile_id: str) -> str:
     """The credential-store key of a profile's OAuth tokens."""
     return oauth_keys(profile_id)[0]
+
+
+def client_secret_key(profile_id: str) -> str:
+    """The credential-store key of a profile's pre-registered OAuth client secret."""
+    return oauth_client_secret_key(profile_id)
 
 
 def client_key(profile_id: str) -> str:
