@@ -361,7 +361,11 @@ class StepLog:
 
     def _publish(self, step: AuthStep) -> None:
         if step.wire_seqs:
-            step = dataclasses.replace(step, exchanges=(*wire_exchanges(self.wire, step.wire_seqs), *step.exchanges))
+            # The answers are recorded once read, after the exchange's capture: found by pairing.
+            found = wire_exchanges(self.wire, step.wire_seqs)
+            answers = [e.response_seq for e in found if e.response_seq is not None]
+            seqs = tuple(sorted({*step.wire_seqs, *answers}))
+            step = dataclasses.replace(step, wire_seqs=seqs, exchanges=(*found, *step.exchanges))
         self.steps.append(step)
         if self._emit is None:
             return
@@ -378,16 +382,13 @@ def trimmed(text: str, limit: int = BODY_LIMIT) -> str:
 
 def wire_exchanges(wire: WireRecorder, seqs: Iterable[int]) -> list[AuthExchange]:
     """The HTTP requests among ``seqs`` and their answers, as the (redacting) recorder holds them."""
-    records = [record for seq in seqs if (record := wire.get(seq)) is not None]
-    answers = {
-        (record.http or {}).get("request_seq"): record for record in records if record.kind is WireKind.HTTP_RESPONSE
-    }
     out = []
-    for record in records:
-        if record.kind is not WireKind.HTTP_REQUEST:
+    for seq in seqs:
+        record = wire.get(seq)
+        if record is None or record.kind is not WireKind.HTTP_REQUEST:
             continue
         http = record.http or {}
-        answer = answers.get(record.seq)
+        answer = wire.find_response(record)
         answer_http = (answer.http or {}) if answer is not None else {}
         out.append(
             AuthExchange(
