@@ -298,12 +298,14 @@ class LoginOptions(ProfileCommandOptions):
         timeout: Seconds to finish the login, the person in the browser included.
         open_browser: Open the authorization URL in the browser (``--no-browser``: only print it).
         allow_origins: ``--allow-origin`` values for this login.
+        explain: Show each step with its requests, answers and checks (``--explain``).
     """
 
     name: str
     timeout: float
     open_browser: bool = True
     allow_origins: tuple[str, ...] = ()
+    explain: bool = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

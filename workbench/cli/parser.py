@@ -144,6 +144,7 @@ def _profile_command_options(
             timeout=args.timeout,
             open_browser=not args.no_browser,
             allow_origins=tuple(args.allow_origin),
+            explain=args.explain,
             json=args.json,
             config_dir=config_dir,
         )
@@ -400,6 +401,12 @@ def add_profile_commands(sub: Any) -> None:
         help=f"seconds to finish the login ({DEFAULT_LOGIN_TIMEOUT:g})",
     )
     login.add_argument("--json", action="store_true", help="one JSON object per auth step, then the result")
+    login.add_argument(
+        "--explain",
+        action="store_true",
+        help="show each step as it happens: its requests and answers (tokens ***), what was checked, "
+        "and on failure why and what to change",
+    )
     login.add_argument(
         "--allow-origin",
         action="append",

@@ -11,10 +11,11 @@ import json
 import os
 import sys
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pydantic import SecretStr, ValidationError
 
+from workbench.cli.login_explain import StepPrinter
 from workbench.cli.options import (
     LoginOptions,
     LogoutOptions,
@@ -46,9 +47,6 @@ from workbench.core.profiles.credential_keys import parse_secret_spec
 from workbench.core.profiles.service import ProfileService
 from workbench.core.profiles.store import ProfileStore
 from workbench.core.shell_quote import shown_command
-
-if TYPE_CHECKING:
-    from workbench.core.auth_steps import AuthStep
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
@@ -208,14 +206,8 @@ async def _oauth(options: LoginOptions | LogoutOptions) -> int:
     store = KeyringCredentialStore()
     store.backend()  # refuse before anything happens when no secure keyring exists
 
-    def on_step(step: AuthStep) -> None:
-        if options.json:
-            fields = {"step": step.stage.value, "status": step.status, "detail": step.detail}
-            print(json.dumps({**fields, "wire_seqs": list(step.wire_seqs)}), flush=True)
-            return
-        seqs = " ".join(f"#{seq}" for seq in step.wire_seqs)
-        line = f"[{step.stage.value}] {step.status}: {step.detail}" + (f" (wire {seqs})" if seqs else "")
-        print(line, file=sys.stderr, flush=True)
+    explain = isinstance(options, LoginOptions) and options.explain
+    on_step = StepPrinter(explain=explain, as_json=options.json)
 
     if isinstance(options, LogoutOptions):
         out = await logout(profile, store, on_step=on_step)

@@ -1,0 +1,92 @@
+"""``workbench login --explain`` against a real authorization server: each step, its exchanges and checks, its failure.
+
+The CLI runs with a throwaway file keyring and the test hook ``WORKBENCH_OAUTH_TEST_FOLLOW=1`` (the login
+follows the authorization URL with an HTTP client; the test authorization server approves at once).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.servers.oauth_as import serve_oauth_protected_mcp
+from tests.support.cli_profiles import cli_env, workbench
+
+pytestmark = pytest.mark.asyncio
+
+IMPOSTOR = "https://impostor.example/"
+
+
+def _env(tmp_path: Path) -> dict[str, str]:
+    env = cli_env(tmp_path)
+    env["WORKBENCH_OAUTH_TEST_FOLLOW"] = "1"
+    return env
+
+
+def _headlines(out: str) -> list[str]:
+    return re.findall(r"^\d+\. (.+?)  ", out, flags=re.MULTILINE)
+
+
+async def test_login_explain_shows_each_step_with_its_exchanges_and_checks_and_never_a_token(tmp_path: Path) -> None:
+    env = _env(tmp_path)
+    async with serve_oauth_protected_mcp() as servers:
+        code, _, err = await workbench(env, "profile", "add", "secure", "--mcp", servers.url, "--oauth")
+        assert code == 0, err
+        code, out, err = await workbench(env, "login", "secure", "--explain", "--no-browser")
+        assert code == 0, err
+        live = servers.provider.live_tokens()
+    assert _headlines(out) == [
+        "Resource metadata",
+        "Authorization-server metadata",
+        "Client registration",
+        "Authorization request and callback",
+        "Token",
+    ], out
+    assert re.search(r"^   ✓ resource: ", out, flags=re.MULTILINE), out
+    assert re.search(r"^   ✓ issuer: ", out, flags=re.MULTILINE), out
+    assert re.search(r"^   ✓ pkce: ", out, flags=re.MULTILINE), out
+    assert re.search(r"^   ✓ state: ", out, flags=re.MULTILINE), out
+    assert re.search(r"^   > GET \S+/\.well-known/oauth-protected-resource", out, flags=re.MULTILINE), out
+    assert re.search(r'^   <   \{"access_token":"\*\*\*"', out, flags=re.MULTILINE), out
+    assert "code=***" in out and "✗" not in out
+    assert live and not any(token in out or token in err for token in live)
+
+
+async def test_login_explain_names_the_failed_step_its_reason_and_what_to_change(tmp_path: Path) -> None:
+    env = _env(tmp_path)
+    async with serve_oauth_protected_mcp(metadata_overrides={"issuer": IMPOSTOR}) as servers:
+        code, _, err = await workbench(env, "profile", "add", "secure", "--mcp", servers.url, "--oauth")
+        assert code == 0, err
+        code, out, err = await workbench(env, "login", "secure", "--explain", "--no-browser")
+        assert code == 1, err
+        assert servers.provider.counters.registrations == 0
+    assert _headlines(out) == ["Resource metadata", "Authorization-server metadata"], out
+    assert re.search(r"^   ✗ issuer: ", out, flags=re.MULTILINE), out
+    failed = [line for line in out.splitlines() if line.startswith("✗ step ")]
+    assert len(failed) == 1 and failed[0].startswith("✗ step 2 authorization-server metadata [issuer-mismatch]: ")
+    assert IMPOSTOR in failed[0] and " — change: " in failed[0]
+    keyring = tmp_path / "keyring.json"
+    assert not keyring.exists() or not any("oauth:tokens" in key for key in json.loads(keyring.read_text()))
+
+
+async def test_login_explain_json_gives_each_step_with_checks_exchanges_and_the_failure(tmp_path: Path) -> None:
+    env = _env(tmp_path)
+    async with serve_oauth_protected_mcp(metadata_overrides={"issuer": IMPOSTOR}) as servers:
+        code, _, err = await workbench(env, "profile", "add", "secure", "--mcp", servers.url, "--oauth")
+        assert code == 0, err
+        code, out, err = await workbench(env, "login", "secure", "--explain", "--json")
+        assert code == 1, err
+    lines = [json.loads(line) for line in out.splitlines()]
+    steps, result = lines[:-1], lines[-1]
+    assert [(s["n"], s["title"], s["status"]) for s in steps] == [
+        (1, "Resource metadata", "ok"),
+        (2, "Authorization-server metadata", "failed"),
+    ]
+    assert steps[1]["failure"]["code"] == "issuer-mismatch" and steps[1]["failure"]["hint"]
+    assert {c["name"]: c["outcome"] for c in steps[1]["checks"]}["issuer"] == "failed"
+    metadata = steps[1]["exchanges"][0]
+    assert metadata["method"] == "GET" and metadata["status"] == 200 and IMPOSTOR in metadata["response_body"]
+    assert result["kind"] == "failed" and result["error"]["details"]["oauth"] == "issuer-mismatch"
