@@ -126,6 +126,21 @@ class MetadataDocumentClient(OAuthClient):
                 details={"oauth": "invalid-client-metadata-url"},
             )
 
+    def document(self, redirect_port: int, *, client_name: str = "Agent Workbench") -> dict[str, object]:
+        """The metadata document to publish at ``url`` for a login on ``redirect_port`` (a public client).
+
+        Serve it (on loopback for local testing) and log in with
+        ``OAuth(client=this, grant=AuthorizationCode(redirect_port=redirect_port))``.
+        """
+        return {
+            "client_id": self.url,
+            "client_name": client_name,
+            "redirect_uris": [f"http://127.0.0.1:{redirect_port}/callback"],
+            "grant_types": ["authorization_code", "refresh_token"],
+            "response_types": ["code"],
+            "token_endpoint_auth_method": "none",
+        }
+
 
 @dataclass(frozen=True, slots=True)
 class AuthorizationCode(OAuthGrant):
@@ -139,6 +154,23 @@ class AuthorizationCode(OAuthGrant):
     """
 
     redirect_port: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DPoP:
+    """DPoP-bound tokens (RFC 9449): every token request and every request to the server carries a proof.
+
+    The proofs are signed with an ES256 key pair: the one given, else one kept in the credential
+    store with the login (``<key>/oauth:dpop-key``: a profile's in the keyring; a library agent's in
+    its own store, so a new agent makes a new key). A server's ``use_dpop_nonce`` is answered once
+    with its nonce; a second refusal stops the login (``OAuthRefusedError``,
+    ``details["oauth"] == "dpop-nonce-refused"``).
+
+    Attributes:
+        key_pem: The P-256 private key as PEM; never shown in ``repr``.
+    """
+
+    key_pem: str | None = field(default=None, repr=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,6 +189,8 @@ class OAuth:
         store_key: Where tokens and registration live in the credential store
             (``<store_key>/oauth:tokens``, ``<store_key>/oauth:client``); ``None``: derived from the URL.
         login_timeout: Seconds a person gets to finish the login in the browser.
+        dpop: DPoP-bound tokens (RFC 9449) with proofs from a key pair
+            (``DPoP()``); ``None``: bearer tokens.
     """
 
     client: OAuthClient = field(default_factory=DynamicClient)
@@ -164,6 +198,7 @@ class OAuth:
     scopes: tuple[str, ...] = ()
     store_key: str | None = None
     login_timeout: float = DEFAULT_LOGIN_TIMEOUT
+    dpop: DPoP | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "scopes", tuple(self.scopes))

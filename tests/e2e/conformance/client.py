@@ -11,11 +11,14 @@ The OAuth scenarios of the authorization code grant log in with ``MCPAgent(url, 
 an in-memory credential store, the loopback redirect followed by an HTTP client instead of a browser
 (``follow_redirects_opener``; the suite's authorization server approves without a person), the
 client identity the scenario calls for (dynamic registration; the pre-registered client of the
-context; the suite's fixed client metadata document URL, which this machine cannot read).
+context; the suite's fixed client metadata document URL, which this machine cannot read). The other
+grants take the context's client and credentials: ``ClientCredentials`` with a client secret or a
+``PrivateKeyJWTClient``, ``JWTBearer`` with the workload's JWT, ``EnterpriseManaged`` with the IdP's
+token endpoint and ID token; the DPoP scenarios add ``DPoP()`` (a key made for the agent).
 
-A scenario whose client mode the public library does not offer (the non-interactive grants, DPoP,
-the skills extension) has no handler in ``SCENARIOS`` but an entry in ``GAPS`` saying what is missing and what
-the public API would need; it exits with ``NOT_SUPPORTED`` (3) at once, saying so on stderr. The
+A scenario whose client mode the public library does not offer (the skills extension) has no handler
+in ``SCENARIOS`` but an entry in ``GAPS`` saying what is missing and what the public API would need;
+it exits with ``NOT_SUPPORTED`` (3) at once, saying so on stderr. The
 tests read ``GAPS`` for their expected-failure reasons: when the library gains a mode, its scenarios
 get a handler here and leave ``GAPS``, and the tests run them.
 """
@@ -60,36 +63,6 @@ class Gap:
 
 
 GAPS: dict[str, Gap] = {
-    "auth/client-credentials-basic": Gap(
-        "the client_credentials grant with client_secret_basic (no browser, no user)",
-        "a client-credentials option on MCPAgent taking a client id and secret",
-    ),
-    "auth/client-credentials-jwt": Gap(
-        "the client_credentials grant with private_key_jwt (RFC 7523 client assertion signed with ES256, "
-        "audience the authorization server's issuer)",
-        "a client-credentials option on MCPAgent taking a client id and a private key (PEM) with its algorithm",
-    ),
-    "auth/enterprise-managed-authorization": Gap(
-        "enterprise-managed authorization (SEP-990): an RFC 8693 token exchange of the IdP's ID token for an "
-        "ID-JAG at the IdP, then the RFC 7523 jwt-bearer grant at the authorization server (client_secret_basic)",
-        "an enterprise option on MCPAgent taking the IdP's token endpoint, its client id and ID token (or a "
-        "provider of ID-JAGs), and the client's id and secret at the authorization server",
-    ),
-    "auth/wif-jwt-bearer": Gap(
-        "workload identity federation (SEP-1933): the RFC 7523 jwt-bearer grant with the workload's JWT as "
-        "assertion, no client secret, no retry or other grant after an error",
-        "a workload-identity option on MCPAgent taking a client id and a workload JWT (or a provider of them)",
-    ),
-    "auth/dpop": Gap(
-        "DPoP (SEP-1932, RFC 9449): a proof at the token request, the token sent as 'DPoP', a fresh proof "
-        "(jti, htm, htu, ath) on every request",
-        "a DPoP option for the OAuth login (a key pair the library makes or is given)",
-    ),
-    "auth/dpop-nonce": Gap(
-        "DPoP with server nonces (RFC 9449 sections 8 and 9): retry the token request and the MCP request "
-        "with the DPoP-Nonce the server sent after use_dpop_nonce",
-        "the DPoP option of the OAuth login, with nonce handling",
-    ),
     **{
         f"sep-2640-client-{name}": Gap(
             f"the skills extension (SEP-2640, io.modelcontextprotocol/skills): {what}",
@@ -261,10 +234,49 @@ AUTHORIZATION_CODE_SCENARIOS = (
 """The ``auth/*`` scenarios of the authorization code grant (``Scenario(..., oauth=True)``)."""
 
 
+MACHINE_SCENARIOS = (
+    "client-credentials-basic",
+    "client-credentials-jwt",
+    "enterprise-managed-authorization",
+    "wif-jwt-bearer",
+    "dpop",
+    "dpop-nonce",
+)
+"""The ``auth/*`` scenarios of the other grants and of DPoP (``machine_oauth_for``)."""
+
+
+def machine_oauth_for(name: str, context: Context) -> Any:
+    """The ``OAuth`` options for a grant without a browser, or for DPoP, from what the scenario gives."""
+    from workbench.agents import (
+        ClientCredentials,
+        DPoP,
+        EnterpriseManaged,
+        JWTBearer,
+        OAuth,
+        PreRegisteredClient,
+        PrivateKeyJWTClient,
+    )
+
+    if name == "auth/client-credentials-basic":
+        client = PreRegisteredClient(context["client_id"], context["client_secret"], "client_secret_basic")
+        return OAuth(client=client, grant=ClientCredentials())
+    if name == "auth/client-credentials-jwt":
+        key = PrivateKeyJWTClient(context["client_id"], context["private_key_pem"], context["signing_algorithm"])
+        return OAuth(client=key, grant=ClientCredentials())
+    if name == "auth/enterprise-managed-authorization":
+        grant = EnterpriseManaged(context["idp_token_endpoint"], context["idp_client_id"], context["idp_id_token"])
+        return OAuth(client=PreRegisteredClient(context["client_id"], context["client_secret"]), grant=grant)
+    if name == "auth/wif-jwt-bearer":
+        return OAuth(client=PreRegisteredClient(context["client_id"]), grant=JWTBearer(context["valid_jwt"]))
+    return OAuth(dpop=DPoP(), login_timeout=20)  # auth/dpop, auth/dpop-nonce: a key made for this agent
+
+
 def oauth_for(name: str, context: Context) -> Any:
     """The ``OAuth`` options a user would give for the scenario: the client it calls for."""
     from workbench.agents import DynamicClient, MetadataDocumentClient, OAuth, OAuthClient, PreRegisteredClient
 
+    if name.removeprefix("auth/") in MACHINE_SCENARIOS:
+        return machine_oauth_for(name, context)
     client: OAuthClient = DynamicClient()
     if "client_id" in context:  # registered out of band
         client = PreRegisteredClient(context["client_id"], context.get("client_secret"))
@@ -290,6 +302,7 @@ SCENARIOS: dict[str, Scenario] = {
     "json-schema-ref-no-deref": Scenario(list_tools),
     "json-schema-2020-12-preservation": Scenario(echo_focal_schema),
     **{f"auth/{name}": Scenario(call_first_tool, oauth=True) for name in AUTHORIZATION_CODE_SCENARIOS},
+    **{f"auth/{name}": Scenario(call_first_tool, oauth=True) for name in MACHINE_SCENARIOS},
 }
 """Scenario -> what a user of ``workbench.agents`` does for it."""
 

@@ -147,10 +147,12 @@ def read_absent_result_type_as_complete(session: ClientSession) -> None:
 class HookedOAuthClientProvider(OAuthClientProvider):
     """The SDK's ``OAuthClientProvider`` with its private hooks renamed to public ones.
 
-    Subclasses override ``load_state`` (where tokens and registration come from) and
-    ``watch_flow`` (see every request and response of the OAuth flow). Relies on
-    ``OAuthClientProvider._initialize``, ``._initialized`` and ``._auth_flow`` (mcp 2.3.0: the
-    flow generator that ``async_auth_flow`` drives and that calls ``_initialize`` once).
+    Subclasses override ``load_state`` (where tokens and registration come from), ``watch_flow``
+    (see every request and response of the OAuth flow) and ``token_request`` (the request that
+    gets the tokens once discovery and registration are done). Relies on
+    ``OAuthClientProvider._initialize``, ``._initialized``, ``._auth_flow`` (mcp 2.3.0: the flow
+    generator that ``async_auth_flow`` drives and that calls ``_initialize`` once) and
+    ``._perform_authorization`` (what the flow awaits for its token request).
     """
 
     async def load_state(self) -> None:
@@ -163,9 +165,16 @@ class HookedOAuthClientProvider(OAuthClientProvider):
         """Wrap the SDK's flow generator for ``request`` (default: unchanged)."""
         return flow
 
+    async def token_request(self) -> httpx2.Request:
+        """The token request of the flow (default: the SDK's authorization code grant, browser leg first)."""
+        return await super()._perform_authorization()
+
     async def _initialize(self) -> None:
         await self.load_state()
         self._initialized = True
+
+    async def _perform_authorization(self) -> httpx2.Request:
+        return await self.token_request()
 
     def _auth_flow(self, request: httpx2.Request) -> AsyncGenerator[httpx2.Request, httpx2.Response]:
         return self.watch_flow(request, super()._auth_flow(request))

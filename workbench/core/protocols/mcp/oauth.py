@@ -67,6 +67,13 @@ from workbench.core.protocols.mcp import _oauth_checks as checks
 from workbench.core.protocols.mcp._oauth_logout import LoginResult, LogoutResult, logout
 from workbench.core.protocols.mcp._oauth_steps import classify, describe_exchange, failure_of
 from workbench.core.protocols.mcp._sdk_compat import HookedOAuthClientProvider
+from workbench.core.protocols.mcp.oauth_grants import (
+    MACHINE_GRANTS,
+    DPoPSession,
+    MachineGrant,
+    dpop_bound_tokens,
+    dpop_key,
+)
 from workbench.core.protocols.mcp.oauth_storage import CredentialTokenStorage, client_secret_key
 from workbench.core.safe_text import neutralise_line
 from workbench.core.timeouts import DEFAULT_LOGIN_TIMEOUT
@@ -242,6 +249,10 @@ class WorkbenchOAuthProvider(HookedOAuthClientProvider):
             self.context.client_metadata_url = self.client.url
         self._document_checked = False
         self._last_stage: AuthStage | None = None
+        self.machine: MachineGrant | None = None
+        """The grant without a browser (client credentials, JWT bearer, enterprise), if the login uses one."""
+        self.dpop: DPoPSession | None = None
+        """Proofs, nonces and bound tokens, if the login uses DPoP."""
 
     async def load_state(self) -> None:
         """Load tokens, registration, absolute expiry and discovered metadata from the store."""
@@ -259,6 +270,28 @@ class WorkbenchOAuthProvider(HookedOAuthClientProvider):
         if isinstance(self.client, PreRegisteredClient):
             # The given client, never a stored or a new registration (the SDK registers only without one).
             ctx.client_info = pre_registered_info(self.client, self.redirect_port)
+        if self.machine is not None:
+            ctx.client_info = self.machine.client_info()
+
+    async def token_request(self) -> httpx2.Request:
+        """The grant's token request (a browser login's by default)."""
+        if self.machine is not None:
+            return await self.machine.token_request(self.context)
+        return await super().token_request()
+
+    async def async_auth_flow(self, request: httpx2.Request) -> AsyncGenerator[httpx2.Request, httpx2.Response]:
+        """The flow for ``request``, with DPoP proofs when the login uses DPoP."""
+        flow = super().async_auth_flow(request)
+        if self.dpop is not None:
+            flow = self.dpop.flow(flow, request)
+        try:
+            outgoing = await flow.__anext__()
+            while True:
+                outgoing = await flow.asend((yield outgoing))
+        except StopAsyncIteration:
+            return
+        finally:
+            await flow.aclose()
 
     # ---- the browser leg ----------------------------------------------------------------------
 
@@ -340,6 +373,8 @@ class WorkbenchOAuthProvider(HookedOAuthClientProvider):
         self, request: httpx2.Request, flow: AsyncGenerator[httpx2.Request, httpx2.Response]
     ) -> AsyncGenerator[httpx2.Request, httpx2.Response]:
         """The SDK's flow, watched: each exchange becomes (part of) an auth step."""
+        if self.machine is not None:
+            flow = self.machine.legs(flow)
         try:
             outgoing = await flow.__anext__()
             while True:
@@ -568,7 +603,7 @@ async def oauth_provider(
         SecureStorageUnavailableError: The credential store cannot be read.
     """
     grant = options.grant
-    if not isinstance(grant, AuthorizationCode):
+    if not isinstance(grant, (AuthorizationCode, *MACHINE_GRANTS)):
         raise UnsupportedCapabilityError(
             f"The OAuth grant {type(grant).__name__} is not supported by this MCP client.",
             hint="use AuthorizationCode()",
@@ -579,16 +614,17 @@ async def oauth_provider(
         wire.redactor.add_secret(client.client_secret)
     storage = CredentialTokenStorage(store, options.key_for(url), clock=clock, redactor=wire.redactor)
     state = await storage.load()
-    port = grant.redirect_port or state.redirect_port
+    port = (grant.redirect_port if isinstance(grant, AuthorizationCode) else None) or state.redirect_port
     if port is None and state.client is not None and state.client.redirect_uris:
         port = state.client.redirect_uris[0].port
     state.redirect_port = port or free_port()
     client_name = client.client_name if isinstance(client, DynamicClient) else None
-    return WorkbenchOAuthProvider(
+    steps = StepLog(connection_id, wire, on_step)
+    provider = WorkbenchOAuthProvider(
         url,
         storage,
         redirect_port=state.redirect_port,
-        steps=StepLog(connection_id, wire, on_step),
+        steps=steps,
         opener=opener,
         client_name=client_name or CLIENT_NAME,
         scopes=list(options.scopes),
@@ -597,6 +633,14 @@ async def oauth_provider(
         clock=clock,
         client=client,
     )
+    if isinstance(grant, MACHINE_GRANTS):
+        provider.machine = MachineGrant(grant, client, steps=steps, redactor=wire.redactor, clock=clock)
+    if options.dpop is not None:
+        key_prefix = options.key_for(url)
+        bound = await dpop_bound_tokens(store, key_prefix, state.tokens.access_token if state.tokens else None)
+        key = await dpop_key(options.dpop, store, key_prefix)
+        provider.dpop = DPoPSession(key, steps, bound, store=store, key_prefix=key_prefix)
+    return provider
 
 
 class DeferredOAuth(httpx2.Auth):
