@@ -298,11 +298,19 @@ class ProtectedResource:
     Lifespan events go to the MCP app (its session manager needs them).
     """
 
-    def __init__(self, mcp_app: ASGIApp, provider: AutoApproveProvider, resource_url: str, issuer: str) -> None:
+    def __init__(
+        self,
+        mcp_app: ASGIApp,
+        provider: AutoApproveProvider,
+        resource_url: str,
+        issuer: str,
+        claimed_resource: str | None = None,
+    ) -> None:
         resource = AnyHttpUrl(resource_url)
         self._metadata_path = str(build_resource_metadata_url(resource).path)
+        named = AnyHttpUrl(claimed_resource or resource_url)
         self._metadata = Router(
-            routes=create_protected_resource_routes(resource, [AnyHttpUrl(issuer)], scopes_supported=[SCOPE])
+            routes=create_protected_resource_routes(named, [AnyHttpUrl(issuer)], scopes_supported=[SCOPE])
         )
         self._mcp = mcp_app
         guarded = RequireAuthMiddleware(mcp_app, [SCOPE], build_resource_metadata_url(resource))
@@ -345,6 +353,7 @@ async def serve_oauth_protected_mcp(
     token_auth: TokenAuth | None = None,
     metadata_overrides: dict[str, str] | None = None,
     named_authorization_server: str | None = None,
+    claimed_resource: str | None = None,
 ) -> AsyncIterator[OAuthServers]:
     """Serve the authorization server and the protected demo MCP server while the context is open.
 
@@ -354,6 +363,8 @@ async def serve_oauth_protected_mcp(
     ``metadata_overrides``: fields of the authorization server's metadata to replace.
     ``named_authorization_server``: the authorization server the protected-resource metadata names
     instead of the real one.
+    ``claimed_resource``: the resource the protected-resource metadata names instead of the MCP URL
+    (RFC 9728 §3.3: the client must refuse it).
     """
     clock = clock or TestClock()
     provider = AutoApproveProvider(
@@ -370,7 +381,9 @@ async def serve_oauth_protected_mcp(
             else mcp.sse_app(host="127.0.0.1")
         )
         async with serve_asgi(
-            lambda base: ProtectedResource(inner, provider, f"{base}{path}", named_authorization_server or issuer),
+            lambda base: ProtectedResource(
+                inner, provider, f"{base}{path}", named_authorization_server or issuer, claimed_resource
+            ),
             lifespan="on",
             graceful_timeout=GRACEFUL_SHUTDOWN_S,
             before_stop=lambda: inner.stop(STREAM_GRACE_S),

@@ -520,6 +520,7 @@ class WorkbenchOAuthProvider(HookedOAuthClientProvider):
             try:
                 check_oauth_endpoint(url, endpoint=name, context="the authorization server")
             except InsecureEndpointError as exc:
+                exc.details["step"] = AuthStage.DISCOVERY.value
                 failure = checks.browser_failure(exc)
                 self.steps.exchange(
                     AuthStage.DISCOVERY, "authorization-server", "failed", exc.message, seqs, failure=failure
