@@ -272,6 +272,10 @@ class WorkbenchOAuthProvider(HookedOAuthClientProvider):
             ctx.client_info = pre_registered_info(self.client, self.redirect_port)
         if self.machine is not None:
             ctx.client_info = self.machine.client_info()
+            if ctx.oauth_metadata is None and ctx.current_tokens is not None:
+                # No token endpoint known: a refresh would go to the server's root with the client's
+                # credentials; the grant runs again after discovery instead.
+                ctx.current_tokens = ctx.current_tokens.model_copy(update={"refresh_token": None})
 
     async def token_request(self) -> httpx2.Request:
         """The grant's token request (a browser login's by default)."""

@@ -171,7 +171,9 @@ class CredentialTokenStorage:
         self._learn(tokens, None)
         value = {"token": _dump(tokens), "expires_at": expires_at}
         await self._store.set(tokens_key(self._profile_id), json.dumps(value))
-        if self.state.client is not None and self._take_metadata():
+        if self._take_metadata():
+            # Kept also for a client that is never stored (pre-registered, client credentials): a
+            # later session refreshes at the discovered token endpoint, not at the server's root.
             await self._save_client()
 
     async def get_client_info(self) -> OAuthClientInformationFull | None:
