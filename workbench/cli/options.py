@@ -216,6 +216,32 @@ class ProfileCommandOptions:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class OAuthClientOptions:
+    """Who an OAuth profile's client is (``profile add/edit … --oauth``); nothing given: no change.
+
+    Attributes:
+        client_id: ``--oauth-client-id``: a client registered out of band (pre-registered).
+        secret_from: Where its secret comes from: ``stdin`` (``--oauth-client-secret-from-stdin``)
+            or ``ask`` (``--oauth-client-secret-ask``: typed at a hidden prompt); never argv.
+        token_auth: ``--oauth-token-auth``: ``client_secret_basic``, ``client_secret_post`` or ``none``.
+        metadata_url: ``--oauth-client-metadata-url``: a Client ID Metadata Document (CIMD).
+        dynamic: ``--oauth-dynamic-client``: back to dynamic registration.
+        redirect_port: ``--oauth-redirect-port``: the loopback redirect port the client is registered with.
+    """
+
+    client_id: str | None = None
+    secret_from: Literal["stdin", "ask"] | None = None
+    token_auth: str | None = None
+    metadata_url: str | None = None
+    dynamic: bool = False
+    redirect_port: int | None = None
+
+    def __bool__(self) -> bool:
+        given = (self.client_id, self.secret_from, self.token_auth, self.metadata_url, self.dynamic, self.redirect_port)
+        return any(given)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ProfileAddOptions(ProfileCommandOptions):
     """``workbench profile add NAME``.
 
@@ -224,12 +250,14 @@ class ProfileAddOptions(ProfileCommandOptions):
         target: Its target and options (``command``: a stdio server's command).
         oauth: ``--oauth``: log in with OAuth 2.1 (MCP over HTTP).
         oauth_scopes: ``--oauth-scope`` values.
+        oauth_client: Who the OAuth client is (default: dynamic registration).
     """
 
     name: str
     target: TargetOptions
     oauth: bool = False
     oauth_scopes: tuple[str, ...] = ()
+    oauth_client: OAuthClientOptions = field(default_factory=OAuthClientOptions)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -240,11 +268,15 @@ class ProfileEditOptions(ProfileCommandOptions):
         name: The profile to change.
         overrides: The values to lay over it.
         forget_origins: ``--forget-origin`` values.
+        oauth: ``--oauth``: log in with OAuth 2.1 from now on (MCP over HTTP).
+        oauth_client: A new OAuth client identity (nothing given: unchanged).
     """
 
     name: str
     overrides: TargetOptions = field(default_factory=TargetOptions)
     forget_origins: tuple[str, ...] = ()
+    oauth: bool = False
+    oauth_client: OAuthClientOptions = field(default_factory=OAuthClientOptions)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

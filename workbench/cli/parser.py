@@ -27,6 +27,7 @@ from workbench.cli.options import (
     LimitOptions,
     LoginOptions,
     LogoutOptions,
+    OAuthClientOptions,
     OutputOptions,
     ProfileAddOptions,
     ProfileCommandOptions,
@@ -40,6 +41,7 @@ from workbench.cli.options import (
     TimeoutOptions,
     WindowOptions,
 )
+from workbench.core.oauth_options import TOKEN_ENDPOINT_AUTH_METHODS
 from workbench.core.timeouts import DEFAULT_CONNECT_TIMEOUT, DEFAULT_LOGIN_TIMEOUT, DEFAULT_REQUEST_TIMEOUT
 
 
@@ -163,6 +165,8 @@ def _profile_command_options(
             name=args.name,
             overrides=target_options(args),
             forget_origins=tuple(args.forget_origin),
+            oauth=args.oauth,
+            oauth_client=oauth_client_options(args),
             config_dir=config_dir,
         )
     return ProfileAddOptions(
@@ -170,6 +174,7 @@ def _profile_command_options(
         target=target_options(args, command),
         oauth=args.oauth,
         oauth_scopes=tuple(args.oauth_scope),
+        oauth_client=oauth_client_options(args),
         config_dir=config_dir,
     )
 
@@ -339,6 +344,62 @@ def add_target_options(parser: argparse.ArgumentParser, *, with_profile: bool = 
     )
 
 
+def add_oauth_client_options(parser: argparse.ArgumentParser) -> None:
+    """The OAuth client identity of ``profile add/edit``: dynamic (default), pre-registered or CIMD."""
+    parser.add_argument(
+        "--oauth-client-id", metavar="ID", help="with --oauth: a client registered out of band (no registration)"
+    )
+    secret = parser.add_mutually_exclusive_group()
+    secret.add_argument(
+        "--oauth-client-secret-from-stdin",
+        dest="oauth_client_secret_from",
+        action="store_const",
+        const="stdin",
+        help="read the pre-registered client's secret from standard input (kept in the OS keyring)",
+    )
+    secret.add_argument(
+        "--oauth-client-secret-ask",
+        dest="oauth_client_secret_from",
+        action="store_const",
+        const="ask",
+        help="ask for the pre-registered client's secret at a hidden prompt (kept in the OS keyring)",
+    )
+    parser.add_argument(
+        "--oauth-token-auth",
+        choices=TOKEN_ENDPOINT_AUTH_METHODS,
+        default=None,
+        metavar="METHOD",
+        help="the pre-registered client's token endpoint auth: client_secret_basic (default), client_secret_post, none",
+    )
+    parser.add_argument(
+        "--oauth-client-metadata-url",
+        metavar="URL",
+        help="with --oauth: the client's metadata document (CIMD); its https URL is the client id",
+    )
+    parser.add_argument(
+        "--oauth-dynamic-client", action="store_true", help="with --oauth: register dynamically (the default)"
+    )
+    parser.add_argument(
+        "--oauth-redirect-port",
+        type=int,
+        default=None,
+        metavar="PORT",
+        help="with --oauth: the loopback redirect port (http://127.0.0.1:PORT/callback) the client is registered with",
+    )
+
+
+def oauth_client_options(args: argparse.Namespace) -> OAuthClientOptions:
+    """The ``--oauth-client-*`` values of ``profile add/edit``."""
+    return OAuthClientOptions(
+        client_id=args.oauth_client_id,
+        secret_from=args.oauth_client_secret_from,
+        token_auth=args.oauth_token_auth,
+        metadata_url=args.oauth_client_metadata_url,
+        dynamic=args.oauth_dynamic_client,
+        redirect_port=args.oauth_redirect_port,
+    )
+
+
 def add_profile_commands(sub: Any) -> None:
     """Register ``profile``, ``secret``, ``login`` and ``logout`` on the top-level subparsers."""
     profile = sub.add_parser("profile", help="saved connection profiles")
@@ -351,6 +412,7 @@ def add_profile_commands(sub: Any) -> None:
     add.add_argument("--timeout", type=float, default=None, metavar="S")
     add.add_argument("--oauth", action="store_true", help="MCP over HTTP: log in with OAuth 2.1 (workbench login NAME)")
     add.add_argument("--oauth-scope", action="append", default=[], metavar="SCOPE", help="with --oauth: extra scope")
+    add_oauth_client_options(add)
     edit = psub.add_parser("edit", help="change a saved profile (only the options given)")
     edit.add_argument("name", metavar="NAME")
     edit.add_argument(
@@ -369,6 +431,8 @@ def add_profile_commands(sub: Any) -> None:
     edit.add_argument("--timeout", type=float, default=None, metavar="S")
     edit.add_argument("--max-message-bytes", metavar="SIZE", help="HTTP: most bytes of one response body or event")
     edit.add_argument("--max-stream-bytes", metavar="SIZE", help="HTTP: most bytes of one event stream")
+    edit.add_argument("--oauth", action="store_true", help="MCP over HTTP: log in with OAuth 2.1 from now on")
+    add_oauth_client_options(edit)
     add_config_dir_option(edit)
     listing = psub.add_parser("list", help="list saved profiles")
     listing.add_argument("--json", action="store_true")

@@ -19,6 +19,7 @@ from workbench.cli.login_explain import StepPrinter
 from workbench.cli.options import (
     LoginOptions,
     LogoutOptions,
+    OAuthClientOptions,
     ProfileAddOptions,
     ProfileCommandOptions,
     ProfileEditOptions,
@@ -96,13 +97,80 @@ async def _profile(options: ProfileCommandOptions) -> int:
         return EXIT_OK
     if isinstance(options, ProfileEditOptions):
         edited = _edited_profile(profiles.find(options.name), options)
-        profiles.put(edited)
+        if options.oauth_client or options.oauth:
+            await profiles.save_oauth_client(edited, _client_secret(options.oauth_client, edited))
+        else:
+            profiles.put(edited)
         print(f"saved {edited.name} (id {edited.id})", file=sys.stderr)
         return EXIT_OK
     assert isinstance(options, ProfileAddOptions)
-    new = profiles.add(_new_profile(options))
+    new = _new_profile(options)
+    if options.oauth_client:
+        secret = _client_secret(options.oauth_client, new)
+        if secret is None and _needs_client_secret(new):
+            raise ConfigError(
+                "A pre-registered OAuth client with a client secret method needs its secret.",
+                hint="add --oauth-client-secret-from-stdin or --oauth-client-secret-ask (or --oauth-token-auth none)",
+            )
+        new = await profiles.save_oauth_client(new, secret, new=True)
+    else:
+        new = profiles.add(new)
     print(f"saved {new.name} (id {new.id})", file=sys.stderr)
     return EXIT_OK
+
+
+def _oauth_client_fields(client: OAuthClientOptions) -> dict[str, Any]:
+    """The profile fields ``--oauth-client-*`` set (none given: none).
+
+    Raises:
+        ConfigError: Options of two client identities at once.
+    """
+    if sum(map(bool, (client.client_id, client.metadata_url, client.dynamic))) > 1:
+        raise ConfigError(
+            "Give one OAuth client: --oauth-client-id, --oauth-client-metadata-url or --oauth-dynamic-client."
+        )
+    fields: dict[str, Any] = {}
+    if client.client_id:
+        fields.update(oauth_client="pre-registered", oauth_client_id=client.client_id)
+    elif client.metadata_url:
+        fields.update(oauth_client="metadata-document", oauth_client_metadata_url=client.metadata_url)
+    elif client.dynamic:
+        fields.update(oauth_client="dynamic")
+    if client.token_auth:
+        fields["oauth_token_auth"] = client.token_auth
+    if client.redirect_port is not None:
+        fields["oauth_redirect_port"] = client.redirect_port
+    return fields
+
+
+def _needs_client_secret(profile: ConnectionProfile) -> bool:
+    return (
+        getattr(profile, "oauth_client", "") == "pre-registered" and getattr(profile, "oauth_token_auth", "") != "none"
+    )
+
+
+def _client_secret(client: OAuthClientOptions, profile: ConnectionProfile) -> SecretStr | None:
+    """The pre-registered client's secret, from standard input or a hidden prompt (never from argv).
+
+    Raises:
+        ConfigError: A secret option for a profile that is not pre-registered, or an empty secret.
+    """
+    if client.secret_from is None:
+        return None
+    if not _needs_client_secret(profile):
+        raise ConfigError(
+            "A client secret is for a pre-registered OAuth client with a client secret method.",
+            hint="give --oauth-client-id ID (and not --oauth-token-auth none)",
+        )
+    if client.secret_from == "ask":
+        import getpass
+
+        value = getpass.getpass(f"OAuth client secret for {profile.name}: ")
+    else:
+        value = sys.stdin.read().rstrip("\r\n")
+    if not value:
+        raise ConfigError("No client secret was given.", hint="type it at the prompt or pipe it to standard input")
+    return SecretStr(value)
 
 
 def _target(profile: ConnectionProfile) -> str:
@@ -132,8 +200,9 @@ def _new_profile(options: ProfileAddOptions) -> ConnectionProfile:
             if spec.protocol not in ("mcp-http", "mcp-sse"):
                 raise ConfigError("--oauth is for MCP servers over HTTP (--mcp or --mcp-sse).")
             mcp_fields.update(auth="oauth", oauth_scopes=list(options.oauth_scopes))
-        elif options.oauth_scopes:
-            raise ConfigError("--oauth-scope needs --oauth.")
+            mcp_fields.update(_oauth_client_fields(options.oauth_client))
+        elif options.oauth_scopes or options.oauth_client:
+            raise ConfigError("--oauth-scope and --oauth-client-* need --oauth.")
         fields["allowed_origins"] = spec.allow_origins
         if spec.protocol == "mcp-http":
             return MCPHTTPProfile(url=spec.url, headers=spec.headers, **mcp_fields, **fields)
@@ -161,7 +230,20 @@ def _edited_profile(profile: ConnectionProfile, options: ProfileEditOptions) -> 
             to forget is not among the allowed ones.
     """
     edited = apply_overrides(profile, options.overrides)
-    return ProfileService.without_origins(edited, parse_origins(options.forget_origins))
+    edited = ProfileService.without_origins(edited, parse_origins(options.forget_origins))
+    if not (options.oauth or options.oauth_client):
+        return edited
+    if not isinstance(edited, MCPHTTPProfile | MCPSSEProfile):
+        raise ConfigError("--oauth and --oauth-client-* are for MCP servers over HTTP.")
+    if not (options.oauth or uses_oauth(edited)):
+        raise ConfigError("--oauth-client-* need a profile that logs in with OAuth.", hint="add --oauth")
+    changes = {**({"auth": "oauth"} if options.oauth else {}), **_oauth_client_fields(options.oauth_client)}
+    try:
+        return edited.with_changes(**changes)
+    except ValidationError as exc:
+        raise ConfigError(
+            f"Invalid profile: {validation_details(exc)[0]['msg']}", details={"errors": validation_details(exc)}
+        ) from None
 
 
 async def _secret(options: SecretSetOptions | SecretClearOptions) -> int:

@@ -196,6 +196,8 @@ class _OAuthMixin(BaseModel):
         oauth_client_id: The pre-registered client's id.
         oauth_token_auth: The pre-registered client's token endpoint auth method.
         oauth_client_metadata_url: The client metadata document's URL (https, or http on loopback).
+        oauth_redirect_port: The loopback port of the redirect URI, for a client registered with a
+            fixed one (``None``: the one kept with the login, else a free port).
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
@@ -207,6 +209,7 @@ class _OAuthMixin(BaseModel):
     oauth_client_id: Annotated[str, Field(min_length=1, max_length=2000)] | None = None
     oauth_token_auth: Literal["client_secret_basic", "client_secret_post", "none"] = "client_secret_basic"
     oauth_client_metadata_url: Annotated[str, Field(min_length=1, max_length=2000)] | None = None
+    oauth_redirect_port: Annotated[int, Field(ge=1, le=65535)] | None = None
 
     @model_validator(mode="after")
     def _one_authorization_source(self) -> Self:

@@ -144,6 +144,34 @@ class ProfileService:
         in_use = self._keys_in_use(profile.id, [profile, *shown])
         return await self._forget_keys(changes.forget, in_use)
 
+    async def save_oauth_client(
+        self, profile: ConnectionProfile, secret: SecretStr | None = None, *, new: bool = False
+    ) -> ConnectionProfile:
+        """Save ``profile`` with its OAuth client: a pre-registered client's secret stored, an unused one forgotten.
+
+        Args:
+            profile: The profile (``oauth_client`` says who the client is).
+            secret: The pre-registered client's secret (``None``: keep the stored one).
+            new: The profile is new: its name must be free.
+
+        Returns:
+            The profile as saved.
+
+        Raises:
+            ConfigError: The name is taken (``new``) or the profile file cannot be written.
+            SecureStorageUnavailableError: No secure keyring; nothing was stored or saved.
+        """
+        if new:
+            self._check_name_free(profile.name, except_id=None)
+        key = oauth_client_secret_key(profile.id)
+        pre_registered = uses_oauth(profile) and getattr(profile, "oauth_client", "") == "pre-registered"
+        if pre_registered and getattr(profile, "oauth_token_auth", "") != "none":
+            changes = SecretChanges(store={key: secret} if secret is not None else {})
+        else:
+            changes = SecretChanges(forget=(key,))
+        await self.save(profile, changes)
+        return profile
+
     def put(self, profile: ConnectionProfile) -> None:
         """Add ``profile``, or replace the saved one with its id, without secret changes (``save`` makes those).
 

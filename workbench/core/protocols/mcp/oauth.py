@@ -754,7 +754,13 @@ async def profile_oauth(
         client = MetadataDocumentClient(str(profile.oauth_client_metadata_url))
     else:
         client = DynamicClient(client_name=profile.oauth_client_name)
-    return OAuth(client=client, scopes=tuple(profile.oauth_scopes), store_key=profile.id, login_timeout=login_timeout)
+    return OAuth(
+        client=client,
+        grant=AuthorizationCode(redirect_port=profile.oauth_redirect_port),
+        scopes=tuple(profile.oauth_scopes),
+        store_key=profile.id,
+        login_timeout=login_timeout,
+    )
 
 
 def oauth_http(
