@@ -62,7 +62,11 @@ def test_steps_of_the_selected_connection_are_listed_in_order_with_status_marks_
     bus.publish(AuthStep("c1", AuthStage.AUTHORIZE, "failed", "access_denied"))
     bus.publish(AuthStep("c1", AuthStage.REVOKE, "skipped", "no revocation endpoint"))
     assert widget.model.rowCount() == 3
-    assert [_cell(widget, r, Column.STAGE) for r in range(3)] == ["discovery", "authorize", "revoke"]
+    assert [_cell(widget, r, Column.STAGE) for r in range(3)] == [
+        "Discovery",
+        "Authorization request and callback",
+        "Revocation",
+    ]
     assert [_cell(widget, r, Column.STATUS) for r in range(3)] == ["✓ ok", "✗ failed", "– skipped"]
     assert _cell(widget, 0, Column.WIRE) == "#3–#6 (4)" and _cell(widget, 1, Column.WIRE) == ""
     assert _cell(widget, 0, Column.DETAIL) == "protected resource http://x/mcp"

@@ -129,9 +129,7 @@ class MainWindow(QMainWindow):
         self.stderr_dock = self._dock(
             "Server stderr", "stderrDock", self.stderr, Qt.DockWidgetArea.BottomDockWidgetArea
         )
-        self.auth_dock = self._dock(
-            "Auth steps", "authStepsDock", self.auth_steps, Qt.DockWidgetArea.BottomDockWidgetArea
-        )
+        self.auth_dock = self._dock("Login", "authStepsDock", self.auth_steps, Qt.DockWidgetArea.BottomDockWidgetArea)
         self.tabifyDockWidget(self.wire_dock, self.stderr_dock)
         self.tabifyDockWidget(self.stderr_dock, self.auth_dock)
         self.wire_dock.raise_()
@@ -200,6 +198,7 @@ class MainWindow(QMainWindow):
         bind("connection.logout", self.sidebar.logout_selected)
         # auth steps and handoff hops: their exchanges are selected in the wire log
         self.auth_steps.wire_records_requested.connect(self.show_wire_records)
+        self.auth_steps.viewmodel.attention_requested.connect(self.show_login_steps)
         self.handoffs.wire_records_requested.connect(self.show_wire_records)
         ctx.bridge.handoff_event.connect(self.on_bridge_handoff_event)
         bind("view.handoffs", self.show_handoffs)
@@ -269,6 +268,12 @@ class MainWindow(QMainWindow):
         self.docks.fit_soon()
         if not self.wire_log.select_seqs(connection_id, first, last):
             self.statusBar().showMessage("Those wire records are not in the wire log's view (filtered out?)", 8000)
+
+    def show_login_steps(self) -> None:
+        """Show the Login view (a login the user started is under way, or a step failed)."""
+        self.auth_dock.show()
+        self.auth_dock.raise_()
+        self.docks.fit_soon()
 
     def on_links_link_refused(self, url: QUrl) -> None:
         """Say why a link with an unsafe scheme (file:, javascript: …) was not opened."""

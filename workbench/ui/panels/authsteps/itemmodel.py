@@ -1,4 +1,4 @@
-"""AuthStepsModel: auth steps of one connection as a Qt table (time, stage, status, detail, wire records)."""
+"""AuthStepsModel: auth steps of one connection as a Qt table (time, step, status, detail, wire records)."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ class Column(IntEnum):
 
 HEADERS = {
     Column.TIME: "Time",
-    Column.STAGE: "Stage",
+    Column.STAGE: "Step",
     Column.STATUS: "Status",
     Column.DETAIL: "Detail",
     Column.WIRE: "Wire",
@@ -112,21 +112,25 @@ class AuthStepsModel(QAbstractTableModel):
             if column == Column.TIME:
                 return format_time(row.at)
             if column == Column.STAGE:
-                return step.stage.value
+                return step.name
             if column == Column.STATUS:
                 return status_text(step.status)
             if column == Column.DETAIL:
-                return step.detail
+                return step.failure.reason if step.failure is not None else step.detail
             if column == Column.WIRE:
                 return wire_text(step.wire_seqs)
         elif role == Qt.ItemDataRole.ToolTipRole:
+            if column == Column.STAGE:
+                return plain_tooltip(f"stage: {step.stage.value}")
             if column == Column.DETAIL:
+                if step.failure is not None:
+                    return plain_tooltip(f"{step.failure.reason}\nWhat to change: {step.failure.hint}")
                 return plain_tooltip(step.detail)
             if column == Column.WIRE and step.wire_seqs:
                 return plain_tooltip(
                     "Click to show these records in the wire log: " + " ".join(f"#{seq}" for seq in step.wire_seqs)
                 )
-        elif role == Qt.ItemDataRole.ForegroundRole and column == Column.STATUS:
+        elif role == Qt.ItemDataRole.ForegroundRole and (column == Column.STATUS or step.status == "failed"):
             return status_colour(step.status)
         return None
 

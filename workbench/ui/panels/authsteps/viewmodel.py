@@ -9,7 +9,7 @@ from PySide6.QtCore import QObject, Signal
 
 from workbench.core.auth_steps import AuthStep
 from workbench.ui.context import PanelContext
-from workbench.ui.panels.authsteps.events import owner_of
+from workbench.ui.panels.authsteps.events import SessionAuthStep, owner_of
 from workbench.ui.panels.authsteps.itemmodel import AuthStepsModel, StepRow
 
 MAX_STEPS = 5000
@@ -25,6 +25,8 @@ class AuthStepsViewModel(QObject):
         wire_records_requested(str, int, int): The user asked to see a step's wire records: the
             connection id of the records (a login session's own id for a login), first and last seq.
         shown_changed(str): The connection whose steps are shown changed (``""`` for none).
+        attention_requested(): A step of the shown connection arrived that the user will want to see: a
+            step of a login or logout they started (``SessionAuthStep``), or a failed one.
 
     Args:
         ctx: The panel context (its bridge and selection).
@@ -34,6 +36,7 @@ class AuthStepsViewModel(QObject):
 
     wire_records_requested = Signal(str, int, int)
     shown_changed = Signal(str)
+    attention_requested = Signal()
 
     def __init__(
         self, ctx: PanelContext, parent: QObject | None = None, *, clock: Callable[[], float] = time.time
@@ -83,6 +86,8 @@ class AuthStepsViewModel(QObject):
             return
         if row.owner == self.connection_id:
             self.model.append(row)
+            if isinstance(step, SessionAuthStep) or step.status == "failed":
+                self.attention_requested.emit()
 
     def on_selection_changed(self, connection_id: str | None) -> None:
         """Follow the selected connection."""
