@@ -18,7 +18,8 @@ from workbench.core.profiles import (
     SecretRef,
 )
 from workbench.ui.asyncutil import open_dialog
-from workbench.ui.dialogs.connection import ConnectionDialog, format_args, parse_args
+from workbench.ui.dialogs.connection import ConnectionDialog
+from workbench.ui.dialogs.connection_fields import format_args, parse_args
 
 
 def _dialog(qtbot, profile=None) -> ConnectionDialog:

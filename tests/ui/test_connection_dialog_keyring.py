@@ -20,7 +20,8 @@ from PySide6.QtWidgets import QWidget
 from tests.support.panel_context import make_context
 from workbench.core.credentials import KeyringCredentialStore
 from workbench.ui.context import PanelContext
-from workbench.ui.dialogs.connection import KINDS, ConnectionDialog
+from workbench.ui.dialogs.connection import ConnectionDialog
+from workbench.ui.dialogs.connection_fields import KINDS
 from workbench.ui.panels.sidebar.widget import SidebarWidget
 
 WAIT_MS = 10_000

@@ -6,14 +6,15 @@ the caller must store (and which references it must forget) before it saves the 
 profiles choose their "Authentication": fixed credentials only, or an OAuth 2.1 login (extra scopes and
 the client name shown on the consent page); the login itself happens later (the sidebar's "Log in").
 HTTP profiles also have their response "Size limits" (``size_limits.SizeLimitsEditor``).
+
+Which fields each kind shows, and how a profile goes into the fields and back out as the data its
+class validates, is ``connection_fields``; the dialog lays the fields out, validates as the user types
+and shows each problem under its field.
 """
 
 from __future__ import annotations
 
-import shlex
-from typing import Any
-
-from pydantic import BaseModel, SecretStr, ValidationError
+from pydantic import SecretStr, ValidationError
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -33,17 +34,22 @@ from PySide6.QtWidgets import (
 
 from workbench.core.credentials import BackendInfo
 from workbench.core.errors import SecureStorageUnavailableError, WorkbenchError
-from workbench.core.profiles import (
-    PLAINTEXT_SECRET,
-    A2AProfile,
-    ConnectionProfile,
-    MCPHTTPProfile,
-    MCPSSEProfile,
-    MCPStdioProfile,
-    new_profile_id,
-)
+from workbench.core.profiles import ConnectionProfile, new_profile_id
 from workbench.core.profiles.service import SecretChanges
 from workbench.ui.dialog_rules import present, refit
+from workbench.ui.dialogs.connection_fields import (
+    A2A_BINDINGS,
+    COMMON_FIELDS,
+    FIELDS_BY_KIND,
+    KINDS,
+    MCP_MODES,
+    OAUTH_KINDS,
+    PROFILE_CLASSES,
+    URL_PLACEHOLDERS,
+    fill_fields,
+    problem_message,
+    read_fields,
+)
 from workbench.ui.dialogs.credential_fields import (
     CredentialsSection,
     FieldRow,
@@ -55,37 +61,6 @@ from workbench.ui.dialogs.size_limits import SizeLimitsEditor
 from workbench.ui.theme import set_tone
 from workbench.ui.untrusted import plain_label
 
-KINDS: list[tuple[str, str]] = [
-    ("mcp-stdio", "MCP stdio (local process)"),
-    ("mcp-http", "MCP Streamable HTTP"),
-    ("mcp-sse", "MCP legacy HTTP+SSE"),
-    ("a2a", "A2A agent"),
-]
-"""The kind selector's entries: profile kind and label."""
-
-PROFILE_CLASSES: dict[str, type[BaseModel]] = {
-    "mcp-stdio": MCPStdioProfile,
-    "mcp-http": MCPHTTPProfile,
-    "mcp-sse": MCPSSEProfile,
-    "a2a": A2AProfile,
-}
-
-URL_PLACEHOLDERS: dict[str, str] = {
-    "mcp-http": "http://127.0.0.1:8000/mcp",
-    "mcp-sse": "http://127.0.0.1:8000/sse",
-    "a2a": "https://agent.example.com",
-}
-"""What a URL of each kind looks like (shown in the empty URL field)."""
-
-MCP_MODES = ["auto", "legacy", "2026-07-28"]
-A2A_BINDINGS = ["auto", "JSONRPC", "HTTP+JSON", "GRPC"]
-
-SECRETS_LATER = (
-    "Secrets (tokens, API keys, passwords) are never stored in a profile: "
-    "enter them in the credentials section below; they go to the system keyring."
-)
-"""Added to a "plaintext secret" refusal so the user knows where secrets go."""
-
 NO_KEYRING_NOTICE = "Secret fields are off: this system has no secure keyring to keep them in."
 """The Credentials section's notice when no usable keyring was found (before anything was tried)."""
 
@@ -95,60 +70,6 @@ def _sentence(hint: str | None) -> str:
     hint = (hint or "").strip()
     stop = "" if hint.endswith((".", "!", "?", "…")) else "."
     return f" {hint[:1].upper()}{hint[1:]}{stop}" if hint else ""
-
-
-# Which fields each kind shows (the rest are hidden).
-_FIELDS_BY_KIND: dict[str, frozenset[str]] = {
-    "mcp-stdio": frozenset({"command", "args", "env", "cwd", "mode", "agent_tool"}),
-    "mcp-http": frozenset({"url", "mode", "agent_tool", "headers", "auth", "allowed_origins", "insecure", "limits"}),
-    "mcp-sse": frozenset({"url", "mode", "agent_tool", "headers", "auth", "allowed_origins", "insecure", "limits"}),
-    "a2a": frozenset({"url", "card_url", "binding", "streaming", "headers", "allowed_origins", "insecure", "limits"}),
-}
-_COMMON_FIELDS = ("name", "connect_timeout", "request_timeout", "secrets")
-_OAUTH_KINDS = frozenset({"mcp-http", "mcp-sse"})
-"""Kinds that may log in with OAuth 2.1."""
-
-
-def parse_args(text: str) -> list[str]:
-    """Arguments from the args box: one per line, or (a single line) split like a POSIX shell.
-
-    Raises:
-        InputError: A single line with unbalanced quotes.
-    """
-    lines = [line for line in text.splitlines() if line.strip()]
-    if len(lines) > 1:
-        return [line.strip() for line in lines]
-    if not lines:
-        return []
-    try:
-        return shlex.split(lines[0])
-    except ValueError as exc:
-        raise InputError("args", f"cannot split the arguments: {exc}") from exc
-
-
-def format_args(args: list[str]) -> str:
-    """The args box text for ``args`` (one shell-quoted line; one per line if an argument spans lines)."""
-    if any("\n" in a for a in args):
-        return "\n".join(args)
-    return shlex.join(args)
-
-
-def parse_pairs(text: str, separator: str, field: str, what: str) -> dict[str, str]:
-    """``KEY<sep>VALUE`` lines into a dict (blank lines and ``#`` comments skipped; values keep ``sep``).
-
-    Raises:
-        InputError: A line without the separator or with an empty key.
-    """
-    out: dict[str, str] = {}
-    for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        key, sep, value = line.partition(separator)
-        if not sep or not key.strip():
-            raise InputError(field, f"line {number}: expected {what}")
-        out[key.strip()] = value.strip() if separator == ":" else value
-    return out
 
 
 class ConnectionDialog(QDialog):
@@ -389,28 +310,8 @@ class ConnectionDialog(QDialog):
             self.set_kind("mcp-stdio")
             self._set_timeouts("mcp-stdio")
             return
-        self.name_edit.setText(profile.name)
         self.set_kind(profile.kind)
-        self.connect_timeout_spin.setValue(profile.connect_timeout)
-        self.request_timeout_spin.setValue(profile.request_timeout or 0.0)
-        if isinstance(profile, MCPStdioProfile):
-            self.command_edit.setText(profile.command)
-            self.args_edit.setPlainText(format_args(profile.args))
-            self.env_edit.setPlainText("\n".join(f"{k}={v}" for k, v in profile.env.items()))
-            self.cwd_edit.setText(profile.cwd or "")
-        else:
-            self.url_edit.setText(profile.url)
-            self.headers_edit.setPlainText("\n".join(f"{k}: {v}" for k, v in profile.headers.items()))
-            self.allowed_origins_edit.setPlainText("\n".join(profile.allowed_origins))
-            self.insecure_check.setChecked(profile.allow_insecure_credentials)
-            self.size_limits.set_limits(profile.max_message_bytes, profile.max_stream_bytes)
-        if isinstance(profile, (MCPStdioProfile, MCPHTTPProfile, MCPSSEProfile)):
-            self.mode_combo.setCurrentText(profile.mode)
-            self.agent_tool_edit.setText(profile.agent_tool or "")
-        if isinstance(profile, A2AProfile):
-            self.card_url_edit.setText(profile.card_url or "")
-            self.binding_combo.setCurrentText(profile.binding)
-            self.streaming_check.setChecked(profile.streaming)
+        fill_fields(self, profile)
         self._last_kind = profile.kind
 
     def _set_timeouts(self, kind: str) -> None:
@@ -454,9 +355,9 @@ class ConnectionDialog(QDialog):
     def on_kind_changed(self) -> None:
         """Show the fields of the selected kind; carry the timeouts over unless they were the old kind's defaults."""
         kind = self.kind()
-        visible = _FIELDS_BY_KIND[kind]
+        visible = FIELDS_BY_KIND[kind]
         for key, field in self._fields.items():
-            if key in ("kind", *_COMMON_FIELDS):
+            if key in ("kind", *COMMON_FIELDS):
                 continue
             self._form.setRowVisible(field, key in visible)
         if self._last_kind != kind:
@@ -480,7 +381,7 @@ class ConnectionDialog(QDialog):
 
     def _follow_oauth(self) -> None:
         """The bearer token field is off while the (shown) authentication is an OAuth login."""
-        oauth = self.kind() in _OAUTH_KINDS and self.oauth.auth() == "oauth"
+        oauth = self.kind() in OAUTH_KINDS and self.oauth.auth() == "oauth"
         if oauth != self.credentials.is_oauth():
             self.credentials.set_oauth(oauth)
 
@@ -505,7 +406,7 @@ class ConnectionDialog(QDialog):
         profile: ConnectionProfile | None = None
         store: dict[str, SecretStr] = {}
         try:
-            data, store = self._data()
+            data, store = read_fields(self, self.kind(), self._profile_id, self._original)
         except InputError as exc:
             errors[exc.field] = exc.message
         else:
@@ -516,14 +417,16 @@ class ConnectionDialog(QDialog):
                 for problem in exc.errors():
                     loc = problem["loc"]
                     where = str(loc[0]) if loc and str(loc[0]) in self._fields else ""
-                    errors.setdefault(where, _message(problem))
+                    errors.setdefault(where, problem_message(problem))
         self._errors = errors
         self._profile = profile
         self._changes = SecretChanges()
         if profile is not None:
             now = {ref.key for ref in profile.secrets}
             before = [ref.key for ref in self._original.secrets] if self._original is not None else []
-            self._changes = SecretChanges(store=store, forget=tuple(k for k in before if k not in now))
+            forget = tuple(k for k in before if k not in now)
+            forget += self.oauth.client_secret_forget(profile.id, getattr(profile, "auth", "none") == "oauth")
+            self._changes = SecretChanges(store=store, forget=forget)
         for key, field in self._fields.items():
             shown = self._show_all or key in self._touched
             field.set_error(errors.get(key, "") if shown else "")
@@ -532,55 +435,3 @@ class ConnectionDialog(QDialog):
         self.general_error.setVisible(bool(general))
         self.ok_button().setEnabled(profile is not None)
         return profile is not None
-
-    def _data(self) -> tuple[dict[str, Any], dict[str, SecretStr]]:
-        kind = self.kind()
-        data: dict[str, Any] = {"kind": kind, "id": self._profile_id, "name": self.name_edit.text().strip()}
-        refs, store = self.credentials.refs(self._profile_id)
-        data["secrets"] = [ref.model_dump() for ref in refs]
-        original = self._original
-        if original is not None:
-            if original.kind == kind and isinstance(original, A2AProfile):
-                data["stream_idle_timeout"] = original.stream_idle_timeout
-            roots = getattr(original, "roots", None)
-            if roots and kind != "a2a":
-                data["roots"] = [r.model_dump() for r in roots]
-        data["connect_timeout"] = self.connect_timeout_spin.value()
-        request_timeout = self.request_timeout_spin.value()
-        data["request_timeout"] = request_timeout if request_timeout > 0 else None
-        if kind == "mcp-stdio":
-            data["command"] = self.command_edit.text().strip()
-            data["args"] = parse_args(self.args_edit.toPlainText())
-            data["env"] = parse_pairs(self.env_edit.toPlainText(), "=", "env", "KEY=VALUE")
-            data["cwd"] = self.cwd_edit.text().strip() or None
-        else:
-            data["url"] = self.url_edit.text().strip()
-            data["headers"] = parse_pairs(self.headers_edit.toPlainText(), ":", "headers", "Name: value")
-            data["allowed_origins"] = [
-                o.strip() for o in self.allowed_origins_edit.toPlainText().splitlines() if o.strip()
-            ]
-            data["allow_insecure_credentials"] = self.insecure_check.isChecked()
-            data.update(self.size_limits.limits())
-        if kind in _OAUTH_KINDS:
-            data["auth"] = self.oauth.auth()
-            if data["auth"] == "oauth":
-                data["oauth_scopes"] = self.oauth.scopes()
-                data["oauth_client_name"] = self.oauth.client_name()
-        if kind != "a2a":
-            data["mode"] = self.mode_combo.currentText()
-            data["agent_tool"] = self.agent_tool_edit.text().strip() or None
-        else:
-            data["card_url"] = self.card_url_edit.text().strip() or None
-            data["binding"] = self.binding_combo.currentText()
-            data["streaming"] = self.streaming_check.isChecked()
-        return data, store
-
-
-def _message(problem: Any) -> str:
-    """A pydantic problem in the words shown under the field."""
-    message = str(problem["msg"])
-    if message.startswith("Value error, "):
-        message = message.removeprefix("Value error, ")
-    if problem["type"] == PLAINTEXT_SECRET:
-        message = f"{message} {SECRETS_LATER}"
-    return message
