@@ -78,7 +78,7 @@ def wire_text(wire: WireRecorder) -> str:
 async def test_the_public_api_logs_in_with_dynamic_registration_and_a_second_agent_reuses_the_tokens(
     servers: OAuthServers,
 ) -> None:
-    store, steps = MemoryCredentialStore(), []
+    store, steps = MemoryCredentialStore(), list[AuthStep]()
     async with agent_for(servers.url, OAuth(), store, steps=steps) as agent:
         assert float((await agent.call_tool("add", {"a": 2, "b": 3})).text) == 5
     assert [(s.stage, s.status) for s in steps if s.status == "ok"][-1] == (AuthStage.TOKEN, "ok")
@@ -96,7 +96,7 @@ async def test_a_pre_registered_client_logs_in_with_its_token_endpoint_auth_meth
     servers.provider.clients["pre-id"] = OAuthClientInformationFull(
         client_id="pre-id",
         client_secret=secret,
-        redirect_uris=[redirect_uri(port)],  # type: ignore[list-item]
+        redirect_uris=[redirect_uri(port)],
         token_endpoint_auth_method=method,
         scope=SCOPE,
     )
@@ -118,7 +118,7 @@ async def test_a_wrong_client_secret_stops_the_login_at_the_token_step_without_p
         client_id="pre-id",
         client_secret="the-real-one-123456",
         redirect_uris=[redirect_uri(port)],
-        scope=SCOPE,  # type: ignore[list-item]
+        scope=SCOPE,
     )
     store, wire = MemoryCredentialStore(), WireRecorder()
     oauth = OAuth(client=PreRegisteredClient("pre-id", SECRET), grant=AuthorizationCode(redirect_port=port))
@@ -192,7 +192,7 @@ def document_app(documents: dict[str, dict[str, object]]) -> Callable[[str], Sta
 async def test_a_client_metadata_document_that_matches_is_the_client_id_and_nothing_is_registered(
     cimd_servers: OAuthServers,
 ) -> None:
-    port, documents = free_port(), {}
+    port, documents = free_port(), dict[str, dict[str, object]]()
     async with serve_asgi(document_app(documents), lifespan="off") as base:
         client = MetadataDocumentClient(f"{base}/client.json")
         documents[base] = client.document(port)
@@ -213,7 +213,7 @@ async def test_a_client_metadata_document_that_matches_is_the_client_id_and_noth
 async def test_a_client_metadata_document_that_does_not_match_is_refused_at_the_registration_step(
     cimd_servers: OAuthServers, flaw: str
 ) -> None:
-    port, documents = free_port(), {}
+    port, documents = free_port(), dict[str, dict[str, object]]()
     async with serve_asgi(document_app(documents), lifespan="off") as base:
         client = MetadataDocumentClient(f"{base}/client.json")
         document = client.document(port)

@@ -28,7 +28,7 @@ from workbench.core.profiles import (
     SecretKind,
     SecretRef,
 )
-from workbench.core.profiles.credential_keys import secret_key
+from workbench.core.profiles.credential_keys import oauth_client_secret_key, secret_key
 from workbench.ui.dialogs.secret_fields import SecretField, SecretRows, row_noun
 from workbench.ui.theme import set_tone
 from workbench.ui.untrusted import plain_label
@@ -38,6 +38,18 @@ AUTH_CHOICES: list[tuple[str, str]] = [
     ("oauth", "OAuth 2.1 login"),
 ]
 """The authentication selector's entries: the profile's ``auth`` value and label."""
+OAUTH_CLIENT_CHOICES: list[tuple[str, str]] = [
+    ("dynamic", "Registered by the workbench (dynamic registration)"),
+    ("pre-registered", "Pre-registered client (id and secret)"),
+    ("metadata-document", "Client ID Metadata Document (URL)"),
+]
+"""The OAuth client selector's entries: the profile's ``oauth_client`` value and label."""
+TOKEN_AUTH_CHOICES: list[tuple[str, str]] = [
+    ("client_secret_basic", "client_secret_basic (HTTP Basic)"),
+    ("client_secret_post", "client_secret_post (in the form)"),
+    ("none", "none (public client, no secret)"),
+]
+"""The pre-registered client's token endpoint auth methods: value and label."""
 StatusTone = Literal["notice", "warning"]
 OAUTH_BEARER_PLACEHOLDER = "set by the OAuth login"
 OAUTH_BEARER_FORGOTTEN = "set by the OAuth login — the stored token is forgotten when you save"
@@ -277,11 +289,19 @@ class OAuthSection(QWidget):
             "tokens go to the system keyring.",
             wrap=True,
         )
+        self._build_client_fields(original)
         self._details = QWidget()
         form = QFormLayout(self._details)
         form.setContentsMargins(0, 0, 0, 0)
         form.addRow("Scopes", self.scopes_edit)
+        form.addRow("Client", self.client_combo)
         form.addRow("Client name", self.client_name_edit)
+        form.addRow("Client id", self.client_id_edit)
+        form.addRow("Client secret", self.client_secret)
+        form.addRow("Token auth", self.token_auth_combo)
+        form.addRow("Metadata URL", self.metadata_url_edit)
+        form.addRow("Redirect port", self.redirect_port_edit)
+        self._client_form = form
         form.addRow(self.note)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -293,9 +313,120 @@ class OAuthSection(QWidget):
             self.scopes_edit.setText(" ".join(original.oauth_scopes))
             self.client_name_edit.setText(original.oauth_client_name or "")
         self._details.setVisible(self.auth() == "oauth")
+        self._show_client_fields()
         self.auth_combo.currentIndexChanged.connect(self.on_auth_combo_changed)
-        self.scopes_edit.textChanged.connect(self.changed)
-        self.client_name_edit.textChanged.connect(self.changed)
+        self.client_combo.currentIndexChanged.connect(self.on_client_combo_changed)
+        self.token_auth_combo.currentIndexChanged.connect(self.on_client_combo_changed)
+        for signal in (
+            self.scopes_edit.textChanged,
+            self.client_name_edit.textChanged,
+            self.client_id_edit.textChanged,
+            self.client_secret.changed,
+            self.metadata_url_edit.textChanged,
+            self.redirect_port_edit.textChanged,
+        ):
+            signal.connect(self.changed)
+
+    def _build_client_fields(self, original: ConnectionProfile | None) -> None:
+        """The client identity's widgets, filled from ``original``."""
+        oauth = original if isinstance(original, MCPHTTPProfile | MCPSSEProfile) else None
+        self.client_combo = QComboBox()
+        for value, label in OAUTH_CLIENT_CHOICES:
+            self.client_combo.addItem(label, value)
+        self.client_combo.setAccessibleName("OAuth client")
+        self.client_id_edit = QLineEdit(oauth.oauth_client_id or "" if oauth is not None else "")
+        self.client_id_edit.setAccessibleName("OAuth client id")
+        self.client_id_edit.setPlaceholderText("the id the authorization server issued")
+        stored = oauth is not None and oauth.oauth_client == "pre-registered" and oauth.oauth_token_auth != "none"
+        self.client_secret = SecretField(stored=stored, what="client secret")
+        self.token_auth_combo = QComboBox()
+        for value, label in TOKEN_AUTH_CHOICES:
+            self.token_auth_combo.addItem(label, value)
+        self.token_auth_combo.setAccessibleName("token endpoint auth method")
+        self.metadata_url_edit = QLineEdit(oauth.oauth_client_metadata_url or "" if oauth is not None else "")
+        self.metadata_url_edit.setAccessibleName("client metadata document URL")
+        self.metadata_url_edit.setPlaceholderText("https://app.example/oauth/client.json")
+        self.metadata_url_edit.setToolTip("Its URL is the client id; it must list the redirect URI below")
+        port = oauth.oauth_redirect_port if oauth is not None else None
+        self.redirect_port_edit = QLineEdit(str(port) if port else "")
+        self.redirect_port_edit.setAccessibleName("OAuth redirect port")
+        self.redirect_port_edit.setPlaceholderText("any free port")
+        self.redirect_port_edit.setToolTip("The port of http://127.0.0.1:PORT/callback the client is registered with")
+        if oauth is not None:
+            self.client_combo.setCurrentIndex(max(0, self.client_combo.findData(oauth.oauth_client)))
+            self.token_auth_combo.setCurrentIndex(max(0, self.token_auth_combo.findData(oauth.oauth_token_auth)))
+
+    def _show_client_fields(self) -> None:
+        """Show the fields of the chosen client identity only."""
+        client = self.client()
+        shown = {
+            self.client_name_edit: client == "dynamic",
+            self.client_id_edit: client == "pre-registered",
+            self.token_auth_combo: client == "pre-registered",
+            self.client_secret: client == "pre-registered" and self.token_auth() != "none",
+            self.metadata_url_edit: client == "metadata-document",
+        }
+        for widget, visible in shown.items():
+            self._client_form.setRowVisible(widget, visible)
+
+    def client(self) -> str:
+        """``dynamic``, ``pre-registered`` or ``metadata-document``."""
+        return str(self.client_combo.currentData())
+
+    def token_auth(self) -> str:
+        """The pre-registered client's token endpoint auth method."""
+        return str(self.token_auth_combo.currentData())
+
+    def client_fields(self) -> dict[str, object]:
+        """The profile fields of the client identity (validated with the profile).
+
+        Raises:
+            InputError: The redirect port is not a number (field ``auth``).
+        """
+        port_text = self.redirect_port_edit.text().strip()
+        if port_text and not port_text.isdigit():
+            raise InputError("auth", "the redirect port is a number from 1 to 65535")
+        client = self.client()
+        return {
+            "oauth_client": client,
+            "oauth_client_id": self.client_id_edit.text().strip() or None if client == "pre-registered" else None,
+            "oauth_token_auth": self.token_auth(),
+            "oauth_client_metadata_url": (
+                self.metadata_url_edit.text().strip() or None if client == "metadata-document" else None
+            ),
+            "oauth_redirect_port": int(port_text) if port_text else None,
+        }
+
+    def client_secret_store(self, profile_id: str, oauth: bool) -> dict[str, SecretStr]:
+        """The pre-registered client's secret to store (by credential-store key), if one was typed.
+
+        Raises:
+            InputError: A pre-registered client with a secret method, no secret typed and none kept (field ``auth``).
+        """
+        if not self._uses_client_secret(oauth):
+            return {}
+        value = self.client_secret.value()
+        if value is not None:
+            return {oauth_client_secret_key(profile_id): value}
+        if self.client_secret.keeps_stored():
+            return {}
+        raise InputError("auth", "enter the client secret, or choose the token auth method none")
+
+    def client_secret_forget(self, profile_id: str, oauth: bool) -> tuple[str, ...]:
+        """The stored client secret's key when the profile no longer uses it (or it is forgotten)."""
+        if not self.client_secret.is_stored() or (self._uses_client_secret(oauth) and self.client_secret.value()):
+            return ()
+        if self._uses_client_secret(oauth) and self.client_secret.keeps_stored():
+            return ()
+        return (oauth_client_secret_key(profile_id),)
+
+    def _uses_client_secret(self, oauth: bool) -> bool:
+        return oauth and self.client() == "pre-registered" and self.token_auth() != "none"
+
+    def on_client_combo_changed(self) -> None:
+        """Show the fields of the chosen client identity."""
+        self._show_client_fields()
+        self.changed.emit()
 
     def auth(self) -> str:
         """``none`` or ``oauth``."""
