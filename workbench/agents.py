@@ -15,6 +15,7 @@ An MCP server behind OAuth 2.1::
 """
 
 from workbench.core.auth_steps import AuthStage, AuthStep
+from workbench.core.client_metadata_server import serve_client_metadata
 from workbench.core.credentials import CredentialStore, KeyringCredentialStore, MemoryCredentialStore
 from workbench.core.errors import (
     AgentCardError,
@@ -149,5 +150,6 @@ __all__ = [
     "WireRecorder",
     "WorkbenchError",
     "follow_redirects_opener",
+    "serve_client_metadata",
     "system_browser_opener",
 ]

@@ -36,6 +36,7 @@ from workbench.agents import (
     WireRecorder,
     follow_redirects_opener,
 )
+from workbench.core.client_metadata_server import serve_client_metadata
 from workbench.core.http.loopback import free_port, redirect_uri
 from workbench.core.serving import serve_asgi
 
@@ -189,17 +190,14 @@ def document_app(documents: dict[str, dict[str, object]]) -> Callable[[str], Sta
     return build
 
 
-async def test_a_client_metadata_document_that_matches_is_the_client_id_and_nothing_is_registered(
+async def test_a_client_metadata_document_served_on_loopback_is_the_client_id_and_nothing_is_registered(
     cimd_servers: OAuthServers,
 ) -> None:
-    port, documents = free_port(), dict[str, dict[str, object]]()
-    async with serve_asgi(document_app(documents), lifespan="off") as base:
-        client = MetadataDocumentClient(f"{base}/client.json")
-        documents[base] = client.document(port)
+    port = free_port()
+    async with serve_client_metadata(redirect_port=port) as client:
         # The authorization server resolves the document (here: it is told it, as if it had fetched it).
-        cimd_servers.provider.clients[client.url] = OAuthClientInformationFull.model_validate(
-            {**documents[base], "scope": SCOPE}
-        )
+        document = {**client.document(port), "scope": SCOPE}
+        cimd_servers.provider.clients[client.url] = OAuthClientInformationFull.model_validate(document)
         steps: list[AuthStep] = []
         oauth = OAuth(client=client, grant=AuthorizationCode(redirect_port=port))
         async with agent_for(cimd_servers.url, oauth, MemoryCredentialStore(), steps=steps) as agent:
