@@ -42,6 +42,10 @@ CLIENT_ID = "machine-client"
 CLIENT_SECRET = "machine-secret-7f3a9c"
 JWT_BEARER = "urn:ietf:params:oauth:grant-type:jwt-bearer"
 CLIENT_ASSERTION_TYPE = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
+TOKEN_EXCHANGE = "urn:ietf:params:oauth:grant-type:token-exchange"
+ID_JAG = "urn:ietf:params:oauth:token-type:id-jag"
+ID_TOKEN = "eyJhbGciOiJub25lIn0.eyJzdWIiOiJ1c2VyLTEifQ.id-token-of-user-1"
+"""The user's ID token at the IdP (the IdP only compares it)."""
 
 
 def _b64url(data: bytes) -> str:
@@ -69,6 +73,8 @@ class Behaviour:
         refresh_error: Refresh requests are refused with this OAuth error.
         refresh_tokens: Issue refresh tokens with client_credentials.
         access_ttl: Seconds an access token lives.
+        access_token_audience: Issue JWT access tokens for this audience (another resource's).
+        id_jag_audience: The IdP's ID-JAGs name this audience instead of the authorization server.
     """
 
     as_nonce: bool = False
@@ -78,6 +84,8 @@ class Behaviour:
     refresh_error: str | None = None
     refresh_tokens: bool = False
     access_ttl: int = 3600
+    access_token_audience: str | None = None
+    id_jag_audience: str | None = None
 
 
 @dataclass
@@ -106,11 +114,14 @@ class MachineAuthorizationServer:
         clock: TestClock,
         client_key: ec.EllipticCurvePublicKey,
         workload_key: ec.EllipticCurvePublicKey,
+        workload_pem: str,
     ) -> None:
         self.behaviour = behaviour
         self.clock = clock
         self.client_key = client_key
         self.workload_key = workload_key
+        self.workload_pem = workload_pem
+        self.signing_pem, _ = new_key_pem()
         self.issuer = ""
         self.seen = Seen()
         self.tokens: dict[str, _Token] = {}
@@ -124,6 +135,7 @@ class MachineAuthorizationServer:
             routes=[
                 Route("/.well-known/oauth-authorization-server", self.metadata),
                 Route("/token", self.token, methods=["POST"]),
+                Route("/idp/token", self.idp_token, methods=["POST"]),
             ]
         )
 
@@ -202,6 +214,26 @@ class MachineAuthorizationServer:
             return JSONResponse({"error": "unsupported_grant_type"}, status_code=400)
         return JSONResponse(self._issue(jkt, refresh=self.behaviour.refresh_tokens))
 
+    async def idp_token(self, request: Request) -> Response:
+        """The enterprise IdP's token exchange (RFC 8693): the user's ID token for an ID-JAG."""
+        form = {k: str(v) for k, v in (await request.form()).items()}
+        self.seen.grants.append(form.get("grant_type", ""))
+        if form.get("grant_type") != TOKEN_EXCHANGE or form.get("subject_token") != ID_TOKEN:
+            return JSONResponse({"error": "invalid_grant"}, status_code=400)
+        now = int(time.time())
+        claims = {
+            "iss": f"{self.issuer}/idp",
+            "sub": "user-1",
+            "aud": self.behaviour.id_jag_audience or form.get("audience"),
+            "resource": form.get("resource"),
+            "client_id": CLIENT_ID,
+            "iat": now,
+            "exp": now + 300,
+            "jti": secrets.token_urlsafe(8),
+        }
+        id_jag = jwt.encode(claims, self.workload_pem, algorithm="ES256", headers={"typ": "oauth-id-jag+jwt"})
+        return JSONResponse({"access_token": id_jag, "issued_token_type": ID_JAG, "token_type": "N_A"})
+
     def _client_authenticated(self, request: Request, form: dict[str, str]) -> bool:
         basic = request.headers.get("authorization", "")
         if basic.startswith("Basic "):
@@ -218,6 +250,9 @@ class MachineAuthorizationServer:
 
     def _issue(self, jkt: str | None, *, refresh: bool) -> dict[str, Any]:
         access = secrets.token_urlsafe(24)
+        if self.behaviour.access_token_audience:
+            claims = {"aud": self.behaviour.access_token_audience, "sub": CLIENT_ID, "jti": access}
+            access = jwt.encode(claims, self.signing_pem, algorithm="ES256")
         self.tokens[access] = _Token(jkt, self.clock() + self.behaviour.access_ttl)
         body: dict[str, Any] = {
             "access_token": access,
@@ -288,6 +323,11 @@ class MachineServers:
     workload_key_pem: str
     clock: TestClock
 
+    @property
+    def idp_token_endpoint(self) -> str:
+        """The enterprise IdP's token endpoint (token exchange for ID-JAGs)."""
+        return f"{self.authorization_server.issuer}/idp/token"
+
     def workload_jwt(self, *, audience: str | None = None, expires_in: int = 300) -> str:
         """A workload JWT signed by the workload IdP (audience: the authorization server by default)."""
         now = int(time.time())
@@ -308,7 +348,7 @@ async def serve_machine_oauth(behaviour: Behaviour | None = None) -> AsyncIterat
     clock = TestClock()
     client_pem, client_public = new_key_pem()
     workload_pem, workload_public = new_key_pem()
-    server = MachineAuthorizationServer(behaviour or Behaviour(), clock, client_public, workload_public)
+    server = MachineAuthorizationServer(behaviour or Behaviour(), clock, client_public, workload_public, workload_pem)
     async with serve_asgi(server.app, lifespan="off"):
         inner = _StoppableApp(build_server().streamable_http_app(host="127.0.0.1"))
         holder: list[MachineProtectedResource] = []

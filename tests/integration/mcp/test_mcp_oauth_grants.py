@@ -15,13 +15,22 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from tests.servers.oauth_machine import CLIENT_ID, CLIENT_SECRET, JWT_BEARER, Behaviour, MachineServers
+from tests.servers.oauth_machine import (
+    CLIENT_ID,
+    CLIENT_SECRET,
+    ID_TOKEN,
+    JWT_BEARER,
+    TOKEN_EXCHANGE,
+    Behaviour,
+    MachineServers,
+)
 from tests.servers.oauth_machine import serve_machine_oauth as serve
 from workbench.agents import (
     AuthStage,
     AuthStep,
     ClientCredentials,
     DPoP,
+    EnterpriseManaged,
     JWTBearer,
     MCPAgent,
     MemoryCredentialStore,
@@ -218,3 +227,38 @@ async def test_a_refused_refresh_is_a_failed_refresh_step_its_tokens_are_forgott
         ]
         assert servers.authorization_server.seen.grants == ["client_credentials", "refresh_token", "client_credentials"]
         assert (await store.get(tokens_key(options.key_for(servers.url)))).get_secret_value() != first_token  # type: ignore[union-attr]
+
+
+def enterprise(servers: MachineServers) -> OAuth:
+    grant = EnterpriseManaged(servers.idp_token_endpoint, "idp-client", ID_TOKEN)
+    return OAuth(client=PreRegisteredClient(CLIENT_ID, CLIENT_SECRET), grant=grant)
+
+
+async def test_enterprise_managed_exchanges_the_id_token_for_an_id_jag_then_gets_a_token_with_it(
+    servers: MachineServers, tmp_path: Path
+) -> None:
+    run = Run(servers, enterprise(servers))
+    assert await run.add() == {"result": 5}
+    assert servers.authorization_server.seen.grants == [TOKEN_EXCHANGE, JWT_BEARER]
+    assert [s.stage for s in run.steps][-2:] == [AuthStage.TOKEN, AuthStage.TOKEN]
+    assert ID_TOKEN not in run.wire_text(tmp_path)
+
+
+async def test_an_id_jag_for_another_audience_is_refused_before_it_reaches_the_authorization_server() -> None:
+    async with serve(Behaviour(id_jag_audience="https://another-as.example")) as servers:
+        run = Run(servers, enterprise(servers))
+        with pytest.raises(OAuthRefusedError) as refused:
+            await run.add()
+        assert (refused.value.details["oauth"], refused.value.details["step"]) == ("assertion-audience", "token")
+        assert servers.authorization_server.seen.grants == [TOKEN_EXCHANGE]
+        assert not await run.tokens_stored()
+
+
+async def test_an_access_token_for_another_audience_is_refused_at_the_token_step_and_not_stored() -> None:
+    async with serve(Behaviour(access_token_audience="https://other.example/mcp")) as servers:
+        run = Run(servers, basic_client())
+        with pytest.raises(OAuthRefusedError) as refused:
+            await run.add()
+        assert (refused.value.details["oauth"], refused.value.details["step"]) == ("audience-mismatch", "token")
+        assert not await run.tokens_stored()
+        assert servers.resource.seen.schemes == []  # never presented

@@ -195,6 +195,9 @@ def _tokens(
     return checks, failure
 
 
+TOKEN_EXCHANGE_GRANT = "urn:ietf:params:oauth:grant-type:token-exchange"
+
+
 def exchange_checks(
     stage: AuthStage,
     subject: str,
@@ -235,6 +238,10 @@ def exchange_checks(
             AuthCheck("client_id", "passed" if ok else "failed", "a client id was issued" if ok else "no client id")
         ]
         failure = None
+    elif subject == TOKEN_EXCHANGE_GRANT:
+        # An IdP's token exchange (SEP-990): its token is an assertion for the authorization server,
+        # whose audience and resource the grant checks (oauth_grants), not an access token for this server.
+        more, failure = [], None
     elif stage in (AuthStage.TOKEN, AuthStage.REFRESH):
         more, failure = _tokens(server_url, request, body)
     else:

@@ -40,7 +40,16 @@ from mcp.client.auth.utils import union_scopes
 from mcp.shared.auth import AuthorizationCodeResult, OAuthClientInformationFull, OAuthClientMetadata, OAuthToken
 from pydantic import AnyUrl, PrivateAttr
 
-from workbench.core.auth_steps import AuthCheck, AuthFailure, AuthStage, AuthStep, StepCallback, StepLog, StepStatus
+from workbench.core.auth_steps import (
+    AuthCheck,
+    AuthFailure,
+    AuthStage,
+    AuthStep,
+    FailureCode,
+    StepCallback,
+    StepLog,
+    StepStatus,
+)
 from workbench.core.credentials import CredentialStore, KeyringCredentialStore
 from workbench.core.errors import (
     AuthRequiredError,
@@ -554,6 +563,14 @@ class WorkbenchOAuthProvider(HookedOAuthClientProvider):
         status = "failed" if failure is not None else status
         detail = describe_exchange(stage, subject, sent, response)
         self.steps.exchange(stage, subject, status, detail, seqs, checks=found, failure=failure)
+        if failure is not None and failure.code is FailureCode.AUDIENCE_MISMATCH:
+            # A token for another resource is refused before the SDK stores or sends it.
+            self.steps.flush()
+            raise OAuthRefusedError(
+                f"The OAuth login with {ctx.server_url} stopped at the {stage.value} step: {failure.reason}.",
+                hint=failure.hint,
+                details={"oauth": failure.code.value, "step": stage.value},
+            )
         if stage is AuthStage.REFRESH and response.status_code in (400, 401):
             # The refresh token was refused (revoked, expired): keeping it would only repeat the
             # refusal on every request until the user logs in again.

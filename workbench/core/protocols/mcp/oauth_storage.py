@@ -94,6 +94,18 @@ _KEPT_AS_FIELDS = {
 _KEPT_PRM_FIELDS = {"resource", "authorization_servers", "scopes_supported"}
 
 
+def _read_metadata(state: StoredOAuth, data: dict[str, Any]) -> None:
+    """Take the discovered metadata an entry holds (unreadable metadata is treated as missing)."""
+    asm, prm = data.get("authorization_server"), data.get("protected_resource")
+    if not asm and not prm:
+        return
+    try:
+        state.authorization_server = OAuthMetadata.model_validate(asm) if asm else None
+        state.protected_resource = ProtectedResourceMetadata.model_validate(prm) if prm else None
+    except ValidationError:
+        state.authorization_server = state.protected_resource = None
+
+
 def _dump(model: Any, keep: set[str] | None = None) -> Any:
     return None if model is None else model.model_dump(mode="json", exclude_none=True, include=keep)
 
@@ -136,6 +148,7 @@ class CredentialTokenStorage:
                 state.expires_at = float(expires_at) if isinstance(expires_at, int | float) else None
             except ValidationError:
                 state.tokens = None
+            _read_metadata(state, data)
         client = await self._store.get(client_key(self._profile_id))
         data = _load_json(client.get_secret_value() if client is not None else None)
         if data is not None:
@@ -145,13 +158,7 @@ class CredentialTokenStorage:
                 state.client = None
             port = data.get("redirect_port")
             state.redirect_port = port if isinstance(port, int) else None
-            try:
-                asm = data.get("authorization_server")
-                state.authorization_server = OAuthMetadata.model_validate(asm) if asm else None
-                prm = data.get("protected_resource")
-                state.protected_resource = ProtectedResourceMetadata.model_validate(prm) if prm else None
-            except ValidationError:
-                state.authorization_server = state.protected_resource = None
+            _read_metadata(state, data)
         if state.redirect_port is None:
             state.redirect_port = self.state.redirect_port  # chosen for a registration not made yet
         self.state = state
@@ -169,11 +176,15 @@ class CredentialTokenStorage:
         expires_at = self._clock() + tokens.expires_in if tokens.expires_in is not None else None
         self.state.tokens, self.state.expires_at = tokens, expires_at
         self._learn(tokens, None)
-        value = {"token": _dump(tokens), "expires_at": expires_at}
+        value: dict[str, Any] = {"token": _dump(tokens), "expires_at": expires_at}
+        changed = self._take_metadata()
+        if self.state.client is None:
+            # A client that is never stored (pre-registered, client credentials): the metadata stays
+            # with the tokens, so a later session refreshes at the discovered token endpoint, not at
+            # the server's root.
+            value.update(self._metadata())
         await self._store.set(tokens_key(self._profile_id), json.dumps(value))
-        if self._take_metadata():
-            # Kept also for a client that is never stored (pre-registered, client credentials): a
-            # later session refreshes at the discovered token endpoint, not at the server's root.
+        if self.state.client is not None and changed:
             await self._save_client()
 
     async def get_client_info(self) -> OAuthClientInformationFull | None:
@@ -215,14 +226,15 @@ class CredentialTokenStorage:
             self.state.protected_resource, changed = prm, True
         return changed
 
+    def _metadata(self) -> dict[str, Any]:
+        return {
+            "authorization_server": _dump(self.state.authorization_server, _KEPT_AS_FIELDS),
+            "protected_resource": _dump(self.state.protected_resource, _KEPT_PRM_FIELDS),
+        }
+
     async def _save_client(self) -> None:
         state = self.state
-        value = {
-            "client": _dump(state.client),
-            "redirect_port": state.redirect_port,
-            "authorization_server": _dump(state.authorization_server, _KEPT_AS_FIELDS),
-            "protected_resource": _dump(state.protected_resource, _KEPT_PRM_FIELDS),
-        }
+        value = {"client": _dump(state.client), "redirect_port": state.redirect_port, **self._metadata()}
         await self._store.set(client_key(self._profile_id), json.dumps(value))
 
     def _learn(self, tokens: OAuthToken | None, client: OAuthClientInformationFull | None) -> None:
