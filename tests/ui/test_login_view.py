@@ -8,6 +8,7 @@ other than its own URL, so the login stops at its second step. The "browser" is 
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 
 import pytest
@@ -20,9 +21,11 @@ from workbench.core.credentials import MemoryCredentialStore
 from workbench.core.profiles import MCPHTTPProfile
 from workbench.core.protocols.mcp.oauth import follow_redirects_opener
 from workbench.core.protocols.mcp.oauth_storage import tokens_key
+from workbench.core.wire.records import WireKind
 from workbench.ui.panels.authsteps.itemmodel import Column
 from workbench.ui.panels.authsteps.widget import EMPTY_TEXT, AuthStepsWidget
 from workbench.ui.panels.sidebar.widget import SidebarWidget
+from workbench.ui.panels.wirelog.format import is_error
 from workbench.ui.theme import semantic_color
 
 BOUND = 30.0
@@ -100,5 +103,12 @@ async def test_a_login_stopped_by_a_mismatched_issuer_shows_the_failed_step_its_
         assert view.wire_button.isEnabled()
         qtbot.mouseClick(view.wire_button, Qt.MouseButton.LeftButton)
         assert requested[-1] == requested[0]
+
+        # The steps are wire records too: outcome, checks and failure, after their exchanges.
+        records = [r for r in ctx.services.wire.records() if r.kind is WireKind.AUTH_STEP]
+        assert [json.loads(r.payload)["status"] for r in records] == ["ok", "failed"]
+        assert json.loads(records[1].payload)["failure"]["code"] == "issuer-mismatch"
+        assert step.record_seq == records[1].seq > max(step.wire_seqs)
+        assert [is_error(r) for r in records] == [False, True]  # the wire log shows the failed one as an error
     finally:
         await ctx.services.connections.aclose()

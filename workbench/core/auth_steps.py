@@ -11,6 +11,7 @@ change (``AuthFailure``). Nothing here imports the SDK.
 from __future__ import annotations
 
 import dataclasses
+import json
 import logging
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -200,6 +201,7 @@ class AuthStep:
         checks: What the step checked, in order.
         exchanges: Its requests and answers, redacted.
         failure: Why it failed and what to change (``None`` unless ``status`` is ``failed``).
+        record_seq: The step's own wire record (``WireKind.AUTH_STEP``), once published.
     """
 
     connection_id: str
@@ -211,6 +213,7 @@ class AuthStep:
     checks: tuple[AuthCheck, ...] = ()
     exchanges: tuple[AuthExchange, ...] = field(default=(), compare=False)
     failure: AuthFailure | None = None
+    record_seq: int | None = field(default=None, compare=False)
 
     @property
     def name(self) -> str:
@@ -359,6 +362,14 @@ class StepLog:
         if step is not None:
             self._publish(step)
 
+    def _record(self, step: AuthStep) -> int:
+        """Put the step itself in the wire log, after its exchanges: outcome, checks and failure (no bodies)."""
+        mark = {"ok": "✓", "failed": "✗", "skipped": "–"}.get(step.status, "?")
+        code = f" [{step.failure.code.value}]" if step.failure is not None else ""
+        summary = f"OAuth step {step.name}: {mark} {step.status}{code}"
+        payload = json.dumps(step.to_dict(exchanges=False), ensure_ascii=False)
+        return self.wire.local(self.connection_id, WireKind.AUTH_STEP, summary, payload).seq
+
     def _publish(self, step: AuthStep) -> None:
         if step.wire_seqs:
             # The answers are recorded once read, after the exchange's capture: found by pairing.
@@ -366,6 +377,7 @@ class StepLog:
             answers = [e.response_seq for e in found if e.response_seq is not None]
             seqs = tuple(sorted({*step.wire_seqs, *answers}))
             step = dataclasses.replace(step, wire_seqs=seqs, exchanges=(*found, *step.exchanges))
+        step = dataclasses.replace(step, record_seq=self._record(step))
         self.steps.append(step)
         if self._emit is None:
             return

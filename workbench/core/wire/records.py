@@ -30,6 +30,7 @@ class WireKind(StrEnum):
     RAW = "raw"  # bytes that arrived but are not valid protocol messages (garbage on stdout)
     PROCESS = "process"  # stdio process started / exited
     ERROR = "error"  # a transport fault observed locally
+    AUTH_STEP = "auth-step"  # one step of an OAuth login, refresh or logout: its outcome, checks and failure
 
 
 @dataclass(frozen=True, slots=True)

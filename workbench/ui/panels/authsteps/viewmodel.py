@@ -68,12 +68,18 @@ class AuthStepsViewModel(QObject):
         self.model.set_rows([])
 
     def request_wire_records(self, row: int) -> bool:
-        """Ask for the wire records of the step in ``row`` of the model; False when it has none."""
+        """Ask for the wire records of the step in ``row`` of the model; False when it has none.
+
+        A step's HTTP exchanges when it has any, else its own record (the browser's legs are not on the wire).
+        """
         shown = self.model.row(row)
-        if shown is None or not shown.step.wire_seqs:
+        if shown is None:
             return False
-        seqs = shown.step.wire_seqs
-        self.wire_records_requested.emit(shown.step.connection_id, min(seqs), max(seqs))
+        step = shown.step
+        seqs = step.wire_seqs or ((step.record_seq,) if step.record_seq is not None else ())
+        if not seqs:
+            return False
+        self.wire_records_requested.emit(step.connection_id, min(seqs), max(seqs))
         return True
 
     def on_bridge_auth_step(self, step: AuthStep) -> None:

@@ -178,7 +178,7 @@ class AuthStepsWidget(QWidget):
         self.failure_label.setText(failure)
         self.failure_label.setVisible(bool(failure))
         self.details.setPlainText(shown(step_text(number + 1, row.step)))
-        self.wire_button.setEnabled(bool(row.step.wire_seqs))
+        self.wire_button.setEnabled(bool(row.step.wire_seqs) or row.step.record_seq is not None)
 
     def update_state(self) -> None:
         """Say what the view is for when there is nothing to list; keep the details in step with the table."""

@@ -31,10 +31,12 @@ def size_text(size: int) -> str:
 
 
 def is_error(record: WireRecord) -> bool:
-    """Whether the row reads as a failure: JSON-RPC error, HTTP status >= 400, transport fault, stderr."""
+    """Whether the row reads as a failure: JSON-RPC error, HTTP status >= 400, fault, raw text, failed login step."""
     kind = record.kind
     if kind is _J:
         return record.summary[2:7] == "error"
+    if kind is WireKind.AUTH_STEP:
+        return ": ✗ failed" in record.summary
     if kind is WireKind.HTTP_RESPONSE:
         status = (record.http or {}).get("status")
         return isinstance(status, int) and status >= 400
