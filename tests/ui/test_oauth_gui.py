@@ -73,7 +73,7 @@ async def _add_oauth_profile(sidebar: SidebarWidget, servers: OAuthServers) -> M
     profile = MCPHTTPProfile(id="prot", name="protected", url=servers.url, auth="oauth", oauth_scopes=[EXTRA_SCOPE])
     assert sidebar.viewmodel.add(profile)
     sidebar.select(profile.id)
-    read = sidebar.viewmodel.read_oauth_status(profile.id)
+    read = sidebar.viewmodel.oauth_commands.read_status(profile.id)
     assert read is not None
     await asyncio.wait_for(read, BOUND)
     return profile
@@ -311,5 +311,5 @@ async def test_log_in_and_log_out_apply_only_to_oauth_profiles(qtbot, tmp_path):
     assert not sidebar.actions_by_id["login"].isEnabled()
     assert not sidebar.actions_by_id["logout"].isEnabled()
     assert sidebar.login_selected() is None and sidebar.logout_selected() is None
-    assert sidebar.viewmodel.read_oauth_status(plain.id) is None
+    assert sidebar.viewmodel.oauth_commands.read_status(plain.id) is None
     assert _state_text(sidebar, plain.id) == "disconnected"

@@ -5,6 +5,10 @@ Saving, duplicating and removing a profile with its secrets are the core's use c
 what failed. MCP HTTP/SSE profiles with ``auth="oauth"`` also log in and out here (the core's
 ``login()`` / ``logout()``); their rows say whether a login is stored and until when its access token
 is valid.
+
+The view model holds the rows, decides which command a row may run and runs it as the row's task;
+the commands themselves are three collaborators it holds: ``profile_commands`` (``ProfileCommands``),
+``connection_commands`` (``ConnectionCommands``) and ``oauth_commands`` (``OAuthCommands``).
 """
 
 from __future__ import annotations
@@ -12,54 +16,28 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, QUrl, Signal
-from PySide6.QtGui import QDesktopServices
+from PySide6.QtCore import QObject, Signal
 
-from workbench.core.auth_steps import AuthStep
-from workbench.core.credentials import BackendInfo
-from workbench.core.errors import AuthRequiredError, ConnectError, WorkbenchError
+from workbench.core.errors import WorkbenchError
 from workbench.core.events import ConnectionState, ConnectionStateChanged
-from workbench.core.oauth_login import login, logout, oauth_status
-from workbench.core.profiles import ConnectionProfile, MCPHTTPProfile, MCPSSEProfile
-from workbench.core.profiles.service import CredentialFailure, SecretChanges
+from workbench.core.profiles import ConnectionProfile
+from workbench.core.profiles.service import SecretChanges
 from workbench.core.safe_text import neutralise
-from workbench.core.timefmt import time_of_day
 from workbench.ui.asyncutil import spawn
 from workbench.ui.context import PanelContext
 from workbench.ui.errors import ErrorView
-from workbench.ui.panels.authsteps.events import SessionAuthStep
-from workbench.ui.panels.sidebar.items import (
-    LIVE_STATES,
-    OAuthStatus,
-    SidebarItem,
-    detail_and_hint,
-    is_oauth,
-)
+from workbench.ui.panels.sidebar.connection_commands import ConnectionCommands
+from workbench.ui.panels.sidebar.items import OAuthStatus, SidebarItem, detail_and_hint, is_oauth
+from workbench.ui.panels.sidebar.oauth_commands import BrowserOpener, OAuthCommands, desktop_browser_opener
+from workbench.ui.panels.sidebar.profile_commands import ProfileCommands
 
 if TYPE_CHECKING:
     from workbench.core.protocols.contract import RemoteAgent
 
 S = ConnectionState
-
-BrowserOpener = Callable[[str], Awaitable[None]]
-"""Shows the user an OAuth authorization URL (the core's ``BrowserOpener``)."""
-
-
-async def desktop_browser_opener(url: str) -> None:
-    """Open an OAuth authorization URL in the user's browser (``QDesktopServices``).
-
-    Raises:
-        AuthRequiredError: No browser could be started.
-    """
-    if not QDesktopServices.openUrl(QUrl(url)):
-        raise AuthRequiredError(
-            "No web browser could be opened for the OAuth login.",
-            hint="log in from a terminal instead: workbench login NAME --no-browser",
-            details={"oauth": "no-browser"},
-        )
 
 
 class SidebarViewModel(QObject):
@@ -70,9 +48,13 @@ class SidebarViewModel(QObject):
     background (``asyncutil.spawn``); failures are shown inline (the row's state) and reported to
     ``ctx.errors``.
 
-    OAuth profiles: ``login_profile`` runs the core's ``login()`` with ``oauth_opener`` (recording into
-    ``ctx.services.wire``; each step is published on ``ctx.services.bus`` as a ``SessionAuthStep``) and
-    then connects; ``logout_profile`` disconnects, then revokes and forgets (``logout()``).
+    OAuth profiles: ``login_profile`` logs in with ``oauth_opener`` and then connects;
+    ``logout_profile`` disconnects, then revokes and forgets (``OAuthCommands``).
+
+    Attributes:
+        profile_commands: Saves, duplicates and removes profiles through the core's ``ProfileService``.
+        connection_commands: Connects, disconnects and reconnects through the connection manager.
+        oauth_commands: Logs OAuth profiles in and out and reads the logins their rows show.
 
     Signals:
         items_reset: The list of profiles changed (added, removed, reordered, edited).
@@ -99,8 +81,15 @@ class SidebarViewModel(QObject):
         self._ctx = ctx
         self._items: list[SidebarItem] = []
         self._tasks: dict[str, asyncio.Task[None]] = {}
-        self._oauth_reads: dict[str, asyncio.Task[None]] = {}
-        self.oauth_opener: BrowserOpener = oauth_opener or desktop_browser_opener
+        self.profile_commands = ProfileCommands(ctx, show=self._put, notify=self.status_message.emit)
+        self.connection_commands = ConnectionCommands(ctx)
+        self.oauth_commands = OAuthCommands(
+            ctx,
+            self,
+            self.connection_commands,
+            notify=self.status_message.emit,
+            opener=oauth_opener or desktop_browser_opener,
+        )
         ctx.bridge.connection_state_changed.connect(self.on_bridge_connection_state_changed)
         ctx.errors.error_reported.connect(self.on_errors_error_reported)
         ctx.selection.changed.connect(self.on_selection_changed)
@@ -153,7 +142,7 @@ class SidebarViewModel(QObject):
         self.items_reset.emit()
         for item in self._items:
             if item.is_oauth:
-                self.read_oauth_status(item.id)
+                self.oauth_commands.read_status(item.id)
 
     def add(self, profile: ConnectionProfile, *, persist: bool = True) -> bool:
         """Add ``profile`` (or replace the one with the same id) and save it unless ``persist`` is False.
@@ -161,7 +150,7 @@ class SidebarViewModel(QObject):
         Returns:
             Whether it was added (a failure to save is reported to ``ctx.errors``).
         """
-        if persist and self._save(profile, "saving the connection") is not None:
+        if persist and self.profile_commands.put(profile, "saving the connection") is not None:
             return False
         self._put(profile, persist)
         return True
@@ -179,7 +168,7 @@ class SidebarViewModel(QObject):
             self._items.append(item)
         self.items_reset.emit()
         if is_oauth(profile):
-            self.read_oauth_status(profile.id)
+            self.oauth_commands.read_status(profile.id)
 
     def update(self, profile: ConnectionProfile) -> bool:
         """Replace the profile with the same id (an edit); a live connection keeps the old one until reconnected.
@@ -205,26 +194,8 @@ class SidebarViewModel(QObject):
         """
         index = self.index_of(profile.id)
         persist = self._items[index].persisted if index >= 0 else True
-        doing = f"saving the connection {profile.name!r}"
-        try:
-            leftovers = await self._ctx.services.profile_service.save(
-                profile, changes, persist=persist, shown=self._shown_profiles(except_id=profile.id)
-            )
-        except WorkbenchError as exc:
-            self._ctx.errors.report(exc, doing, inline=True)
-            return exc
-        self._put(profile, persist)
-        self._report_failures(leftovers, f"the old secrets of {profile.name!r}")
-        if changes is not None and changes.store:
-            self._announce_backend()
-        return None
-
-    async def credential_backend(self) -> tuple[BackendInfo | None, WorkbenchError | None]:
-        """Which credential backend secrets would go to, or why there is none (checked off the event loop)."""
-        try:
-            return await asyncio.to_thread(self._ctx.services.credentials.backend), None
-        except WorkbenchError as exc:
-            return None, exc
+        shown = self._shown_profiles(except_id=profile.id)
+        return await self.profile_commands.save(profile, changes, persist=persist, shown=shown)
 
     def duplicate(self, profile_id: str) -> ConnectionProfile | None:
         """Save a copy of the profile under a new id and the name "<name> (copy)".
@@ -233,15 +204,7 @@ class SidebarViewModel(QObject):
             The copy, or ``None`` when there is no such profile or it could not be saved.
         """
         item = self.item(profile_id)
-        if item is None:
-            return None
-        try:
-            copy = self._ctx.services.profile_service.duplicate(item.profile)
-        except WorkbenchError as exc:
-            self._ctx.errors.report(exc, f"duplicating the connection {item.name!r}")
-            return None
-        self._put(copy, True)
-        return copy
+        return self.profile_commands.duplicate(item.profile) if item is not None else None
 
     def remove(self, profile_id: str) -> asyncio.Task[None] | None:
         """Disconnect the profile's connection, then remove it with its credentials (``ProfileService.remove``).
@@ -257,33 +220,13 @@ class SidebarViewModel(QObject):
             return None
         return self._run(profile_id, self._remove(item), f"removing {item.name!r}")
 
-    def _announce_backend(self) -> None:
-        """Tell the status bar when secrets went to a backend the user opted in to despite its risk."""
-        try:
-            info = self._ctx.services.credentials.backend()
-        except WorkbenchError:
-            return
-        if info.warning:
-            self.status_message.emit(f"Secrets saved, but: {info.warning}")
-
     def _shown_profiles(self, *, except_id: str) -> list[ConnectionProfile]:
         """The rows' profiles but ``except_id``'s (session-only ones refer to stored keys too)."""
         return [i.profile for i in self._items if i.id != except_id]
 
-    def _report_failures(self, failures: list[CredentialFailure], whose: str) -> None:
-        for doing, failure in failures:
-            self._ctx.errors.report(failure, f"{doing} of {whose}")
-
     async def _remove(self, item: SidebarItem) -> None:
-        connections = self._ctx.services.connections
-        if connections.get(item.id) is not None:
-            await connections.remove(item.id)
-        try:
-            await self._ctx.services.profile_service.remove(
-                item.profile, persisted=item.persisted, shown=self._shown_profiles(except_id=item.id)
-            )
-        except WorkbenchError as exc:
-            self._ctx.errors.report(exc, f"removing the connection {item.name!r}")
+        shown = self._shown_profiles(except_id=item.id)
+        if not await self.profile_commands.remove(item.profile, persisted=item.persisted, shown=shown):
             return
         index = self.index_of(item.id)
         if index >= 0:
@@ -303,7 +246,7 @@ class SidebarViewModel(QObject):
         item = self.item(profile_id)
         if item is None or item.is_live:
             return None
-        return self._run(profile_id, self._connect(item.profile), f"connecting to {item.name!r}")
+        return self._run(profile_id, self.connection_commands.connect(item.profile), f"connecting to {item.name!r}")
 
     def disconnect_profile(self, profile_id: str) -> asyncio.Task[None] | None:
         """Disconnect the profile's connection in the background.
@@ -314,7 +257,7 @@ class SidebarViewModel(QObject):
         item = self.item(profile_id)
         if item is None or self._ctx.services.connections.get(profile_id) is None:
             return None
-        return self._run(profile_id, self._disconnect(profile_id), f"disconnecting {item.name!r}")
+        return self._run(profile_id, self.connection_commands.disconnect(profile_id), f"disconnecting {item.name!r}")
 
     def reconnect_profile(self, profile_id: str) -> asyncio.Task[None] | None:
         """Close the connection if it is open and connect again with the current (possibly edited) profile.
@@ -325,7 +268,7 @@ class SidebarViewModel(QObject):
         item = self.item(profile_id)
         if item is None:
             return None
-        return self._run(profile_id, self._reconnect(item.profile), f"reconnecting to {item.name!r}")
+        return self._run(profile_id, self.connection_commands.reconnect(item.profile), f"reconnecting to {item.name!r}")
 
     def add_and_connect(self, profile: ConnectionProfile, *, persist: bool = True) -> asyncio.Task[None] | None:
         """Add ``profile`` (saved unless ``persist`` is False) and connect it.
@@ -349,7 +292,9 @@ class SidebarViewModel(QObject):
         item = self.item(profile_id)
         if item is None or item.is_live:
             return None
-        return self._run(profile_id, self._connect(item.profile, agent), f"connecting to {item.name!r}")
+        return self._run(
+            profile_id, self.connection_commands.connect(item.profile, agent), f"connecting to {item.name!r}"
+        )
 
     def set_activity(self, profile_id: str, activity: str) -> None:
         """Say what the row's agent is doing (``working…``; ``""`` when idle) while it is connected."""
@@ -358,32 +303,6 @@ class SidebarViewModel(QObject):
             return
         self._items[index] = dataclasses.replace(self._items[index], activity=activity)
         self.item_changed.emit(profile_id)
-
-    async def _connect(self, profile: ConnectionProfile, agent: RemoteAgent | None = None) -> None:
-        try:
-            await self._ctx.services.connections.connect(profile, agent=agent)
-        except WorkbenchError as exc:
-            self._report_connect_failure(exc, f"connecting to {profile.name!r}", profile.id)
-
-    async def _disconnect(self, profile_id: str) -> None:
-        await self._ctx.services.connections.disconnect(profile_id)
-
-    async def _reconnect(self, profile: ConnectionProfile) -> None:
-        connections = self._ctx.services.connections
-        try:
-            if connections.get(profile.id) is not None:
-                await connections.disconnect(profile.id)
-            await connections.connect(profile)
-        except WorkbenchError as exc:
-            self._report_connect_failure(exc, f"reconnecting to {profile.name!r}", profile.id)
-
-    def _report_connect_failure(self, exc: WorkbenchError, doing: str, profile_id: str) -> None:
-        # A connection the user closed while it was connecting is not a failure worth announcing.
-        if isinstance(exc, ConnectError) and exc.details.get("closed"):
-            return
-        # The failure is that connection's, whichever one the user looks at meanwhile; its workspace
-        # shows it while the connection stays failed (inline: not again in the window's banner).
-        self._ctx.errors.report(exc, doing, connection_id=profile_id, inline=True)
 
     def _run(self, profile_id: str, coro: Coroutine[Any, Any, None], doing: str) -> asyncio.Task[None]:
         task = spawn(coro, doing=doing, name=f"sidebar:{profile_id}")
@@ -410,7 +329,7 @@ class SidebarViewModel(QObject):
         Returns:
             The background task, or ``None`` when the profile does not log in with OAuth or is busy.
         """
-        return self._run_oauth(profile_id, self._login, "logging in to")
+        return self._run_oauth(profile_id, self.oauth_commands.login, "logging in to")
 
     def logout_profile(self, profile_id: str) -> asyncio.Task[None] | None:
         """Disconnect an OAuth profile, revoke its tokens at the authorization server and forget them.
@@ -418,7 +337,7 @@ class SidebarViewModel(QObject):
         Returns:
             The background task, or ``None`` when the profile does not log in with OAuth or is busy.
         """
-        return self._run_oauth(profile_id, self._logout, "logging out of")
+        return self._run_oauth(profile_id, self.oauth_commands.logout, "logging out of")
 
     def _run_oauth(
         self, profile_id: str, command: Callable[[ConnectionProfile], Coroutine[Any, Any, None]], doing: str
@@ -429,168 +348,13 @@ class SidebarViewModel(QObject):
             return None
         return self._run(profile_id, command(item.profile), f"{doing} {item.name!r}")
 
-    def read_oauth_status(self, profile_id: str) -> asyncio.Task[None] | None:
-        """Read (again) what the credential store holds for an OAuth profile, in the background.
-
-        Returns:
-            The task, or ``None`` when no event loop runs or the profile does not use OAuth.
-        """
-        item = self.item(profile_id)
-        if item is None or not item.is_oauth:
-            return None
-        try:
-            asyncio.get_running_loop()
-        except RuntimeError:
-            return None  # built outside the loop (a plain sync test): the row just says nothing yet
-        previous = self._oauth_reads.get(profile_id)
-        if previous is not None and not previous.done():
-            previous.cancel()
-        task = spawn(self._read_oauth_status(profile_id), doing=f"reading the login of {item.name!r}")
-        self._oauth_reads[profile_id] = task
-        return task
-
-    async def _read_oauth_status(self, profile_id: str) -> None:
-        item = self.item(profile_id)
-        if item is None:
-            return
-        try:
-            stored = await oauth_status(item.profile, self._ctx.services.credentials)
-        except WorkbenchError:
-            stored = None  # no usable keyring: connecting says why; the row stays quiet
-        status = (
-            OAuthStatus(
-                known=True,
-                logged_in=stored.logged_in,
-                expires_at=stored.expires_at,
-                refreshable=stored.refreshable,
-                registered=stored.registered,
-            )
-            if stored is not None
-            else OAuthStatus()
-        )
-        self._set_oauth(profile_id, status)
-
-    def _set_oauth(self, profile_id: str, status: OAuthStatus) -> None:
+    def set_oauth_status(self, profile_id: str, status: OAuthStatus) -> None:
+        """Show ``status`` in an OAuth profile's row (``OAuthCommands`` calls it)."""
         index = self.index_of(profile_id)
         if index < 0 or not self._items[index].is_oauth:
             return
         self._items[index] = dataclasses.replace(self._items[index], oauth=status)
         self.item_changed.emit(profile_id)
-
-    def _set_busy(self, profile_id: str, busy: str) -> None:
-        item = self.item(profile_id)
-        if item is not None:
-            self._set_oauth(profile_id, dataclasses.replace(item.oauth or OAuthStatus(), busy=busy))
-
-    def _step_publisher(self, profile: ConnectionProfile, doing: str) -> Callable[[AuthStep], None]:
-        bus = self._ctx.services.bus
-
-        def publish(step: AuthStep) -> None:
-            bus.publish(SessionAuthStep.of(step, profile.id))
-            mark = {"ok": "✓", "failed": "✗"}.get(step.status, "–")
-            self.status_message.emit(f"{doing} {profile.name}: {step.stage.value} {mark}")
-
-        return publish
-
-    async def _close_live(self, profile_id: str) -> None:
-        connections = self._ctx.services.connections
-        conn = connections.get(profile_id)
-        if conn is not None and conn.state in LIVE_STATES:
-            await connections.disconnect(profile_id)
-
-    async def _oauth_exchange[R](
-        self,
-        profile: ConnectionProfile,
-        busy: str,
-        doing: str,
-        exchange: Callable[[], Awaitable[R]],
-        *,
-        started: str = "",
-        failed: str = "",
-    ) -> R | None:
-        """Close the live connection and run ``exchange`` (a login or logout) while the row says ``busy``.
-
-        Args:
-            profile: The OAuth profile.
-            busy: The row's text meanwhile (``logging in…``).
-            doing: What failed, for ``ctx.errors``.
-            exchange: Starts the login or logout.
-            started: A status-bar note once the row is busy (none when empty).
-            failed: A status-bar note before a failure is reported (none when empty).
-
-        Returns:
-            What ``exchange`` returned, once the row shows the stored login again; ``None`` when it
-            failed (the failure is reported to ``ctx.errors``).
-        """
-        self._set_busy(profile.id, busy)
-        if started:
-            self.status_message.emit(started)
-        try:
-            await self._close_live(profile.id)
-            result = await exchange()
-        except WorkbenchError as exc:
-            self._set_busy(profile.id, "")
-            self.read_oauth_status(profile.id)
-            if failed:
-                self.status_message.emit(failed)
-            self._ctx.errors.report(exc, doing)
-            return None
-        except BaseException:  # cancelled: the row must not stay "logging in…"
-            with contextlib.suppress(RuntimeError):  # the view-model was deleted (window closed)
-                self._set_busy(profile.id, "")
-            raise
-        self._set_busy(profile.id, "")
-        await self._read_oauth_status(profile.id)
-        return result
-
-    async def _login(self, profile: ConnectionProfile) -> None:
-        assert isinstance(profile, MCPHTTPProfile | MCPSSEProfile)
-        store = self._ctx.services.credentials
-        result = await self._oauth_exchange(
-            profile,
-            "logging in…",
-            f"logging in to {profile.name!r}",
-            lambda: login(
-                profile,
-                store,
-                opener=self.oauth_opener,
-                wire=self._ctx.services.wire,
-                on_step=self._step_publisher(profile, "Logging in to"),
-                resolve_secret=store.resolve,
-                connection_id=profile.id,  # the login's wire records sit with the connection
-            ),
-            started=f"Logging in to {profile.name}: finish the login in your browser…",
-            failed=f"Login to {profile.name} failed.",
-        )
-        if result is None:
-            return
-        until = (
-            f" (token valid until {time_of_day(result.expires_at, seconds=False)})"
-            if result.expires_at is not None
-            else ""
-        )
-        self.status_message.emit(f"Logged in to {profile.name}{until}.")
-        current = self.item(profile.id)
-        await self._connect(current.profile if current is not None else profile)
-
-    async def _logout(self, profile: ConnectionProfile) -> None:
-        assert isinstance(profile, MCPHTTPProfile | MCPSSEProfile)
-        result = await self._oauth_exchange(
-            profile,
-            "logging out…",
-            f"logging out of {profile.name!r}",
-            lambda: logout(
-                profile,
-                self._ctx.services.credentials,
-                wire=self._ctx.services.wire,
-                on_step=self._step_publisher(profile, "Logging out of"),
-                connection_id=profile.id,
-            ),
-        )
-        if result is None:
-            return
-        revoked = "; the tokens were revoked" if result.revoked else ""
-        self.status_message.emit(f"Logged out of {profile.name}: forgot {result.forgotten} stored item(s){revoked}.")
 
     # ------------------------------------------------------------------ state
 
@@ -606,7 +370,7 @@ class SidebarViewModel(QObject):
         self.item_changed.emit(event.connection_id)
         if old.is_oauth and event.new in (S.CONNECTED, S.FAILED, S.CLOSED):
             # The connection may have logged in (browser), refreshed or dropped a refused token.
-            self.read_oauth_status(event.connection_id)
+            self.oauth_commands.read_status(event.connection_id)
 
     def on_errors_error_reported(self, view: ErrorView) -> None:
         """A failure of a connection the user is not looking at: its row shows it until selected.
@@ -641,11 +405,3 @@ class SidebarViewModel(QObject):
             detail = str(conn.error)
         detail, hint = detail_and_hint(conn.state, detail, conn.error)
         return dataclasses.replace(item, state=conn.state, detail=detail, hint=hint)
-
-    def _save(self, profile: ConnectionProfile, doing: str) -> WorkbenchError | None:
-        try:
-            self._ctx.services.profile_service.put(profile)
-        except WorkbenchError as exc:
-            self._ctx.errors.report(exc, doing)
-            return exc
-        return None

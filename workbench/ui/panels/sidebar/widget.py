@@ -29,7 +29,8 @@ from workbench.ui.icons import follow, icon_theme
 from workbench.ui.panels.sidebar.delegate import SidebarDelegate
 from workbench.ui.panels.sidebar.itemmodel import SidebarItemModel
 from workbench.ui.panels.sidebar.items import SidebarItem
-from workbench.ui.panels.sidebar.viewmodel import BrowserOpener, SidebarViewModel
+from workbench.ui.panels.sidebar.oauth_commands import BrowserOpener
+from workbench.ui.panels.sidebar.viewmodel import SidebarViewModel
 from workbench.ui.untrusted import plain_label
 
 type QDialogLike = ConnectionDialog | QMessageBox
@@ -418,7 +419,7 @@ class SidebarWidget(QWidget):
 
     async def _show_backend(self, dialog: ConnectionDialog) -> None:
         """Tell the dialog where secrets would go (an insecure backend's warning, or why none is usable)."""
-        info, error = await self.viewmodel.credential_backend()
+        info, error = await self.viewmodel.profile_commands.credential_backend()
         if self.dialog is dialog:
             dialog.set_credentials_backend(info, error)
             if info is not None and info.warning:
