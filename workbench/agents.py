@@ -12,6 +12,14 @@ An MCP server behind OAuth 2.1::
         open_browser=system_browser_opener,       # or follow_redirects_opener; None: stored tokens only
     )
     async with agent: ...
+
+Without a browser, and with DPoP-bound tokens::
+
+    OAuth(client=PreRegisteredClient("svc", secret), grant=ClientCredentials())
+    OAuth(client=PrivateKeyJWTClient.from_file("svc", "key.pem", "ES256"), grant=ClientCredentials())
+    OAuth(client=PreRegisteredClient("workload"), grant=JWTBearer(workload_jwt))
+    OAuth(client=PreRegisteredClient("app", secret), grant=EnterpriseManaged(idp_token_url, "idp-app", id_token))
+    OAuth(..., dpop=DPoP())                       # proofs from a key kept in the credential store
 """
 
 from workbench.core.auth_steps import AuthStage, AuthStep
