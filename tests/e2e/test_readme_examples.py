@@ -144,6 +144,9 @@ EXAMPLES: dict[str, Runs | NotRunnable] = {
     "workbench profile add notes --mcp https://notes.example.com/mcp --oauth && workbench login notes": Runs(
         stderr=("saved notes", "[token] ok:", "logged in to notes")
     ),
+    "workbench login notes --explain": Runs(
+        stdout=("1. Resource metadata", "✓ issuer: ", ". Token  POST "), stderr=("logged in to notes",)
+    ),
     "workbench profile add travel --a2a http://127.0.0.1:43321 --allow-origin http://127.0.0.1:45309": Runs(
         stderr=("saved travel",)
     ),
