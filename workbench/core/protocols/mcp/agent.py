@@ -48,7 +48,6 @@ from workbench.core.protocols.mcp._features import MCPServerFeatures
 from workbench.core.protocols.mcp._funnel import RequestFunnel
 from workbench.core.protocols.mcp._notifications import Notifications
 from workbench.core.protocols.mcp._session import SessionOwner
-from workbench.core.protocols.mcp.oauth import oauth_http
 from workbench.core.protocols.mcp.stdio import StdioProcessInfo
 from workbench.core.protocols.mcp.task_facet import MCPTaskOperations
 from workbench.core.protocols.snapshot import AgentSnapshot
@@ -153,6 +152,9 @@ class MCPAgent(AgentBase):
         wire = wire if wire is not None else WireRecorder()
         connection_id = connection_id or f"mcp-{uuid.uuid4().hex[:8]}"
         if oauth is not None:
+            # Imported here: the OAuth layer (the SDK's auth models) costs ~0.25 s to import.
+            from workbench.core.protocols.mcp.oauth import oauth_http
+
             auth, http_transport = oauth_http(
                 target,
                 transport,
