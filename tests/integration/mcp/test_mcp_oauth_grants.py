@@ -262,3 +262,48 @@ async def test_an_access_token_for_another_audience_is_refused_at_the_token_step
         assert (refused.value.details["oauth"], refused.value.details["step"]) == ("audience-mismatch", "token")
         assert not await run.tokens_stored()
         assert servers.resource.seen.schemes == []  # never presented
+
+
+async def test_a_profile_with_a_key_file_client_credentials_and_dpop_keeps_its_dpop_key_and_bound_token_in_the_store(
+    servers: MachineServers, tmp_path: Path
+) -> None:
+    from workbench.core.agent_factory import DefaultAgentFactory
+    from workbench.core.events import EventBus
+    from workbench.core.profiles import MCPHTTPProfile
+    from workbench.core.profiles.credential_keys import oauth_dpop_keys
+
+    key_file = tmp_path / "client.pem"
+    key_file.write_text(servers.client_key_pem)
+    profile = MCPHTTPProfile(
+        name="machine",
+        url=servers.url,
+        auth="oauth",
+        oauth_client="private-key-jwt",
+        oauth_client_id=CLIENT_ID,
+        oauth_client_key_file=str(key_file),
+        oauth_client_key_algorithm="ES256",
+        oauth_grant="client_credentials",
+        oauth_dpop=True,
+    )
+    store = MemoryCredentialStore()
+    factory = DefaultAgentFactory(credentials=store)
+    for connection in ("c1", "c2"):  # the second session reuses the bound token with the stored key
+        async with await factory(profile, connection_id=connection, wire=WireRecorder(), bus=EventBus()) as agent:
+            assert (await agent.call_tool("add", {"a": 2, "b": 2})).structured_content == {"result": 4}  # type: ignore[attr-defined]
+    dpop_key_name, bound_name = oauth_dpop_keys(profile.id)
+    assert await store.get(dpop_key_name) is not None and await store.get(bound_name) is not None
+    assert servers.authorization_server.seen.grants == ["client_credentials"]
+    assert set(servers.resource.seen.schemes) == {"DPoP"} and servers.resource.seen.replayed == 0
+
+
+async def test_a_profile_refuses_a_private_key_client_without_the_client_credentials_grant() -> None:
+    from pydantic import ValidationError
+
+    from workbench.core.profiles import MCPHTTPProfile
+
+    with pytest.raises(ValidationError):
+        MCPHTTPProfile(
+            name="p", url="https://mcp.example/mcp", auth="oauth", oauth_client="private-key-jwt", oauth_client_id="x"
+        )
+    with pytest.raises(ValidationError):
+        MCPHTTPProfile(name="p", url="https://mcp.example/mcp", auth="oauth", oauth_grant="client_credentials")

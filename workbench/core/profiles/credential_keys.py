@@ -22,6 +22,16 @@ OAUTH_CLIENT_SECRET_KIND = "oauth:client-secret"
 """The ``<kind>`` part of the key under which a pre-registered OAuth client's secret is stored."""
 
 
+OAUTH_CLIENT_KEY_KIND = "oauth:client-key"
+"""The ``<kind>`` part of the key under which a ``private_key_jwt`` client's private key (PEM) is stored."""
+
+OAUTH_DPOP_KEY_KIND = "oauth:dpop-key"
+"""The ``<kind>`` part of the key under which a login's DPoP key pair (PEM) is stored."""
+
+OAUTH_DPOP_BOUND_KIND = "oauth:dpop-bound"
+"""The ``<kind>`` part of the key under which the digest of a login's DPoP-bound access token is stored."""
+
+
 def secret_key(profile_id: str, kind: SecretKind, name: str = "") -> str:
     """The credential-store key for one secret of a profile."""
     return f"{profile_id}/{kind.value}:{name}" if name else f"{profile_id}/{kind.value}"
@@ -35,6 +45,16 @@ def oauth_keys(profile_id: str) -> tuple[str, str]:
 def oauth_client_secret_key(profile_id: str) -> str:
     """The credential-store key of a profile's pre-registered OAuth client secret (kept across logouts)."""
     return f"{profile_id}/{OAUTH_CLIENT_SECRET_KIND}"
+
+
+def oauth_client_key_key(profile_id: str) -> str:
+    """The credential-store key of a profile's ``private_key_jwt`` client key (kept across logouts)."""
+    return f"{profile_id}/{OAUTH_CLIENT_KEY_KIND}"
+
+
+def oauth_dpop_keys(profile_id: str) -> tuple[str, str]:
+    """The credential-store keys of a profile's DPoP key pair and of its bound token's digest."""
+    return f"{profile_id}/{OAUTH_DPOP_KEY_KIND}", f"{profile_id}/{OAUTH_DPOP_BOUND_KIND}"
 
 
 def parse_secret_spec(spec: str) -> tuple[SecretKind, str]:

@@ -198,6 +198,14 @@ class _OAuthMixin(BaseModel):
         oauth_client_metadata_url: The client metadata document's URL (https, or http on loopback).
         oauth_redirect_port: The loopback port of the redirect URI, for a client registered with a
             fixed one (``None``: the one kept with the login, else a free port).
+        oauth_grant: How tokens are obtained: ``authorization_code`` (a person in a browser) or
+            ``client_credentials`` (the client for itself: a ``pre-registered`` client with a secret,
+            or a ``private-key-jwt`` one).
+        oauth_client_key_file: A ``private-key-jwt`` client's PEM private key file; ``None``: the key
+            is in the credential store under ``<id>/oauth:client-key``.
+        oauth_client_key_algorithm: The signature algorithm of a ``private-key-jwt`` client's assertions.
+        oauth_dpop: DPoP-bound tokens (RFC 9449), proofs signed with the profile's own key pair (kept
+            in the credential store under ``<id>/oauth:dpop-key``, made on first use).
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
@@ -205,18 +213,33 @@ class _OAuthMixin(BaseModel):
     auth: Literal["none", "oauth"] = "none"
     oauth_scopes: list[str] = Field(default_factory=list)
     oauth_client_name: Annotated[str, Field(min_length=1, max_length=200)] | None = None
-    oauth_client: Literal["dynamic", "pre-registered", "metadata-document"] = "dynamic"
+    oauth_client: Literal["dynamic", "pre-registered", "metadata-document", "private-key-jwt"] = "dynamic"
     oauth_client_id: Annotated[str, Field(min_length=1, max_length=2000)] | None = None
     oauth_token_auth: Literal["client_secret_basic", "client_secret_post", "none"] = "client_secret_basic"
     oauth_client_metadata_url: Annotated[str, Field(min_length=1, max_length=2000)] | None = None
     oauth_redirect_port: Annotated[int, Field(ge=1, le=65535)] | None = None
+    oauth_grant: Literal["authorization_code", "client_credentials"] = "authorization_code"
+    oauth_client_key_file: Annotated[str, Field(min_length=1, max_length=4000)] | None = None
+    oauth_client_key_algorithm: Literal[
+        "RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512"
+    ] = "RS256"
+    oauth_dpop: bool = False
 
     @model_validator(mode="after")
     def _one_authorization_source(self) -> Self:
         if self.auth == "oauth" and any(r.target.lower() == "authorization" for r in getattr(self, "secrets", [])):
             raise ValueError("an OAuth profile sets the Authorization header itself; remove its bearer secret")
-        if self.oauth_client == "pre-registered" and not self.oauth_client_id:
+        if self.oauth_client in ("pre-registered", "private-key-jwt") and not self.oauth_client_id:
             raise ValueError("a pre-registered OAuth client needs its client id")
+        if self.oauth_client == "private-key-jwt" and self.oauth_grant != "client_credentials":
+            raise ValueError("a private-key-jwt client logs in with the client_credentials grant")
+        if self.oauth_grant == "client_credentials" and not (
+            self.oauth_client == "private-key-jwt"
+            or (self.oauth_client == "pre-registered" and self.oauth_token_auth != "none")
+        ):
+            raise ValueError(
+                "the client_credentials grant needs a pre-registered client with a secret, or a private key"
+            )
         if self.oauth_client == "metadata-document":
             url = urlsplit(self.oauth_client_metadata_url or "")
             loopback = url.hostname in ("127.0.0.1", "localhost", "::1")

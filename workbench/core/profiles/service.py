@@ -34,7 +34,13 @@ from pydantic import SecretStr, ValidationError
 from workbench.core.credentials import CredentialStore
 from workbench.core.errors import ConfigError, NotFoundError, WorkbenchError
 from workbench.core.http.origins import origin_of
-from workbench.core.profiles.credential_keys import oauth_client_secret_key, oauth_keys, secret_key
+from workbench.core.profiles.credential_keys import (
+    oauth_client_key_key,
+    oauth_client_secret_key,
+    oauth_dpop_keys,
+    oauth_keys,
+    secret_key,
+)
 from workbench.core.profiles.model import ConnectionProfile, new_profile_id, uses_oauth, validation_details
 from workbench.core.profiles.secret_refs import SecretKind, SecretRef
 from workbench.core.profiles.store import ProfileStore
@@ -406,7 +412,13 @@ class ProfileService:
         """Delete the profile's secret values (those not in use elsewhere) and its OAuth login."""
         failures = await self._forget_keys([ref.key for ref in profile.secrets], in_use)
         if uses_oauth(profile):
-            for key in (*oauth_keys(profile.id), oauth_client_secret_key(profile.id)):
+            keys = (
+                *oauth_keys(profile.id),
+                oauth_client_secret_key(profile.id),
+                oauth_client_key_key(profile.id),
+                *oauth_dpop_keys(profile.id),
+            )
+            for key in keys:
                 try:
                     await self._credentials.delete(key)
                 except WorkbenchError as exc:

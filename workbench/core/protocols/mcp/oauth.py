@@ -64,12 +64,15 @@ from workbench.core.http.httpx2_transport import Httpx2CredentialGuard
 from workbench.core.http.loopback import LoopbackReceiver, free_port, redirect_uri
 from workbench.core.http.oauth_endpoints import InsecureEndpointError, check_oauth_endpoint
 from workbench.core.http.origins import OAUTH_ENDPOINT, CredentialBoundary, origin_of
+from workbench.core.oauth_grant_options import ClientCredentials
 from workbench.core.oauth_options import (
     AuthorizationCode,
+    DPoP,
     DynamicClient,
     MetadataDocumentClient,
     OAuth,
     OAuthClient,
+    OAuthGrant,
     PreRegisteredClient,
 )
 from workbench.core.protocols.mcp import _oauth_checks as checks
@@ -80,8 +83,10 @@ from workbench.core.protocols.mcp.oauth_grants import (
     MACHINE_GRANTS,
     DPoPSession,
     MachineGrant,
+    check_client,
     dpop_bound_tokens,
     dpop_key,
+    profile_key_client,
 )
 from workbench.core.protocols.mcp.oauth_storage import CredentialTokenStorage, client_secret_key
 from workbench.core.safe_text import neutralise_line
@@ -632,6 +637,7 @@ async def oauth_provider(
             details={"oauth": "unsupported-grant", "grant": type(grant).__name__},
         )
     client = options.client
+    check_client(grant, client)
     if isinstance(client, PreRegisteredClient) and client.client_secret:
         wire.redactor.add_secret(client.client_secret)
     storage = CredentialTokenStorage(store, options.key_for(url), clock=clock, redactor=wire.redactor)
@@ -769,14 +775,20 @@ async def profile_oauth(
         client = PreRegisteredClient(str(profile.oauth_client_id), secret, token_endpoint_auth_method=method)
     elif mode == "metadata-document":
         client = MetadataDocumentClient(str(profile.oauth_client_metadata_url))
+    elif mode == "private-key-jwt":
+        client = await profile_key_client(profile, store)
     else:
         client = DynamicClient(client_name=profile.oauth_client_name)
+    grant: OAuthGrant = AuthorizationCode(redirect_port=profile.oauth_redirect_port)
+    if profile.oauth_grant == "client_credentials":
+        grant = ClientCredentials()
     return OAuth(
         client=client,
-        grant=AuthorizationCode(redirect_port=profile.oauth_redirect_port),
+        grant=grant,
         scopes=tuple(profile.oauth_scopes),
         store_key=profile.id,
         login_timeout=login_timeout,
+        dpop=DPoP() if profile.oauth_dpop else None,
     )
 
 

@@ -28,7 +28,7 @@ import hashlib
 import json
 import time
 from collections.abc import AsyncGenerator, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx2
 import jwt
@@ -44,11 +44,25 @@ from workbench.core.http.oauth_endpoints import check_oauth_endpoint
 from workbench.core.oauth_grant_options import ClientCredentials as ClientCredentialsGrant
 from workbench.core.oauth_grant_options import EnterpriseManaged, JWTBearer, PrivateKeyJWTClient
 from workbench.core.oauth_options import DPoP, OAuthClient, OAuthGrant, PreRegisteredClient
+from workbench.core.profiles.credential_keys import OAUTH_DPOP_BOUND_KIND as DPOP_BOUND_KIND
+from workbench.core.profiles.credential_keys import OAUTH_DPOP_KEY_KIND as DPOP_KEY_KIND
+from workbench.core.profiles.credential_keys import oauth_client_key_key
 from workbench.core.protocols.mcp._oauth_steps import classify
 from workbench.core.safe_text import neutralise_line
 from workbench.core.wire.redaction import Redactor
 
-__all__ = ["MACHINE_GRANTS", "DPoPSession", "MachineGrant", "dpop_bound_tokens", "dpop_key"]
+if TYPE_CHECKING:
+    from workbench.core.profiles import MCPHTTPProfile, MCPSSEProfile
+
+__all__ = [
+    "MACHINE_GRANTS",
+    "DPoPSession",
+    "MachineGrant",
+    "check_client",
+    "dpop_bound_tokens",
+    "dpop_key",
+    "profile_key_client",
+]
 
 MACHINE_GRANTS = (ClientCredentialsGrant, JWTBearer, EnterpriseManaged)
 """The grants this module runs (no browser, no person)."""
@@ -57,9 +71,6 @@ TOKEN_EXCHANGE_GRANT_TYPE = "urn:ietf:params:oauth:grant-type:token-exchange"
 ID_TOKEN_TYPE = "urn:ietf:params:oauth:token-type:id_token"
 ID_JAG_TOKEN_TYPE = "urn:ietf:params:oauth:token-type:id-jag"
 CLIENT_ASSERTION_TYPE = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
-DPOP_KEY_KIND = "oauth:dpop-key"
-DPOP_BOUND_KIND = "oauth:dpop-bound"
-"""Store entry: the SHA-256 of the access token last issued as DPoP-bound (so a new session presents it as such)."""
 _FORM = "application/x-www-form-urlencoded"
 _THEN = "workbench.oauth_then"
 """Request extension: builds the next request of a two-leg grant from this one's response."""
@@ -82,6 +93,22 @@ def _same_url(a: str, b: str) -> bool:
 
 def _grant_type(grant: OAuthGrant) -> str:
     return "client_credentials" if isinstance(grant, ClientCredentialsGrant) else JWT_BEARER_GRANT_TYPE
+
+
+def check_client(grant: OAuthGrant, client: OAuthClient) -> None:
+    """Refuse a client identity the grant cannot use.
+
+    A private key client signs the assertions of a grant without a browser only.
+
+    Raises:
+        ConfigError: A ``PrivateKeyJWTClient`` with the authorization code grant.
+    """
+    if isinstance(client, PrivateKeyJWTClient) and not isinstance(grant, MACHINE_GRANTS):
+        raise ConfigError(
+            f"A private_key_jwt client logs in with a grant without a browser, not {type(grant).__name__}.",
+            hint="OAuth(client=PrivateKeyJWTClient(...), grant=ClientCredentials())",
+            details={"oauth": "client-unsuitable"},
+        )
 
 
 class MachineGrant:
@@ -355,6 +382,28 @@ class MachineGrant:
             return
         finally:
             await flow.aclose()
+
+
+async def profile_key_client(profile: MCPHTTPProfile | MCPSSEProfile, store: CredentialStore) -> PrivateKeyJWTClient:
+    """A profile's ``private_key_jwt`` client: its key from its file, else from the credential store.
+
+    Raises:
+        ConfigError: The key file cannot be read, or the store holds no key for the profile.
+    """
+    client_id = str(profile.oauth_client_id)
+    if profile.oauth_client_key_file:
+        return PrivateKeyJWTClient.from_file(
+            client_id, profile.oauth_client_key_file, profile.oauth_client_key_algorithm
+        )
+    stored = await store.get(oauth_client_key_key(profile.id))
+    if stored is None:
+        raise ConfigError(
+            f"The profile {profile.name!r} names a private_key_jwt client, and neither a key file nor a key "
+            "in the keyring.",
+            hint="set the profile's client key file, or store the PEM key in the keyring",
+            details={"oauth": "client-key-missing"},
+        )
+    return PrivateKeyJWTClient(client_id, stored.get_secret_value(), profile.oauth_client_key_algorithm)
 
 
 # --------------------------------------------------------------------------- DPoP
