@@ -8,6 +8,8 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+from PySide6.QtCore import Qt
+
 from tests.support.demo_mcp import InProcessDemoFactory
 from workbench.app import Workbench, build_workbench
 from workbench.core.agent_factory import DefaultAgentFactory
@@ -20,6 +22,15 @@ from workbench.ui.mainwindow import MainWindow
 
 WAIT = 30.0
 """Seconds a window test waits for a connection, a reply or the window's shutdown."""
+
+
+def unmaximise(window: MainWindow) -> None:
+    """Take back a first launch's maximised state: the tests size the window themselves.
+
+    The offscreen screen (800×800) is a small screen, where a first launch opens maximised
+    (``window_layout.opens_maximised``); a maximised window would ignore the sizes a test gives it.
+    """
+    window.setWindowState(window.windowState() & ~Qt.WindowState.WindowMaximized)
 
 
 @contextlib.asynccontextmanager
@@ -37,6 +48,7 @@ async def demo_window(tmp_path: Path, qtbot: Any, *, child_process: bool = False
         )
         window = bench.window
         qtbot.addWidget(window)
+        unmaximise(window)
         window.resize(1400, 900)
         window.show()
         try:
@@ -53,6 +65,7 @@ async def plain_window(config: Path, qtbot: Any, **kwargs: Any) -> AsyncIterator
     """A window with no connections, shut down properly at the end (``kwargs`` go to ``build_workbench``)."""
     window = build_workbench(config, credentials=MemoryCredentialStore(), **kwargs).window
     qtbot.addWidget(window)
+    unmaximise(window)
     try:
         yield window
     finally:

@@ -12,8 +12,11 @@ from PySide6.QtWidgets import QApplication, QTableWidget, QWidget
 
 from tests.support.tool_calls import call_anyway
 from tests.support.windows import demo_window, plain_window
+from workbench.app import build_workbench
+from workbench.core.credentials import MemoryCredentialStore
+from workbench.ui.asyncutil import wait_signal
 from workbench.ui.mainwindow import MainWindow
-from workbench.ui.window_layout import SIDEBAR, first_geometry, onto_screen
+from workbench.ui.window_layout import SIDEBAR, first_geometry, onto_screen, opens_maximised
 
 LAPTOP = QSize(1366, 740)
 """A 1366×768 screen less the window's title bar."""
@@ -30,6 +33,23 @@ def test_first_launch_fits_the_screen_it_opens_on():
     assert first_geometry(QRect(0, 0, 2560, 1440)).size() == QSize(2304, 1296)
     # a remembered frame from a bigger screen is pulled back onto this one
     assert onto_screen(QRect(300, 200, 1400, 900), QRect(0, 0, 1366, 768)) == QRect(0, 0, 1366, 768)
+
+
+@pytest.mark.asyncio
+async def test_a_first_launch_on_a_small_screen_opens_maximised_so_the_space_budget_gets_all_of_it(qtbot, tmp_path):
+    assert opens_maximised(QRect(0, 0, 1280, 720)) and opens_maximised(QRect(0, 0, 1366, 768))
+    assert not opens_maximised(QRect(0, 0, 1920, 1080))  # room for the preferred size and a margin round it
+    window = build_workbench(tmp_path / "config", credentials=MemoryCredentialStore()).window
+    qtbot.addWidget(window)
+    window.show()
+    await asyncio.sleep(0.05)
+    available = window.screen().availableGeometry()  # the offscreen screen, 800×800: a small one
+    assert window.isMaximized()
+    assert window.frameGeometry().width() >= available.width() - 8, (window.frameGeometry(), available)
+    assert window.frameGeometry().height() >= available.height() - 8, (window.frameGeometry(), available)
+    done = asyncio.ensure_future(wait_signal(window.shutdown_finished, 10))
+    window.close()
+    await done
 
 
 @pytest.mark.asyncio

@@ -7,41 +7,50 @@ dock sizes that were crushed (a 20-pixel sidebar, a wire log taller than the win
 the defaults instead of being restored. ``place_window`` applies the first two rules to a window (the
 start-up frame and the main window alike, so both open in the same place).
 
-Space budget (heights; the client area is the screen less the window's title bar; wire log open):
+Space budget (heights, measured with the demo's MCP server on show and the wire log open; the client
+area is the window less its title bar, 19 px under Openbox, 28-30 px elsewhere, so ~10 px less there):
 
-==========  ======  ======================================  ==============================================
-screen      client  wire log                                centre (workspace or handoff view)
-==========  ======  ======================================  ==============================================
-1280×720    ~700    what the centre's minimum leaves        its minimum (~410 px, the tallest page's own,
-                    (~230 px: 7–8 payload lines)            the MCP Server tab): a tool's result 8 lines,
-                                                            a tall form ~4, the diagram 4 hops
-1366×768    ~745    8 payload lines (~240 px)               the rest (~455 px): a tool's result 8 lines, a
-                                                            tall form ~6 (a 2-field one whole), the chat's
-                                                            history ~6 times its 3-line message box
-1920×1080   ~1055   ``BOTTOM_SHARE`` (~300 px, 12 lines)    the rest (~700 px): form and result side by side
-==========  ======  ======================================  ==============================================
+==========  ============================  ==========================  ======================================
+screen      window's client area          wire log dock               centre (workspace or handoff view)
+==========  ============================  ==========================  ======================================
+1280×720    1280×701, maximised           241 px: 8 payload lines     407 px (the workspace 381): a tool's
+            (``opens_maximised``)         (its lines; the centre      result 8 lines, a tall form ~4, the
+                                          keeps ``CENTRE_MIN``)       diagram 4 hops
+1366×768    1366×749, maximised           241 px: 8 payload lines     455 px (the workspace 429): a tool's
+                                                                      result 8 lines, a tall form ~6 (a
+                                                                      2-field one whole), the chat's history
+                                                                      ~6 times its 3-line message box
+1920×1080   1728×1000, a margin round     ``BOTTOM_SHARE``: 284 px,  663 px: form and result side by side
+            it (``first_geometry``)       11 payload lines            (~29 lines each)
+==========  ============================  ==========================  ======================================
 
 - The wire log gets ``BOTTOM_SHARE`` of the room the centre and the bottom docks share, and never
   less than what shows ``wirelog.widget.DETAIL_MIN_LINES`` lines of the selected record (a stderr
   or auth tab sharing its place included) — as long as the centre keeps its own budget:
   ``CENTRE_MIN`` for the workspace, the diagram's rows for the handoff view
   (``handoffs.widget.DIAGRAM_MIN_ROWS``: opening the wire log from an arrow never shrinks the diagram
-  below them), and never less than the centre's own minimum. ``bottom_height`` decides; the window
-  applies it when a bottom dock shows or hides and when the window changes size, and keeps a height
-  the user dragged within the budget until then.
+  below them), and never less than the centre's own minimum. The centre's own minimum stays below
+  ``CENTRE_MIN`` (~310 px: a page taller than that, the MCP Server tab, scrolls), so the budget, not
+  the tallest page, decides. ``bottom_height`` decides; the window (``dock_sizer.DockSizer``) applies
+  it when a bottom dock shows or hides, when the window changes size, when the error banner shows or
+  hides, and when the wire log needs another height for its lines, and keeps a height the user
+  dragged within the budget until then.
+- The error banner over the centre takes its room from the workspace, never from the wire log: it
+  is not counted in the centre's budget, and it is at most ``banner.TEXT_LINES`` lines high (a
+  longer error scrolls inside it).
 - What gives way first as the window gets shorter: the wire log's share beyond its 8 lines; then
   the workspace's extras, each panel by its own rule, written where its layout is decided: a
   tool's form beyond its content, then beyond ``FORM_MIN_LINES``, before the result's
   ``RESULT_MIN_LINES`` (``mcp/call_layout.py``, ``arrange``); the chat's history (the message box
   stays 3–10 lines, ``chat/widget.py``); a resource's contents, top-aligned, scroll
-  (``mcp/resources.py``); last the wire log below its 8 lines (1280×720).
+  (``mcp/resources.py``); last the wire log below its 8 lines (a window shorter than 1280×720's).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtCore import QByteArray, QRect, QSize
+from PySide6.QtCore import QByteArray, QRect, QSize, Qt
 from PySide6.QtWidgets import QWidget
 
 MINIMUM = QSize(800, 560)
@@ -126,6 +135,15 @@ def first_geometry(available: QRect, preferred: QSize = PREFERRED, minimum: QSiz
     return rect
 
 
+def opens_maximised(available: QRect, preferred: QSize = PREFERRED) -> bool:
+    """Whether a first-launch window fills the screen: one that cannot hold ``preferred`` and its margins.
+
+    On such a screen (1280×720, 1366×768) a margin round the window only takes lines from the space
+    budget: the window opens maximised (its normal size stays ``first_geometry``'s).
+    """
+    return available.width() < preferred.width() + 2 * MARGIN or available.height() < preferred.height() + 2 * MARGIN
+
+
 def onto_screen(frame: QRect, available: QRect) -> QRect:
     """``frame`` shrunk to fit ``available`` and moved so that all of it is on the screen."""
     width = min(frame.width(), available.width())
@@ -136,7 +154,11 @@ def onto_screen(frame: QRect, available: QRect) -> QRect:
 
 
 def place_window(window: QWidget, saved_geometry: object) -> None:
-    """Put ``window`` where it was (``saved_geometry``, from ``saveGeometry``), on screen; else first-launch size."""
+    """Put ``window`` where it was (``saved_geometry``, from ``saveGeometry``), on screen; else first-launch size.
+
+    A first launch on a small screen (``opens_maximised``) opens maximised: the window manager then
+    gives it the whole available area less its title bar.
+    """
     available = window.screen().availableGeometry()
     if isinstance(saved_geometry, QByteArray) and window.restoreGeometry(saved_geometry):
         fitted = onto_screen(window.geometry(), available)
@@ -146,3 +168,5 @@ def place_window(window: QWidget, saved_geometry: object) -> None:
     frame = first_geometry(available)
     window.resize(frame.size())
     window.move(frame.topLeft())
+    if opens_maximised(available):
+        window.setWindowState(window.windowState() | Qt.WindowState.WindowMaximized)

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPushButton,
+    QScrollArea,
     QTabWidget,
     QTreeWidget,
     QTreeWidgetItem,
@@ -62,7 +63,12 @@ def _leaf(value: Any) -> str:
 
 
 class ServerInfoWidget(QWidget):
-    """What the server says about itself, plus log level and ping."""
+    """What the server says about itself, plus log level and ping.
+
+    Its content scrolls in a page shorter than it: the tallest page of the workspace would otherwise
+    set the workspace's minimum, and with it how short the window lets the wire log be
+    (``window_layout``'s space budget).
+    """
 
     def __init__(self, vm: MCPInspectorViewModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -106,11 +112,19 @@ class ServerInfoWidget(QWidget):
         self.tabs.addTab(self.capabilities, "Capabilities")
         self.tabs.addTab(self.raw, "Raw JSON")
 
-        layout = QVBoxLayout(self)
+        content = QWidget(self)
+        layout = QVBoxLayout(content)
         layout.addLayout(form)
         layout.addLayout(controls)
         layout.addWidget(self.banner)
         layout.addWidget(self.tabs, 1)
+        scroll = QScrollArea(self)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        scroll.setWidgetResizable(True)  # as tall as the page when it fits: the tabs take the rest
+        scroll.setWidget(content)
+        page = QVBoxLayout(self)
+        page.setContentsMargins(0, 0, 0, 0)
+        page.addWidget(scroll)
 
         vm.ping_finished.connect(self.on_vm_ping_finished)
         vm.log_level_set.connect(self.on_vm_log_level_set)
