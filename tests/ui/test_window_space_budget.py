@@ -5,18 +5,22 @@ the handoff diagram each keep their lines with the wire log open."""
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import Any
 
 import pytest
 from PySide6.QtCore import QPointF, QSize, Qt
 from PySide6.QtGui import QFontDatabase, QFontMetrics
-from PySide6.QtWidgets import QApplication, QPlainTextEdit
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication, QPlainTextEdit, QVBoxLayout, QWidget
 
 from tests.support.handoff_chains import publish, trip_chain
 from tests.support.signals import wait_until
 from tests.support.tool_calls import call_anyway
 from tests.support.windows import demo_window, plain_window
 from workbench.core.handoff.mermaid import StepStyle
+from workbench.ui.banner import TEXT_LINES, ErrorBanner
+from workbench.ui.errors import ErrorView
 from workbench.ui.mainwindow import MainWindow
 from workbench.ui.panels.chat.widget import INPUT_LINES, INPUT_MAX_SHARE
 from workbench.ui.panels.handoffs.items import FIRST_ROW, ROW_HEIGHT
@@ -27,11 +31,13 @@ from workbench.ui.panels.inspector.mcp.call_layout import (
     RESULT_MIN_LINES,
     RESULT_WAITING_LINES,
 )
+from workbench.ui.panels.wirelog.detail import TITLE_MIN_CHARS
 from workbench.ui.panels.wirelog.widget import DETAIL_MIN_LINES
 from workbench.ui.window_layout import BOTTOM_SHARE, CENTRE_MIN, bottom_height
 
 SMALL, LAPTOP, WIDE = QSize(1280, 692), QSize(1366, 740), QSize(1920, 1052)
-"""1280×720, 1366×768 and 1920×1080 screens less a window's title bar: the window's client area."""
+"""1280×720, 1366×768 and 1920×1080 screens less a window's title bar (28 px; Openbox's is 19): the
+client area of a maximised window, as a first launch on the two smaller screens opens."""
 
 
 async def settle() -> None:
@@ -80,7 +86,11 @@ def test_the_wire_log_gets_its_lines_first_and_a_share_of_a_tall_window():
 async def test_the_wire_records_detail_shows_eight_lines_whatever_the_screen_and_beside_the_stderr_tab(qtbot, tmp_path):
     async with demo_window(tmp_path, qtbot) as bench:
         window: MainWindow = bench.window
-        for size, least in ((LAPTOP, DETAIL_MIN_LINES), (WIDE, DETAIL_MIN_LINES), (SMALL, DETAIL_MIN_LINES - 1.5)):
+        bench.ctx.selection.select("demo-mcp-stdio")  # an MCP workspace: its pages are the tallest
+        await settle()
+        least_centre = window.centralWidget().minimumSizeHint().height()
+        assert least_centre <= CENTRE_MIN + window.centre_tabs.tabBar().sizeHint().height()  # the Server tab scrolls
+        for size, least in ((LAPTOP, DETAIL_MIN_LINES), (WIDE, DETAIL_MIN_LINES), (SMALL, DETAIL_MIN_LINES)):
             await open_wire_log(window, size)
             await click_a_record(window, qtbot)
             editor = window.wire_log.detail.pretty_view.editor
@@ -92,6 +102,27 @@ async def test_the_wire_records_detail_shows_eight_lines_whatever_the_screen_and
         window.wire_dock.raise_()
         await settle()
         assert lines(window.wire_log.detail.pretty_view.editor) >= DETAIL_MIN_LINES  # the stderr tab takes no lines
+
+
+@pytest.mark.asyncio
+async def test_the_empty_details_hint_and_a_records_title_can_be_read_at_1280x720(qtbot, tmp_path):
+    async with demo_window(tmp_path, qtbot) as bench:
+        window: MainWindow = bench.window
+        await open_wire_log(window, SMALL)
+        detail = window.wire_log.detail
+        assert detail.title.text() == ""  # no record: the payload's place says what to do, whole
+        editor = detail.pretty_view.editor
+        hint = editor.placeholderText()
+        assert hint and editor.fontMetrics().horizontalAdvance(hint) <= editor.viewport().width()
+        await click_a_record(window, qtbot)
+        table = window.wire_log.table
+        for _ in range(3):  # records with and without a partner ("Jump to …" shows for the first only)
+            title = detail.title
+            whole = title.fontMetrics().horizontalAdvance(title.text())
+            least = min(whole, TITLE_MIN_CHARS * title.fontMetrics().averageCharWidth())
+            assert title.isVisible() and title.width() >= least, (title.text(), title.width(), least)
+            qtbot.keyClick(table, Qt.Key.Key_Up)
+            await settle()
 
 
 @pytest.mark.asyncio
@@ -214,3 +245,81 @@ async def test_opening_the_wire_log_from_a_handoff_arrow_keeps_the_diagrams_rows
             assert handoffs.view.viewport().height() >= budget, (size, handoffs.view.viewport().height())
             shown = handoffs.view.mapToScene(handoffs.view.viewport().rect()).boundingRect()
             assert shown.contains(QPointF((last.x1 + last.x2) / 2, last.line_y))  # the clicked arrow stays in view
+
+
+async def press(window: MainWindow, key: Qt.Key, modifiers: Qt.KeyboardModifier) -> None:
+    """Press a shortcut in the active window, as the user does, and let the window lay out what followed."""
+    window.activateWindow()
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    await wait_until(window.isActiveWindow, app.focusWindowChanged, 10)
+    QTest.keyClick(window.windowHandle(), key, modifiers)
+    await settle()
+
+
+async def click_connection(window: MainWindow, qtbot: Any, profile_id: str) -> None:
+    view, model = window.sidebar.view, window.sidebar.model
+    rect = view.visualRect(model.index(model.row_of(profile_id)))
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    await settle()
+    assert window.ctx.selection.current == profile_id
+
+
+async def duplicate_where_nothing_can_be_saved(window: MainWindow, config: Path) -> None:
+    """Connection ▸ Duplicate (Ctrl+D) when the saved connections cannot be written: a background failure."""
+    (config / "profiles.json").mkdir(parents=True)  # a folder where the file goes: saving the copy fails
+    await press(window, Qt.Key.Key_D, Qt.KeyboardModifier.ControlModifier)
+
+
+@pytest.mark.asyncio
+async def test_an_error_banner_takes_its_room_from_the_workspace_and_never_from_the_wire_log(qtbot, tmp_path):
+    async with demo_window(tmp_path, qtbot) as bench:
+        window: MainWindow = bench.window
+        window.resize(SMALL)
+        await settle()
+        await click_connection(window, qtbot, "demo-mcp-stdio")  # the workspace's tallest pages are MCP's
+        if not window.wire_dock.isVisible():
+            await press(window, Qt.Key.Key_3, Qt.KeyboardModifier.ControlModifier)  # View ▸ Wire log
+        assert window.wire_dock.isVisible()
+        editor = window.wire_log.detail.pretty_view.editor
+        room = lines(editor)
+        assert room >= DETAIL_MIN_LINES - 0.1, room
+
+        await duplicate_where_nothing_can_be_saved(window, tmp_path / "config")  # the banner says so
+        await wait_until(window.banner.isVisible, window.ctx.errors.error_reported)
+        await settle()
+        assert not window.banner.message.visibleRegion().isEmpty()  # its words are on show
+        assert lines(editor) >= DETAIL_MIN_LINES - 0.1, lines(editor)  # the workspace gave the banner its room
+        window.resize(LAPTOP)
+        await settle()
+        window.resize(SMALL)  # the budget applied again with the banner on show
+        await settle()
+        assert lines(editor) >= DETAIL_MIN_LINES - 0.1, lines(editor)
+
+        await click_connection(window, qtbot, "demo-travel")  # another connection: no banner
+        assert not window.banner.isVisible()
+        assert lines(editor) >= room - 0.1, (room, lines(editor))
+
+        window.resizeDocks([window.wire_dock], [150], Qt.Orientation.Vertical)  # squeezed, as a banner did
+        await click_connection(window, qtbot, "demo-mcp-stdio")
+        assert window.banner.isVisible()
+        await click_connection(window, qtbot, "demo-travel")
+        assert lines(editor) >= room - 0.1, (room, lines(editor))  # the banner going gives the budget back
+
+
+def test_a_long_error_scrolls_inside_the_banner_which_stays_a_few_lines_high(qtbot):
+    page = QWidget()
+    qtbot.addWidget(page)
+    banner = ErrorBanner()
+    column = QVBoxLayout(page)
+    column.addWidget(banner)
+    column.addStretch(1)
+    page.resize(700, 600)
+    page.show()
+    long = " ".join(f"word{n}" for n in range(400))
+    banner.show_error(ErrorView(title="Saving", message=long, hint="Try again.", code="config", details=""))
+    QApplication.processEvents()
+    most = TEXT_LINES * banner.message.fontMetrics().lineSpacing() + 40  # the lines, margins and spacing
+    assert banner.height() <= most, (banner.height(), most)  # the workspace below keeps its room
+    bar = banner.text_area.verticalScrollBar()
+    assert bar.maximum() > 0 and bar.isVisible()  # the rest of the words are a scroll away (and under Details…)

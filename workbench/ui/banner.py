@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QSize, Qt
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
     QLabel,
     QMessageBox,
     QPushButton,
+    QScrollArea,
     QStyle,
     QToolButton,
     QVBoxLayout,
@@ -19,6 +21,48 @@ from workbench.ui.dialog_rules import present
 from workbench.ui.errors import ErrorView
 from workbench.ui.icons import DISMISS_GLYPH, ERROR_GLYPH, follow, icon_theme
 from workbench.ui.untrusted import plain_label, shown
+
+TEXT_LINES = 4
+"""Lines of text the banner shows at most (headline, message, hint); a longer error scrolls inside it.
+
+The banner sits over the workspace: it takes its room from the workspace, never from the wire log
+(``window_layout``'s space budget), so its height is bounded.
+"""
+
+
+class _BannerText(QScrollArea):
+    """The banner's words: as tall as they are at the banner's width, up to ``TEXT_LINES`` lines, then scrolling."""
+
+    def __init__(self, body: QWidget, parent: QWidget) -> None:
+        super().__init__(parent)
+        self._body = body
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setWidgetResizable(True)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # no tab stop: "Details…" has the whole message too
+        self.setWidget(body)
+        self.viewport().setAutoFillBackground(False)  # the banner's ground shows through
+        body.setAutoFillBackground(False)
+
+    def sizeHint(self) -> QSize:  # noqa: N802
+        """The words' height at the width they have (wrapped), at most ``TEXT_LINES`` lines."""
+        body = self._body
+        width = max(self.viewport().width(), body.minimumSizeHint().width())
+        height = body.heightForWidth(width) if body.hasHeightForWidth() else body.sizeHint().height()
+        layout = body.layout()
+        spacing = layout.spacing() if layout is not None else 0
+        cap = TEXT_LINES * self.fontMetrics().lineSpacing() + spacing * (TEXT_LINES - 1)
+        return QSize(body.sizeHint().width(), min(max(height, 0), cap))
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802
+        """As tall as ``sizeHint``: the workspace gives way to the banner; words beyond the cap scroll."""
+        return QSize(self.fontMetrics().averageCharWidth() * 20, self.sizeHint().height())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
+        """Another width wraps the words to another height: the banner's layout asks again."""
+        super().resizeEvent(event)
+        if event.oldSize().width() != event.size().width():
+            self.updateGeometry()
 
 
 class ErrorBanner(QFrame):
@@ -57,15 +101,18 @@ class ErrorBanner(QFrame):
         # stylesheet gives the banner's labels and buttons.
         follow(self.mark, self._draw_mark)
         follow(self.close_button, self._draw_close_icon)
-        text = QVBoxLayout()
+        body = QWidget(self)
+        text = QVBoxLayout(body)
+        text.setContentsMargins(0, 0, 0, 0)
         text.setSpacing(2)
         text.addWidget(self.title)
         text.addWidget(self.message)
         text.addWidget(self.hint)
+        self.text_area = _BannerText(body, self)
         row = QHBoxLayout(self)
         row.setContentsMargins(8, 4, 4, 4)
         row.addWidget(self.mark, 0, Qt.AlignmentFlag.AlignTop)
-        row.addLayout(text, 1)
+        row.addWidget(self.text_area, 1)
         row.addWidget(self.details_button, 0, Qt.AlignmentFlag.AlignTop)
         row.addWidget(self.close_button, 0, Qt.AlignmentFlag.AlignTop)
         self.hide()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import QByteArray, QObject, QSettings, Qt, QTimer
+from PySide6.QtCore import QByteArray, QEvent, QObject, QSettings, Qt, QTimer
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QStyle, QTabBar, QTabWidget, QWidget
 
 from workbench.ui.panels.handoffs.widget import HandoffWidget
@@ -24,7 +24,9 @@ class DockSizer(QObject):
     """Size the window's docks by ``window_layout``'s rules and remember them in the settings.
 
     The wire log's dock takes its budget's height whenever it (or a dock sharing its place) shows or
-    hides, and when the window changes size; a height the user dragged within the budget stays.
+    hides, when the window changes size or the error banner over the centre shows or hides (the
+    centre's room changes), and when the wire log needs another height for its lines (its bars went
+    to one row or two); until then a height the user dragged within the budget stays.
 
     Args:
         window: The main window holding the docks.
@@ -35,7 +37,7 @@ class DockSizer(QObject):
         wire_log: The wire log (how tall it must be to show its payload lines).
         centre_tabs: The centre's pages (the handoff view on show keeps its diagram's budget).
         handoffs: The handoff view.
-        banner: The error banner over the centre (its height is the centre's when it shows).
+        banner: The error banner over the centre (it takes its room from the workspace, not the wire log).
     """
 
     def __init__(
@@ -70,6 +72,25 @@ class DockSizer(QObject):
         self._refit = False  # the window changed size: the wire log takes the new size's budget when it shows
         for dock in self._bottom_docks:  # they share the wire log's place
             dock.visibilityChanged.connect(self.on_bottom_dock_visibility_changed)
+        self._wire_need = 0  # the wire log's height for its lines when last looked at
+        banner.installEventFilter(self)  # shown or hidden: the centre's minimum changed
+        wire_log.installEventFilter(self)  # its layout changed: it may need another height for its lines
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
+        """The banner showed or hid, or the wire log needs another height: apply the budget once laid out.
+
+        A wire log whose layout changed without changing its need (a toolbar note's text) keeps the
+        height it has, a dragged one included.
+        """
+        kind = event.type()
+        if watched is self._banner and kind in (QEvent.Type.Show, QEvent.Type.Hide):
+            self.on_window_resized()  # the centre's room changed as if the window had: the budget's height again
+        elif watched is self._wire_log and kind == QEvent.Type.LayoutRequest:
+            need = self._wire_log.height_for_lines(width=self._window.width())
+            if need != self._wire_need:
+                self._wire_need = need
+                self._fit_timer.start()
+        return False
 
     def restore(self) -> None:
         """Geometry and docks as the user left them, unless that no longer fits; first launch fits the screen."""
@@ -119,7 +140,9 @@ class DockSizer(QObject):
         room: the height the centre and the bottom dock area share (less the tab bar of docks sharing
         the wire log's place, so every figure is the wire log dock's own height); need: the wire log's
         dock showing ``DETAIL_MIN_LINES`` payload lines; centre: what the page on show keeps (the
-        handoff diagram's budget, else ``CENTRE_MIN``), its tab bar and the error banner included.
+        handoff diagram's budget, else ``CENTRE_MIN``) and its tab bar. The error banner is not
+        counted: it takes its room from the page (its height is bounded, ``banner.TEXT_LINES``),
+        and only the centre's own minimum, banner included, can take room from the wire log.
         """
         window, wire_log = self._window, self._wire_log
         separator = window.style().pixelMetric(QStyle.PixelMetric.PM_DockWidgetSeparatorExtent, None, window)
@@ -135,8 +158,6 @@ class DockSizer(QObject):
         handoffs = self._handoffs
         page = handoffs.budget_height() if self._centre_tabs.currentWidget() is handoffs else CENTRE_MIN
         centre = page + self._centre_tabs.tabBar().sizeHint().height()
-        if not self._banner.isHidden():
-            centre += self._banner.sizeHint().height()
         # a page that cannot be squeezed that far keeps its minimum anyway: the budget says what will be
         central = window.centralWidget()
         if central is not None:

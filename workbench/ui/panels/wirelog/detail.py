@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QSize, Qt
-from PySide6.QtGui import QFontDatabase, QPainter, QPaintEvent
+from PySide6.QtGui import QFontDatabase, QPainter, QPaintEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QPlainTextEdit,
@@ -21,9 +21,17 @@ from workbench.ui.panels.wirelog.viewmodel import WireLogViewModel
 from workbench.ui.payload import PayloadView
 from workbench.ui.untrusted import PlainLabel, set_plain_tooltip
 
+TITLE_MIN_CHARS = 18
+"""Characters the record's title gets beside the tabs at least; a narrower pane puts it on a line of its own.
+
+A record's summary is mostly shorter ("← result #4 (5.8 ms)"); the tooltip has all of a longer one.
+"""
+NO_RECORD = "Select a record in the table to see its payload, headers and timing here."
+"""What the empty detail says, where the payload goes."""
+
 
 class _TitleLabel(PlainLabel):
-    """The record's title beside the detail's tabs: one line cut with "…" when it is narrow (whole in its tooltip)."""
+    """The record's title beside the detail's tabs (or above them): one line cut with "…", whole in its tooltip."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -69,7 +77,10 @@ class WireDetailWidget(QWidget):
     """The selected record of the wire log: pretty and raw payload, headers and timing, all text literal.
 
     The record's title, "Jump to …" and one "Save as…" (for the payload tab on show) sit in the tab
-    bar's row, so the payload keeps the rows a title line and each tab's own button would take.
+    bar's row, so the payload keeps the rows a title line and each tab's own button would take. A
+    pane too narrow to give the title ``TITLE_MIN_CHARS`` characters there shows it on a line above
+    the tabs instead (``height_for_lines`` counts that line). "Jump to …" shows only when the record
+    has a partner.
 
     Args:
         vm: The wire log's view model (the record on show, its partner, the jump).
@@ -84,14 +95,16 @@ class WireDetailWidget(QWidget):
         corner = _DetailCorner(self.tabs, self)
         self.title = _TitleLabel(corner)
         self.jump_button = QPushButton("Jump to response", corner)
+        self.jump_button.setMinimumWidth(self.jump_button.sizeHint().width())  # "…request" too: one width
         self.save_button = QPushButton("Save as…", corner)
         self.save_button.setToolTip("Save the whole payload of the tab on show to a file")
-        head = QHBoxLayout(corner)
+        head = self._head = QHBoxLayout(corner)
         head.setContentsMargins(8, 0, 0, 0)
         head.setSpacing(4)
         head.addWidget(self.title, 1)
         head.addWidget(self.jump_button)
         head.addWidget(self.save_button)
+        self._corner = corner
         self.info_view = QPlainTextEdit(self)
         self.info_view.setReadOnly(True)
         self.info_view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
@@ -101,6 +114,8 @@ class WireDetailWidget(QWidget):
         self.tabs.addTab(self.pretty_view, "Payload")
         self.tabs.addTab(self.raw_view, "Raw")
         self.tabs.addTab(self.info_view, "Headers && timing")
+        for view in (self.pretty_view.editor, self.raw_view.editor, self.info_view):
+            view.setPlaceholderText(NO_RECORD)
         self.tabs.setCornerWidget(corner, Qt.Corner.TopRightCorner)
         layout = self._layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 2, 4, 2)
@@ -109,14 +124,43 @@ class WireDetailWidget(QWidget):
         self.save_button.clicked.connect(self.on_save_button_clicked)
         self.tabs.currentChanged.connect(self.on_tabs_current_changed)
 
-    def height_for_lines(self, lines: int) -> int:
-        """The pane's height that shows ``lines`` lines of the payload, counted from its parts' size hints.
+    def title_fits_beside_tabs(self, width: int) -> bool:
+        """Whether a pane ``width`` wide leaves the title ``TITLE_MIN_CHARS`` characters beside the tabs and buttons.
 
-        Its margins, the tab bar (the record's title and buttons beside the tabs) and frame, the
+        "Jump to …" counts whether it shows or not, so the title keeps its place from record to record.
+        """
+        margins = self._layout.contentsMargins()
+        head = self._head.contentsMargins()
+        buttons = self.save_button.sizeHint().width() + self.jump_button.sizeHint().width() + 2 * self._head.spacing()
+        tabs = self.tabs.tabBar().sizeHint().width() + 2
+        room = width - margins.left() - margins.right() - tabs - head.left() - head.right() - buttons
+        return room >= TITLE_MIN_CHARS * self.title.fontMetrics().averageCharWidth()
+
+    def _place_title(self, width: int) -> None:
+        """The title beside the tabs when it fits there (``title_fits_beside_tabs``), else on a line above them."""
+        beside = self.title_fits_beside_tabs(width)
+        if beside and self.title.parentWidget() is not self._corner:
+            self._head.insertWidget(0, self.title, 1)
+        elif not beside and self.title.parentWidget() is not self:
+            self._layout.insertWidget(0, self.title)
+        self.title.show()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
+        """Beside the tabs or above them: the title goes where it can be read."""
+        self._place_title(event.size().width())
+        super().resizeEvent(event)
+
+    def height_for_lines(self, lines: int, width: int | None = None) -> int:
+        """The pane's height that shows ``lines`` lines of the payload when ``width`` wide (default: as now).
+
+        Counted from its parts' size hints: its margins, the title's line where the tabs leave it no
+        room beside them, the tab bar (the record's title and buttons beside the tabs) and frame, the
         editor's frame and margins, and a horizontal scroll bar (a payload is not wrapped: a megabyte
         on one line would take minutes to lay out).
         """
         margins = self._layout.contentsMargins()
+        if not self.title_fits_beside_tabs(self.width() if width is None else width):
+            margins.setTop(margins.top() + self.title.sizeHint().height() + self._layout.spacing())
         pages = max(page.sizeHint().height() for page in (self.pretty_view, self.raw_view, self.info_view))
         tabs_frame = self.tabs.sizeHint().height() - pages
         editor = self.pretty_view.editor
@@ -131,8 +175,10 @@ class WireDetailWidget(QWidget):
         jump = vm.jump_text()
         self.jump_button.setText(jump or "Jump to response")
         self.jump_button.setEnabled(bool(jump))
+        self.jump_button.setVisible(bool(jump))  # nothing to jump to: the title gets its room
+        self._place_title(self.width())
         if record is None:
-            self.title.setText("Select a record to see it here.")
+            self.title.setText("")  # the payload's place says what to do (NO_RECORD)
             self.info_view.setPlainText("")
             self._fill(self.pretty_view, "")
             self._fill(self.raw_view, "")

@@ -37,6 +37,8 @@ DETAIL_MIN_LINES = 8
 ``height_for_lines`` turns lines into the pane's height; the window's space budget
 (``workbench.ui.window_layout``) gives the dock that much at every screen size it can.
 """
+DETAIL_SHARE = 0.45
+"""The detail's share of the pane's width (the table's is the rest), until the user drags the splitter."""
 
 
 class WireLogWidget(QWidget):
@@ -64,8 +66,8 @@ class WireLogWidget(QWidget):
         splitter.setObjectName("wireLogSplitter")
         splitter.addWidget(self.table)
         splitter.addWidget(self.detail)
-        splitter.setStretchFactor(0, 3)
-        splitter.setStretchFactor(1, 2)
+        splitter.setStretchFactor(0, round(100 * (1 - DETAIL_SHARE)))
+        splitter.setStretchFactor(1, round(100 * DETAIL_SHARE))
         self.splitter = splitter
         # one row (toolbar | filters) when the pane is wide enough, else two: see _arrange_bars
         self.bars = QBoxLayout(QBoxLayout.Direction.TopToBottom)
@@ -181,14 +183,24 @@ class WireLogWidget(QWidget):
         """The pane's height that shows ``lines`` lines of the payload when it is ``width`` wide (default: as now).
 
         Counted from the parts' size hints, so it holds before the pane was ever shown: the bars
-        (one row or two, as ``width`` decides) and the detail pane (``WireDetailWidget.height_for_lines``).
+        (one row or two, as ``width`` decides) and the detail pane (``WireDetailWidget.height_for_lines``)
+        at its share of ``width`` (the splitter's, else its stretch factors').
         """
-        one_row = self._one_row(self.width() if width is None else width)
+        width = self.width() if width is None else width
+        one_row = self._one_row(width)
         toolbar, filters = self.toolbar.sizeHint().height(), self.filters.sizeHint().height()
         bars = max(toolbar, filters) if one_row else toolbar + self.bars.spacing() + filters
         own = self._column
         margins = own.contentsMargins()
-        return bars + own.spacing() + self.detail.height_for_lines(lines) + margins.top() + margins.bottom()
+        detail = self.detail.height_for_lines(lines, width=round(width * self._detail_share()))
+        return bars + own.spacing() + detail + margins.top() + margins.bottom()
+
+    def _detail_share(self) -> float:
+        """The detail's share of the pane's width: as the splitter has it once shown, else by its stretch factors."""
+        sizes = self.splitter.sizes()
+        if self.splitter.isVisible() and sum(sizes) > 0:
+            return sizes[1] / (sum(sizes) + self.splitter.handleWidth())
+        return DETAIL_SHARE
 
     def _one_row_width(self) -> int:
         """The narrowest pane that takes the toolbar (with its notes) and the filters in one row."""
