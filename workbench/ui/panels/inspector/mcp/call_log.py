@@ -2,27 +2,41 @@
 
 from __future__ import annotations
 
+from typing import Protocol
+
+from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtWidgets import QPlainTextEdit, QSplitter, QVBoxLayout, QWidget
 
 from workbench.ui.panels.inspector.mcp.calls import MAX_CALL_LOG_LINES
 from workbench.ui.panels.inspector.mcp.per_connection import CallRecord
 from workbench.ui.untrusted import plain_label
 
-CALL_LOG_SHARE = 0.25
-"""The share of the result area the call's log messages get when they first show (the result keeps the rest)."""
+CALL_LOG_MIN_LINES = 5
+"""Lines of the call's log kept in view when the result above needs more room than there is."""
+
+
+class _Sized(Protocol):
+    """The result pane above the log, as the split reads it."""
+
+    def content_height(self) -> int: ...
 
 
 class CallLogWidget(QWidget):
     """A call's log messages as plain text under a count; hidden while the call on show has none.
 
+    The split between the result and the log follows their content: the result as tall as it needs
+    (its parts, banners and buttons), the log the rest, and never fewer than ``CALL_LOG_MIN_LINES``
+    of its lines (a long result scrolls). Once the user drags the handle, their split is kept.
+
     Args:
-        split: The splitter it shares with the result (it adds itself there, under the result);
-            the first time it shows it takes ``CALL_LOG_SHARE`` of it.
+        split: The splitter it shares with the result (it adds itself there, under the result).
+        result: The result pane (the splitter's first), asked how tall its content is.
     """
 
-    def __init__(self, split: QSplitter) -> None:
+    def __init__(self, split: QSplitter, result: _Sized) -> None:
         super().__init__(split)
         self._split = split
+        self._result = result
         self.title = plain_label("", self, selectable=False)
         self.text = QPlainTextEdit(self)
         self.text.setObjectName("callLog")
@@ -34,11 +48,19 @@ class CallLogWidget(QWidget):
         layout.setSpacing(2)
         layout.addWidget(self.title)
         layout.addWidget(self.text, 1)
+        self._column = layout
         self.setVisible(False)
-        self._sized = False
         self.record: CallRecord | None = None
         """The call whose log is on show."""
         split.addWidget(self)
+        self._user_split = False
+        split.splitterMoved.connect(self.on_split_splitter_moved)
+        split.installEventFilter(self)
+        # The result's new content is laid out in the same pass as the log's: fit once both are in.
+        self._fit_timer = QTimer(self)
+        self._fit_timer.setSingleShot(True)
+        self._fit_timer.setInterval(0)
+        self._fit_timer.timeout.connect(self.fit)
 
     def show_record(self, record: CallRecord | None) -> None:
         """Show the log messages the server sent during ``record`` (hidden when it sent none).
@@ -47,6 +69,7 @@ class CallLogWidget(QWidget):
         one through ``on_calls_logged``): the end of a call (Cancel, a result) does not reset it. Another
         call's log starts at its top, or at its end while that call is still running (the newest lines).
         """
+        self._fit_timer.start()  # the result on show changes with the record: share the room out again
         if record is not None and record is self.record:
             self._sync_title()
             return
@@ -65,13 +88,37 @@ class CallLogWidget(QWidget):
         self.text.appendPlainText(line)
         self._sync_title()
 
+    def on_split_splitter_moved(self, pos: int, index: int) -> None:
+        """The user dragged the handle: keep their split from now on."""
+        self._user_split = True
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
+        """Share the split out again when it changes size."""
+        if watched is self._split and event.type() == QEvent.Type.Resize:
+            self._fit_timer.start()
+        return False
+
+    def fit(self) -> None:
+        """Give the result the height of its content and the log the rest (at least ``CALL_LOG_MIN_LINES``)."""
+        total = sum(self._split.sizes())
+        if self._user_split or self.isHidden() or total <= 0:
+            return
+        log_floor = self._height_for(min(self.text.blockCount(), CALL_LOG_MIN_LINES))
+        result = max(min(self._result.content_height(), total - log_floor), 0)
+        if self._split.sizes()[0] != result:
+            self._split.setSizes([result, total - result])
+
+    def _height_for(self, lines: int) -> int:
+        """Pixels the pane needs for its title and ``lines`` lines of log."""
+        text = self.text
+        frame = 2 * text.frameWidth() + 2 * int(text.document().documentMargin())
+        body = lines * text.fontMetrics().lineSpacing() + frame
+        return self.title.sizeHint().height() + self._column.spacing() + body
+
     def _sync_title(self) -> None:
         count = self.text.blockCount() if self.text.toPlainText() else 0
         self.title.setText(f"Server log during this call ({count} message{'s' if count != 1 else ''})")
         shown = count > 0
-        if shown and self.isHidden() and not self._sized:
-            total = max(sum(self._split.sizes()), 1)
-            log = int(total * CALL_LOG_SHARE)
-            self._split.setSizes([total - log, log])  # the result keeps most; the user may drag
-            self._sized = True
+        if shown and self.isHidden():
+            self._fit_timer.start()
         self.setVisible(shown)

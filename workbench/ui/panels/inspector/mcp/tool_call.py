@@ -118,7 +118,7 @@ class ToolCallWidget(QWidget):
         self.result_split = QSplitter(Qt.Orientation.Vertical, self)
         self.result_split.setObjectName("resultSplitter")
         self.result_split.addWidget(self.result_view)
-        self.call_log = CallLogWidget(self.result_split)  # the server's log messages during the call shown
+        self.call_log = CallLogWidget(self.result_split, self.result_view)  # the server's log during the call shown
         self.result_split.setStretchFactor(0, 3)
         self.result_split.setStretchFactor(1, 1)
         self.result_split.setChildrenCollapsible(False)

@@ -64,7 +64,7 @@ class ToolResultView(QWidget):
         self.raw_button.clicked.connect(self.show_raw)
         self.raw = PayloadView(self)
         self.raw.setVisible(False)
-        inner = QWidget(self)
+        self._inner = inner = QWidget(self)
         column = QVBoxLayout(inner)
         column.setContentsMargins(0, 0, 0, 0)
         for widget in (self.error_banner, self.schema_banner, self.structured_box, self.parts, self.empty_label):
@@ -85,6 +85,10 @@ class ToolResultView(QWidget):
     def result(self) -> ToolResult | None:
         """The result on show."""
         return self._result
+
+    def content_height(self) -> int:
+        """Pixels the view needs to show all of its content without scrolling (banners, parts, raw JSON)."""
+        return self._inner.sizeHint().height()
 
     def clear(self) -> None:
         """Show nothing."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QItemSelection, Qt
-from PySide6.QtGui import QFontDatabase, QHideEvent, QShowEvent, QTextCursor
+from PySide6.QtGui import QFontDatabase, QHideEvent, QResizeEvent, QShowEvent, QTextCursor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -31,6 +31,10 @@ COLUMN_WIDTHS = {"ID": 220, "Context": 220, "Tool": 200, "State": 120, "Created"
 """First widths of the columns (ids are UUIDs, elided in the middle; the last column takes the rest).
 The state column is never narrower than its longest state."""
 LONGEST_STATE = "input-required"
+TABLE_MAX_SHARE = 0.5
+"""The most of the tab's height the task table takes; below its rows the selected task's details get the rest."""
+TABLE_MIN_ROWS = 2
+"""Rows of room the task table keeps however few tasks there are."""
 
 
 class TasksWidget(QWidget):
@@ -106,10 +110,13 @@ class TasksWidget(QWidget):
         lower_layout.setContentsMargins(0, 0, 0, 0)
         lower_layout.addLayout(actions)
         lower_layout.addWidget(self.detail_tabs, 1)
-        splitter = QSplitter(Qt.Orientation.Vertical, self)
+        self.splitter = splitter = QSplitter(Qt.Orientation.Vertical, self)
         splitter.addWidget(self.table)
         splitter.addWidget(lower)
         splitter.setStretchFactor(1, 2)
+        splitter.setChildrenCollapsible(False)
+        self._user_split = False  # once the user drags the handle, their split is kept
+        splitter.splitterMoved.connect(self.on_splitter_moved)
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addWidget(self.error_label)
@@ -136,6 +143,12 @@ class TasksWidget(QWidget):
         """On screen (its tab chosen, the window shown): re-read the tasks now and every few seconds."""
         super().showEvent(event)
         self.vm.set_polling(True)
+        self.fit_table()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
+        """Share the new height out again: the table as tall as its rows, the details the rest."""
+        super().resizeEvent(event)
+        self.fit_table()
 
     def hideEvent(self, event: QHideEvent) -> None:  # noqa: N802
         """Off screen: stop polling."""
@@ -146,7 +159,10 @@ class TasksWidget(QWidget):
 
     def on_vm_tasks_changed(self, rows: list[TaskSummary]) -> None:
         """Show the rows and keep the selected task selected."""
+        grew = len(rows) != self.model.rowCount()
         self.model.set_rows(rows)
+        if grew:
+            self.fit_table()
         row = self.model.row_of(self.vm.selected_task_id)
         selection = self.table.selectionModel()
         current = selection.selectedRows()
@@ -197,6 +213,29 @@ class TasksWidget(QWidget):
         rows = self.table.selectionModel().selectedRows()
         if rows:
             self.vm.select_task(str(self.model.data(rows[0], TASK_ID_ROLE)))
+
+    def on_splitter_moved(self, pos: int, index: int) -> None:
+        """The user dragged the handle: keep their split from now on."""
+        self._user_split = True
+
+    def fit_table(self) -> None:
+        """Make the table as tall as its header and rows; the selected task's details take the rest.
+
+        At least ``TABLE_MIN_ROWS`` rows of room, at most ``TABLE_MAX_SHARE`` of the splitter (more
+        rows scroll). A split the user dragged is kept.
+        """
+        total = sum(self.splitter.sizes())
+        if self._user_split or total <= 0:
+            return
+        table = self.table
+        rows = max(self.model.rowCount(), TABLE_MIN_ROWS)
+        need = table.horizontalHeader().sizeHint().height() + rows * ROW_HEIGHT + 2 * table.frameWidth()
+        scroll = table.horizontalScrollBar()
+        if scroll.maximum() > 0:  # columns wider than the view: the bar takes a row's room
+            need += scroll.sizeHint().height()
+        height = min(need, int(total * TABLE_MAX_SHARE))
+        if self.splitter.sizes()[0] != height:
+            self.splitter.setSizes([height, total - height])
 
     def on_resubscribe_clicked(self) -> None:
         """Follow the selected task and show its live events."""
