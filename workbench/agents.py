@@ -36,6 +36,12 @@ from workbench.core.errors import (
     ProtocolError,
     RemoteError,
     RequestTimeoutError,
+    SkillDigestMismatchError,
+    SkillEntryError,
+    SkillFileUnlistedError,
+    SkillFrontmatterMismatchError,
+    SkillSizeMismatchError,
+    SkillVerificationError,
     SyncCallInLoopError,
     UnreachableError,
     UnsupportedCapabilityError,
@@ -82,8 +88,16 @@ from workbench.core.protocols.base import (
     ToolCallRequested,
     ToolResult,
 )
-from workbench.core.protocols.contract import AgentConfig, AgentFeatures, RemoteAgent, ServerFeatures, TaskOperations
+from workbench.core.protocols.contract import (
+    AgentConfig,
+    AgentFeatures,
+    RemoteAgent,
+    ServerFeatures,
+    Skills,
+    TaskOperations,
+)
 from workbench.core.protocols.mcp import MCPAgent
+from workbench.core.protocols.skills import LoadedSkill, SkillFile, SkillSpec
 from workbench.core.protocols.snapshot import AgentSnapshot, TaskSnapshot, TaskSummary
 from workbench.core.wire.recorder import WireRecorder
 
@@ -124,6 +138,7 @@ __all__ = [
     "InsecureEndpointError",
     "JWTBearer",
     "KeyringCredentialStore",
+    "LoadedSkill",
     "LogMessage",
     "MCPAgent",
     "MemoryCredentialStore",
@@ -144,6 +159,15 @@ __all__ = [
     "SamplingRequested",
     "SamplingResponse",
     "ServerFeatures",
+    "SkillDigestMismatchError",
+    "SkillEntryError",
+    "SkillFile",
+    "SkillFileUnlistedError",
+    "SkillFrontmatterMismatchError",
+    "SkillSizeMismatchError",
+    "SkillSpec",
+    "SkillVerificationError",
+    "Skills",
     "StatusChanged",
     "SyncCallInLoopError",
     "TaskOperations",

@@ -15,6 +15,12 @@ The tree (codes in brackets; tests assert codes, never message text)::
     │   └── AgentCardError              [agent-card]        A2A card missing, invalid or unreadable
     ├── ConnectionLostError             [connection-lost]   the peer went away mid-session
     ├── ProtocolError                   [protocol]          the peer sent something malformed
+    │   ├── SkillEntryError             [skill-entry-invalid] a skill's listing entry cannot be loaded
+    │   └── SkillVerificationError      [skill-verification]  a skill file is not what its entry says
+    │       ├── SkillSizeMismatchError        [skill-size-mismatch]
+    │       ├── SkillDigestMismatchError      [skill-digest-mismatch]
+    │       ├── SkillFrontmatterMismatchError [skill-frontmatter-mismatch]
+    │       └── SkillFileUnlistedError        [skill-file-unlisted]
     ├── RemoteError                     [remote]            the peer answered with an error object
     ├── RequestTimeoutError             [timeout]           no answer within the configured time
     ├── SamplingRejectedError           [sampling-rejected] the user rejected a peer's sampling request
@@ -142,6 +148,42 @@ class ProtocolError(WorkbenchError):
     """The peer sent a message that does not follow the protocol."""
 
     code = "protocol"
+
+
+class SkillEntryError(ProtocolError):
+    """A skill's entry (``skills/list``) is invalid or past the limits, so the skill is not loaded."""
+
+    code = "skill-entry-invalid"
+
+
+class SkillVerificationError(ProtocolError):
+    """A skill file read from the server is not what the skill's entry describes; it is not used."""
+
+    code = "skill-verification"
+
+
+class SkillSizeMismatchError(SkillVerificationError):
+    """A skill file's length in bytes differs from its entry's ``size``."""
+
+    code = "skill-size-mismatch"
+
+
+class SkillDigestMismatchError(SkillVerificationError):
+    """A skill file's SHA-256 differs from its entry's ``digest``."""
+
+    code = "skill-digest-mismatch"
+
+
+class SkillFrontmatterMismatchError(SkillVerificationError):
+    """A ``SKILL.md``'s YAML frontmatter is missing, unreadable, or differs from its entry's ``frontmatter``."""
+
+    code = "skill-frontmatter-mismatch"
+
+
+class SkillFileUnlistedError(SkillVerificationError):
+    """A file asked of a skill is not among the files its entry lists (nothing is read)."""
+
+    code = "skill-file-unlisted"
 
 
 class RemoteError(WorkbenchError):

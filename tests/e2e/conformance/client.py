@@ -16,8 +16,12 @@ grants take the context's client and credentials: ``ClientCredentials`` with a c
 ``PrivateKeyJWTClient``, ``JWTBearer`` with the workload's JWT, ``EnterpriseManaged`` with the IdP's
 token endpoint and ID token; the DPoP scenarios add ``DPoP()`` (a key made for the agent).
 
-A scenario whose client mode the public library does not offer (the skills extension) has no handler
-in ``SCENARIOS`` but an entry in ``GAPS`` saying what is missing and what the public API would need;
+The skills scenarios (SEP-2640) list the server's skills with ``agent.server_features.skills`` and load
+``pdf-processing``: the library reads its ``SKILL.md`` and refuses it when its size, digest or
+frontmatter differs from the listed entry; only a skill that passed would have its referenced file read.
+
+A scenario whose client mode the public library does not offer has no handler in ``SCENARIOS`` but an
+entry in ``GAPS`` (none now) saying what is missing and what the public API would need;
 it exits with ``NOT_SUPPORTED`` (3) at once, saying so on stderr. The
 tests read ``GAPS`` for their expected-failure reasons: when the library gains a mode, its scenarios
 get a handler here and leave ``GAPS``, and the tests run them.
@@ -62,20 +66,7 @@ class Gap:
         return f"{self.capability}; needs {self.needs}"
 
 
-GAPS: dict[str, Gap] = {
-    **{
-        f"sep-2640-client-{name}": Gap(
-            f"the skills extension (SEP-2640, io.modelcontextprotocol/skills): {what}",
-            "skills/list and skill loading (resources/read with digest, size and frontmatter verification) on MCPAgent",
-        )
-        for name, what in (
-            ("no-prefetch", "list skills without reading any skill file before a skill is loaded"),
-            ("verify-digest", "refuse a SKILL.md whose sha256 differs from its entry's digest"),
-            ("verify-size", "refuse a SKILL.md whose length differs from its entry's size"),
-            ("verify-frontmatter", "refuse a SKILL.md whose frontmatter differs from its entry's"),
-        )
-    },
-}
+GAPS: dict[str, Gap] = {}
 """Scenario -> the client mode ``workbench.agents`` lacks for it."""
 
 
@@ -199,6 +190,31 @@ async def call_first_tool(agent: MCPAgent, context: Context) -> None:
         show(await agent.call_tool(tools[0].name, placeholder_arguments(tools[0].input_schema)))
 
 
+async def list_skills(agent: MCPAgent, context: Context) -> None:
+    """List the server's skills (their entries only: no skill file is read before one is loaded)."""
+    skills = await agent.server_features.skills.list()
+    print("skills:", [(skill.name, skill.uri) for skill in skills], flush=True)
+
+
+async def load_skill(agent: MCPAgent, context: Context) -> None:
+    """Load ``pdf-processing`` as a host would, then read the reference its instructions name.
+
+    Loading checks ``SKILL.md`` against the listed entry (size, digest, frontmatter); a skill that
+    fails is refused and nothing more of it is read, which these scenarios expect.
+    """
+    from workbench.agents import SkillVerificationError
+
+    skills = agent.server_features.skills
+    print("skills:", [skill.name for skill in await skills.list()], flush=True)
+    try:
+        loaded = await skills.load("pdf-processing")
+    except SkillVerificationError as exc:
+        print(f"refused: {type(exc).__name__} ({exc.code}): {exc}", flush=True)
+        return
+    print("loaded:", loaded.spec.uri, flush=True)
+    print("reference:", len(await skills.read_file(loaded, "references/FORMS.md")), "bytes", flush=True)
+
+
 CIMD_URL = "https://conformance-test.local/client-metadata.json"
 """The client metadata document URL the suite's ``auth/basic-cimd`` expects as client id (never fetched)."""
 
@@ -301,6 +317,8 @@ SCENARIOS: dict[str, Scenario] = {
     "http-invalid-tool-headers": Scenario(call_every_tool),
     "json-schema-ref-no-deref": Scenario(list_tools),
     "json-schema-2020-12-preservation": Scenario(echo_focal_schema),
+    "sep-2640-client-no-prefetch": Scenario(list_skills),
+    **{f"sep-2640-client-verify-{what}": Scenario(load_skill) for what in ("digest", "size", "frontmatter")},
     **{f"auth/{name}": Scenario(call_first_tool, oauth=True) for name in AUTHORIZATION_CODE_SCENARIOS},
     **{f"auth/{name}": Scenario(call_first_tool, oauth=True) for name in MACHINE_SCENARIOS},
 }

@@ -14,7 +14,7 @@ their own protocol, that are ``None`` when the agent has no such part::
     ├── tools             call_tool(), call_tool_stream()      (progress as AgentEvents)
     ├── conversation      stream_async(), invoke_async(), __call__, new_conversation(), cancel()
     └── facets
-        ├── server_features  -> ServerFeatures | None  (resources, prompts, completions, logging, ping)
+        ├── server_features  -> ServerFeatures | None  (resources, prompts, skills, completions, logging)
         └── tasks            -> TaskOperations | None  (tasks the agent keeps: list, get, cancel, follow)
 
 Each adapter's ``config`` holds more than ``AgentConfig`` names (``MCPConfig``, ``A2AConfig``); the
@@ -54,6 +54,7 @@ if TYPE_CHECKING:
         ResourceTemplateSpec,
         ToolSpec,
     )
+    from workbench.core.protocols.skills import LoadedSkill, SkillSpec
     from workbench.core.protocols.snapshot import AgentSnapshot, TaskSnapshot, TaskSummary
     from workbench.core.wire.recorder import WireRecorder
 
@@ -131,8 +132,34 @@ class AgentConfig(Protocol):
 
 
 @runtime_checkable
+class Skills(Protocol):
+    """The skills a server serves (MCP's skills extension): entries listed unread, one loaded verified."""
+
+    async def available(self) -> bool:
+        """Whether the server serves skills."""
+        ...
+
+    async def list(self) -> list[SkillSpec]:
+        """The entries of the skills the server lists; no skill file is read."""
+        ...
+
+    async def load(self, skill: SkillSpec | str, *, allow_dynamic: bool = False) -> LoadedSkill:
+        """A skill's ``SKILL.md``, returned only once it matches its entry (size, digest, frontmatter)."""
+        ...
+
+    async def read_file(self, skill: LoadedSkill, path: str) -> bytes:
+        """A file of a loaded skill that its entry lists, checked against the entry."""
+        ...
+
+
+@runtime_checkable
 class ServerFeatures(Protocol):
-    """What an MCP server offers beyond tools: resources, prompts, completions, logging, ping."""
+    """What an MCP server offers beyond tools: resources, prompts, skills, completions, logging, ping."""
+
+    @property
+    def skills(self) -> Skills:
+        """The skills the server serves."""
+        ...
 
     @property
     def resources(self) -> list[ResourceSpec]:

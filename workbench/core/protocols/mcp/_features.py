@@ -1,4 +1,4 @@
-"""``agent.server_features``: what an MCP server offers beyond tools (resources, prompts, logging, roots, ping)."""
+"""``agent.server_features``: an MCP server's resources, prompts, skills, logging, roots and ping."""
 
 from __future__ import annotations
 
@@ -28,6 +28,7 @@ from workbench.core.protocols.mcp._notifications import Listener, Notifications
 from workbench.core.protocols.mcp._sdk_compat import set_session_log_level
 from workbench.core.protocols.mcp._session import SessionOwner
 from workbench.core.protocols.mcp.discovery import is_modern
+from workbench.core.protocols.mcp.skills import MCPSkills
 
 
 class MCPServerFeatures:
@@ -62,6 +63,12 @@ class MCPServerFeatures:
         self._discovered = discovered
         self.subscriptions = subscriptions
         """The resource URIs subscribed to (a 2026-era listen stream asks for these)."""
+        self._skills = MCPSkills(funnel)
+
+    @property
+    def skills(self) -> MCPSkills:
+        """The skills the server serves (the skills extension): list them, load one verified."""
+        return self._skills
 
     # ------------------------------------------------------------------ what the server listed
 

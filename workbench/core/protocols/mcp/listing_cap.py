@@ -36,6 +36,7 @@ LIST_FIELDS = {
     "resources/templates/list": "resourceTemplates",
     "prompts/list": "prompts",
     "tasks/list": "tasks",
+    "skills/list": "skills",
 }
 """Each listing method and the member of its result that holds the page's items."""
 _WHAT = {"resourceTemplates": "resource templates"}
