@@ -266,13 +266,12 @@ async def run_window(app: QApplication, opts: GuiOptions, startup: StartupWindow
             # paint, so the window is on screen while they load; they stop after it has shut down.
             await asyncio.sleep(FIRST_PAINT_S)
             # The composition root serves them; the UI gets profiles and a router factory (no SDK in workbench.ui).
-            from workbench.ui.demo_session import connect_demo, run_handoff_in_window, show_port_fallbacks
+            from workbench.ui.demo_session import connect_demo, show_port_fallbacks
 
-            scenario = None
+            if opts.demo or opts.scenario == "handoff":  # the handoff view and the View menu offer the scenario
+                window.offer_handoff_scenario(functools.partial(start_handoff_scenario, window, stack))
             if opts.scenario == "handoff":
-                from workbench.demo.scenarios.handoff import build_router, run_scenario, serve_handoff_agents
-
-                scenario = await stack.enter_async_context(serve_handoff_agents())
+                window.run_handoff_scenario()
             elif opts.demo:
                 from workbench.demo.launcher import run_demo
                 from workbench.demo.profiles import demo_profiles
@@ -281,16 +280,7 @@ async def run_window(app: QApplication, opts: GuiOptions, startup: StartupWindow
                 await connect_demo(window, demo_profiles(demo_agents))
                 # a saved demo connection to the usual port will not find such an agent this time
                 show_port_fallbacks(window, [(a.name, a.fallback_note) for a in demo_agents if a.fell_back])
-            if scenario is not None:
-                handoff = run_handoff_in_window(
-                    window,
-                    functools.partial(build_router, scenario),
-                    functools.partial(run_scenario, question=scenario.question),
-                )
-                scenario_run = asyncio.ensure_future(handoff)
-                window.scenario_task = scenario_run  # a ready_hook (screenshot tour, test) may await it
-                stack.push_async_callback(_cancel_and_wait, scenario_run)
-            if opts.ready_hook is not None:
+            if opts.ready_hook is not None:  # it may await window.scenario_task (the screenshot tour)
                 await opts.ready_hook(window)
             if opts.screenshot:
                 await asyncio.sleep(0.3)  # let the last repaints land before grabbing pixels
@@ -301,6 +291,40 @@ async def run_window(app: QApplication, opts: GuiOptions, startup: StartupWindow
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.remove_signal_handler(sig)
     return 0
+
+
+def start_handoff_scenario(window: MainWindow, stack: contextlib.AsyncExitStack) -> asyncio.Future[None]:
+    """Serve the handoff scenario's agents and run the scenario in ``window``; the future ends with the run.
+
+    The agents serve on in the same task until the window closes (``stack`` cancels it), so their
+    connections stay inspectable after the run; a failure to serve or run them is reported.
+    """
+    import asyncio
+
+    from workbench.ui.asyncutil import spawn
+
+    finished: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+    task = spawn(_handoff_session(window, finished), doing="running the handoff scenario")
+    stack.push_async_callback(_cancel_and_wait, task)
+    task.add_done_callback(lambda _task: None if finished.done() else finished.set_result(None))
+    return finished
+
+
+async def _handoff_session(window: MainWindow, finished: asyncio.Future[None]) -> None:
+    """The scenario's agents served in this task (entered and left by it), the run, then serving on."""
+    import asyncio
+
+    from workbench.demo.scenarios.handoff import build_router, run_scenario, serve_handoff_agents
+    from workbench.ui.demo_session import run_handoff_in_window
+
+    async with serve_handoff_agents() as scenario:
+        await run_handoff_in_window(
+            window,
+            functools.partial(build_router, scenario),
+            functools.partial(run_scenario, question=scenario.question),
+        )
+        finished.set_result(None)
+        await asyncio.Event().wait()  # until the window closes: the agents' connections stay inspectable
 
 
 async def _cancel_and_wait(task: asyncio.Task[None]) -> None:

@@ -4,15 +4,20 @@ the chain drawn live in the handoff view, clicking a hop selects its wire record
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
 
 from tests.support.demo_mcp import InProcessDemoFactory
-from workbench.app import Workbench, build_workbench
+from tests.support.signals import wait_until
+from workbench.app import Workbench, build_workbench, start_handoff_scenario
 from workbench.core.credentials import MemoryCredentialStore
 from workbench.core.events import ConnectionState
 from workbench.core.handoff.events import USER, HandoffEvent, HopKind, HopState
@@ -21,6 +26,7 @@ from workbench.ui.asyncutil import wait_signal
 from workbench.ui.demo_session import run_handoff_in_window
 from workbench.ui.dialogs.handoff_approval import HandoffApprovalDialog
 from workbench.ui.dialogs.input_required import InputRequiredDialog
+from workbench.ui.panels.handoffs.empty_state import WITH_DEMO, WITHOUT_DEMO
 
 WAIT = 30.0
 
@@ -86,6 +92,56 @@ async def _run_in_window(
         window.close()
         await done
     return bench, events, seen
+
+
+async def _press(window: Any, key: Qt.Key, modifiers: Qt.KeyboardModifier = Qt.KeyboardModifier.NoModifier) -> None:
+    window.activateWindow()
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    await wait_until(window.isActiveWindow, app.focusWindowChanged, WAIT)
+    QTest.keyClick(window.windowHandle(), key, modifiers)
+    for _ in range(3):
+        await asyncio.sleep(0.02)
+        QApplication.processEvents()
+
+
+@pytest.mark.asyncio
+async def test_the_empty_handoff_view_says_what_a_handoff_is_and_its_button_runs_the_demo_scenario(qtbot, tmp_path):
+    bench = build_workbench(tmp_path / "config", credentials=MemoryCredentialStore())
+    window = bench.window
+    qtbot.addWidget(window)
+    window.resize(1280, 692)
+    window.show()
+    handoffs, entry = window.handoffs, window.actions_registry.get("demo.handoff_scenario")
+    try:
+        await _press(window, Qt.Key.Key_4, Qt.KeyboardModifier.ControlModifier)  # View ▸ Handoffs
+        assert window.centre_tabs.currentWidget() is handoffs
+        empty = handoffs.empty
+        assert handoffs.pages.currentWidget() is empty and empty.isVisible()  # not a blank canvas
+        assert empty.what.isVisible() and "handoff" in empty.what.text()
+        assert empty.how.text() == WITHOUT_DEMO and not empty.run_button.isVisible()  # no demo: the command
+        assert not entry.isVisible()
+
+        async with contextlib.AsyncExitStack() as stack:  # as `workbench demo` offers it
+            window.offer_handoff_scenario(functools.partial(start_handoff_scenario, window, stack))
+            assert empty.how.text() == WITH_DEMO and empty.run_button.isVisible() and empty.run_button.isEnabled()
+            view_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&View")
+            assert entry in view_menu.actions() and entry.isVisible() and entry.isEnabled()
+            empty.run_button.setFocus()
+            QTest.keyClick(empty.run_button, Qt.Key.Key_Space)  # the button, from the keyboard
+            run = window.scenario_task
+            assert run is not None and not entry.isEnabled() and not empty.run_button.isEnabled()  # once
+            seen = await asyncio.wait_for(_answer_prompts(window, run), WAIT * 2)
+            assert "form" in seen and window.scenario_result and "Lisbon" in window.scenario_result
+            assert handoffs.pages.currentWidget() is not empty and handoffs.view.isVisible()  # the chain drawn
+            done = asyncio.ensure_future(wait_signal(window.shutdown_finished, WAIT))
+            window.close()
+            await done
+    finally:
+        if window.isVisible():
+            done = asyncio.ensure_future(wait_signal(window.shutdown_finished, WAIT))
+            window.close()
+            await done
 
 
 @pytest.mark.asyncio

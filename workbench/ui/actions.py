@@ -46,6 +46,12 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("view.chat", "C&hat", "Ctrl+2", icon="mdi6.chat-outline"),
     ActionSpec("view.wire", "&Wire log", "Ctrl+3", icon="mdi6.swap-horizontal"),
     ActionSpec("view.handoffs", "&Handoffs", "Ctrl+4", icon="mdi6.sitemap-outline"),
+    ActionSpec(
+        "demo.handoff_scenario",
+        "Run the handoff &demo scenario",
+        tip="Demo agents plan a trip, handing work to each other; you approve each handoff",
+        icon="mdi6.play-circle-outline",
+    ),
     ActionSpec("app.quit", "&Quit", QKeySequence.StandardKey.Quit, icon="mdi6.exit-to-app"),
     ActionSpec(
         "help.getting_started", "&Getting started", QKeySequence.StandardKey.HelpContents, icon="mdi6.school-outline"

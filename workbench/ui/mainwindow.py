@@ -39,6 +39,8 @@ SHUTDOWN_TIMEOUT = 10.0
 """Seconds the window waits for every connection to close before it gives up on them."""
 
 UrlOpener = Callable[[QUrl], bool]
+ScenarioStarter = Callable[[], asyncio.Future[None]]
+"""Starts the handoff demo scenario in the window; the future ends with the scenario's run."""
 
 PAGE_MINIMUM = QSize(320, 240)
 """The handoff page's minimum (its own hint asks for more height than a laptop can spare)."""
@@ -84,7 +86,8 @@ class MainWindow(QMainWindow):
         self._shutdown_task: asyncio.Task[None] | None = None
         self._chains_seen: set[str] = set()
         self.scenario_result: str | None = None
-        self.scenario_task: asyncio.Task[None] | None = None
+        self.scenario_task: asyncio.Future[None] | None = None  # the handoff scenario's run, once started
+        self._start_scenario: ScenarioStarter | None = None
         self.setObjectName("mainWindow")
         self.setWindowTitle("Agent Workbench")
         self.setMinimumSize(MINIMUM)
@@ -182,6 +185,7 @@ class MainWindow(QMainWindow):
         # peers' requests waiting for the user
         self.prompts.pending_changed.connect(self.status.set_pending_prompts)
         self.prompts.request_answered.connect(self.chat.viewmodel.on_prompts_request_answered)
+        self.prompts.request_deferred.connect(self.chat.viewmodel.on_prompts_request_deferred)
         # sidebar
         self.sidebar.status_message.connect(lambda text: self.statusBar().showMessage(text, 8000))
         self.inspector.connect_requested.connect(self.sidebar.viewmodel.connect_profile)
@@ -202,6 +206,9 @@ class MainWindow(QMainWindow):
         self.handoffs.wire_records_requested.connect(self.show_wire_records)
         ctx.bridge.handoff_event.connect(self.on_bridge_handoff_event)
         bind("view.handoffs", self.show_handoffs)
+        self.handoffs.scenario_requested.connect(self.run_handoff_scenario)
+        bind("demo.handoff_scenario", self.run_handoff_scenario)
+        self.offer_handoff_scenario(None)
         # chat
         bind("chat.focus", self.focus_chat)
         bind("chat.send", self.chat.send)
@@ -295,6 +302,27 @@ class MainWindow(QMainWindow):
     def show_handoffs(self) -> None:
         """Bring the handoff sequence view to the front."""
         self.centre_tabs.setCurrentWidget(self.handoffs)
+
+    def offer_handoff_scenario(self, start: ScenarioStarter | None) -> None:
+        """Offer "Run the handoff demo scenario" (View menu, the handoff view's empty state); ``start`` runs it.
+
+        The composition root offers it where the demo's agents can be served (``workbench demo``);
+        ``None`` offers nothing (the empty state then names the command that runs it).
+        """
+        self._start_scenario = start
+        idle = self.scenario_task is None
+        action = self.actions_registry.get("demo.handoff_scenario")
+        action.setVisible(start is not None)
+        action.setEnabled(start is not None and idle)
+        self.handoffs.set_scenario_offered(start is not None, enabled=idle)
+
+    def run_handoff_scenario(self) -> None:
+        """Show the handoff view and run the offered demo scenario there (once a session: its agents stay listed)."""
+        self.show_handoffs()
+        if self._start_scenario is None or self.scenario_task is not None:
+            return
+        self.scenario_task = self._start_scenario()
+        self.offer_handoff_scenario(self._start_scenario)  # running: the entries are disabled
 
     def show_scenario_result(self, text: str, *, failed: bool = False) -> None:
         """Say how a scenario ended: the status bar and a non-modal note (the agent's text, plain)."""

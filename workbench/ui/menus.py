@@ -36,6 +36,7 @@ MENUS: tuple[tuple[str, tuple[str | None, ...]], ...] = (
             "view.inspector",
             "view.chat",
             "view.handoffs",
+            "demo.handoff_scenario",
             "view.wire",
             "wire.focus_filter",
             "wire.pause",

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QMenu,
     QSizePolicy,
     QSplitter,
+    QStackedWidget,
     QStyle,
     QToolBar,
     QToolButton,
@@ -27,6 +28,7 @@ from workbench.ui.dialog_rules import present
 from workbench.ui.names import connection_name
 from workbench.ui.panels.handoffs.diagram import DiagramChange, Hop
 from workbench.ui.panels.handoffs.eliding_combo import ElidingComboBox
+from workbench.ui.panels.handoffs.empty_state import HandoffEmptyWidget
 from workbench.ui.panels.handoffs.hop_detail import HopDetailWidget
 from workbench.ui.panels.handoffs.items import FIRST_ROW, ROW_HEIGHT
 from workbench.ui.panels.handoffs.scene import HandoffScene
@@ -56,12 +58,17 @@ class HandoffWidget(QWidget):
         ctx: The panel context.
         parent: Qt parent.
 
+    While there is no chain to show, an empty state (``HandoffEmptyWidget``) takes the diagram's
+    place: what a handoff is and how to start one.
+
     Signals:
         wire_records_requested(str, int, int): The user clicked a hop that has wire records:
             ``(connection id, first seq, last seq)``; the window selects them in the wire log.
+        scenario_requested(): The user asked for the demo scenario (the empty state's button).
     """
 
     wire_records_requested = Signal(str, int, int)
+    scenario_requested = Signal()
 
     def __init__(self, ctx: PanelContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -78,12 +85,18 @@ class HandoffWidget(QWidget):
         splitter.addWidget(self.detail)
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 1)
+        self.empty = HandoffEmptyWidget(self)
+        self.empty.scenario_requested.connect(self.scenario_requested)
+        self.pages = QStackedWidget(self)
+        self.pages.addWidget(self.empty)
+        self.pages.addWidget(splitter)
+        self._splitter = splitter
         self.status_label = plain_label("", self, selectable=False)
         layout = self._column = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
         layout.addWidget(self.toolbar)
-        layout.addWidget(splitter, 1)
+        layout.addWidget(self.pages, 1)
         layout.addWidget(self.status_label)
         self._connect()
         self.on_vm_chains_changed()
@@ -206,6 +219,10 @@ class HandoffWidget(QWidget):
             self.view.ensureVisible(QRectF(shown.left() + 1, row.top(), 1, row.height()), 0, 20)
 
     # ---- commands the window may bind --------------------------------------------------------
+
+    def set_scenario_offered(self, offered: bool, *, enabled: bool = True) -> None:
+        """Offer the demo scenario in the empty state (a button, enabled unless it runs already)."""
+        self.empty.set_offered(offered, enabled=enabled)
 
     def zoom_in(self) -> None:
         """Zoom in one step."""
@@ -338,6 +355,7 @@ class HandoffWidget(QWidget):
         finally:
             combo.blockSignals(False)
         combo.sync_tooltip()
+        self.pages.setCurrentWidget(self._splitter if combo.count() else self.empty)
 
     def on_vm_current_chain_changed(self, key: str | None) -> None:
         """Draw the chain now shown (the one full build; later events only add items)."""
