@@ -172,8 +172,8 @@ def read_fields(
         fields: The editors.
         kind: The selected profile kind.
         profile_id: The id the profile keeps (the edited one's, or a new one).
-        original: The profile being edited: its roots and A2A stream idle timeout, which the dialog
-            does not show, carry over.
+        original: The profile being edited: the fields the dialog does not show (roots, an A2A
+            agent's stream idle timeout and protocol version, …) carry over (``carried_fields``).
 
     Returns:
         The data, and the secret values the credential store must keep, by key.
@@ -184,12 +184,6 @@ def read_fields(
     data: dict[str, Any] = {"kind": kind, "id": profile_id, "name": fields.name_edit.text().strip()}
     refs, store = fields.credentials.refs(profile_id)
     data["secrets"] = [ref.model_dump() for ref in refs]
-    if original is not None:
-        if original.kind == kind and isinstance(original, A2AProfile):
-            data["stream_idle_timeout"] = original.stream_idle_timeout
-        roots = getattr(original, "roots", None)
-        if roots and kind != "a2a":
-            data["roots"] = [r.model_dump() for r in roots]
     data["connect_timeout"] = fields.connect_timeout_spin.value()
     request_timeout = fields.request_timeout_spin.value()
     data["request_timeout"] = request_timeout if request_timeout > 0 else None
@@ -220,7 +214,21 @@ def read_fields(
         data["card_url"] = fields.card_url_edit.text().strip() or None
         data["binding"] = fields.binding_combo.currentText()
         data["streaming"] = fields.streaming_check.isChecked()
+    if original is not None:
+        edited = set(data) | (fields.oauth.FIELDS if kind in OAUTH_KINDS else frozenset())
+        data.update(carried_fields(original, kind, edited))
     return data, store
+
+
+def carried_fields(original: ConnectionProfile, kind: str, edited: set[str]) -> dict[str, Any]:
+    """The fields of ``original`` the dialog has no editor for, which a profile of ``kind`` also has.
+
+    They go into the saved profile unchanged, so saving from the window never drops a setting made
+    elsewhere (the command line, the library, a newer workbench): only what the dialog shows is
+    rebuilt from its editors.
+    """
+    target = PROFILE_CLASSES[kind].model_fields
+    return {key: value for key, value in original.model_dump().items() if key in target and key not in edited}
 
 
 def problem_message(problem: Any) -> str:

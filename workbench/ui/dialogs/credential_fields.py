@@ -42,6 +42,7 @@ OAUTH_CLIENT_CHOICES: list[tuple[str, str]] = [
     ("dynamic", "Registered by the workbench (dynamic registration)"),
     ("pre-registered", "Pre-registered client (id and secret)"),
     ("metadata-document", "Client ID Metadata Document (URL)"),
+    ("private-key-jwt", "Private key JWT (client id and key)"),
 ]
 """The OAuth client selector's entries: the profile's ``oauth_client`` value and label."""
 TOKEN_AUTH_CHOICES: list[tuple[str, str]] = [
@@ -270,6 +271,20 @@ class OAuthSection(QWidget):
 
     changed = Signal()
 
+    FIELDS = frozenset(
+        {
+            "auth",
+            "oauth_scopes",
+            "oauth_client_name",
+            "oauth_client",
+            "oauth_client_id",
+            "oauth_token_auth",
+            "oauth_client_metadata_url",
+            "oauth_redirect_port",
+        }
+    )
+    """The profile fields this section edits (an OAuth setting without an editor here carries over)."""
+
     def __init__(self, original: ConnectionProfile | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.auth_combo = QComboBox()
@@ -361,7 +376,7 @@ class OAuthSection(QWidget):
         client = self.client()
         shown = {
             self.client_name_edit: client == "dynamic",
-            self.client_id_edit: client == "pre-registered",
+            self.client_id_edit: client in ("pre-registered", "private-key-jwt"),
             self.token_auth_combo: client == "pre-registered",
             self.client_secret: client == "pre-registered" and self.token_auth() != "none",
             self.metadata_url_edit: client == "metadata-document",
@@ -370,7 +385,7 @@ class OAuthSection(QWidget):
             self._client_form.setRowVisible(widget, visible)
 
     def client(self) -> str:
-        """``dynamic``, ``pre-registered`` or ``metadata-document``."""
+        """``dynamic``, ``pre-registered``, ``metadata-document`` or ``private-key-jwt``."""
         return str(self.client_combo.currentData())
 
     def token_auth(self) -> str:
@@ -389,7 +404,9 @@ class OAuthSection(QWidget):
         client = self.client()
         return {
             "oauth_client": client,
-            "oauth_client_id": self.client_id_edit.text().strip() or None if client == "pre-registered" else None,
+            "oauth_client_id": (
+                self.client_id_edit.text().strip() or None if client in ("pre-registered", "private-key-jwt") else None
+            ),
             "oauth_token_auth": self.token_auth(),
             "oauth_client_metadata_url": (
                 self.metadata_url_edit.text().strip() or None if client == "metadata-document" else None
