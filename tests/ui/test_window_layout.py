@@ -8,8 +8,10 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QRect, QSize, Qt, QUrl
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QTableWidget, QWidget
 
+from tests.support.signals import wait_until
 from tests.support.tool_calls import call_anyway
 from tests.support.windows import demo_window, plain_window
 from workbench.app import build_workbench
@@ -132,6 +134,29 @@ async def test_the_tool_form_and_its_result_sit_side_by_side_on_a_wide_screen(qt
         call = mcp.tools.detail.call
         assert call.splitter.orientation() == Qt.Orientation.Horizontal
         assert call.result_view.height() >= 400 and call.form.width() >= 500
+
+
+@pytest.mark.asyncio
+async def test_the_view_menu_lists_the_wire_log_once_as_a_checked_toggle_that_ctrl_3_flips(qtbot, tmp_path):
+    async with plain_window(tmp_path / "config", qtbot) as window:
+        window.resize(1366, 740)
+        window.show()
+        view = next(a.menu() for a in window.menuBar().actions() if a.text() == "&View")
+        entries = [a for a in view.actions() if a.text().replace("&", "") == "Wire log"]
+        assert len(entries) == 1
+        (entry,) = entries
+        assert entry.isCheckable() and not entry.isIconVisibleInMenu()  # a check mark, not an icon in its place
+        assert entry.shortcut().toString() == "Ctrl+3"
+        window.activateWindow()
+        app = QApplication.instance()
+        await wait_until(window.isActiveWindow, app.focusWindowChanged, 10)
+        for _ in range(2):
+            was = window.wire_dock.isVisible()
+            QTest.keyClick(window.windowHandle(), Qt.Key.Key_3, Qt.KeyboardModifier.ControlModifier)
+            await asyncio.sleep(0.05)
+            assert window.wire_dock.isVisible() is not was
+            assert entry.isChecked() is window.wire_dock.isVisible()
+            assert window.wire_toggle.isChecked() is window.wire_dock.isVisible()  # the status bar's button too
 
 
 @pytest.mark.asyncio

@@ -153,10 +153,15 @@ class MainWindow(QMainWindow):
             handoffs=self.handoffs,
             banner=self.banner,
         )
+        # the wire log's toggle in the View menu is the registry's (Ctrl+3, listed among the shortcuts)
+        wire_toggle = self.actions_registry.get("view.wire")
+        wire_toggle.setCheckable(True)
+        wire_toggle.setChecked(self.wire_dock.toggleViewAction().isChecked())
+        self.wire_dock.toggleViewAction().toggled.connect(wire_toggle.setChecked)
         build_menus(
             self.menuBar(),
             self.actions_registry,
-            (self.sidebar_dock, self.wire_dock, self.stderr_dock, self.auth_dock),
+            [dock.toggleViewAction() if dock is not self.wire_dock else wire_toggle for dock in self._docks()],
         )
         self._connect_signals()
         self.docks.restore()
@@ -222,7 +227,7 @@ class MainWindow(QMainWindow):
         # view
         bind("view.inspector", self.show_inspector)
         bind("view.chat", self.focus_chat)
-        bind("view.wire", self.focus_wire_filter)
+        bind("view.wire", self.toggle_wire_log)
         bind("app.quit", self.close)
         bind("app.about", self.show_about)
         bind("help.getting_started", self.help.show_getting_started)
@@ -352,6 +357,20 @@ class MainWindow(QMainWindow):
         self.wire_dock.show()
         self.wire_dock.raise_()
         self.wire_log.focus_filter()
+
+    def toggle_wire_log(self) -> None:
+        """View ▸ Wire log (Ctrl+3): show it (its filter focused) or hide it; behind another tab, raise it."""
+        wire_toggle = self.actions_registry.get("view.wire")
+        behind_a_tab = self.wire_dock.isVisible() and self.wire_log.visibleRegion().isEmpty()
+        if wire_toggle.isChecked() or behind_a_tab:
+            wire_toggle.setChecked(True)
+            self.focus_wire_filter()
+        else:
+            self.wire_dock.hide()
+
+    def _docks(self) -> tuple[QDockWidget, ...]:
+        """The docks, in the View menu's order."""
+        return (self.sidebar_dock, self.wire_dock, self.stderr_dock, self.auth_dock)
 
     def show_about(self) -> None:
         """A short about box (non-modal)."""

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtWidgets import QDockWidget, QMenuBar
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QMenuBar
 
 from workbench.ui.actions import ActionRegistry
 
 SEPARATOR = None
 DOCK_TOGGLES = "docks"
-"""Where a menu lists the docks' show/hide toggles."""
+"""Where a menu lists the docks' show/hide toggles (the wire log's is ``view.wire``, with its Ctrl+3)."""
 
 MENUS: tuple[tuple[str, tuple[str | None, ...]], ...] = (
     ("&File", ("connection.add", "wire.export_jsonl", "wire.export_har", SEPARATOR, "app.quit")),
@@ -37,7 +38,6 @@ MENUS: tuple[tuple[str, tuple[str | None, ...]], ...] = (
             "view.chat",
             "view.handoffs",
             "demo.handoff_scenario",
-            "view.wire",
             "wire.focus_filter",
             "wire.pause",
             SEPARATOR,
@@ -52,13 +52,14 @@ MENUS: tuple[tuple[str, tuple[str | None, ...]], ...] = (
 """Each menu's title and entries: action ids of ``workbench.ui.actions``, separators and the dock toggles."""
 
 
-def build_menus(bar: QMenuBar, actions: ActionRegistry, docks: Sequence[QDockWidget]) -> None:
+def build_menus(bar: QMenuBar, actions: ActionRegistry, toggles: Sequence[QAction]) -> None:
     """Fill ``bar`` with ``MENUS``.
 
     Args:
         bar: The window's menu bar.
         actions: The window's registered actions.
-        docks: The docks whose show/hide toggles the View menu lists, in order.
+        toggles: The docks' show/hide toggles the View menu lists, in order. Each shows its state
+            with a check mark (its icon, which the status bar's button shows, stays out of the menu).
     """
     for title, entries in MENUS:
         menu = bar.addMenu(title)
@@ -66,7 +67,8 @@ def build_menus(bar: QMenuBar, actions: ActionRegistry, docks: Sequence[QDockWid
             if entry is None:  # SEPARATOR
                 menu.addSeparator()
             elif entry == DOCK_TOGGLES:
-                for dock in docks:
-                    menu.addAction(dock.toggleViewAction())
+                for toggle in toggles:
+                    toggle.setIconVisibleInMenu(False)  # a style draws an icon in the check mark's place
+                    menu.addAction(toggle)
             else:
                 menu.addAction(actions.get(entry))
