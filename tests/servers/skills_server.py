@@ -1,12 +1,13 @@
 """Stdio MCP server (the SDK's MCPServer) serving two skills through the skills extension (SEP-2640).
 
-``python skills_server.py [--tamper digest|size|frontmatter|none]``. It declares
+``python skills_server.py [--tamper digest|size|frontmatter|none] [--hostile]``. It declares
 ``io.modelcontextprotocol/skills`` and answers ``skills/list`` with each skill's frontmatter and its
 files' SHA-256 digests and sizes; every file is a ``skill://`` resource read with ``resources/read``.
 ``pdf-forms`` has a reference file, ``release-notes`` a date and a nested ``metadata`` mapping in its
-frontmatter. ``--tamper`` serves ``pdf-forms``'s ``SKILL.md`` other than its entry says: another body
-of the same length (digest), extra bytes (size), or another description with the entry's digest and
-size made to match (frontmatter), as the conformance suite's scenarios do.
+frontmatter; ``--hostile`` adds a third with terminal escapes. ``--tamper`` serves ``pdf-forms``'s
+``SKILL.md`` other than its entry says: another body of the same length (digest), extra bytes (size),
+or another description with the entry's digest and size made to match (frontmatter), as the
+conformance suite's scenarios do.
 """
 
 from __future__ import annotations
@@ -56,6 +57,10 @@ FRONTMATTER: dict[str, dict[str, Any]] = {
         "metadata": {"version": "1.2", "audience": "users"},
     },
 }
+
+
+HOSTILE_SKILL = '---\nname: hostile\ndescription: "Title \\e]0;pwned\\a set"\n---\nClear \x1b[2J the screen.\n'
+"""A skill whose description and body carry terminal escapes (``--hostile``)."""
 
 
 def digest(text: str) -> str:
@@ -118,7 +123,11 @@ class SkillsExtension(Extension):
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--tamper", choices=("none", "digest", "size", "frontmatter"), default="none")
+    parser.add_argument("--hostile", action="store_true", help="also serve HOSTILE_SKILL")
     args = parser.parse_args()
+    if args.hostile:
+        SKILLS["hostile"] = {"SKILL.md": HOSTILE_SKILL}
+        FRONTMATTER["hostile"] = {"name": "hostile", "description": "Title \x1b]0;pwned\x07 set"}
     server: MCPServer = MCPServer("skills-server", log_level="WARNING", extensions=[SkillsExtension(args.tamper)])
     server.run("stdio")
 

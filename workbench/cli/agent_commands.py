@@ -9,7 +9,14 @@ import sys
 from typing import TYPE_CHECKING, Any, TextIO
 
 from workbench.cli.answers import AnswerBook
-from workbench.cli.options import AgentCommandOptions, CallOptions, SendOptions, TargetOptions
+from workbench.cli.options import (
+    AgentCommandOptions,
+    CallOptions,
+    SendOptions,
+    SkillsListOptions,
+    SkillsShowOptions,
+    TargetOptions,
+)
 from workbench.cli.render import HumanPrinter, describe_human, print_error, print_json
 from workbench.cli.targets import TargetSpec, target_spec
 from workbench.cli.tool_call import call_tool
@@ -123,6 +130,10 @@ async def _run(options: AgentCommandOptions, spec: TargetSpec | None, profile: C
                 return EXIT_USAGE
         elif isinstance(options, SendOptions):
             status = await _send(agent, options)
+        elif isinstance(options, SkillsListOptions | SkillsShowOptions):
+            from workbench.cli.skills import run_skills
+
+            return await run_skills(agent, options)
         else:
             return _inspect(agent, as_json=output.json, wire=wire)
         if book.unused:
@@ -244,13 +255,18 @@ def _check_usage(options: AgentCommandOptions, protocol: str) -> None:
 
     Raises:
         ConfigError: ``--args`` is not a JSON object, ``--data`` is not JSON or is given for an
-            MCP target, or ``--wire`` names a file that cannot be written (or a HAR for stdio).
+            MCP target, ``skills`` names an A2A agent, or ``--wire`` names a file that cannot be
+            written (or a HAR for stdio).
     """
     if isinstance(options, CallOptions):
         arguments = _json_value(options.arguments, "--args")
         if not isinstance(arguments, dict):
             hint = 'for example --args \'{"text": "hi"}\''
             raise ConfigError("--args must be a JSON object.", hint=hint, details={"args": options.arguments})
+    if isinstance(options, SkillsListOptions | SkillsShowOptions) and protocol == "a2a":
+        raise ConfigError(
+            "Skills are served by MCP servers.", hint="give an MCP target: --mcp URL, --stdio or --profile"
+        )
     if isinstance(options, SendOptions) and options.data is not None:
         _json_value(options.data, "--data")
         if protocol != "a2a":

@@ -203,6 +203,22 @@ class SendOptions(AgentCommandOptions):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class SkillsListOptions(AgentCommandOptions):
+    """``workbench skills list``: the skills an MCP server serves (their entries; no skill file is read)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SkillsShowOptions(AgentCommandOptions):
+    """``workbench skills show NAME``: print a skill's SKILL.md once it matches its listed entry.
+
+    Attributes:
+        skill: The skill's name or the URI of its SKILL.md.
+    """
+
+    skill: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ProfileCommandOptions:
     """What ``profile …``, ``secret …``, ``login`` and ``logout`` share.
 

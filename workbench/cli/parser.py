@@ -37,6 +37,8 @@ from workbench.cli.options import (
     SecretClearOptions,
     SecretSetOptions,
     SendOptions,
+    SkillsListOptions,
+    SkillsShowOptions,
     TargetOptions,
     TimeoutOptions,
     WindowOptions,
@@ -70,7 +72,7 @@ def command_options(args: argparse.Namespace, command: Sequence[str] = ()) -> Co
             base_port=args.base_port,
             window=_window_options(args, config_dir),
         )
-    if args.command in ("inspect", "call", "send"):
+    if args.command in ("inspect", "call", "send", "skills"):
         return _agent_command_options(args, command, config_dir)
     return _profile_command_options(args, command, config_dir)
 
@@ -123,6 +125,12 @@ def _agent_command_options(
     }
     if args.command == "inspect":
         return InspectOptions(**common)
+    if args.command == "skills":
+        return (
+            SkillsShowOptions(skill=args.skill, **common)
+            if args.skills_command == "show"
+            else SkillsListOptions(**common)
+        )
     if args.command == "call":
         return CallOptions(
             tool=args.tool, arguments=args.args, validate=not args.no_validate, answers=tuple(args.answer), **common
@@ -258,6 +266,16 @@ def build_parser() -> argparse.ArgumentParser:
     send.add_argument("--data", metavar="JSON", help="A2A: also send this JSON value as a data part")
     send.add_argument("--task-id", help="A2A: continue this task")
     send.add_argument("--context-id", help="A2A: continue this conversation")
+
+    skills = sub.add_parser("skills", help="the skills an MCP server serves (its skills extension)")
+    skills_sub = skills.add_subparsers(dest="skills_command", required=True)
+    skills_list = skills_sub.add_parser("list", parents=[common], help="list the skills (no skill file is read)")
+    add_target_options(skills_list)
+    skills_show = skills_sub.add_parser(
+        "show", parents=[common], help="print a skill's SKILL.md once its size, digest and frontmatter match its entry"
+    )
+    add_target_options(skills_show)
+    skills_show.add_argument("skill", metavar="NAME", help="the skill's name, or the URI of its SKILL.md")
 
     add_profile_commands(sub)
 
