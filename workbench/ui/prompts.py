@@ -58,6 +58,8 @@ class UserPrompts(QObject):
             request object the handler got, the answer as text, and its data (a form's values or
             None). Sent for A2A input-required and MCP elicitation forms, never for credentials
             (auth-required) nor for a dismissed dialog.
+        request_deferred(object, object): The user closed an A2A input-required dialog to answer later:
+            the request, and what they had typed in it (a form's values or a data object; None).
 
     Args:
         ctx: The window's context (``bridge.elicitation_completed`` closes URL dialogs; routing errors
@@ -71,6 +73,7 @@ class UserPrompts(QObject):
     pending_changed = Signal(int)
     route_always_allowed = Signal(str, str)
     request_answered = Signal(object, str, object)
+    request_deferred = Signal(object, object)
 
     def __init__(
         self,
@@ -160,7 +163,11 @@ class UserPrompts(QObject):
                     from workbench.ui.dialogs.input_required import InputRequiredDialog
 
                     question = InputRequiredDialog(request, self._parent_widget())
+                    draft: list[dict[str, Any] | None] = []
+                    question.rejected.connect(lambda: draft.append(question.draft()))
                     answer = await self._answer_of(question, question.response)
+                    if answer is None:
+                        self.request_deferred.emit(request, draft[0] if draft else None)
         if answer is None:
             return InputResponse()
         if request.kind == "input" and not answer.cancel:

@@ -51,7 +51,14 @@ class InputRequiredDialog(QDialog):
     Buttons: Send (enabled while the answer is valid; while it is greyed, a line beside it names the
     fields still to fill in or fix, by their labels), Cancel task (the task is cancelled), Close
     (answer later: the task keeps waiting; also Esc and closing the window). ``response()`` is the
-    ``InputResponse`` to send, or None for "answer later".
+    ``InputResponse`` to send, or None for "answer later"; ``draft()`` is what was typed so far, to
+    open the form again with it (the chat's "Answer in a form…").
+
+    Args:
+        request: The agent's question.
+        parent: Qt parent.
+        draft: Values typed before (a form's fields or the data object), put over the agent's own.
+        can_cancel_task: Offer "Cancel task" (not where the caller cannot cancel the task).
 
     Signals:
         shown: The dialog became visible.
@@ -59,7 +66,14 @@ class InputRequiredDialog(QDialog):
 
     shown = Signal()
 
-    def __init__(self, request: InputRequest, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        request: InputRequest,
+        parent: QWidget | None = None,
+        *,
+        draft: dict[str, Any] | None = None,
+        can_cancel_task: bool = True,
+    ) -> None:
         super().__init__(parent)
         self.request = request
         self._response: InputResponse | None = None
@@ -87,7 +101,7 @@ class InputRequiredDialog(QDialog):
         if isinstance(request.schema, dict):
             self.mode = "form"
             self.form = SchemaForm(request.schema)
-            values = _form_values(request.data)
+            values = {**(_form_values(request.data) or {}), **(draft or {})}
             if values:
                 self.form.set_value({**self.form.value(), **values})
             self.form.changed.connect(self._update_buttons)
@@ -100,7 +114,8 @@ class InputRequiredDialog(QDialog):
             self.data_editor.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
             self.data_editor.setTabChangesFocus(True)
             # invisible characters as \uXXXX escapes: the JSON reads back as the agent's data exactly
-            self.data_editor.setPlainText(escape_json_text(json.dumps(request.data, indent=2, ensure_ascii=False)))
+            data = draft if draft is not None else request.data
+            self.data_editor.setPlainText(escape_json_text(json.dumps(data, indent=2, ensure_ascii=False)))
             self.data_editor.textChanged.connect(self._update_buttons)
             self.data_error = plain_label("", wrap=True)
             set_tone(self.data_error, "error")
@@ -131,6 +146,7 @@ class InputRequiredDialog(QDialog):
         self.buttons.addButton(self.close_button, QDialogButtonBox.ButtonRole.RejectRole)
         for button in (self.cancel_task_button, self.close_button):
             button.setAutoDefault(False)
+        self.cancel_task_button.setVisible(can_cancel_task)
         self.send_button.setDefault(True)
         self.send_button.clicked.connect(self.on_send_clicked)
         self.cancel_task_button.clicked.connect(self.on_cancel_task_clicked)
@@ -153,6 +169,14 @@ class InputRequiredDialog(QDialog):
     def response(self) -> InputResponse | None:
         """The answer to send, ``InputResponse(cancel=True)`` for "Cancel task", None for "answer later"."""
         return self._response
+
+    def draft(self) -> dict[str, Any] | None:
+        """What was typed so far: the form's values or the data editor's JSON object (None: text, or JSON not valid)."""
+        if self.form is not None:
+            return self.form.value()
+        if self.data_editor is not None:
+            return self._parsed_data()[0]
+        return None
 
     def first_focus(self) -> QWidget | None:
         """Where the answer is typed (dialog_rules, rule 2): the form's first field, the JSON, or the text."""

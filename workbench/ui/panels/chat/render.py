@@ -118,7 +118,7 @@ class TranscriptRenderer:
         return index in self._expanded
 
     def action_url(self, action: str, index: int) -> QUrl:
-        """The link for an artifact action (``toggle`` / ``save``) on item ``index``."""
+        """The link for an action on item ``index``: an artifact's ``toggle`` / ``save``, a question's ``form``."""
         return QUrl(f"{self.action_scheme}:{action}/{index}")
 
     def parse_action(self, url: QUrl) -> tuple[str, int] | None:
@@ -222,7 +222,7 @@ class TranscriptRenderer:
             args = escape_json_text(json.dumps(item.arguments, ensure_ascii=False, default=str))
             cursor.insertText(f"tool call  {neutralise(item.name)}({args})", self._mono_fmt("#7c3aed"))
         elif isinstance(item, Question):
-            self._draw_request(cursor, item)
+            self._draw_request(cursor, index, item)
         elif isinstance(item, Completion):
             cursor.insertText(
                 f"■ {item.state.replace('_', ' ')}", _fmt(accent=STATE_COLOURS.get(item.state), small=True)
@@ -321,7 +321,7 @@ class TranscriptRenderer:
             return
         cursor.insertText(("…" if cut else "") + neutralise(body.rstrip("\n")), self._mono)
 
-    def _draw_request(self, cursor: QTextCursor, item: Question) -> None:
+    def _draw_request(self, cursor: QTextCursor, index: int, item: Question) -> None:
         what = {"elicitation": "asks for input", "sampling": "asks for a completion", "input": "needs input",
                 "auth": "needs authorisation"}[item.request_kind]  # fmt: skip
         cursor.insertText(f"The agent {what}", _fmt(bold=True, accent="#b45309"))
@@ -333,8 +333,10 @@ class TranscriptRenderer:
             fields = neutralise(listed((str(k) for k in props), total=len(props), what="more fields"))
             cursor.insertText(f"\nAnswer fields: {fields}", _fmt(small=True, accent="#6b7280"))
             if item.status == "waiting":
-                cursor.insertText("\nType the answer below (a JSON object for the fields) and send it.",
-                                  _fmt(small=True, accent="#6b7280"))  # fmt: skip
+                note = _fmt(small=True, accent="#6b7280")
+                cursor.insertText("\nType the answer below (a JSON object for the fields) and send it, or ", note)
+                cursor.insertText("answer in a form…", _link(self.action_url("form", index)))
+                cursor.insertText(".", note)
 
     def _frame_format(self, item: AnyItem) -> QTextFrameFormat:
         fmt = QTextFrameFormat()

@@ -20,10 +20,10 @@ from typing import Any
 import anyio
 from PySide6.QtCore import QObject, Signal
 
-from workbench.core.conversation import Artifact, Conversation, ItemChange
+from workbench.core.conversation import Artifact, Conversation, ItemChange, Question, answer_text
 from workbench.core.errors import UsageError, WorkbenchError
 from workbench.core.events import ConnectionState, ConnectionStateChanged
-from workbench.core.protocols.base import AgentEvent, Failed, InputResponse
+from workbench.core.protocols.base import AgentEvent, Failed, InputRequest, InputResponse
 from workbench.core.protocols.contract import RemoteAgent
 from workbench.ui.asyncutil import spawn
 from workbench.ui.context import PanelContext
@@ -60,6 +60,8 @@ class _Session:
     dirty: set[int] = field(default_factory=set)
     notified: bool = False
     generation: int = 0
+    draft: tuple[object, dict[str, Any]] | None = None
+    """What the user typed in a question's form before closing it: the request, and the values."""
 
 
 class ChatViewModel(QObject):
@@ -169,6 +171,60 @@ class ChatViewModel(QObject):
         self._start(cid, session, stream, doing=f"chatting with {conn.profile.name}")
         return True
 
+    def waiting_form(self, typed: str = "") -> tuple[InputRequest, dict[str, Any] | None] | None:
+        """The question the current connection's waiting task asked, when a form (or data object) answers it.
+
+        Args:
+            typed: What is in the chat's input: a JSON object there fills the form's fields too.
+
+        Returns:
+            The question, and the values to open its form with (what was typed in the form before
+            it was closed, overlaid with a JSON object typed in the chat); None when no such
+            question waits (or a reply is streaming).
+        """
+        cid = self._current
+        if cid is None or self.is_streaming(cid) or not self._input_state.waiting:
+            return None
+        session = self._session(cid)
+        question = session.conversation.waiting_request
+        request = question.request if question is not None else None
+        if not isinstance(request, InputRequest) or request.kind != "input":
+            return None
+        if not isinstance(request.schema, dict) and not isinstance(request.data, dict):
+            return None
+        values: dict[str, Any] = {}
+        if session.draft is not None and session.draft[0] is request:
+            values.update(session.draft[1])
+        values.update(_json_object(typed) or {})
+        return request, values or None
+
+    def answer(self, request: InputRequest, response: InputResponse) -> bool:
+        """Answer the current connection's waiting task with ``response`` (from its form); False when it cannot.
+
+        The transcript shows the answer as the form's values read (``answer_text``), then the message
+        sent along, if any.
+        """
+        cid = self._current
+        waiting = self.waiting_form()
+        if cid is None or waiting is None or waiting[0] is not request or response.cancel:
+            return False
+        if response.data is None and not response.text:
+            return False
+        conn = self._ctx.services.connections.get(cid)
+        agent = conn.agent if conn is not None else None
+        session = self._session(cid)
+        task_id = session.conversation.waiting_task_id
+        if conn is None or agent is None or task_id is None:
+            return False
+        shown = answer_text(response.data, request.schema) if response.data is not None else ""
+        if response.text:
+            shown = f"{shown}\n{response.text}" if shown else response.text
+        session.draft = None
+        self._record(cid, session, session.conversation.add_answer(shown, data=response.data))
+        stream = agent.stream_async(response, task_id=task_id, cancel_on_exit=True)
+        self._start(cid, session, stream, doing=f"chatting with {conn.profile.name}")
+        return True
+
     def play(self, connection_id: str, prompt: str, events: AsyncGenerator[AgentEvent, None]) -> asyncio.Task[None]:
         """Feed an event stream into ``connection_id``'s conversation as the answer to ``prompt``.
 
@@ -241,6 +297,20 @@ class ChatViewModel(QObject):
             changes = session.conversation.record_answer(request, text, data=data)
             if changes:
                 self._record(cid, session, changes)
+                return
+
+    def on_prompts_request_deferred(self, request: object, draft: object) -> None:
+        """The user closed a question's form to answer later: keep what they typed for "Answer in a form…"."""
+        self.keep_draft(request, draft)
+
+    def keep_draft(self, request: object, draft: object) -> None:
+        """Keep ``draft`` (a JSON object typed in ``request``'s form) to open the form with it again."""
+        if not isinstance(draft, dict):
+            return
+        for session in self._sessions.values():
+            items = session.conversation.items
+            if any(isinstance(item, Question) and item.request is request for item in reversed(items)):
+                session.draft = (request, dict(draft))
                 return
 
     def on_bridge_connection_state_changed(self, event: ConnectionStateChanged) -> None:

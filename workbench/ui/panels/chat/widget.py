@@ -21,9 +21,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from workbench.core.protocols.base import InputRequest
 from workbench.ui.asyncutil import spawn
 from workbench.ui.context import PanelContext
 from workbench.ui.dialog_rules import present
+from workbench.ui.dialogs.input_required import InputRequiredDialog
 from workbench.ui.names import connection_name
 from workbench.ui.panels.chat.render import TranscriptRenderer
 from workbench.ui.panels.chat.viewmodel import ChatViewModel, InputState
@@ -88,10 +90,16 @@ class ChatWidget(QWidget):
         self.send_button = QPushButton("Send", self)
         self.cancel_button = QPushButton("Cancel", self)
         self.new_button = QPushButton("New conversation", self)
+        self.form_button = QPushButton("Answer in a form…", self)
+        self.form_button.setToolTip("Open the agent's question as a form again, with what was typed")
+        self.form_button.setVisible(False)
+        self.form_dialog: InputRequiredDialog | None = None
+        """The question's form opened from the chat, while it is open."""
 
         buttons = QHBoxLayout()
         buttons.addWidget(self.new_button)
         buttons.addStretch(1)
+        buttons.addWidget(self.form_button)
         buttons.addWidget(self.cancel_button)
         buttons.addWidget(self.send_button)
         layout = QVBoxLayout(self)
@@ -109,6 +117,7 @@ class ChatWidget(QWidget):
         self.send_button.clicked.connect(self.send)
         self.cancel_button.clicked.connect(self.cancel)
         self.new_button.clicked.connect(self.new_conversation)
+        self.form_button.clicked.connect(self.answer_in_form)
         self.input.send_requested.connect(self.send)
         self.transcript.link_clicked.connect(self.on_transcript_link_clicked)
 
@@ -168,6 +177,34 @@ class ChatWidget(QWidget):
     def new_conversation(self) -> None:
         """Start a new conversation with the current connection."""
         self.viewmodel.new_conversation()
+
+    def answer_in_form(self) -> InputRequiredDialog | None:
+        """Open the waiting question's form again, with what was typed in it before and a JSON object in the input.
+
+        Sending it answers the waiting task as the chat's Send does; closing it keeps what was typed
+        for next time.
+
+        Returns:
+            The dialog opened (window-modal, deleted when closed), or None when no question waits for a form.
+        """
+        waiting = self.viewmodel.waiting_form(self.input.toPlainText())
+        if waiting is None or self.form_dialog is not None:
+            return self.form_dialog
+        request, draft = waiting
+        dialog = InputRequiredDialog(request, self, draft=draft, can_cancel_task=False)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.finished.connect(lambda _code: self._on_form_finished(request, dialog))
+        self.form_dialog = dialog
+        present(dialog)
+        return dialog
+
+    def _on_form_finished(self, request: InputRequest, dialog: InputRequiredDialog) -> None:
+        self.form_dialog = None
+        response = dialog.response()
+        if response is None:
+            self.viewmodel.keep_draft(request, dialog.draft())
+        elif self.viewmodel.answer(request, response):
+            self.input.clear()  # a JSON object typed there went into the form, and out with it
 
     def save_artifact(self, index: int) -> None:
         """Ask for a file name (non-blocking dialog) and save the artifact at item ``index`` there."""
@@ -258,6 +295,8 @@ class ChatWidget(QWidget):
             self.renderer.toggle(conv, index)
         elif name == "save":
             self.save_artifact(index)
+        elif name == "form":
+            self.answer_in_form()
 
     # ------------------------------------------------------------------ internals
 
@@ -286,6 +325,7 @@ class ChatWidget(QWidget):
     def _update_buttons(self) -> None:
         streaming = self.viewmodel.is_streaming()
         enabled = self.viewmodel.input_state().enabled
+        self.form_button.setVisible(self.viewmodel.waiting_form() is not None)
         self.send_button.setEnabled(enabled and not streaming)
         self.cancel_button.setEnabled(streaming)
         self.new_button.setEnabled(self._shown is not None)
