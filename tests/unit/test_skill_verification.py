@@ -125,6 +125,7 @@ def test_a_skill_md_without_readable_frontmatter_is_refused(text: bytes) -> None
         {"resources": [{"uri": URI, "digest": "md5:abc", "size": 1}]},
         {"resources": [{"uri": URI, "digest": digest(SKILL_MD), "size": -1}]},
         {"uri": "skill://other-name/SKILL.md"},
+        {"uri": None},
         {"frontmatter": {"name": "pdf-processing"}},
         {"resources": [{"uri": URI, "digest": digest(b""), "size": 0}] * (MAX_SKILL_FILES + 1)},
         {"resources": [{"uri": URI, "digest": digest(b""), "size": 17 * 1024 * 1024}]},
@@ -136,6 +137,7 @@ def test_a_skill_md_without_readable_frontmatter_is_refused(text: bytes) -> None
         "bad-digest",
         "bad-size",
         "uri-not-its-name",
+        "no-uri",
         "no-description",
         "too-many-files",
         "too-many-bytes",
@@ -149,6 +151,13 @@ def test_an_entry_that_cannot_be_loaded_says_why_and_refuses_before_looking_at_c
     with pytest.raises(SkillEntryError) as caught:
         verify_skill_md(spec, SKILL_MD)
     assert caught.value.code == "skill-entry-invalid"
+
+
+def test_an_entry_that_is_not_an_object_is_listed_as_unloadable() -> None:
+    spec = skill_spec(["not", "an", "entry"])
+    assert spec.problem is not None and not spec.dynamic
+    with pytest.raises(SkillEntryError):
+        verify_skill_md(spec, SKILL_MD)
 
 
 def test_a_dynamic_skill_has_no_files_and_is_checked_for_frontmatter_only() -> None:

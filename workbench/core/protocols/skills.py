@@ -147,14 +147,10 @@ class LoadedSkill:
 
 
 def skill_spec(entry: Any) -> SkillSpec:
-    """The ``SkillSpec`` of one listed entry; an entry that cannot be loaded says why in ``problem``.
-
-    Raises:
-        SkillEntryError: ``entry`` is not an object with a ``uri`` string (nothing to show for it).
-    """
-    if not isinstance(entry, dict) or not isinstance(entry.get("uri"), str):
-        raise SkillEntryError("The server listed a skill entry without a URI.", details={"entry": repr(entry)[:200]})
-    uri: str = entry["uri"]
+    """The ``SkillSpec`` of one listed entry; an entry that cannot be loaded says why in ``problem``."""
+    if not isinstance(entry, dict):
+        return SkillSpec(uri="", name="", description="", problem="it is not an object", raw=entry)
+    uri = entry["uri"] if isinstance(entry.get("uri"), str) else ""
     front = entry.get("frontmatter")
     frontmatter: dict[str, Any] = front if isinstance(front, dict) else {}
     name, description = frontmatter.get("name"), frontmatter.get("description")
@@ -175,6 +171,8 @@ def skill_spec(entry: Any) -> SkillSpec:
 
 
 def _entry_problem(uri: str, front: Any, name: Any, description: Any) -> str | None:
+    if not uri:
+        return "it has no URI"
     if not isinstance(front, dict):
         return "it has no frontmatter object"
     if not isinstance(name, str) or not isinstance(description, str):
@@ -306,6 +304,19 @@ def verify_frontmatter(spec: SkillSpec, text: str) -> str:
 _ABSENT = object()
 
 
+def check_loadable(spec: SkillSpec) -> None:
+    """Refuse an entry that cannot be loaded, before anything of the skill is read.
+
+    Raises:
+        SkillEntryError: ``spec.problem`` says why.
+    """
+    if spec.problem is not None:
+        raise SkillEntryError(
+            f"The skill {spec.uri or spec.name or '(no URI)'} cannot be loaded: {spec.problem}.",
+            details={"uri": spec.uri, "problem": spec.problem},
+        )
+
+
 def verify_skill_md(spec: SkillSpec, data: bytes) -> LoadedSkill:
     """Check a ``SKILL.md`` read for ``spec``: size, digest (a listed skill), then frontmatter.
 
@@ -318,8 +329,7 @@ def verify_skill_md(spec: SkillSpec, data: bytes) -> LoadedSkill:
         SkillSizeMismatchError, SkillDigestMismatchError, SkillFrontmatterMismatchError: It does
             not match the entry.
     """
-    if spec.problem is not None:
-        raise SkillEntryError(f"The skill {spec.uri} cannot be loaded: {spec.problem}.", details={"uri": spec.uri})
+    check_loadable(spec)
     entry = spec.file(spec.uri)
     if entry is not None:
         verify_file(entry, data)

@@ -5,6 +5,7 @@ A thin façade over parts with one job each; three of them are public, reached b
     MCPAgent
     ├── config      _config.MCPConfig            what it was given: one frozen value, checked once
     ├── server_features  _features.MCPServerFeatures  resources, prompts, completions, logging, roots, ping
+    │   └── skills       skills.MCPSkills             the skills extension: entries listed, SKILL.md verified
     ├── tasks       task_facet.MCPTaskOperations MCP tasks (SEP-1686): the requests and the neutral view
     ├── _config.LiveSettings         what changes: display name, roots offered, log level asked
     ├── _session.SessionOwner        the owner task that enters and leaves the SDK Client; loss

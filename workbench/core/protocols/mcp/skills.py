@@ -6,7 +6,12 @@ returns it only once it matches its entry (``skills.verify_skill_md``); ``read_f
 skill only when the entry lists it, and checks it the same way. Responses are bounded as every
 response of the connection is (its message size limit), a listing by ``discovery.all_pages``'s guard,
 a skill by the SEP's limits (``MAX_SKILL_FILES``, ``MAX_SKILL_BYTES``) checked from its entry before
-anything is read.
+anything is read::
+
+    skills = agent.server_features.skills
+    entries = await skills.list()                 # no skill file read
+    loaded = await skills.load("pdf-processing")  # a SkillVerificationError otherwise; nothing more read
+    forms = await skills.read_file(loaded, "references/FORMS.md")  # only a file its entry lists, checked
 """
 
 from __future__ import annotations
@@ -28,7 +33,14 @@ from workbench.core.errors import (
 )
 from workbench.core.protocols.mcp._funnel import RequestFunnel
 from workbench.core.protocols.mcp.discovery import all_pages
-from workbench.core.protocols.skills import LoadedSkill, SkillSpec, skill_spec, verify_file, verify_skill_md
+from workbench.core.protocols.skills import (
+    LoadedSkill,
+    SkillSpec,
+    check_loadable,
+    skill_spec,
+    verify_file,
+    verify_skill_md,
+)
 
 SKILLS_EXTENSION = "io.modelcontextprotocol/skills"
 """The extension's identifier in ``capabilities.extensions``."""
@@ -66,7 +78,7 @@ class MCPSkills:
 
         Raises:
             UnsupportedCapabilityError: The server did not declare the skills extension.
-            ProtocolError: The listing does not end, is too large, or has an entry without a URI.
+            ProtocolError: The listing does not end or is too large.
         """
         client = await self._funnel.client()
         if not declares_skills(client):
@@ -132,11 +144,8 @@ class MCPSkills:
                 hint="load it with allow_dynamic=True to accept it unverified",
                 details={"uri": spec.uri, "problem": "dynamic"},
             )
-        if spec.problem is None:
-            data = await self._read(spec.uri)
-        else:
-            data = b""  # verify_skill_md refuses the entry before looking at anything
-        return verify_skill_md(spec, data)
+        check_loadable(spec)
+        return verify_skill_md(spec, await self._read(spec.uri))
 
     async def read_file(self, skill: LoadedSkill, path: str) -> bytes:
         """Read a file of a loaded skill (a path relative to its root, or its URI) and check it against the entry.
