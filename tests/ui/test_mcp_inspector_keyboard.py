@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QApplication, QWidget
 
 from tests.support.mcp_inspector import activate, click_row, focused_template_field, inspector
@@ -118,3 +119,33 @@ async def test_enter_in_a_prompt_argument_gets_the_prompt(qtbot, tmp_path):
         name, _result = await received.wait_for()
         assert name == "summarize"
         assert len(prompts.detail.messages) == 1
+
+
+@pytest.mark.asyncio
+async def test_the_tool_list_shows_that_it_has_the_focus_on_its_selected_row(qtbot, tmp_path):
+    async with inspector(tmp_path, qtbot) as it:
+        await activate(it)
+        tools = it.widget.tools
+        view = tools.list.view
+        click_row(qtbot, tools.list, "add")
+        row = view.visualRect(tools.list.model.index(tools.list.model.visible_keys().index("add")))
+        qtbot.mouseClick(tools.list.filter_edit, Qt.MouseButton.LeftButton)  # the focus elsewhere
+        QApplication.processEvents()
+        away = view.viewport().grab(row).toImage()
+        assert _tab(qtbot) is view  # Tab from the filter into the list
+        QApplication.processEvents()
+        here = view.viewport().grab(row).toImage()
+        marked = sum(
+            _contrast(here.pixelColor(x, y), away.pixelColor(x, y)) >= FOCUS_CONTRAST
+            for x in range(here.width())
+            for y in range(here.height())
+        )
+        assert marked >= 2 * (row.width() + row.height()), marked  # a ring round the row that stands out
+
+
+FOCUS_CONTRAST = 150
+"""How far (summed over R, G, B) a focus mark's pixels are from the row without it: plain to see."""
+
+
+def _contrast(a: QColor, b: QColor) -> int:
+    return abs(a.red() - b.red()) + abs(a.green() - b.green()) + abs(a.blue() - b.blue())

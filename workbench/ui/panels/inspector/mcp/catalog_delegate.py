@@ -11,7 +11,7 @@ quiet colours, never something that looks like a button.
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QModelIndex, QPersistentModelIndex, QRect, QSize, Qt
-from PySide6.QtGui import QColor, QFontMetrics, QPainter, QPaintEvent, QPalette
+from PySide6.QtGui import QColor, QFontMetrics, QPainter, QPaintEvent, QPalette, QPen
 from PySide6.QtWidgets import (
     QApplication,
     QLabel,
@@ -32,6 +32,8 @@ TAG_FILL_WEIGHT = 0.12
 """How much of the text colour a tag's fill takes: a tint of the window, no border, no shadow."""
 TAG_FONT_SCALE = 0.9
 """A tag's text is a little smaller than the text around it."""
+FOCUS_RING = 2
+"""Pixels of the ring round the current row while the list has the keyboard focus."""
 
 _Index = QModelIndex | QPersistentModelIndex
 
@@ -98,7 +100,9 @@ class CatalogDelegate(QStyledItemDelegate):
     """Two lines per row (name, then the description's first line) while ``two_lines``; else the name only.
 
     Every row has the same height (the list keeps uniform item sizes): the owner sets ``two_lines``
-    when any row has a description.
+    when any row has a description. While the list has the keyboard focus its current row has a ring
+    (``FOCUS_RING`` pixels, inside the row: the selection's text colour on a selected row, the
+    selection's colour on another), so a focused list never looks like an unfocused one.
     """
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -149,4 +153,10 @@ class CatalogDelegate(QStyledItemDelegate):
             painter.setPen(text if selected else secondary_colour(text, background))
             below = QRect(rect.left() + PAD, rect.top() + PAD + line, rect.width() - 2 * PAD, line)
             painter.drawText(below, flags, summary)
+        if opt.state & QStyle.StateFlag.State_HasFocus:  # the current row of the focused list
+            ring = palette.color(QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Highlight)
+            painter.setPen(QPen(ring, FOCUS_RING))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            half = FOCUS_RING // 2
+            painter.drawRect(rect.adjusted(half, half, -half - 1, -half - 1))
         painter.restore()
