@@ -152,7 +152,9 @@ EXAMPLES: dict[str, Runs | NotRunnable] = {
     ),
     "workbench profile edit travel --forget-origin http://127.0.0.1:45309 --timeout 20": Runs(stderr=("saved travel",)),
     """workbench call --profile docs weather --args '{"city": "Oslo"}'""": Runs(stdout=("Oslo",)),
-    "workbench profile list": Runs(stdout=("docs", "[secrets: bearer]", "local", "notes", "[oauth]")),
+    "workbench profile list": Runs(
+        stdout=("docs", "[secrets: bearer]", "local", "notes", "[oauth: dynamic, authorization_code]")
+    ),
     "workbench secret clear docs bearer": Runs(stderr=("forgot 1 secret(s) of docs",)),
     "workbench logout notes": Runs(stderr=("[revoke] ok:", "logged out of notes")),
     "workbench profile remove docs": Runs(stderr=("removed docs",)),

@@ -243,6 +243,11 @@ class OAuthClientOptions:
         metadata_url: ``--oauth-client-metadata-url``: a Client ID Metadata Document (CIMD).
         dynamic: ``--oauth-dynamic-client``: back to dynamic registration.
         redirect_port: ``--oauth-redirect-port``: the loopback redirect port the client is registered with.
+        grant: ``--oauth-grant``: ``authorization_code`` (a person in a browser) or ``client_credentials``.
+        key_file: ``--oauth-client-key-file``: a ``private_key_jwt`` client's PEM private key file (the
+            profile keeps its path; the key is never copied or printed).
+        key_algorithm: ``--oauth-client-key-algorithm``: the client assertions' signature algorithm.
+        dpop: ``--oauth-dpop`` (``True``) or ``--no-oauth-dpop`` (``False``); ``None``: unchanged.
     """
 
     client_id: str | None = None
@@ -251,10 +256,14 @@ class OAuthClientOptions:
     metadata_url: str | None = None
     dynamic: bool = False
     redirect_port: int | None = None
+    grant: str | None = None
+    key_file: str | None = None
+    key_algorithm: str | None = None
+    dpop: bool | None = None
 
     def __bool__(self) -> bool:
         given = (self.client_id, self.secret_from, self.token_auth, self.metadata_url, self.dynamic, self.redirect_port)
-        return any(given)
+        return any(given) or any((self.grant, self.key_file, self.key_algorithm)) or self.dpop is not None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -43,6 +43,7 @@ from workbench.cli.options import (
     TimeoutOptions,
     WindowOptions,
 )
+from workbench.core.oauth_grant_options import SIGNING_ALGORITHMS
 from workbench.core.oauth_options import TOKEN_ENDPOINT_AUTH_METHODS
 from workbench.core.timeouts import DEFAULT_CONNECT_TIMEOUT, DEFAULT_LOGIN_TIMEOUT, DEFAULT_REQUEST_TIMEOUT
 
@@ -362,8 +363,12 @@ def add_target_options(parser: argparse.ArgumentParser, *, with_profile: bool = 
     )
 
 
+OAUTH_GRANTS = ("authorization_code", "client_credentials")
+"""The ``--oauth-grant`` values: the profile's ``oauth_grant``."""
+
+
 def add_oauth_client_options(parser: argparse.ArgumentParser) -> None:
-    """The OAuth client identity of ``profile add/edit``: dynamic (default), pre-registered or CIMD."""
+    """``profile add/edit``'s OAuth client (dynamic, pre-registered, CIMD, private key JWT), grant and DPoP."""
     parser.add_argument(
         "--oauth-client-id", metavar="ID", help="with --oauth: a client registered out of band (no registration)"
     )
@@ -404,6 +409,30 @@ def add_oauth_client_options(parser: argparse.ArgumentParser) -> None:
         metavar="PORT",
         help="with --oauth: the loopback redirect port (http://127.0.0.1:PORT/callback) the client is registered with",
     )
+    parser.add_argument(
+        "--oauth-grant",
+        choices=OAUTH_GRANTS,
+        default=None,
+        help="with --oauth: authorization_code (a browser sign-in, the default) or client_credentials (no person)",
+    )
+    parser.add_argument(
+        "--oauth-client-key-file",
+        metavar="PEM",
+        help="with --oauth-client-id: a private_key_jwt client's PEM private key file (the profile keeps its path)",
+    )
+    parser.add_argument(
+        "--oauth-client-key-algorithm",
+        choices=SIGNING_ALGORITHMS,
+        default=None,
+        metavar="ALG",
+        help="the client key's signature algorithm: RS256, ES256, … (default: the key's usual one)",
+    )
+    parser.add_argument(
+        "--oauth-dpop",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="with --oauth: DPoP-bound tokens, proofs signed with the profile's own key (kept in the OS keyring)",
+    )
 
 
 def oauth_client_options(args: argparse.Namespace) -> OAuthClientOptions:
@@ -415,6 +444,10 @@ def oauth_client_options(args: argparse.Namespace) -> OAuthClientOptions:
         metadata_url=args.oauth_client_metadata_url,
         dynamic=args.oauth_dynamic_client,
         redirect_port=args.oauth_redirect_port,
+        grant=args.oauth_grant,
+        key_file=args.oauth_client_key_file,
+        key_algorithm=args.oauth_client_key_algorithm,
+        dpop=args.oauth_dpop,
     )
 
 

@@ -34,6 +34,7 @@ from workbench.cli.render import print_error
 from workbench.cli.targets import parse_origins, target_spec
 from workbench.core.credentials import KeyringCredentialStore
 from workbench.core.errors import ConfigError, WorkbenchError
+from workbench.core.oauth_grant_options import PrivateKeyJWTClient, key_algorithms
 from workbench.core.oauth_login import login, logout
 from workbench.core.profiles import (
     A2AProfile,
@@ -85,7 +86,7 @@ async def _profile(options: ProfileCommandOptions) -> int:
                 key = (
                     " [secrets: " + ", ".join(r.kind.value + (":" + r.name if r.name else "") for r in p.secrets) + "]"
                 )
-                oauth = " [oauth]" if uses_oauth(p) else ""
+                oauth = _oauth_summary(p)
                 origins = getattr(p, "allowed_origins", None)
                 also = f" [also to: {', '.join(origins)}]" if origins else ""
                 print(f"{p.name:<24} {p.kind:<10} {_target(p)}{key if p.secrets else ''}{oauth}{also}  (id {p.id})")
@@ -119,28 +120,71 @@ async def _profile(options: ProfileCommandOptions) -> int:
     return EXIT_OK
 
 
-def _oauth_client_fields(client: OAuthClientOptions) -> dict[str, Any]:
-    """The profile fields ``--oauth-client-*`` set (none given: none).
+def _oauth_client_fields(client: OAuthClientOptions, current: ConnectionProfile | None = None) -> dict[str, Any]:
+    """The profile fields ``--oauth-client-*``, ``--oauth-grant`` and ``--oauth-dpop`` set (none given: none).
+
+    A key file makes the client ``private-key-jwt`` (its grant ``client_credentials`` unless another is
+    given); a client id alone keeps a ``private-key-jwt`` profile's key. A client that cannot use
+    ``client_credentials`` (dynamic, CIMD) goes back to the browser sign-in unless a grant is given.
+
+    Args:
+        client: The options given.
+        current: The profile being edited (``None``: a new one).
 
     Raises:
-        ConfigError: Options of two client identities at once.
+        ConfigError: Options of two client identities at once, or a key file that holds no usable key.
     """
-    if sum(map(bool, (client.client_id, client.metadata_url, client.dynamic))) > 1:
+    if sum(map(bool, (client.client_id or client.key_file, client.metadata_url, client.dynamic))) > 1:
         raise ConfigError(
-            "Give one OAuth client: --oauth-client-id, --oauth-client-metadata-url or --oauth-dynamic-client."
+            "Give one OAuth client: --oauth-client-id (with --oauth-client-key-file for a private key), "
+            "--oauth-client-metadata-url or --oauth-dynamic-client."
         )
+    key_client = getattr(current, "oauth_client", "") == "private-key-jwt" and not (
+        client.secret_from or client.token_auth
+    )
     fields: dict[str, Any] = {}
-    if client.client_id:
-        fields.update(oauth_client="pre-registered", oauth_client_id=client.client_id)
+    if client.key_file or (client.client_id and key_client):
+        fields.update(oauth_client="private-key-jwt", oauth_grant="client_credentials")
+        if client.client_id:
+            fields["oauth_client_id"] = client.client_id
+        if client.key_file:
+            fields.update(_client_key_fields(client.key_file, client.key_algorithm))
+    elif client.client_id:
+        fields.update(oauth_client="pre-registered", oauth_client_id=client.client_id, oauth_client_key_file=None)
     elif client.metadata_url:
         fields.update(oauth_client="metadata-document", oauth_client_metadata_url=client.metadata_url)
+        fields["oauth_grant"] = "authorization_code"
     elif client.dynamic:
-        fields.update(oauth_client="dynamic")
+        fields.update(oauth_client="dynamic", oauth_grant="authorization_code")
+    if client.key_algorithm:
+        fields["oauth_client_key_algorithm"] = client.key_algorithm
+    if client.grant:
+        fields["oauth_grant"] = client.grant
     if client.token_auth:
         fields["oauth_token_auth"] = client.token_auth
     if client.redirect_port is not None:
         fields["oauth_redirect_port"] = client.redirect_port
+    if client.dpop is not None:
+        fields["oauth_dpop"] = client.dpop
     return fields
+
+
+def _client_key_fields(key_file: str, algorithm: str | None) -> dict[str, Any]:
+    """The profile's key file (an absolute path) and algorithm, the key checked now rather than at login.
+
+    Raises:
+        ConfigError: The file cannot be read, holds no usable private key, or not one for ``algorithm``.
+    """
+    path = os.path.abspath(os.path.expanduser(key_file))
+    pem = PrivateKeyJWTClient.from_file("key-check", path).private_key_pem  # reads it; the id is not used
+    fits = key_algorithms(pem)
+    if algorithm is not None and algorithm not in fits:
+        raise ConfigError(
+            f"The client key cannot sign {algorithm} assertions.",
+            hint=f"give --oauth-client-key-algorithm {fits[0]}, or the key for {algorithm}",
+            details={"oauth": "client-key-algorithm"},
+        )
+    return {"oauth_client_key_file": path, "oauth_client_key_algorithm": algorithm or fits[0]}
 
 
 def _needs_client_secret(profile: ConnectionProfile) -> bool:
@@ -171,6 +215,14 @@ def _client_secret(client: OAuthClientOptions, profile: ConnectionProfile) -> Se
     if not value:
         raise ConfigError("No client secret was given.", hint="type it at the prompt or pipe it to standard input")
     return SecretStr(value)
+
+
+def _oauth_summary(profile: ConnectionProfile) -> str:
+    """`` [oauth: <client>, <grant>[, DPoP]]`` for a profile that logs in with OAuth, else ``""``."""
+    if not isinstance(profile, MCPHTTPProfile | MCPSSEProfile) or not uses_oauth(profile):
+        return ""
+    parts = [profile.oauth_client, profile.oauth_grant, *(["DPoP"] if profile.oauth_dpop else [])]
+    return f" [oauth: {', '.join(parts)}]"
 
 
 def _target(profile: ConnectionProfile) -> str:
@@ -237,7 +289,7 @@ def _edited_profile(profile: ConnectionProfile, options: ProfileEditOptions) -> 
         raise ConfigError("--oauth and --oauth-client-* are for MCP servers over HTTP.")
     if not (options.oauth or uses_oauth(edited)):
         raise ConfigError("--oauth-client-* need a profile that logs in with OAuth.", hint="add --oauth")
-    changes = {**({"auth": "oauth"} if options.oauth else {}), **_oauth_client_fields(options.oauth_client)}
+    changes = {**({"auth": "oauth"} if options.oauth else {}), **_oauth_client_fields(options.oauth_client, edited)}
     try:
         return edited.with_changes(**changes)
     except ValidationError as exc:

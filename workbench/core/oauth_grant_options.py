@@ -86,6 +86,37 @@ class PrivateKeyJWTClient(OAuthClient):
         return cls(client_id, pem, algorithm)
 
 
+_EC_ALGORITHMS: dict[str, SigningAlgorithm] = {"secp256r1": "ES256", "secp384r1": "ES384", "secp521r1": "ES512"}
+
+
+def key_algorithms(private_key_pem: str) -> tuple[SigningAlgorithm, ...]:
+    """The signature algorithms a PEM private key can sign client assertions with, the usual one first.
+
+    An RSA key signs ``RS256`` … ``PS512`` (``RS256`` first); an EC key the one algorithm of its curve
+    (P-256 ``ES256``, P-384 ``ES384``, P-521 ``ES512``). Used to check a key against the algorithm a
+    profile names before a login finds out, and to choose one when none is named.
+
+    Raises:
+        ConfigError: Not an unencrypted PEM private key of those types (``client-key-unreadable``).
+    """
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec, rsa
+
+    try:
+        key = serialization.load_pem_private_key(private_key_pem.encode("ascii", "replace"), password=None)
+    except (ValueError, TypeError):
+        key = None
+    if isinstance(key, rsa.RSAPrivateKey):
+        return ("RS256", "RS384", "RS512", "PS256", "PS384", "PS512")
+    if isinstance(key, ec.EllipticCurvePrivateKey) and key.curve.name in _EC_ALGORITHMS:
+        return (_EC_ALGORITHMS[key.curve.name],)
+    raise ConfigError(
+        "The client's private key is not an unencrypted RSA or EC (P-256, P-384, P-521) PEM private key.",
+        hint="give the PEM file of the key whose public half the authorization server knows",
+        details={"oauth": "client-key-unreadable"},
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class ClientCredentials(OAuthGrant):
     """The ``client_credentials`` grant: the client gets tokens for itself, no person and no browser.

@@ -155,6 +155,9 @@ class ProfileService:
     ) -> ConnectionProfile:
         """Save ``profile`` with its OAuth client: a pre-registered client's secret stored, an unused one forgotten.
 
+        A ``private_key_jwt`` key kept in the store is forgotten too once the profile names a key file or
+        another client.
+
         Args:
             profile: The profile (``oauth_client`` says who the client is).
             secret: The pre-registered client's secret (``None``: keep the stored one).
@@ -175,6 +178,11 @@ class ProfileService:
             changes = SecretChanges(store={key: secret} if secret is not None else {})
         else:
             changes = SecretChanges(forget=(key,))
+        stored_key = getattr(profile, "oauth_client", "") == "private-key-jwt" and not getattr(
+            profile, "oauth_client_key_file", None
+        )
+        if not (uses_oauth(profile) and stored_key):  # a key file or another client: the stored key is unused
+            changes = SecretChanges(store=changes.store, forget=(*changes.forget, oauth_client_key_key(profile.id)))
         await self.save(profile, changes)
         return profile
 
