@@ -106,3 +106,26 @@ def test_an_unknown_audio_type_is_not_handed_to_the_desktop(qtbot: Any) -> None:
     audio = AudioPartView(ContentPart("audio", blob=wav_clip(), mime_type="audio/x-made-up"))
     qtbot.addWidget(audio)
     assert audio.play_button is not None and audio.open_button is None
+
+
+def test_the_play_button_stays_where_it_is_when_its_note_appears(qtbot: Any) -> None:
+    view = ToolResultView()
+    qtbot.addWidget(view)
+    view.show_result(ToolResult(content=[ContentPart("audio", blob=wav_clip(), mime_type="audio/wav")]))
+    view.resize(700, 400)
+    view.show()
+    (audio,) = view.parts.part_views
+    button = audio.play_button
+    assert button is not None
+    qtbot.waitUntil(button.isVisible, timeout=5000)
+    before = button.mapTo(audio, button.rect().topLeft())
+    assert before.x() <= audio.header.mapTo(audio, audio.header.rect().topLeft()).x() + 4  # at the left, as its text
+    button.setFocus()
+    qtbot.keyClick(button, Qt.Key.Key_Space)
+    qtbot.waitUntil(lambda: audio.play_note.isVisible() or button.text() == AudioPartView.STOP, timeout=5000)
+    if not audio.play_note.isVisible():  # sound here: stop it; the button stays put while it plays
+        assert button.mapTo(audio, button.rect().topLeft()) == before
+        qtbot.keyClick(button, Qt.Key.Key_Space)
+        return
+    qtbot.waitUntil(lambda: audio.play_note.width() > 0, timeout=5000)
+    assert button.mapTo(audio, button.rect().topLeft()) == before  # no jump from the middle to the left

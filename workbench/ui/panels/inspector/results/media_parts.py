@@ -187,15 +187,16 @@ class AudioPartView(PartFrame):
         self.play_button.clicked.connect(self.on_play_button_clicked)
         row = QHBoxLayout()
         row.setContentsMargins(0, 0, 0, 0)
-        row.addWidget(self.play_button)
+        row.addWidget(self.play_button, 0, Qt.AlignmentFlag.AlignTop)  # a note of two lines leaves it in place
         if self._extension is not None:
             self.open_button = QToolButton(self)
             self.open_button.setText(self.OPEN_IN_PLAYER)
             self.open_button.setToolTip("Play the clip in this desktop's audio player (a private temporary copy)")
             self.open_button.clicked.connect(self.on_open_button_clicked)
             self.open_button.setVisible(False)
-            row.addWidget(self.open_button)
+            row.addWidget(self.open_button, 0, Qt.AlignmentFlag.AlignTop)
         row.addWidget(self.play_note, 1)
+        row.addStretch(0)  # the note hidden, the row's room goes here: the button stays at the left, where it is then
         self.body.addLayout(row)
 
     def on_play_button_clicked(self) -> None:
