@@ -22,84 +22,178 @@ Without a browser, and with DPoP-bound tokens::
     OAuth(..., dpop=DPoP())                       # proofs from a key kept in the credential store
 """
 
-from workbench.core.auth_steps import AuthStage, AuthStep
-from workbench.core.client_metadata_server import serve_client_metadata
-from workbench.core.credentials import CredentialStore, KeyringCredentialStore, MemoryCredentialStore
-from workbench.core.errors import (
-    AgentCardError,
-    AuthRequiredError,
-    ConfigError,
-    ConnectError,
-    ConnectionLostError,
-    NotFoundError,
-    OAuthRefusedError,
-    ProtocolError,
-    RemoteError,
-    RequestTimeoutError,
-    SkillDigestMismatchError,
-    SkillEntryError,
-    SkillFileUnlistedError,
-    SkillFrontmatterMismatchError,
-    SkillSizeMismatchError,
-    SkillVerificationError,
-    SyncCallInLoopError,
-    UnreachableError,
-    UnsupportedCapabilityError,
-    UsageError,
-    WorkbenchError,
-)
-from workbench.core.http.browser import BrowserOpener, follow_redirects_opener, system_browser_opener
-from workbench.core.http.oauth_endpoints import InsecureEndpointError
-from workbench.core.oauth_grant_options import ClientCredentials, EnterpriseManaged, JWTBearer, PrivateKeyJWTClient
-from workbench.core.oauth_options import (
-    AuthorizationCode,
-    DPoP,
-    DynamicClient,
-    MetadataDocumentClient,
-    OAuth,
-    OAuthClient,
-    OAuthGrant,
-    PreRegisteredClient,
-)
-from workbench.core.protocols.a2a import A2AAgent
-from workbench.core.protocols.base import (
-    AgentCapabilities,
-    AgentEvent,
-    AgentEventKind,
-    AgentResult,
-    ArtifactUpdated,
-    AuthRequired,
-    Completed,
-    ContentPart,
-    ElicitationRequest,
-    ElicitationRequested,
-    ElicitationResponse,
-    Failed,
-    InputRequest,
-    InputRequired,
-    InputResponse,
-    LogMessage,
-    ProgressReported,
-    SamplingRequest,
-    SamplingRequested,
-    SamplingResponse,
-    StatusChanged,
-    TextDelta,
-    ToolCallRequested,
-    ToolResult,
-)
-from workbench.core.protocols.contract import (
-    AgentConfig,
-    AgentFeatures,
-    RemoteAgent,
-    ServerFeatures,
-    Skills,
-    TaskOperations,
-)
-from workbench.core.protocols.mcp import MCPAgent
-from workbench.core.protocols.skills import LoadedSkill, SkillFile, SkillSpec
-from workbench.core.protocols.snapshot import AgentSnapshot, TaskSnapshot, TaskSummary
-from workbench.core.wire.recorder import WireRecorder
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from workbench.core.auth_steps import AuthStage, AuthStep
+    from workbench.core.client_metadata_server import serve_client_metadata
+    from workbench.core.credentials import CredentialStore, KeyringCredentialStore, MemoryCredentialStore
+    from workbench.core.errors import (
+        AgentCardError,
+        AuthRequiredError,
+        ConfigError,
+        ConnectError,
+        ConnectionLostError,
+        NotFoundError,
+        OAuthRefusedError,
+        ProtocolError,
+        RemoteError,
+        RequestTimeoutError,
+        SkillDigestMismatchError,
+        SkillEntryError,
+        SkillFileUnlistedError,
+        SkillFrontmatterMismatchError,
+        SkillSizeMismatchError,
+        SkillVerificationError,
+        SyncCallInLoopError,
+        UnreachableError,
+        UnsupportedCapabilityError,
+        UsageError,
+        WorkbenchError,
+    )
+    from workbench.core.http.browser import BrowserOpener, follow_redirects_opener, system_browser_opener
+    from workbench.core.http.oauth_endpoints import InsecureEndpointError
+    from workbench.core.oauth_grant_options import ClientCredentials, EnterpriseManaged, JWTBearer, PrivateKeyJWTClient
+    from workbench.core.oauth_options import (
+        AuthorizationCode,
+        DPoP,
+        DynamicClient,
+        MetadataDocumentClient,
+        OAuth,
+        OAuthClient,
+        OAuthGrant,
+        PreRegisteredClient,
+    )
+    from workbench.core.protocols.a2a import A2AAgent
+    from workbench.core.protocols.base import (
+        AgentCapabilities,
+        AgentEvent,
+        AgentEventKind,
+        AgentResult,
+        ArtifactUpdated,
+        AuthRequired,
+        Completed,
+        ContentPart,
+        ElicitationRequest,
+        ElicitationRequested,
+        ElicitationResponse,
+        Failed,
+        InputRequest,
+        InputRequired,
+        InputResponse,
+        LogMessage,
+        ProgressReported,
+        SamplingRequest,
+        SamplingRequested,
+        SamplingResponse,
+        StatusChanged,
+        TextDelta,
+        ToolCallRequested,
+        ToolResult,
+    )
+    from workbench.core.protocols.contract import (
+        AgentConfig,
+        AgentFeatures,
+        RemoteAgent,
+        ServerFeatures,
+        Skills,
+        TaskOperations,
+    )
+    from workbench.core.protocols.mcp import MCPAgent
+    from workbench.core.protocols.skills import LoadedSkill, SkillFile, SkillSpec
+    from workbench.core.protocols.snapshot import AgentSnapshot, TaskSnapshot, TaskSummary
+    from workbench.core.wire.recorder import WireRecorder
+
+_SOURCES: dict[str, str] = {
+    "AuthStage": "workbench.core.auth_steps",
+    "AuthStep": "workbench.core.auth_steps",
+    "serve_client_metadata": "workbench.core.client_metadata_server",
+    "CredentialStore": "workbench.core.credentials",
+    "KeyringCredentialStore": "workbench.core.credentials",
+    "MemoryCredentialStore": "workbench.core.credentials",
+    "AgentCardError": "workbench.core.errors",
+    "AuthRequiredError": "workbench.core.errors",
+    "ConfigError": "workbench.core.errors",
+    "ConnectError": "workbench.core.errors",
+    "ConnectionLostError": "workbench.core.errors",
+    "NotFoundError": "workbench.core.errors",
+    "OAuthRefusedError": "workbench.core.errors",
+    "ProtocolError": "workbench.core.errors",
+    "RemoteError": "workbench.core.errors",
+    "RequestTimeoutError": "workbench.core.errors",
+    "SkillDigestMismatchError": "workbench.core.errors",
+    "SkillEntryError": "workbench.core.errors",
+    "SkillFileUnlistedError": "workbench.core.errors",
+    "SkillFrontmatterMismatchError": "workbench.core.errors",
+    "SkillSizeMismatchError": "workbench.core.errors",
+    "SkillVerificationError": "workbench.core.errors",
+    "SyncCallInLoopError": "workbench.core.errors",
+    "UnreachableError": "workbench.core.errors",
+    "UnsupportedCapabilityError": "workbench.core.errors",
+    "UsageError": "workbench.core.errors",
+    "WorkbenchError": "workbench.core.errors",
+    "BrowserOpener": "workbench.core.http.browser",
+    "follow_redirects_opener": "workbench.core.http.browser",
+    "system_browser_opener": "workbench.core.http.browser",
+    "InsecureEndpointError": "workbench.core.http.oauth_endpoints",
+    "ClientCredentials": "workbench.core.oauth_grant_options",
+    "EnterpriseManaged": "workbench.core.oauth_grant_options",
+    "JWTBearer": "workbench.core.oauth_grant_options",
+    "PrivateKeyJWTClient": "workbench.core.oauth_grant_options",
+    "AuthorizationCode": "workbench.core.oauth_options",
+    "DPoP": "workbench.core.oauth_options",
+    "DynamicClient": "workbench.core.oauth_options",
+    "MetadataDocumentClient": "workbench.core.oauth_options",
+    "OAuth": "workbench.core.oauth_options",
+    "OAuthClient": "workbench.core.oauth_options",
+    "OAuthGrant": "workbench.core.oauth_options",
+    "PreRegisteredClient": "workbench.core.oauth_options",
+    "A2AAgent": "workbench.core.protocols.a2a",
+    "AgentCapabilities": "workbench.core.protocols.base",
+    "AgentEvent": "workbench.core.protocols.base",
+    "AgentEventKind": "workbench.core.protocols.base",
+    "AgentResult": "workbench.core.protocols.base",
+    "ArtifactUpdated": "workbench.core.protocols.base",
+    "AuthRequired": "workbench.core.protocols.base",
+    "Completed": "workbench.core.protocols.base",
+    "ContentPart": "workbench.core.protocols.base",
+    "ElicitationRequest": "workbench.core.protocols.base",
+    "ElicitationRequested": "workbench.core.protocols.base",
+    "ElicitationResponse": "workbench.core.protocols.base",
+    "Failed": "workbench.core.protocols.base",
+    "InputRequest": "workbench.core.protocols.base",
+    "InputRequired": "workbench.core.protocols.base",
+    "InputResponse": "workbench.core.protocols.base",
+    "LogMessage": "workbench.core.protocols.base",
+    "ProgressReported": "workbench.core.protocols.base",
+    "SamplingRequest": "workbench.core.protocols.base",
+    "SamplingRequested": "workbench.core.protocols.base",
+    "SamplingResponse": "workbench.core.protocols.base",
+    "StatusChanged": "workbench.core.protocols.base",
+    "TextDelta": "workbench.core.protocols.base",
+    "ToolCallRequested": "workbench.core.protocols.base",
+    "ToolResult": "workbench.core.protocols.base",
+    "AgentConfig": "workbench.core.protocols.contract",
+    "AgentFeatures": "workbench.core.protocols.contract",
+    "RemoteAgent": "workbench.core.protocols.contract",
+    "ServerFeatures": "workbench.core.protocols.contract",
+    "Skills": "workbench.core.protocols.contract",
+    "TaskOperations": "workbench.core.protocols.contract",
+    "MCPAgent": "workbench.core.protocols.mcp",
+    "LoadedSkill": "workbench.core.protocols.skills",
+    "SkillFile": "workbench.core.protocols.skills",
+    "SkillSpec": "workbench.core.protocols.skills",
+    "AgentSnapshot": "workbench.core.protocols.snapshot",
+    "TaskSnapshot": "workbench.core.protocols.snapshot",
+    "TaskSummary": "workbench.core.protocols.snapshot",
+    "WireRecorder": "workbench.core.wire.recorder",
+}
+"""Public name -> the module that defines it. A name's module is imported when the name is first read
+(PEP 562), so an MCP client never loads the A2A SDK and an A2A client never loads the MCP SDK; type
+checkers read the imports under ``TYPE_CHECKING`` above, which name the same modules."""
 
 __all__ = [
     "A2AAgent",
@@ -185,3 +279,18 @@ __all__ = [
     "serve_client_metadata",
     "system_browser_opener",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """Import the module that defines ``name`` on first use and keep the name here."""
+    module = _SOURCES.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    """Every public name, loaded or not, beside the module's own attributes."""
+    return sorted(set(globals()) | set(__all__))
