@@ -37,7 +37,8 @@ from workbench.core.protocols.mcp.transports import http_transport, in_memory_tr
 log = logging.getLogger(__name__)
 
 GET_STREAM_WAIT = 2.0
-"""Seconds a handshake-era Streamable HTTP session waits for its GET stream to open after discovery."""
+"""Seconds a handshake-era Streamable HTTP session with a session id waits for its GET stream to open
+after discovery."""
 STOP_WAIT = 15.0
 """Seconds ``aclose`` waits for the owner task to leave the session before cancelling it."""
 
@@ -328,9 +329,16 @@ class SessionOwner:
             tg.start_soon(self.listen.run, client, opened)
         await self._discover(client)
         tap = self.http_tap
-        if tap is not None and self.config.transport == "streamable-http" and not is_modern(client):
+        if (
+            tap is not None
+            and self.config.transport == "streamable-http"
+            and not is_modern(client)
+            and tap.last_session_id is not None
+        ):
             # Notifications not tied to a request travel on the GET stream; anything the server
-            # sends before it opens is lost, so give it a moment to open.
+            # sends before it opens is lost, so give it a moment to open. The SDK opens that stream
+            # only within a session: a server that sent no Mcp-Session-Id (a stateless one) gets
+            # no GET, so there is nothing to wait for.
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(tap.get_stream_answered.wait(), GET_STREAM_WAIT)
         if opened is not None:
