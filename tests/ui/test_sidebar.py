@@ -16,17 +16,20 @@ import keyring
 import pytest
 from pydantic import SecretStr
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QMenu
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication, QMenu
 
 from tests.support.demo_mcp import DEMO_STDIO_ARGS, InProcessDemoFactory, demo_stdio_profile
 from tests.support.keyrings import RefusingKeyring
 from tests.support.panel_context import make_context, reported_errors
 from tests.support.signals import wait_until
+from tests.support.windows import plain_window
 from workbench.core.credentials import KeyringCredentialStore
 from workbench.core.events import ConnectionState
 from workbench.core.profiles import A2AProfile, MCPHTTPProfile, MCPStdioProfile, SecretKind, SecretRef
 from workbench.core.profiles.credential_keys import secret_key
 from workbench.core.profiles.service import SecretChanges
+from workbench.core.profiles.store import ProfileStore
 from workbench.demo.a2a_agents import run_demo_agents
 from workbench.demo.mcp_server import serve_http
 from workbench.ui.asyncutil import wait_signal
@@ -409,3 +412,25 @@ def test_a_stdio_profiles_command_is_shown_on_one_line_that_reads_back_as_its_ar
     shown = target_text(MCPStdioProfile(name="local", command=argv[0], args=argv[1:]))
     assert "\n" not in shown and "\x1b" not in shown
     assert bash_commands(shown, cwd=tmp_path) == [argv]
+
+
+@pytest.mark.asyncio
+async def test_a_connect_says_connecting_in_its_row_and_its_workspace_from_the_key_press_on(qtbot, tmp_path):
+    config = tmp_path / "config"
+    ProfileStore(config).upsert(A2AProfile(id="nowhere", name="Nowhere", url="http://127.0.0.1:9/"))
+    async with plain_window(config, qtbot) as window:
+        window.resize(1366, 740)
+        window.show()
+        sidebar = window.sidebar
+        rect = sidebar.view.visualRect(sidebar.model.index(sidebar.model.row_of("nowhere")))
+        qtbot.mouseClick(sidebar.view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+        assert window.ctx.selection.current == "nowhere"
+        assert window.inspector.placeholder.title_label.text().endswith("not connected")
+        window.activateWindow()
+        await wait_until(window.isActiveWindow, QApplication.instance().focusWindowChanged, BOUND)
+        ctrl_shift = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
+        QTest.keyClick(sidebar.view, Qt.Key.Key_C, ctrl_shift)  # Connection ▸ Connect; no task has run yet
+        index = sidebar.model.index(sidebar.model.row_of("nowhere"))
+        assert index.data(SidebarRole.STATE_TEXT) == "connecting…"  # not "disconnected" beside the centre's word
+        assert window.inspector.placeholder.title_label.text() == "Nowhere: connecting…"
+        await wait_state(sidebar.viewmodel, "nowhere", S.FAILED)  # nothing listens on port 9

@@ -640,3 +640,17 @@ async def test_a_connection_repr_names_its_id_kind_and_state(manager: Connection
     conn = await manager.connect(MCPHTTPProfile(id="h", name="h", url="http://127.0.0.1:9/mcp"))
     assert isinstance(conn, Connection)
     assert repr(conn) == "<Connection 'h' mcp-http connected>"
+
+
+@pytest.mark.asyncio
+async def test_start_connect_is_connecting_on_return_and_awaiting_it_gives_the_connection(
+    manager: ConnectionManager, recorder: Recorder
+) -> None:
+    pending = manager.start_connect(profile())
+    assert manager.get("srv").state is S.CONNECTING  # before any task ran: a window says so at once
+    assert recorder.path("srv") == [(S.DISCONNECTED, S.CONNECTING)]
+    async with asyncio.timeout(BOUND):
+        conn = await pending
+    assert conn.state is S.CONNECTED
+    with pytest.raises(UsageError):
+        manager.start_connect(profile())  # already connected: refused at once, not when awaited

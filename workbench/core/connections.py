@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Generator
 from types import TracebackType
-from typing import TYPE_CHECKING, Self
+from typing import TYPE_CHECKING, Any, Self
 
 from workbench.core.agent_factory import AgentFactory, DefaultAgentFactory
 from workbench.core.connection import Attempt, Connection
@@ -93,7 +94,7 @@ class ConnectionManager:
     async def connect(
         self, profile: ConnectionProfile, *, connection_id: str | None = None, agent: RemoteAgent | None = None
     ) -> Connection:
-        """Open a connection for ``profile`` and return once it is CONNECTED.
+        """Open a connection for ``profile`` and return once it is CONNECTED (``start_connect``, awaited).
 
         A CLOSED or FAILED connection with the same id is reused (with this ``profile``).
 
@@ -115,6 +116,23 @@ class ConnectionManager:
                 ...); the connection is FAILED and the event was published. ``ConnectError`` too
                 when it was disconnected before the handshake finished (it is then CLOSED).
         """
+        return await self.start_connect(profile, connection_id=connection_id, agent=agent)
+
+    def start_connect(
+        self, profile: ConnectionProfile, *, connection_id: str | None = None, agent: RemoteAgent | None = None
+    ) -> Awaitable[Connection]:
+        """Start connecting ``profile`` now: the connection is CONNECTING (and the event published) on return.
+
+        Whoever shows the connection says "connecting" from the moment it was asked for, not from
+        the moment a task gets to run. Arguments, errors and the result as ``connect``'s.
+
+        Returns:
+            What to await for the connection, CONNECTED (``connect``'s result and errors). Awaiting
+            it is optional: the attempt runs on its own, and a waiter cancelled abandons it.
+
+        Raises:
+            UsageError: The manager is closed, or the connection is already CONNECTING or CONNECTED.
+        """
         self._check_open()
         cid = connection_id or profile.id
         conn = self._connections.get(cid)
@@ -128,7 +146,7 @@ class ConnectionManager:
                 details={"connection_id": cid, "state": conn.state.value},
             )
         attempt = self._start(conn, profile, agent)
-        return await self._await_attempt(conn, attempt)
+        return _PendingConnect(self, conn, attempt)
 
     async def disconnect(self, connection_id: str) -> None:
         """Close the connection; it ends CLOSED. Closing a CLOSED connection does nothing.
@@ -335,3 +353,16 @@ def _leaves(group: BaseExceptionGroup[BaseException]) -> list[BaseException]:
     for exc in group.exceptions:
         out.extend(_leaves(exc) if isinstance(exc, BaseExceptionGroup) else [exc])
     return out
+
+
+class _PendingConnect:
+    """A connect under way (``ConnectionManager.start_connect``); awaiting it waits for its outcome.
+
+    Not a coroutine until awaited, so one never awaited (its window closed first) leaves no warning.
+    """
+
+    def __init__(self, manager: ConnectionManager, conn: Connection, attempt: Attempt) -> None:
+        self._manager, self._conn, self._attempt = manager, conn, attempt
+
+    def __await__(self) -> Generator[Any, None, Connection]:
+        return self._manager._await_attempt(self._conn, self._attempt).__await__()

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Coroutine
+from typing import TYPE_CHECKING, Any
 
 from workbench.core.errors import ConnectError, WorkbenchError
 from workbench.core.profiles import ConnectionProfile
@@ -10,6 +11,7 @@ from workbench.ui.context import PanelContext
 from workbench.ui.panels.sidebar.items import LIVE_STATES
 
 if TYPE_CHECKING:
+    from workbench.core.connection import Connection
     from workbench.core.protocols.contract import RemoteAgent
 
 
@@ -26,10 +28,24 @@ class ConnectionCommands:
     def __init__(self, ctx: PanelContext) -> None:
         self._ctx = ctx
 
-    async def connect(self, profile: ConnectionProfile, agent: RemoteAgent | None = None) -> None:
-        """Connect ``profile`` (with ``agent``, built elsewhere, if given); a failure goes to ``ctx.errors``."""
+    def connect(self, profile: ConnectionProfile, agent: RemoteAgent | None = None) -> Coroutine[Any, Any, None]:
+        """Connect ``profile`` (with ``agent``, built elsewhere, if given); a failure goes to ``ctx.errors``.
+
+        The connect starts now (``ConnectionManager.start_connect``): the row and the workspace say
+        "connecting" before the returned coroutine, which waits for the outcome, gets to run.
+        """
+        pending: Awaitable[Connection] | WorkbenchError
         try:
-            await self._ctx.services.connections.connect(profile, agent=agent)
+            pending = self._ctx.services.connections.start_connect(profile, agent=agent)
+        except WorkbenchError as exc:
+            pending = exc
+        return self._outcome(pending, profile)
+
+    async def _outcome(self, pending: Awaitable[Connection] | WorkbenchError, profile: ConnectionProfile) -> None:
+        try:
+            if isinstance(pending, WorkbenchError):
+                raise pending
+            await pending
         except WorkbenchError as exc:
             self._report_connect_failure(exc, f"connecting to {profile.name!r}", profile.id)
 
