@@ -221,3 +221,35 @@ async def test_a_request_without_a_schema_can_still_be_accepted_empty(qtbot):
     dialog.accept_button.click()
     await asyncio.wait_for(task, 5)
     assert dialog.response() == ElicitationResponse("accept", {})
+
+
+@pytest.mark.asyncio
+async def test_while_accept_is_greyed_the_dialog_says_which_fields_still_need_a_value_or_a_fix(qtbot):
+    dialogs: asyncio.Queue[ElicitationFormDialog] = asyncio.Queue()
+
+    async def answer(request: ElicitationRequest) -> ElicitationResponse:
+        dialog = ElicitationFormDialog(request)
+        qtbot.addWidget(dialog)
+        dialogs.put_nowait(dialog)
+        await open_dialog(dialog)
+        return dialog.response()
+
+    async with MCPAgent.in_process(build_server(), elicitation_handler=answer) as agent:
+        call = asyncio.ensure_future(agent.call_tool("book_table", {}))
+        dialog = await asyncio.wait_for(dialogs.get(), 15)
+        form = dialog.form
+        qtbot.keyClicks(form.field("name").editor, "Ada")
+        email = form.field("email").editor
+        qtbot.keyClicks(email, "ada@")
+        assert not dialog.accept_button.isEnabled()
+        hint = dialog.accept_hint
+        # the party size is empty, the email not an address yet: both named, by their labels
+        assert hint.isVisible() and "party size" in hint.text().lower() and "Email" in hint.text()
+        qtbot.keyClicks(email, "example.com")  # the address fixed; the party size still empty
+        assert not dialog.accept_button.isEnabled()
+        assert hint.isVisible() and "party size" in hint.text().lower() and "Email" not in hint.text()
+        assert "Party" in dialog.accept_button.toolTip()  # the greyed button says it too
+        qtbot.keyClicks(form.field("party_size").spin, "4")
+        assert dialog.accept_button.isEnabled() and not hint.isVisible()
+        dialog.cancel_button.click()
+        await asyncio.wait_for(call, 15)

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 from workbench.core.protocols.base import ElicitationRequest, ElicitationResponse
 from workbench.ui.dialog_rules import first_input
 from workbench.ui.forms.schema_form import SchemaForm
-from workbench.ui.untrusted import plain_label, shown
+from workbench.ui.untrusted import plain_label, plain_tooltip, shown
 
 DECLINED = 2
 """Result code of a declined elicitation (accept is ``QDialog.Accepted``, cancel ``QDialog.Rejected``)."""
@@ -51,7 +51,8 @@ def message_view(text: str, *, max_lines: int = 8) -> tuple[QWidget, QLabel]:
 class ElicitationFormDialog(QDialog):
     """Asks the user to fill in the form a server requested (MCP ``elicitation/create``, form mode).
 
-    Accept is enabled only while the form is valid and validates again before answering; Decline
+    Accept is enabled only while the form is valid (beside it, while it is not, which fields still
+    need a value or a fix, by their labels) and validates again before answering; Decline
     answers "no"; Cancel, Esc or closing the window answer "cancel". Open with ``open()`` and await
     ``asyncutil.open_dialog``; then read ``response()``.
 
@@ -96,9 +97,11 @@ class ElicitationFormDialog(QDialog):
         self.decline_button.clicked.connect(self.on_decline_clicked)
         self.cancel_button.clicked.connect(self.reject)
 
+        self.accept_hint = plain_label("", wrap=True)
+        self.accept_hint.setObjectName("acceptHint")
         bottom = QHBoxLayout()
         bottom.addWidget(self.json_toggle)
-        bottom.addStretch(1)
+        bottom.addWidget(self.accept_hint, 1)
         bottom.addWidget(self.buttons)
         layout = QVBoxLayout(self)
         layout.addWidget(self.who_label)
@@ -119,7 +122,11 @@ class ElicitationFormDialog(QDialog):
     # ---------------------------------------------------------------- slots
 
     def _update_buttons(self) -> None:
-        self.accept_button.setEnabled(self.form.is_valid())
+        hint = self.form.fix_hint()
+        self.accept_button.setEnabled(not hint)
+        self.accept_hint.setText(hint)
+        self.accept_hint.setVisible(bool(hint))
+        self.accept_button.setToolTip(plain_tooltip(hint) if hint else "Send the form's answers")
 
     def on_accept_clicked(self) -> None:
         """Answer "accept" with the form's value, if it is valid (otherwise show what is wrong)."""

@@ -223,13 +223,7 @@ class InputRequiredDialog(QDialog):
     def _send_hint(self) -> str:
         """Why Send is greyed: which fields still need a value or a fix (by their labels)."""
         if self.form is not None:
-            fields = self.form.fields_to_fix()
-            empty = [name for name, missing in fields if missing]
-            wrong = [name for name, missing in fields if not missing]
-            parts = ([f"Fill in: {', '.join(empty)}"] if empty else []) + (
-                [f"Fix: {', '.join(wrong)}"] if wrong else []
-            )
-            return "; ".join(parts) or "Some answers are not valid yet"
+            return self.form.fix_hint() or "Some answers are not valid yet"
         if self.data_editor is not None:
             return "Fix the JSON above"
         return "Type your answer first"

@@ -212,6 +212,16 @@ class SchemaForm(QWidget):
             out[where] = out.get(where, True) and msg == "required" and not rest
         return list(out.items())
 
+    def fix_hint(self) -> str:
+        """Why the form cannot be sent yet, by field label ("Fill in: Party size; Fix: Email"); "" when it can."""
+        if self.is_valid():
+            return ""
+        fields = self.fields_to_fix()
+        empty = [name for name, missing in fields if missing]
+        wrong = [name for name, missing in fields if not missing]
+        parts = ([f"Fill in: {', '.join(empty)}"] if empty else []) + ([f"Fix: {', '.join(wrong)}"] if wrong else [])
+        return "; ".join(parts) or "Some answers are not valid yet"
+
     def field(self, *path: str | int) -> Field | None:
         """The field at ``path`` (property names and array indexes; choices pass through)."""
         node: Field | None = self.root
