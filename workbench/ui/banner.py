@@ -51,7 +51,7 @@ class _BannerText(QScrollArea):
         height = body.heightForWidth(width) if body.hasHeightForWidth() else body.sizeHint().height()
         layout = body.layout()
         spacing = layout.spacing() if layout is not None else 0
-        cap = TEXT_LINES * self.fontMetrics().lineSpacing() + spacing * (TEXT_LINES - 1)
+        cap = TEXT_LINES * self.fontMetrics().lineSpacing() + spacing  # the headline, then the message's lines
         return QSize(body.sizeHint().width(), min(max(height, 0), cap))
 
     def minimumSizeHint(self) -> QSize:  # noqa: N802
