@@ -22,6 +22,8 @@ WITH_DEMO = (
 )
 WITHOUT_DEMO = "To see one, start the demo scenario from a terminal: workbench demo --scenario handoff"
 REPLAY = "A chain saved with Export ▸ Save chain for replay opens with Replay file… in the toolbar above."
+LINE_CHARS = 100
+"""The words' width at most, in characters: a wide window keeps lines a reader can follow."""
 
 
 class HandoffEmptyWidget(QWidget):
@@ -52,8 +54,14 @@ class HandoffEmptyWidget(QWidget):
         button_row.setContentsMargins(0, 0, 0, 0)
         button_row.addWidget(self.run_button)
         button_row.addStretch(1)
-        column = QVBoxLayout(self)
-        column.setContentsMargins(24, 24, 24, 24)
+        words = QWidget(self)
+        words.setMaximumWidth(LINE_CHARS * self.fontMetrics().averageCharWidth())
+        page = QHBoxLayout(self)
+        page.setContentsMargins(24, 24, 24, 24)
+        page.addWidget(words, 1)
+        page.addStretch(0)
+        column = QVBoxLayout(words)
+        column.setContentsMargins(0, 0, 0, 0)
         column.setSpacing(10)
         column.addWidget(self.title)
         column.addWidget(self.what)
