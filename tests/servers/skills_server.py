@@ -1,10 +1,11 @@
-"""Stdio MCP server (the SDK's MCPServer) serving two skills through the skills extension (SEP-2640).
+"""Stdio MCP server (the SDK's MCPServer) serving skills through the skills extension (SEP-2640).
 
 ``python skills_server.py [--tamper digest|size|frontmatter|none] [--hostile]``. It declares
 ``io.modelcontextprotocol/skills`` and answers ``skills/list`` with each skill's frontmatter and its
 files' SHA-256 digests and sizes; every file is a ``skill://`` resource read with ``resources/read``.
 ``pdf-forms`` has a reference file, ``release-notes`` a date and a nested ``metadata`` mapping in its
-frontmatter; ``--hostile`` adds a third with terminal escapes. ``--tamper`` serves ``pdf-forms``'s
+frontmatter; ``unlisted`` is left out of the listing but answered by ``skills/get``; ``--hostile``
+adds one with terminal escapes. ``--tamper`` serves ``pdf-forms``'s
 ``SKILL.md`` other than its entry says: another body of the same length (digest), extra bytes (size),
 or another description with the entry's digest and size made to match (frontmatter), as the
 conformance suite's scenarios do.
@@ -20,7 +21,8 @@ from mcp.server.context import ServerRequestContext
 from mcp.server.extension import Extension, MethodBinding, ResourceBinding
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.resources.types import TextResource
-from mcp.types import PaginatedRequestParams
+from mcp.shared.exceptions import MCPError
+from mcp.types import INVALID_PARAMS, PaginatedRequestParams, RequestParams
 
 PDF_SKILL = """---
 name: pdf-forms
@@ -59,8 +61,16 @@ FRONTMATTER: dict[str, dict[str, Any]] = {
 }
 
 
+UNLISTED_SKILL = "---\nname: unlisted\ndescription: Served, but left out of the listing\n---\nFound by URI.\n"
+"""A skill ``skills/list`` leaves out and ``skills/get`` answers for (a listing may be partial)."""
 HOSTILE_SKILL = '---\nname: hostile\ndescription: "Title \\e]0;pwned\\a set"\n---\nClear \x1b[2J the screen.\n'
 """A skill whose description and body carry terminal escapes (``--hostile``)."""
+
+
+class GetSkillParams(RequestParams):
+    """``skills/get``'s parameters."""
+
+    uri: str
 
 
 def digest(text: str) -> str:
@@ -81,6 +91,9 @@ def served(tamper: str) -> dict[str, dict[str, str]]:
     return files
 
 
+UNLISTED_FRONTMATTER = {"name": "unlisted", "description": "Served, but left out of the listing"}
+
+
 class SkillsExtension(Extension):
     """Serves ``SKILLS`` as resources and lists them with ``skills/list``."""
 
@@ -88,16 +101,18 @@ class SkillsExtension(Extension):
 
     def __init__(self, tamper: str) -> None:
         self.files = served(tamper)
+        self.files["unlisted"] = {"SKILL.md": UNLISTED_SKILL}
         self.tamper = tamper
 
     def entry(self, name: str) -> dict[str, Any]:
         """The listing entry of one skill (from the files as written, or as served for ``frontmatter``)."""
-        source = self.files if self.tamper == "frontmatter" else SKILLS
+        source = self.files if self.tamper == "frontmatter" or name not in SKILLS else SKILLS
         resources = [
             {"uri": f"skill://{name}/{path}", "digest": digest(text), "size": len(text.encode())}
             for path, text in source[name].items()
         ]
-        return {"uri": f"skill://{name}/SKILL.md", "frontmatter": FRONTMATTER[name], "resources": resources}
+        frontmatter = FRONTMATTER.get(name, UNLISTED_FRONTMATTER)
+        return {"uri": f"skill://{name}/SKILL.md", "frontmatter": frontmatter, "resources": resources}
 
     def resources(self) -> list[ResourceBinding]:
         return [
@@ -117,7 +132,16 @@ class SkillsExtension(Extension):
         async def list_skills(ctx: ServerRequestContext[Any, Any], params: Any) -> dict[str, Any]:
             return {"skills": [self.entry(name) for name in SKILLS], "ttlMs": 0, "cacheScope": "private"}
 
-        return [MethodBinding("skills/list", PaginatedRequestParams, list_skills)]
+        async def get_skill(ctx: ServerRequestContext[Any, Any], params: GetSkillParams) -> dict[str, Any]:
+            name = params.uri.removeprefix("skill://").removesuffix("/SKILL.md")
+            if name not in self.files:
+                raise MCPError(INVALID_PARAMS, f"No skill is served at {params.uri}")
+            return {"skill": self.entry(name), "ttlMs": 0, "cacheScope": "private"}
+
+        return [
+            MethodBinding("skills/list", PaginatedRequestParams, list_skills),
+            MethodBinding("skills/get", GetSkillParams, get_skill),
+        ]
 
 
 def main() -> None:

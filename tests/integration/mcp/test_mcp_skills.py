@@ -10,6 +10,7 @@ import pytest
 from tests.servers import script_path
 from workbench.agents import (
     MCPAgent,
+    RemoteError,
     SkillDigestMismatchError,
     SkillFileUnlistedError,
     SkillFrontmatterMismatchError,
@@ -65,6 +66,20 @@ async def test_a_verified_skill_loads_and_its_listed_reference_reads_checked() -
     assert notes.body == "Group changes by kind.\n"
     assert reference == b"Fields: name, date, signature.\n"
     assert reads(wire) == 3  # two SKILL.md and the listed reference; the unlisted file was not asked for
+
+
+async def test_a_skill_left_out_of_the_listing_loads_by_uri_through_skills_get() -> None:
+    agent, wire = skills_agent()
+    with anyio.fail_after(30):
+        async with agent:
+            skills = agent.server_features.skills
+            assert "unlisted" not in {s.name for s in await skills.list()}
+            loaded = await skills.load("skill://unlisted/SKILL.md")
+            with pytest.raises(RemoteError) as unknown:
+                await skills.get("skill://nowhere/SKILL.md")
+    assert loaded.verified and loaded.body == "Found by URI.\n"
+    assert unknown.value.details["remote_code"] == -32602  # the SEP's answer for a URI that is no skill
+    assert reads(wire) == 1
 
 
 @pytest.mark.parametrize(

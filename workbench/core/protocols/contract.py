@@ -143,6 +143,10 @@ class Skills(Protocol):
         """The entries of the skills the server lists; no skill file is read."""
         ...
 
+    async def get(self, uri: str) -> SkillSpec:
+        """The entry of the skill whose ``SKILL.md`` is at ``uri``, listed or not."""
+        ...
+
     async def load(self, skill: SkillSpec | str, *, allow_dynamic: bool = False) -> LoadedSkill:
         """A skill's ``SKILL.md``, returned only once it matches its entry (size, digest, frontmatter)."""
         ...

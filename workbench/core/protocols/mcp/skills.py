@@ -1,12 +1,12 @@
 """``agent.server_features.skills``: the skills extension (SEP-2640, ``io.modelcontextprotocol/skills``) on MCP.
 
 A server that declares the extension in its capabilities answers ``skills/list`` with the entries of
-its skills. Listing reads no skill file. ``load`` reads one ``SKILL.md`` with ``resources/read`` and
-returns it only once it matches its entry (``skills.verify_skill_md``); ``read_file`` reads a file of a
-skill only when the entry lists it, and checks it the same way. Responses are bounded as every
-response of the connection is (its message size limit), a listing by ``discovery.all_pages``'s guard,
-a skill by the SEP's limits (``MAX_SKILL_FILES``, ``MAX_SKILL_BYTES``) checked from its entry before
-anything is read::
+its skills and ``skills/get`` with the entry of one, listed or not. Listing reads no skill file.
+``load`` reads one ``SKILL.md`` with ``resources/read`` and returns it only once it matches its entry
+(``skills.verify_skill_md``); ``read_file`` reads a file of a skill only when the entry lists it, and
+checks it the same way. Responses are bounded as every response of the connection is (its message
+size limit), a listing by ``discovery.all_pages``'s guard, a skill by the SEP's limits
+(``MAX_SKILL_FILES``, ``MAX_SKILL_BYTES``) checked from its entry before anything is read::
 
     skills = agent.server_features.skills
     entries = await skills.list()                 # no skill file read
@@ -54,6 +54,19 @@ class _ListSkillsResult(types.PaginatedResult):
     skills: list[Any] = Field(default_factory=list)
 
 
+class _GetSkillParams(types.RequestParams):
+    uri: str
+
+
+class _GetSkillRequest(types.Request[_GetSkillParams, Literal["skills/get"]]):
+    method: Literal["skills/get"] = "skills/get"
+    params: _GetSkillParams
+
+
+class _GetSkillResult(types.Result):
+    skill: Any = None
+
+
 def declares_skills(client: Client) -> bool:
     """Whether the server declared the skills extension in its capabilities."""
     return SKILLS_EXTENSION in (client.server_capabilities.extensions or {})
@@ -73,6 +86,14 @@ class MCPSkills:
         """Whether the server declared the skills extension (connects first if needed)."""
         return declares_skills(await self._funnel.client())
 
+    async def _require(self) -> None:
+        """Refuse when the server did not declare the extension (connects first if needed)."""
+        if not declares_skills(await self._funnel.client()):
+            raise UnsupportedCapabilityError(
+                f"{self._funnel.agent_name!r} does not serve skills (no {SKILLS_EXTENSION} in its capabilities).",
+                details={"extension": SKILLS_EXTENSION},
+            )
+
     async def list(self) -> list[SkillSpec]:
         """The entries of the skills the server lists (every page); no skill file is read.
 
@@ -80,12 +101,7 @@ class MCPSkills:
             UnsupportedCapabilityError: The server did not declare the skills extension.
             ProtocolError: The listing does not end or is too large.
         """
-        client = await self._funnel.client()
-        if not declares_skills(client):
-            raise UnsupportedCapabilityError(
-                f"{self._funnel.agent_name!r} does not serve skills (no {SKILLS_EXTENSION} in its capabilities).",
-                details={"extension": SKILLS_EXTENSION},
-            )
+        await self._require()
 
         async def fetch(cursor: str | None) -> _ListSkillsResult:
             params = types.PaginatedRequestParams(cursor=cursor) if cursor else None
@@ -97,15 +113,38 @@ class MCPSkills:
         entries: list[Any] = await all_pages(fetch, "skills")
         return [skill_spec(entry) for entry in entries]
 
-    async def find(self, skill: str) -> SkillSpec:
-        """The listed skill whose ``SKILL.md`` URI or name is ``skill``.
+    async def get(self, uri: str) -> SkillSpec:
+        """The entry of the skill whose ``SKILL.md`` is at ``uri`` (``skills/get``), listed or not.
 
         Raises:
-            NotFoundError: No listed skill has that URI or name, or several have that name (the
-                details list their URIs: give one of them).
+            UnsupportedCapabilityError: The server did not declare the skills extension.
+            RemoteError: The server serves no skill there (it answers -32602).
+            ProtocolError: It answered without an entry.
+        """
+        await self._require()
+        request = _GetSkillRequest(params=_GetSkillParams(uri=uri))
+        result: _GetSkillResult = await self._funnel.request(
+            f"getting skill {uri!r}", lambda c: c.session.send_request(request, _GetSkillResult)
+        )
+        if not isinstance(result.skill, dict):
+            raise ProtocolError(
+                f"The server answered skills/get for {uri} without a skill entry.", details={"uri": uri}
+            )
+        return skill_spec(result.skill)
+
+    async def find(self, skill: str) -> SkillSpec:
+        """The skill whose ``SKILL.md`` URI or name is ``skill``: a listed one, or by URI ``skills/get``.
+
+        A listing may be partial, so a URI it lacks is asked for with ``get``.
+
+        Raises:
+            NotFoundError: No listed skill has that name, or several have it (the details list
+                their URIs: give one of them).
         """
         skills = await self.list()
         by_uri = [s for s in skills if s.uri == skill]
+        if not by_uri and "://" in skill:
+            return await self.get(skill)
         matches = by_uri or [s for s in skills if s.name == skill]
         if len(matches) == 1:
             return matches[0]
@@ -125,7 +164,8 @@ class MCPSkills:
         """Read a skill's ``SKILL.md`` and return it once it matches the entry; nothing else is read.
 
         Args:
-            skill: The entry (from ``list``), or a listed skill's name or ``SKILL.md`` URI.
+            skill: The entry (from ``list`` or ``get``), a listed skill's name, or a ``SKILL.md`` URI
+                (listed or not).
             allow_dynamic: Load a skill whose content is generated (no digests to check, only the
                 frontmatter); refused by default.
 
