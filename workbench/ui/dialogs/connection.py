@@ -8,14 +8,15 @@ the client name shown on the consent page); the login itself happens later (the 
 HTTP profiles also have their response "Size limits" (``size_limits.SizeLimitsEditor``).
 
 Which fields each kind shows, and how a profile goes into the fields and back out as the data its
-class validates, is ``connection_fields``; the dialog lays the fields out, validates as the user types
-and shows each problem under its field.
+class validates, is ``connection_fields`` (a field the dialog has no editor for is kept as it was); the
+dialog lays the fields out, validates as the user types and shows each problem under its field. The
+fields scroll, with OK and Cancel below them, only when the screen is shorter than they are.
 """
 
 from __future__ import annotations
 
 from pydantic import SecretStr, ValidationError
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -28,6 +29,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPlainTextEdit,
     QPushButton,
+    QScrollArea,
     QVBoxLayout,
     QWidget,
 )
@@ -72,6 +74,77 @@ def _sentence(hint: str | None) -> str:
     return f" {hint[:1].upper()}{hint[1:]}{stop}" if hint else ""
 
 
+class _FormArea(QScrollArea):
+    """The dialog's fields: as tall as they are, scrolling only on a screen shorter than that.
+
+    A plain ``QScrollArea`` asks for little room and hides its content's height; this one asks for
+    the content's height at its width (wrapped notes included), so the dialog opens with every field
+    shown when the screen has room, and shrinks to the screen (its buttons in view) when it has not.
+
+    Signals:
+        content_changed: The fields' layout changed (rows shown or hidden, a note's text): the dialog
+            may need to grow.
+    """
+
+    content_changed = Signal()
+
+    def __init__(self, content: QWidget, parent: QWidget | None = None) -> None:
+        self._content = content  # first: Qt calls the overrides below while the area is being set up
+        super().__init__(parent)
+        self.setWidgetResizable(True)
+        self.setFrameShape(QScrollArea.Shape.NoFrame)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setWidget(content)  # QScrollArea filters the content's events: eventFilter sees them
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
+        """Pass a change of the content's layout on, so the dialog's layout asks this area again."""
+        if watched is self._content and event.type() == QEvent.Type.LayoutRequest:
+            self.updateGeometry()
+            self.content_changed.emit()
+        return super().eventFilter(watched, event)
+
+    def settle(self) -> None:
+        """Bring the fields' nested layouts up to date now, innermost first.
+
+        A section's new note or rows reach the fields' layout one posted ``LayoutRequest`` per level, and
+        only while the dialog is visible; activating each layout from the inside out (each activation
+        tells the level above) lets the dialog be measured and placed with them before it is shown.
+        """
+        for widget in reversed(self._content.findChildren(QWidget)):  # descendants come after their parent
+            layout = widget.layout()
+            if layout is not None:
+                layout.activate()
+        content_layout = self._content.layout()
+        if content_layout is not None:
+            content_layout.activate()
+        self.updateGeometry()
+
+    def _gutter(self) -> int:
+        return self.verticalScrollBar().sizeHint().width()
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802
+        """The content's least width beside a scroll bar (it never scrolls sideways), and little height."""
+        return QSize(self._content.minimumSizeHint().width() + self._gutter(), super().minimumSizeHint().height())
+
+    def sizeHint(self) -> QSize:  # noqa: N802
+        """The content's size hint, with room for a scroll bar beside it."""
+        content = self._content
+        hint = content.sizeHint()
+        width = hint.width() + self._gutter()
+        return QSize(width, self.heightForWidth(width))
+
+    def hasHeightForWidth(self) -> bool:  # noqa: N802
+        """Yes: the fields hold wrapped notes."""
+        return True
+
+    def heightForWidth(self, width: int) -> int:  # noqa: N802
+        """The content's height at ``width`` (less the scroll bar's room)."""
+        content = self._content
+        inner = max(0, width - self._gutter())
+        height = content.heightForWidth(inner) if content.hasHeightForWidth() else -1
+        return height if height >= 0 else content.sizeHint().height()
+
+
 class ConnectionDialog(QDialog):
     """Add a new profile (``profile=None``) or edit one; OK stays disabled while the input is invalid.
 
@@ -103,6 +176,7 @@ class ConnectionDialog(QDialog):
         self._last_kind: str = "mcp-stdio"
         self._touched: set[str] = set()
         self._show_all = profile is not None  # an existing profile shows its problems at once
+        self._fitting = False
         self.setWindowTitle("Edit connection" if profile is not None else "Add connection")
         self.setMinimumWidth(520)
 
@@ -200,11 +274,17 @@ class ConnectionDialog(QDialog):
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
 
+        fields = QWidget()
+        fields_layout = QVBoxLayout(fields)
+        fields_layout.setContentsMargins(0, 0, 0, 0)
+        fields_layout.addLayout(self._form)
+        fields_layout.addWidget(self.note)
+        fields_layout.addWidget(self.general_error)
+        fields_layout.addStretch(1)
+        self.fields_area = _FormArea(fields)
+        self.fields_area.content_changed.connect(lambda: refit(self))  # nested layouts are settled by then
         layout = QVBoxLayout(self)
-        layout.addLayout(self._form)
-        layout.addWidget(self.note)
-        layout.addWidget(self.general_error)
-        layout.addStretch(1)
+        layout.addWidget(self.fields_area, 1)
         layout.addWidget(self.buttons)
 
         self._fill(profile)
@@ -265,7 +345,14 @@ class ConnectionDialog(QDialog):
         A note that arrives after the dialog is shown (a failed save) or another kind's fields would otherwise
         be squeezed and cut off mid-sentence.
         """
-        refit(self)
+        if self._fitting:
+            return
+        self._fitting = True
+        try:
+            self.fields_area.settle()
+            refit(self)
+        finally:
+            self._fitting = False
 
     def first_focus(self) -> QWidget:
         """The name field, the form's first (dialog_rules, rule 2)."""
