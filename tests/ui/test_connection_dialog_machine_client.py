@@ -1,4 +1,8 @@
-"""The connection dialog's private key JWT client, grant chooser and DPoP checkbox, typed with the keyboard."""
+"""The connection dialog's private key JWT client, grant chooser and DPoP checkbox, typed with the keyboard.
+
+The last test logs the saved profile in from the sidebar against the loopback authorization server for
+logins without a browser (``tests/servers/oauth_machine.py``).
+"""
 
 from __future__ import annotations
 
@@ -9,7 +13,11 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QComboBox, QFileDialog, QWidget
 
-from tests.support.panel_context import make_context
+from tests.servers.oauth_machine import CLIENT_ID, serve_machine_oauth
+from tests.support.panel_context import make_context, reported_errors
+from workbench.core.agent_factory import DefaultAgentFactory
+from workbench.core.credentials import MemoryCredentialStore
+from workbench.core.events import ConnectionState
 from workbench.core.profiles import MCPHTTPProfile, SecretKind, SecretRef
 from workbench.core.profiles.credential_keys import oauth_client_key_key, secret_key
 from workbench.ui.asyncutil import wait_signal
@@ -204,3 +212,51 @@ async def test_a_dialog_taller_than_the_screen_scrolls_its_fields_and_keeps_ok_a
     assert _focused() is last.name_edit and in_view(last.name_edit)
     dialog.reject()
     assert await asyncio.wait_for(task, BOUND) is None
+
+
+@pytest.mark.asyncio
+async def test_a_machine_profile_saved_in_the_dialog_logs_in_from_the_sidebar_with_dpop_and_no_browser(
+    qtbot, tmp_path: Path
+):
+    def no_browser(url: str) -> None:
+        raise AssertionError(f"a client credentials login opened {url}")
+
+    async with serve_machine_oauth() as servers:
+        key_file = tmp_path / "client.pem"
+        key_file.write_text(servers.client_key_pem)
+        store = MemoryCredentialStore()
+        ctx = make_context(
+            tmp_path / "config", factory=DefaultAgentFactory(resolve_secret=store.resolve, credentials=store)
+        )
+        ctx.services.credentials = store
+        errors = reported_errors(ctx)
+        sidebar = SidebarWidget(ctx, oauth_opener=no_browser)
+        qtbot.addWidget(sidebar)
+        task = sidebar.add_profile()
+        (dialog,) = await wait_signal(sidebar.dialog_opened, BOUND)
+        dialog.name_edit.setText("machine")
+        dialog.set_kind("mcp-http")
+        dialog.url_edit.setText(servers.url)
+        oauth = dialog.oauth
+        oauth.set_auth("oauth")
+        oauth.client_combo.setCurrentIndex(oauth.client_combo.findData("private-key-jwt"))
+        oauth.client_id_edit.setText(CLIENT_ID)
+        oauth.key_file_edit.setText(str(key_file))
+        oauth.key_algorithm_combo.setCurrentText("ES256")
+        oauth.dpop_check.setChecked(True)
+        dialog.ok_button().click()
+        profile = await asyncio.wait_for(task, BOUND)
+        assert profile is not None
+        sidebar.select(profile.id)
+        sidebar.actions_by_id["login"].trigger()
+        login = sidebar.viewmodel.task(profile.id)
+        assert login is not None
+        await asyncio.wait_for(login, BOUND)
+        assert errors == []
+        conn = ctx.services.connections.get(profile.id)
+        assert conn is not None and conn.state is ConnectionState.CONNECTED
+        result = await conn.connected_agent().call_tool("add", {"a": 2, "b": 3})  # type: ignore[attr-defined]
+        assert result.structured_content == {"result": 5}
+        await ctx.services.connections.aclose()
+    assert servers.authorization_server.seen.grants == ["client_credentials"]
+    assert set(servers.resource.seen.schemes) == {"DPoP"}
