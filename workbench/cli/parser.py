@@ -43,8 +43,7 @@ from workbench.cli.options import (
     TimeoutOptions,
     WindowOptions,
 )
-from workbench.core.oauth_grant_options import SIGNING_ALGORITHMS
-from workbench.core.oauth_options import TOKEN_ENDPOINT_AUTH_METHODS
+from workbench.core.oauth_names import SIGNING_ALGORITHMS, TOKEN_ENDPOINT_AUTH_METHODS
 from workbench.core.timeouts import DEFAULT_CONNECT_TIMEOUT, DEFAULT_LOGIN_TIMEOUT, DEFAULT_REQUEST_TIMEOUT
 
 

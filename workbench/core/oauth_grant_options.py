@@ -21,12 +21,12 @@ from pathlib import Path
 from typing import Literal
 
 from workbench.core.errors import ConfigError
+from workbench.core.oauth_names import SIGNING_ALGORITHMS
 from workbench.core.oauth_options import OAuthClient, OAuthGrant
 
 SigningAlgorithm = Literal["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512"]
 """The JWS algorithms a ``private_key_jwt`` client assertion may be signed with."""
 
-SIGNING_ALGORITHMS: tuple[str, ...] = ("RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512")
 
 AssertionSource = Callable[[str], Awaitable[str]]
 """Returns a JWT for the given audience (the authorization server's issuer), e.g. from the workload's IdP."""

@@ -24,12 +24,11 @@ from urllib.parse import urlsplit
 
 from workbench.core.errors import ConfigError
 from workbench.core.http.origins import is_loopback_host
+from workbench.core.oauth_names import TOKEN_ENDPOINT_AUTH_METHODS
 from workbench.core.timeouts import DEFAULT_LOGIN_TIMEOUT
 
 TokenEndpointAuthMethod = Literal["client_secret_basic", "client_secret_post", "none"]
 """How a client authenticates at the token endpoint (RFC 7591 ``token_endpoint_auth_method``)."""
-
-TOKEN_ENDPOINT_AUTH_METHODS: tuple[str, ...] = ("client_secret_basic", "client_secret_post", "none")
 
 
 class OAuthClient:

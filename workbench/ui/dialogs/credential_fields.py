@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from workbench.core.oauth_grant_options import SIGNING_ALGORITHMS
+from workbench.core.oauth_names import SIGNING_ALGORITHMS
 from workbench.core.profiles import (
     DEFAULT_API_KEY_HEADER,
     ConnectionProfile,
