@@ -322,7 +322,7 @@ def refit(window: QWidget) -> None:
     if needed <= window.height():
         return
     available = screen_of(window).availableGeometry()
-    margins = _frame_margins(window, None)
+    margins = _frame_margins(window, _anchor(window, None))  # not framed yet: its parent's frame is the guess
     height = min(needed, available.height() - margins.top() - margins.bottom())
     window.resize(window.width(), height)
     frame = window.frameGeometry()
