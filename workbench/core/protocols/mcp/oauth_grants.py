@@ -1,6 +1,6 @@
-"""Logins without a browser (client credentials, JWT bearer, enterprise-managed) and DPoP, for the MCP OAuth provider.
+"""Logins without a browser (client credentials, JWT bearer, enterprise-managed): their token requests.
 
-``WorkbenchOAuthProvider`` (``oauth.py``) runs the SDK's flow: discovery of the protected resource
+``WorkbenchOAuthProvider`` (``_oauth_provider.py``) runs the SDK's flow: discovery of the protected resource
 and its authorization server, the issuer and https checks, the steps on record. What differs by
 grant is only the request that gets the tokens, and that is built here (``MachineGrant``):
 
@@ -15,54 +15,37 @@ grant is only the request that gets the tokens, and that is built here (``Machin
   (checked for audience and resource), then the JWT bearer grant with it. Both legs go through the
   provider's flow, so both are wire records and auth steps.
 
-``DPoPSession`` puts a DPoP proof (``workbench.core.http.dpop``) on every token request and, with a
-DPoP-bound token, ``Authorization: DPoP`` and a proof with ``ath`` on every request to the MCP
-server; it answers one ``use_dpop_nonce`` per request with the server's nonce. The SDK models only
-``Bearer`` tokens, so a token response of type ``DPoP`` reaches it as ``Bearer`` and the session
-remembers which tokens are bound.
+DPoP proofs and bound tokens are ``oauth_dpop``'s; the JWT assertions (signed, checked) ``_oauth_assertions``'s.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import time
 from collections.abc import AsyncGenerator, Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import httpx2
-import jwt
-from mcp.client.auth.extensions.client_credentials import SignedJWTParameters
 from mcp.client.auth.oauth2 import OAuthContext
 from mcp.shared.auth import JWT_BEARER_GRANT_TYPE, OAuthClientInformationFull
 
 from workbench.core.auth_steps import AuthStage, StepLog
 from workbench.core.credentials import CredentialStore
-from workbench.core.errors import ConfigError, OAuthRefusedError
-from workbench.core.http.dpop import DPoPKey, DPoPNonces, nonce_challenge
+from workbench.core.errors import ConfigError
 from workbench.core.http.oauth_endpoints import check_oauth_endpoint
 from workbench.core.oauth_grant_options import ClientCredentials as ClientCredentialsGrant
 from workbench.core.oauth_grant_options import EnterpriseManaged, JWTBearer, PrivateKeyJWTClient
-from workbench.core.oauth_options import DPoP, OAuthClient, OAuthGrant, PreRegisteredClient
-from workbench.core.profiles.credential_keys import OAUTH_DPOP_BOUND_KIND as DPOP_BOUND_KIND
-from workbench.core.profiles.credential_keys import OAUTH_DPOP_KEY_KIND as DPOP_KEY_KIND
+from workbench.core.oauth_options import OAuthClient, OAuthGrant, PreRegisteredClient
 from workbench.core.profiles.credential_keys import oauth_client_key_key
-from workbench.core.protocols.mcp._oauth_steps import classify
+from workbench.core.protocols.mcp._oauth_assertions import check_assertion, refuse, sign_client_assertion
+from workbench.core.protocols.mcp.oauth_dpop import NO_PROOF
 from workbench.core.safe_text import neutralise_line
 from workbench.core.wire.redaction import Redactor
 
 if TYPE_CHECKING:
     from workbench.core.profiles import MCPHTTPProfile, MCPSSEProfile
 
-__all__ = [
-    "MACHINE_GRANTS",
-    "DPoPSession",
-    "MachineGrant",
-    "check_client",
-    "dpop_bound_tokens",
-    "dpop_key",
-    "profile_key_client",
-]
+__all__ = ["MACHINE_GRANTS", "MachineGrant", "check_client", "profile_key_client"]
 
 MACHINE_GRANTS = (ClientCredentialsGrant, JWTBearer, EnterpriseManaged)
 """The grants this module runs (no browser, no person)."""
@@ -74,21 +57,6 @@ CLIENT_ASSERTION_TYPE = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
 _FORM = "application/x-www-form-urlencoded"
 _THEN = "workbench.oauth_then"
 """Request extension: builds the next request of a two-leg grant from this one's response."""
-_NO_PROOF = "workbench.oauth_no_dpop"
-"""Request extension: a token request that must not carry a DPoP proof (the IdP's token exchange)."""
-
-
-def _refuse(steps: StepLog, stage: AuthStage, reason: str, why: str, hint: str) -> OAuthRefusedError:
-    steps.step(stage, "failed", f"{reason}: {why}")
-    return OAuthRefusedError(
-        f"The OAuth login stopped at the {stage.value} step: {why}.",
-        hint=hint,
-        details={"oauth": reason, "step": stage.value},
-    )
-
-
-def _same_url(a: str, b: str) -> bool:
-    return a.rstrip("/") == b.rstrip("/")
 
 
 def _grant_type(grant: OAuthGrant) -> str:
@@ -205,14 +173,14 @@ class MachineGrant:
         if isinstance(grant, JWTBearer):
             assertion = grant.assertion if isinstance(grant.assertion, str) else await grant.assertion(issuer)
             self.redactor.add_secret(assertion)
-            self._check_assertion(assertion, audience=issuer, what="the workload's JWT")
+            check_assertion(self.steps, self.clock, assertion, audience=issuer, what="the workload's JWT")
             data["assertion"] = assertion
         return await self._authorization_server_request(ctx, data, issuer)
 
     def _issuer(self, ctx: OAuthContext) -> str:
         metadata = ctx.oauth_metadata
         if metadata is None or metadata.token_endpoint is None:
-            raise _refuse(
+            raise refuse(
                 self.steps,
                 AuthStage.DISCOVERY,
                 "metadata-missing",
@@ -231,22 +199,7 @@ class MachineGrant:
         headers = {"Content-Type": _FORM}
         client = self.client
         if isinstance(client, PrivateKeyJWTClient):
-            signer = SignedJWTParameters(
-                issuer=client.client_id,
-                subject=client.client_id,
-                signing_key=client.private_key_pem,
-                signing_algorithm=client.algorithm,
-            ).create_assertion_provider()
-            try:
-                assertion = await signer(issuer)
-            except (ValueError, TypeError, jwt.PyJWTError) as exc:
-                raise _refuse(
-                    self.steps,
-                    AuthStage.TOKEN,
-                    "client-key-unusable",
-                    f"the client's private key cannot sign {client.algorithm} ({type(exc).__name__})",
-                    "give a private key of the algorithm's type (an EC P-256 key for ES256, RSA for RS256)",
-                ) from None
+            assertion = await sign_client_assertion(client, issuer, self.steps)
             self.redactor.add_secret(assertion)
             data["client_id"] = client.client_id
             data["client_assertion_type"] = CLIENT_ASSERTION_TYPE
@@ -285,7 +238,7 @@ class MachineGrant:
                 ctx, {"grant_type": JWT_BEARER_GRANT_TYPE, "assertion": id_jag}, issuer
             )
 
-        exchange.extensions = {**exchange.extensions, _THEN: then, _NO_PROOF: True}
+        exchange.extensions = {**exchange.extensions, _THEN: then, NO_PROOF: True}
         return exchange
 
     def _id_jag(self, response: httpx2.Response, *, issuer: str, resource: str) -> str:
@@ -295,7 +248,7 @@ class MachineGrant:
             body = None
         if response.status_code != 200 or not isinstance(body, dict) or not isinstance(body.get("access_token"), str):
             error = body.get("error") if isinstance(body, dict) else None
-            raise _refuse(
+            raise refuse(
                 self.steps,
                 AuthStage.TOKEN,
                 "token-exchange-refused",
@@ -307,59 +260,15 @@ class MachineGrant:
         self.redactor.add_secret(id_jag)
         issued = body.get("issued_token_type")
         if issued is not None and issued != ID_JAG_TOKEN_TYPE:
-            raise _refuse(
+            raise refuse(
                 self.steps,
                 AuthStage.TOKEN,
                 "token-exchange-refused",
                 f"the identity provider issued a {neutralise_line(str(issued))}, not an ID-JAG",
                 "the IdP must support identity assertion grants (SEP-990)",
             )
-        self._check_assertion(id_jag, audience=issuer, resource=resource, what="the ID-JAG")
+        check_assertion(self.steps, self.clock, id_jag, audience=issuer, resource=resource, what="the ID-JAG")
         return id_jag
-
-    def _check_assertion(self, token: str, *, audience: str, what: str, resource: str | None = None) -> None:
-        """Refuse, before sending it, an assertion for another audience or resource, or one that has expired."""
-        try:
-            claims = jwt.decode(token, options={"verify_signature": False})
-        except jwt.PyJWTError:
-            raise _refuse(
-                self.steps,
-                AuthStage.TOKEN,
-                "assertion-malformed",
-                f"{what} is not a JWT",
-                "the assertion must be a signed JWT",
-            ) from None
-        aud = claims.get("aud")
-        audiences = (
-            [aud] if isinstance(aud, str) else [a for a in aud if isinstance(a, str)] if isinstance(aud, list) else []
-        )
-        if not any(_same_url(candidate, audience) for candidate in audiences):
-            raise _refuse(
-                self.steps,
-                AuthStage.TOKEN,
-                "assertion-audience",
-                f"{what} is for another audience ({neutralise_line(', '.join(audiences) or 'none')}), "
-                f"not the authorization server {audience}",
-                "get a JWT whose aud is the authorization server's issuer",
-            )
-        claimed = claims.get("resource")
-        if resource is not None and isinstance(claimed, str) and not _same_url(claimed, resource):
-            raise _refuse(
-                self.steps,
-                AuthStage.TOKEN,
-                "assertion-audience",
-                f"{what} is for another resource ({neutralise_line(claimed)}), not {resource}",
-                "ask the identity provider for a grant for this MCP server",
-            )
-        exp = claims.get("exp")
-        if isinstance(exp, int | float) and exp <= self.clock():
-            raise _refuse(
-                self.steps,
-                AuthStage.TOKEN,
-                "assertion-expired",
-                f"{what} expired {int(self.clock() - exp)} s ago",
-                "get a fresh JWT from the identity provider",
-            )
 
     async def legs(
         self, flow: AsyncGenerator[httpx2.Request, httpx2.Response]
@@ -404,158 +313,3 @@ async def profile_key_client(profile: MCPHTTPProfile | MCPSSEProfile, store: Cre
             details={"oauth": "client-key-missing"},
         )
     return PrivateKeyJWTClient(client_id, stored.get_secret_value(), profile.oauth_client_key_algorithm)
-
-
-# --------------------------------------------------------------------------- DPoP
-
-
-async def dpop_key(options: DPoP, store: CredentialStore, key_prefix: str) -> DPoPKey:
-    """The login's DPoP key: the one given, else the one kept in ``store`` (made and kept on first use).
-
-    Args:
-        options: The ``DPoP`` option.
-        store: The credential store of the login.
-        key_prefix: The login's store key (``<prefix>/oauth:dpop-key``).
-
-    Raises:
-        ConfigError: The given or stored key is not a P-256 private key.
-        SecureStorageUnavailableError: The store cannot be read or written.
-    """
-    if options.key_pem is not None:
-        return DPoPKey.from_pem(options.key_pem)
-    name = f"{key_prefix}/{DPOP_KEY_KIND}"
-    stored = await store.get(name)
-    if stored is not None:
-        return DPoPKey.from_pem(stored.get_secret_value())
-    key = DPoPKey.generate()
-    await store.set(name, key.to_pem())
-    return key
-
-
-def _digest(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
-
-
-async def dpop_bound_tokens(store: CredentialStore, key_prefix: str, access_token: str | None) -> set[str]:
-    """``{access_token}`` if the store says it was issued DPoP-bound, else the empty set."""
-    if access_token is None:
-        return set()
-    stored = await store.get(f"{key_prefix}/{DPOP_BOUND_KIND}")
-    return {access_token} if stored is not None and stored.get_secret_value() == _digest(access_token) else set()
-
-
-class DPoPSession:
-    """DPoP for one provider: proofs on token and resource requests, nonces, the bound tokens.
-
-    Args:
-        key: The proof key.
-        steps: Where a refused nonce is recorded.
-        bound: Access tokens already known to be DPoP-bound (e.g. loaded with the login).
-        store: Where the digest of the latest bound token is kept (``None``: not kept).
-        key_prefix: The login's store key.
-    """
-
-    def __init__(
-        self,
-        key: DPoPKey,
-        steps: StepLog,
-        bound: set[str] | None = None,
-        *,
-        store: CredentialStore | None = None,
-        key_prefix: str = "",
-    ) -> None:
-        self.key = key
-        self.steps = steps
-        self.nonces = DPoPNonces()
-        self.bound: set[str] = set(bound or ())
-        self._store = store
-        self._key_prefix = key_prefix
-
-    def prove(self, outgoing: httpx2.Request, original: httpx2.Request) -> httpx2.Request:
-        """Add a fresh proof to ``outgoing`` (and the ``DPoP`` scheme for a bound token); returns it."""
-        url = str(outgoing.url)
-        if outgoing is original:
-            scheme, _, token = outgoing.headers.get("authorization", "").partition(" ")
-            if scheme.lower() in ("bearer", "dpop") and token in self.bound:
-                outgoing.headers["Authorization"] = f"DPoP {token}"
-                outgoing.headers["DPoP"] = self.key.proof(
-                    outgoing.method, url, access_token=token, nonce=self.nonces.get(url)
-                )
-            return outgoing
-        stage, _ = classify(outgoing)
-        if stage in (AuthStage.TOKEN, AuthStage.REFRESH) and not outgoing.extensions.get(_NO_PROOF):
-            outgoing.headers["DPoP"] = self.key.proof(outgoing.method, url, nonce=self.nonces.get(url))
-        return outgoing
-
-    async def challenged(self, outgoing: httpx2.Request, original: httpx2.Request, response: httpx2.Response) -> bool:
-        """Learn the response's nonce; whether it demands the request again with that nonce."""
-        self.nonces.learn(str(outgoing.url), response.headers)
-        if "DPoP" not in outgoing.headers or response.status_code not in (400, 401):
-            return False
-        body = b""
-        if outgoing is not original or response.status_code == 400:
-            body = await response.aread()
-        return nonce_challenge(response.status_code, response.headers, body)
-
-    def refuse_nonce(self, outgoing: httpx2.Request, original: httpx2.Request) -> OAuthRefusedError:
-        """The error for a server that refused the nonce it had just given (expired, replayed)."""
-        where = str(outgoing.url.copy_with(query=None))
-        stage = AuthStage.TOKEN if outgoing is not original else None
-        why = f"{where} refused the DPoP proof again with the nonce it had just sent"
-        if stage is not None:
-            self.steps.step(stage, "failed", f"dpop-nonce-refused: {why}")
-        return OAuthRefusedError(
-            f"The OAuth login stopped: {why}.",
-            hint="the server's DPoP nonces expire too soon, or it keeps refusing them; see the wire log",
-            details={"oauth": "dpop-nonce-refused", "step": stage.value if stage else "resource"},
-        )
-
-    async def as_sdk_sees_it(
-        self, outgoing: httpx2.Request, original: httpx2.Request, response: httpx2.Response
-    ) -> httpx2.Response:
-        """A ``DPoP`` token response as the SDK's ``Bearer``-only model reads it; the token is remembered as bound."""
-        if outgoing is original or response.status_code != 200:
-            return response
-        if classify(outgoing)[0] not in (AuthStage.TOKEN, AuthStage.REFRESH) or outgoing.extensions.get(_NO_PROOF):
-            return response
-        await response.aread()
-        try:
-            body: Any = json.loads(response.content)
-        except ValueError:
-            return response
-        if not isinstance(body, dict) or str(body.get("token_type", "")).lower() != "dpop":
-            return response
-        token = body.get("access_token")
-        if isinstance(token, str):
-            self.bound.add(token)
-            if self._store is not None:
-                await self._store.set(f"{self._key_prefix}/{DPOP_BOUND_KIND}", _digest(token))
-        return httpx2.Response(
-            200,
-            headers={"Content-Type": "application/json"},
-            content=json.dumps({**body, "token_type": "Bearer"}).encode(),
-            request=outgoing,
-        )
-
-    async def flow(
-        self, inner: AsyncGenerator[httpx2.Request, httpx2.Response], original: httpx2.Request
-    ) -> AsyncGenerator[httpx2.Request, httpx2.Response]:
-        """``inner`` (the provider's flow) with proofs, one nonce retry per request, and DPoP token types.
-
-        Raises:
-            OAuthRefusedError: A server asked for a nonce again right after getting it.
-        """
-        try:
-            outgoing = await inner.__anext__()
-            while True:
-                response = yield self.prove(outgoing, original)
-                if await self.challenged(outgoing, original, response):
-                    response = yield self.prove(outgoing, original)
-                    if await self.challenged(outgoing, original, response):
-                        raise self.refuse_nonce(outgoing, original)
-                response = await self.as_sdk_sees_it(outgoing, original, response)
-                outgoing = await inner.asend(response)
-        except StopAsyncIteration:
-            return
-        finally:
-            await inner.aclose()
