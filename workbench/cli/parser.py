@@ -7,6 +7,9 @@ command line sees argparse's namespace. Targets: ``--mcp URL`` (Streamable HTTP)
 
 Only argparse and the option types are imported here (no pydantic, no SDK, no asyncio): the window
 starts through this module.
+
+Over 500 lines on purpose: it is the whole grammar, every subcommand's options beside the one reading of
+the namespace into typed options, so a flag and what it becomes are read in one place.
 """
 
 from __future__ import annotations
