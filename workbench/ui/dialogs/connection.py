@@ -3,20 +3,20 @@
 Secrets are typed into masked fields of the dialog's "Credentials" section. The dialog never touches
 the credential store: ``profile()`` holds only ``SecretRef``s, and ``secret_changes()`` says which values
 the caller must store (and which references it must forget) before it saves the profile. MCP HTTP/SSE
-profiles choose their "Authentication": fixed credentials only, or an OAuth 2.1 login (extra scopes and
-the client name shown on the consent page); the login itself happens later (the sidebar's "Log in").
+profiles choose their "Authentication" (``oauth_section.OAuthSection``): fixed credentials only, or an
+OAuth 2.1 login with its client and grant; the login itself happens later (the sidebar's "Log in").
 HTTP profiles also have their response "Size limits" (``size_limits.SizeLimitsEditor``).
 
 Which fields each kind shows, and how a profile goes into the fields and back out as the data its
 class validates, is ``connection_fields`` (a field the dialog has no editor for is kept as it was); the
 dialog lays the fields out, validates as the user types and shows each problem under its field. The
-fields scroll, with OK and Cancel below them, only when the screen is shorter than they are.
+fields scroll, with OK and Cancel below them, only when the screen is shorter than they are (``form_area``).
 """
 
 from __future__ import annotations
 
 from pydantic import SecretStr, ValidationError
-from PySide6.QtCore import QEvent, QObject, QSize, Qt, Signal
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -29,7 +29,6 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPlainTextEdit,
     QPushButton,
-    QScrollArea,
     QVBoxLayout,
     QWidget,
 )
@@ -52,13 +51,9 @@ from workbench.ui.dialogs.connection_fields import (
     problem_message,
     read_fields,
 )
-from workbench.ui.dialogs.credential_fields import (
-    CredentialsSection,
-    FieldRow,
-    InputError,
-    OAuthSection,
-    credential_family,
-)
+from workbench.ui.dialogs.credential_fields import CredentialsSection, FieldRow, InputError, credential_family
+from workbench.ui.dialogs.form_area import FormArea
+from workbench.ui.dialogs.oauth_section import OAuthSection
 from workbench.ui.dialogs.size_limits import SizeLimitsEditor
 from workbench.ui.theme import set_tone
 from workbench.ui.untrusted import plain_label
@@ -72,77 +67,6 @@ def _sentence(hint: str | None) -> str:
     hint = (hint or "").strip()
     stop = "" if hint.endswith((".", "!", "?", "…")) else "."
     return f" {hint[:1].upper()}{hint[1:]}{stop}" if hint else ""
-
-
-class _FormArea(QScrollArea):
-    """The dialog's fields: as tall as they are, scrolling only on a screen shorter than that.
-
-    A plain ``QScrollArea`` asks for little room and hides its content's height; this one asks for
-    the content's height at its width (wrapped notes included), so the dialog opens with every field
-    shown when the screen has room, and shrinks to the screen (its buttons in view) when it has not.
-
-    Signals:
-        content_changed: The fields' layout changed (rows shown or hidden, a note's text): the dialog
-            may need to grow.
-    """
-
-    content_changed = Signal()
-
-    def __init__(self, content: QWidget, parent: QWidget | None = None) -> None:
-        self._content = content  # first: Qt calls the overrides below while the area is being set up
-        super().__init__(parent)
-        self.setWidgetResizable(True)
-        self.setFrameShape(QScrollArea.Shape.NoFrame)
-        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.setWidget(content)  # QScrollArea filters the content's events: eventFilter sees them
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
-        """Pass a change of the content's layout on, so the dialog's layout asks this area again."""
-        if watched is self._content and event.type() == QEvent.Type.LayoutRequest:
-            self.updateGeometry()
-            self.content_changed.emit()
-        return super().eventFilter(watched, event)
-
-    def settle(self) -> None:
-        """Bring the fields' nested layouts up to date now, innermost first.
-
-        A section's new note or rows reach the fields' layout one posted ``LayoutRequest`` per level, and
-        only while the dialog is visible; activating each layout from the inside out (each activation
-        tells the level above) lets the dialog be measured and placed with them before it is shown.
-        """
-        for widget in reversed(self._content.findChildren(QWidget)):  # descendants come after their parent
-            layout = widget.layout()
-            if layout is not None:
-                layout.activate()
-        content_layout = self._content.layout()
-        if content_layout is not None:
-            content_layout.activate()
-        self.updateGeometry()
-
-    def _gutter(self) -> int:
-        return self.verticalScrollBar().sizeHint().width()
-
-    def minimumSizeHint(self) -> QSize:  # noqa: N802
-        """The content's least width beside a scroll bar (it never scrolls sideways), and little height."""
-        return QSize(self._content.minimumSizeHint().width() + self._gutter(), super().minimumSizeHint().height())
-
-    def sizeHint(self) -> QSize:  # noqa: N802
-        """The content's size hint, with room for a scroll bar beside it."""
-        content = self._content
-        hint = content.sizeHint()
-        width = hint.width() + self._gutter()
-        return QSize(width, self.heightForWidth(width))
-
-    def hasHeightForWidth(self) -> bool:  # noqa: N802
-        """Yes: the fields hold wrapped notes."""
-        return True
-
-    def heightForWidth(self, width: int) -> int:  # noqa: N802
-        """The content's height at ``width`` (less the scroll bar's room)."""
-        content = self._content
-        inner = max(0, width - self._gutter())
-        height = content.heightForWidth(inner) if content.hasHeightForWidth() else -1
-        return height if height >= 0 else content.sizeHint().height()
 
 
 class ConnectionDialog(QDialog):
@@ -281,7 +205,7 @@ class ConnectionDialog(QDialog):
         fields_layout.addWidget(self.note)
         fields_layout.addWidget(self.general_error)
         fields_layout.addStretch(1)
-        self.fields_area = _FormArea(fields)
+        self.fields_area = FormArea(fields)
         self.fields_area.content_changed.connect(lambda: refit(self))  # nested layouts are settled by then
         layout = QVBoxLayout(self)
         layout.addWidget(self.fields_area, 1)

@@ -23,7 +23,8 @@ from workbench.core.profiles import (
     MCPSSEProfile,
     MCPStdioProfile,
 )
-from workbench.ui.dialogs.credential_fields import CredentialsSection, InputError, OAuthSection
+from workbench.ui.dialogs.credential_fields import CredentialsSection, InputError
+from workbench.ui.dialogs.oauth_section import OAuthSection
 from workbench.ui.dialogs.size_limits import SizeLimitsEditor
 
 KINDS: list[tuple[str, str]] = [

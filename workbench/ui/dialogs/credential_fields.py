@@ -1,6 +1,7 @@
-"""The connection dialog's credential widgets: the credentials and OAuth sections, and a field row with its error.
+"""The connection dialog's credential widgets: the Credentials section, and a field row with its error.
 
 What the dialog's caller must store or forget is the core's ``SecretChanges`` (``profile_service``).
+The Authentication section (OAuth) is ``oauth_section``.
 """
 
 from __future__ import annotations
@@ -8,62 +9,28 @@ from __future__ import annotations
 from typing import Literal
 
 from pydantic import SecretStr
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QStandardItemModel
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
-    QCheckBox,
-    QComboBox,
-    QFileDialog,
     QFormLayout,
     QHBoxLayout,
     QLineEdit,
-    QPushButton,
     QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
 
-from workbench.core.oauth_names import SIGNING_ALGORITHMS
 from workbench.core.profiles import (
     DEFAULT_API_KEY_HEADER,
     ConnectionProfile,
-    MCPHTTPProfile,
-    MCPSSEProfile,
     MCPStdioProfile,
     SecretKind,
     SecretRef,
 )
-from workbench.core.profiles.credential_keys import oauth_client_key_key, oauth_client_secret_key, secret_key
-from workbench.ui.dialog_rules import present
+from workbench.core.profiles.credential_keys import secret_key
 from workbench.ui.dialogs.secret_fields import SecretField, SecretRows, row_noun
 from workbench.ui.theme import set_tone
 from workbench.ui.untrusted import plain_label
 
-AUTH_CHOICES: list[tuple[str, str]] = [
-    ("none", "None (fixed credentials below, if any)"),
-    ("oauth", "OAuth 2.1 login"),
-]
-"""The authentication selector's entries: the profile's ``auth`` value and label."""
-OAUTH_CLIENT_CHOICES: list[tuple[str, str]] = [
-    ("dynamic", "Registered by the workbench (dynamic registration)"),
-    ("pre-registered", "Pre-registered client (id and secret)"),
-    ("metadata-document", "Client ID Metadata Document (URL)"),
-    ("private-key-jwt", "Private key JWT (client id and key)"),
-]
-"""The OAuth client selector's entries: the profile's ``oauth_client`` value and label."""
-GRANT_CHOICES: list[tuple[str, str]] = [
-    ("authorization_code", "Browser sign-in (authorization code)"),
-    ("client_credentials", "Client credentials (no browser, no person)"),
-]
-"""The grant selector's entries: the profile's ``oauth_grant`` value and label."""
-KEY_FILE_FILTERS = ["PEM private keys (*.pem *.key)", "All files (*)"]
-"""The key file chooser's name filters."""
-TOKEN_AUTH_CHOICES: list[tuple[str, str]] = [
-    ("client_secret_basic", "client_secret_basic (HTTP Basic)"),
-    ("client_secret_post", "client_secret_post (in the form)"),
-    ("none", "none (public client, no secret)"),
-]
-"""The pre-registered client's token endpoint auth methods: value and label."""
 StatusTone = Literal["notice", "warning"]
 OAUTH_BEARER_PLACEHOLDER = "set by the OAuth login"
 OAUTH_BEARER_FORGOTTEN = "set by the OAuth login — the stored token is forgotten when you save"
@@ -76,18 +43,6 @@ class InputError(ValueError):
         super().__init__(message)
         self.field = field
         self.message = message
-
-
-def _narrow(combo: QComboBox) -> None:
-    """Let ``combo`` be narrower than its longest entry (elided), so it never widens the dialog."""
-    combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-    combo.setMinimumContentsLength(12)
-
-
-def parse_scopes(text: str) -> list[str]:
-    """OAuth scopes from the scopes box: separated by spaces or commas, duplicates dropped, order kept."""
-    words = text.replace(",", " ").split()
-    return list(dict.fromkeys(words))
 
 
 class FieldRow(QWidget):
@@ -278,323 +233,3 @@ class CredentialsSection(QWidget):
             kept.append(SecretRef.model_construct(kind=kind, name=name, key=key))
             store[key] = value
         return kept, store
-
-
-class OAuthSection(QWidget):
-    """The dialog's Authentication for MCP over HTTP: none, or an OAuth 2.1 login and who logs in.
-
-    The login's scopes; its client (dynamic registration, pre-registered id and secret, a Client ID
-    Metadata Document, or a private key JWT client: id, PEM key file, algorithm); its grant (a browser
-    sign-in, or client credentials: only the grants the client can use are offered); DPoP.
-
-    Args:
-        original: The profile being edited (its ``auth`` settings are shown), or ``None``.
-        parent: Qt parent.
-    """
-
-    changed = Signal()
-
-    FIELDS = frozenset(
-        {
-            "auth",
-            "oauth_scopes",
-            "oauth_client_name",
-            "oauth_client",
-            "oauth_client_id",
-            "oauth_token_auth",
-            "oauth_client_metadata_url",
-            "oauth_redirect_port",
-            "oauth_grant",
-            "oauth_client_key_file",
-            "oauth_client_key_algorithm",
-            "oauth_dpop",
-        }
-    )
-    """The profile fields this section edits (an OAuth setting without an editor here carries over)."""
-
-    def __init__(self, original: ConnectionProfile | None = None, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.auth_combo = QComboBox()
-        for value, label in AUTH_CHOICES:
-            self.auth_combo.addItem(label, value)
-        self.auth_combo.setAccessibleName("authentication")
-        self.scopes_edit = QLineEdit()
-        self.scopes_edit.setPlaceholderText("(optional) extra scopes, e.g. mcp:tools files:read")
-        self.scopes_edit.setAccessibleName("OAuth scopes")
-        self.scopes_edit.setToolTip("Asked for on top of the scopes the server requires; separate with spaces")
-        self.client_name_edit = QLineEdit()
-        self.client_name_edit.setPlaceholderText("Agent Workbench")
-        self.client_name_edit.setAccessibleName("OAuth client name")
-        self.client_name_edit.setToolTip("The name the authorization server shows on its consent page")
-        self.note = plain_label("", wrap=True)
-        self._build_client_fields(original)
-        self._details = QWidget()
-        form = QFormLayout(self._details)
-        form.setContentsMargins(0, 0, 0, 0)
-        form.addRow("Scopes", self.scopes_edit)
-        form.addRow("Client", self.client_combo)
-        form.addRow("Client name", self.client_name_edit)
-        form.addRow("Client id", self.client_id_edit)
-        form.addRow("Client secret", self.client_secret)
-        form.addRow("Token auth", self.token_auth_combo)
-        form.addRow("Private key", self.key_row)
-        form.addRow("Key algorithm", self.key_algorithm_combo)
-        form.addRow("Metadata URL", self.metadata_url_edit)
-        form.addRow("Grant", self.grant_combo)
-        form.addRow("Redirect port", self.redirect_port_edit)
-        form.addRow("DPoP", self.dpop_check)
-        self._client_form = form
-        form.addRow(self.note)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.setSpacing(2)
-        layout.addWidget(self.auth_combo)
-        layout.addWidget(self._details)
-        if isinstance(original, MCPHTTPProfile | MCPSSEProfile):
-            self.set_auth(original.auth)
-            self.scopes_edit.setText(" ".join(original.oauth_scopes))
-            self.client_name_edit.setText(original.oauth_client_name or "")
-        self._details.setVisible(self.auth() == "oauth")
-        self._show_client_fields()
-        self.auth_combo.currentIndexChanged.connect(self.on_auth_combo_changed)
-        self.client_combo.currentIndexChanged.connect(self.on_client_combo_changed)
-        self.token_auth_combo.currentIndexChanged.connect(self.on_client_combo_changed)
-        self.grant_combo.currentIndexChanged.connect(self.on_client_combo_changed)
-        self.key_browse.clicked.connect(self.on_key_browse_clicked)
-        for signal in (
-            self.key_file_edit.textChanged,
-            self.key_algorithm_combo.currentIndexChanged,
-            self.dpop_check.toggled,
-            self.scopes_edit.textChanged,
-            self.client_name_edit.textChanged,
-            self.client_id_edit.textChanged,
-            self.client_secret.changed,
-            self.metadata_url_edit.textChanged,
-            self.redirect_port_edit.textChanged,
-        ):
-            signal.connect(self.changed)
-
-    def _build_client_fields(self, original: ConnectionProfile | None) -> None:
-        """The client identity's widgets, filled from ``original``."""
-        oauth = original if isinstance(original, MCPHTTPProfile | MCPSSEProfile) else None
-        self.client_combo = QComboBox()
-        for value, label in OAUTH_CLIENT_CHOICES:
-            self.client_combo.addItem(label, value)
-        self.client_combo.setAccessibleName("OAuth client")
-        _narrow(self.client_combo)
-        self.client_id_edit = QLineEdit(oauth.oauth_client_id or "" if oauth is not None else "")
-        self.client_id_edit.setAccessibleName("OAuth client id")
-        self.client_id_edit.setPlaceholderText("the id the authorization server issued")
-        stored = oauth is not None and oauth.oauth_client == "pre-registered" and oauth.oauth_token_auth != "none"
-        self.client_secret = SecretField(stored=stored, what="client secret")
-        self.token_auth_combo = QComboBox()
-        for value, label in TOKEN_AUTH_CHOICES:
-            self.token_auth_combo.addItem(label, value)
-        self.token_auth_combo.setAccessibleName("token endpoint auth method")
-        self.metadata_url_edit = QLineEdit(oauth.oauth_client_metadata_url or "" if oauth is not None else "")
-        self.metadata_url_edit.setAccessibleName("client metadata document URL")
-        self.metadata_url_edit.setPlaceholderText("https://app.example/oauth/client.json")
-        self.metadata_url_edit.setToolTip("Its URL is the client id; it must list the redirect URI below")
-        port = oauth.oauth_redirect_port if oauth is not None else None
-        self.redirect_port_edit = QLineEdit(str(port) if port else "")
-        self.redirect_port_edit.setAccessibleName("OAuth redirect port")
-        self.redirect_port_edit.setPlaceholderText("any free port")
-        self.redirect_port_edit.setToolTip("The port of http://127.0.0.1:PORT/callback the client is registered with")
-        self.grant_combo = QComboBox()
-        for value, label in GRANT_CHOICES:
-            self.grant_combo.addItem(label, value)
-        self.grant_combo.setAccessibleName("OAuth grant")
-        _narrow(self.grant_combo)
-        self.grant_combo.setToolTip("How the workbench gets tokens: you sign in in a browser, or the client for itself")
-        self._build_key_fields(oauth)
-        self.dpop_check = QCheckBox("Bind the tokens to this profile's key")
-        self.dpop_check.setAccessibleName("DPoP-bound tokens")
-        self.dpop_check.setToolTip(
-            "Each request then proves it holds the key; the key pair stays in the system keyring"
-        )
-        if oauth is not None:
-            self.client_combo.setCurrentIndex(max(0, self.client_combo.findData(oauth.oauth_client)))
-            self.token_auth_combo.setCurrentIndex(max(0, self.token_auth_combo.findData(oauth.oauth_token_auth)))
-            self.grant_combo.setCurrentIndex(max(0, self.grant_combo.findData(oauth.oauth_grant)))
-            self.dpop_check.setChecked(oauth.oauth_dpop)
-
-    def _build_key_fields(self, oauth: MCPHTTPProfile | MCPSSEProfile | None) -> None:
-        """The private key JWT client's key file (a path the profile keeps) and algorithm, filled from ``oauth``."""
-        self._key_stored = (
-            oauth is not None and oauth.oauth_client == "private-key-jwt" and not oauth.oauth_client_key_file
-        )
-        self.key_file_edit = QLineEdit(oauth.oauth_client_key_file or "" if oauth is not None else "")
-        self.key_file_edit.setAccessibleName("client private key file")
-        self.key_file_edit.setPlaceholderText(
-            "stored in keyring — leave empty to keep, or choose a PEM file" if self._key_stored else "PEM file"
-        )
-        self.key_file_edit.setToolTip("The profile keeps the file's path; the key is read at each login")
-        self.key_browse = QPushButton("Browse…")
-        self.key_browse.setAccessibleName("choose the client private key file")
-        self.key_row = QWidget()
-        row = QHBoxLayout(self.key_row)
-        row.setContentsMargins(0, 0, 0, 0)
-        row.addWidget(self.key_file_edit, 1)
-        row.addWidget(self.key_browse)
-        self.key_algorithm_combo = QComboBox()
-        self.key_algorithm_combo.addItems(list(SIGNING_ALGORITHMS))
-        self.key_algorithm_combo.setAccessibleName("client key signature algorithm")
-        _narrow(self.key_algorithm_combo)
-        self.key_algorithm_combo.setToolTip("RS256 for an RSA key, ES256 for a P-256 EC key")
-        if oauth is not None:
-            self.key_algorithm_combo.setCurrentText(oauth.oauth_client_key_algorithm)
-
-    def _show_client_fields(self) -> None:
-        """Show the fields of the chosen client identity only."""
-        client = self.client()
-        self._follow_client(client)
-        machine = self.grant() == "client_credentials"
-        shown = {
-            self.client_name_edit: client == "dynamic",
-            self.client_id_edit: client in ("pre-registered", "private-key-jwt"),
-            self.token_auth_combo: client == "pre-registered",
-            self.client_secret: client == "pre-registered" and self.token_auth() != "none",
-            self.key_row: client == "private-key-jwt",
-            self.key_algorithm_combo: client == "private-key-jwt",
-            self.metadata_url_edit: client == "metadata-document",
-            self.grant_combo: client in ("pre-registered", "private-key-jwt"),
-            self.redirect_port_edit: not machine,
-        }
-        for widget, visible in shown.items():
-            self._client_form.setRowVisible(widget, visible)
-        self.note.setText(
-            "Log in with “Log in (OAuth)” on the connection (or by connecting): the client gets its tokens "
-            "itself, no browser opens, and the tokens go to the system keyring."
-            if machine
-            else "Log in with “Log in (OAuth)” on the connection (or by connecting); the browser opens, and the "
-            "tokens go to the system keyring."
-        )
-
-    def _follow_client(self, client: str) -> None:
-        """Offer only the grants ``client`` can use, and choose the one it must.
-
-        Dynamic and CIMD clients sign in in a browser; a private key JWT client gets tokens for itself;
-        a pre-registered client may do either (client credentials only with a secret).
-        """
-        allowed = {
-            "authorization_code": client != "private-key-jwt",
-            "client_credentials": client == "private-key-jwt"
-            or (client == "pre-registered" and self.token_auth() != "none"),
-        }
-        model = self.grant_combo.model()
-        assert isinstance(model, QStandardItemModel)
-        for row in range(self.grant_combo.count()):
-            item = model.item(row)
-            item.setEnabled(allowed[str(self.grant_combo.itemData(row))])
-        if not allowed[self.grant()]:
-            blocked = self.grant_combo.blockSignals(True)  # the caller reports the change
-            self.grant_combo.setCurrentIndex(self.grant_combo.findData(next(g for g, ok in allowed.items() if ok)))
-            self.grant_combo.blockSignals(blocked)
-
-    def client(self) -> str:
-        """``dynamic``, ``pre-registered``, ``metadata-document`` or ``private-key-jwt``."""
-        return str(self.client_combo.currentData())
-
-    def grant(self) -> str:
-        """``authorization_code`` (a browser sign-in) or ``client_credentials``."""
-        return str(self.grant_combo.currentData())
-
-    def on_key_browse_clicked(self) -> None:
-        """Choose the private key file with a non-blocking file chooser."""
-        chooser = QFileDialog(self, "Client private key", self.key_file_edit.text())
-        chooser.setFileMode(QFileDialog.FileMode.ExistingFile)
-        chooser.setNameFilters(KEY_FILE_FILTERS)
-        chooser.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        chooser.fileSelected.connect(self.key_file_edit.setText)
-        present(chooser)
-
-    def token_auth(self) -> str:
-        """The pre-registered client's token endpoint auth method."""
-        return str(self.token_auth_combo.currentData())
-
-    def client_fields(self) -> dict[str, object]:
-        """The profile fields of the client identity (validated with the profile).
-
-        Raises:
-            InputError: The redirect port is not a number, or a private key JWT client has no key
-                (field ``auth``).
-        """
-        port_text = self.redirect_port_edit.text().strip()
-        if port_text and not port_text.isdigit():
-            raise InputError("auth", "the redirect port is a number from 1 to 65535")
-        client = self.client()
-        key_file = self.key_file_edit.text().strip() or None if client == "private-key-jwt" else None
-        if client == "private-key-jwt" and key_file is None and not self._key_stored:
-            raise InputError("auth", "choose the client's private key file (PEM)")
-        return {
-            "oauth_client": client,
-            "oauth_client_id": (
-                self.client_id_edit.text().strip() or None if client in ("pre-registered", "private-key-jwt") else None
-            ),
-            "oauth_token_auth": self.token_auth(),
-            "oauth_client_metadata_url": (
-                self.metadata_url_edit.text().strip() or None if client == "metadata-document" else None
-            ),
-            "oauth_redirect_port": int(port_text) if port_text else None,
-            "oauth_grant": self.grant(),
-            "oauth_client_key_file": key_file,
-            "oauth_client_key_algorithm": self.key_algorithm_combo.currentText(),
-            "oauth_dpop": self.dpop_check.isChecked(),
-        }
-
-    def client_secret_store(self, profile_id: str, oauth: bool) -> dict[str, SecretStr]:
-        """The pre-registered client's secret to store (by credential-store key), if one was typed.
-
-        Raises:
-            InputError: A pre-registered client with a secret method, no secret typed and none kept (field ``auth``).
-        """
-        if not self._uses_client_secret(oauth):
-            return {}
-        value = self.client_secret.value()
-        if value is not None:
-            return {oauth_client_secret_key(profile_id): value}
-        if self.client_secret.keeps_stored():
-            return {}
-        raise InputError("auth", "enter the client secret, or choose the token auth method none")
-
-    def client_secret_forget(self, profile_id: str, oauth: bool) -> tuple[str, ...]:
-        """The keys of the stored client secret and private key that the profile no longer uses (or forgets)."""
-        key_kept = oauth and self.client() == "private-key-jwt" and not self.key_file_edit.text().strip()
-        forget = () if key_kept or not self._key_stored else (oauth_client_key_key(profile_id),)
-        if not self.client_secret.is_stored() or (self._uses_client_secret(oauth) and self.client_secret.value()):
-            return forget
-        if self._uses_client_secret(oauth) and self.client_secret.keeps_stored():
-            return forget
-        return (oauth_client_secret_key(profile_id), *forget)
-
-    def _uses_client_secret(self, oauth: bool) -> bool:
-        return oauth and self.client() == "pre-registered" and self.token_auth() != "none"
-
-    def on_client_combo_changed(self) -> None:
-        """Show the fields of the chosen client identity."""
-        self._show_client_fields()
-        self.changed.emit()
-
-    def auth(self) -> str:
-        """``none`` or ``oauth``."""
-        return str(self.auth_combo.currentData())
-
-    def set_auth(self, auth: str) -> None:
-        """Select ``none`` or ``oauth``."""
-        index = self.auth_combo.findData(auth)
-        if index < 0:
-            raise ValueError(f"unknown authentication {auth!r}")
-        self.auth_combo.setCurrentIndex(index)
-
-    def scopes(self) -> list[str]:
-        """The extra scopes typed."""
-        return parse_scopes(self.scopes_edit.text())
-
-    def client_name(self) -> str | None:
-        """The client name typed, or ``None`` for the default."""
-        return self.client_name_edit.text().strip() or None
-
-    def on_auth_combo_changed(self) -> None:
-        """Show the OAuth settings only for an OAuth login."""
-        self._details.setVisible(self.auth() == "oauth")
-        self.changed.emit()
