@@ -20,6 +20,7 @@ from workbench.core.errors import ConnectError
 from workbench.core.profiles import A2AProfile
 from workbench.demo.a2a_agents import serve_agent, travel_app_factory
 from workbench.ui.asyncutil import wait_signal
+from workbench.ui.dialogs.connection import ConnectionDialog
 from workbench.ui.errors import describe_error
 from workbench.ui.forms.schema_form import SchemaForm
 from workbench.ui.panels.chat import ChatWidget
@@ -128,3 +129,20 @@ def test_a_forms_problems_start_with_a_capital_letter_under_the_field_in_the_lis
     for text in problems:
         for line in text.splitlines():
             assert line[:1].isupper() or line[:1].isdigit(), (line, text)
+
+
+@pytest.mark.parametrize(
+    ("kind", "editor", "typed"),
+    [("mcp-http", "url_edit", "ftp://example.org"), ("mcp-stdio", "args_edit", "'unclosed")],
+)
+def test_a_connection_fields_problem_under_it_starts_with_a_capital_letter(qtbot: Any, kind, editor, typed) -> None:
+    dialog = ConnectionDialog(None)
+    qtbot.addWidget(dialog)
+    dialog.set_kind(kind)
+    dialog.show()
+    qtbot.keyClicks(dialog.name_edit, "n")
+    if kind == "mcp-stdio":
+        qtbot.keyClicks(dialog.command_edit, "x")
+    qtbot.keyClicks(getattr(dialog, editor), typed)
+    shown = [label.text() for label in dialog.findChildren(QLabel, "fieldError") if label.isVisible()]
+    assert shown and all(text[:1].isupper() for text in shown), shown

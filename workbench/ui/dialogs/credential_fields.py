@@ -28,6 +28,7 @@ from workbench.core.profiles import (
 )
 from workbench.core.profiles.credential_keys import secret_key
 from workbench.ui.dialogs.secret_fields import SecretField, SecretRows, row_noun
+from workbench.ui.errors import sentence
 from workbench.ui.theme import set_tone
 from workbench.ui.untrusted import plain_label
 
@@ -65,7 +66,8 @@ class FieldRow(QWidget):
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
 
     def set_error(self, message: str) -> None:
-        """Show ``message`` under the field (hidden when empty)."""
+        """Show ``message`` under the field as a sentence (hidden when empty): the checks write lower-case fragments."""
+        message = sentence(message)
         self.error.setText(message)
         if self.error.isVisibleTo(self) != bool(message):
             self.error.setVisible(bool(message))
