@@ -67,6 +67,10 @@ def _plaintext_error(what: str, hint: str) -> PydanticCustomError:
     )
 
 
+_URL_FIELD_LABELS = {"url": "the URL", "card_url": "the card URL", "allowed_origins": "an allowed origin"}
+"""How a URL field is named in its error (a sentence the window and the command line show)."""
+
+
 def check_url(url: str, field: str) -> str:
     """Refuse a URL that is not http(s), carries a password, or has a query parameter named like a secret.
 
@@ -82,7 +86,8 @@ def check_url(url: str, field: str) -> str:
     """
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise PydanticCustomError("url_scheme", "{field} must be an http:// or https:// URL", {"field": field})
+        label = _URL_FIELD_LABELS.get(field, field)
+        raise PydanticCustomError("url_scheme", "{label} must be an http:// or https:// URL", {"label": label})
     if parts.password is not None:
         raise _plaintext_error(
             f"The password in {field}",
