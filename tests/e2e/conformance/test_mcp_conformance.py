@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import json
 import shlex
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from tests.support.conformance import TOLERATED_WARNINGS, node
 from tests.support.conformance_bundles import differing_scenarios
 from tests.support.everything import REPO_ROOT
 
@@ -81,21 +81,6 @@ KNOWN_GAPS = {
     "auth/client-credentials-basic": "extension: no client_credentials grant",
     "auth/cross-app-access-complete-flow": "extension: no token exchange (SEP-990)",
 }
-TOLERATED_WARNINGS = {"client-sse-retry-timing"}
-"""Checks whose warning says how late the reconnect came: the machine's load, not the client."""
-
-
-def node() -> str | None:
-    """Node >= 22 for the suite: the one installed beside it, else the system's if new enough."""
-    bundled = PREFIX / ".bin" / "node"
-    if bundled.exists():
-        return str(bundled)
-    system = shutil.which("node")
-    if system is None:
-        return None
-    version = subprocess.run([system, "--version"], capture_output=True, text=True, check=False).stdout
-    major = version.lstrip("v").split(".")[0]
-    return system if major.isdigit() and int(major) >= 22 else None
 
 
 def command_for(scenario: str) -> str:
@@ -123,7 +108,7 @@ def test_the_scenarios_run_here_are_those_the_0_2_suite_lacks_or_runs_differentl
 
 @pytest.mark.parametrize("scenario", scenario_params())
 def test_a_conformance_client_scenario_passes(scenario: str, tmp_path: Path) -> None:
-    runner = node()
+    runner = node(PREFIX)
     if not SUITE.exists() or runner is None:
         pytest.skip("the MCP conformance suite (make test installs it in .cache/npm) or a Node >= 22 is missing")
     argv = [runner, str(SUITE), "client", "--command", command_for(scenario), "--scenario", scenario]

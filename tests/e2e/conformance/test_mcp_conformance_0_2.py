@@ -21,7 +21,6 @@ import ast
 import importlib.util
 import json
 import shlex
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -29,6 +28,7 @@ from types import ModuleType
 
 import pytest
 
+from tests.support.conformance import TOLERATED_WARNINGS, node
 from tests.support.everything import REPO_ROOT
 
 PREFIX = REPO_ROOT / ".cache" / "npm" / "conformance-0.2.0-alpha.12" / "node_modules"
@@ -69,26 +69,11 @@ SCORED_ON_ANOTHER_WIRE = [
 ]
 """The scenarios ``--requirements 2026-07-28`` scores whose own wire is older (the other 17 it scores are
 draft scenarios, which already run at 2026-07-28)."""
-TOLERATED_WARNINGS = {"client-sse-retry-timing"}
-"""Checks whose warning says how late the reconnect came: the machine's load, not the client."""
-
-
-def node() -> str | None:
-    """Node >= 22 for the suite: the one installed beside it, else the system's if new enough."""
-    bundled = PREFIX / ".bin" / "node"
-    if bundled.exists():
-        return str(bundled)
-    system = shutil.which("node")
-    if system is None:
-        return None
-    version = subprocess.run([system, "--version"], capture_output=True, text=True, check=False).stdout
-    major = version.lstrip("v").split(".")[0]
-    return system if major.isdigit() and int(major) >= 22 else None
 
 
 def suite_or_skip() -> list[str]:
     """The command that runs the suite, or a skip saying what is missing."""
-    runner = node()
+    runner = node(PREFIX)
     if not SUITE.exists() or runner is None:
         pytest.skip("the MCP conformance suite 0.2 (make test installs it in .cache/npm) or a Node >= 22 is missing")
     return [runner, str(SUITE)]
