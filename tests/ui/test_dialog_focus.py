@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QLineEdit,
+    QMainWindow,
     QPlainTextEdit,
     QPushButton,
     QWidget,
@@ -190,3 +191,55 @@ def test_every_dialog_opens_focused_on_a_field_or_a_safe_button_and_defaults_to_
     buttons = [b for b in dialog.findChildren(QPushButton) if b.isVisibleTo(dialog)]
     assert [b.text() for b in buttons if b.isDefault() and is_destructive(b)] == []
     dialog.reject()
+
+
+def _approval(qtbot: Any) -> tuple[QMainWindow, HandoffApprovalDialog]:
+    """The approval dialog opened as the app opens it: over a shown window, through ``present``."""
+    window = QMainWindow()
+    qtbot.addWidget(window)
+    window.resize(800, 600)
+    window.show()
+    dialog = HandoffApprovalDialog(_Handoff(), window)
+    present(dialog)
+    qtbot.waitUntil(dialog.isActiveWindow, timeout=WAIT_MS)
+    return window, dialog  # the caller holds the window: it owns the dialog
+
+
+def _tab_stops(start: QWidget, count: int) -> list[QWidget]:
+    """The widgets Tab visits from ``start``, pressing the key ``count`` times."""
+    start.setFocus(Qt.FocusReason.TabFocusReason)
+    seen = []
+    for _ in range(count):
+        QTest.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)
+        seen.append(QApplication.focusWidget())
+    return seen
+
+
+@pytest.mark.parametrize("key", [Qt.Key.Key_Return, Qt.Key.Key_Enter])
+def test_handoff_approval_enter_on_the_focused_approve_approves_and_deny_is_never_the_default(qtbot, key):
+    _window, dialog = _approval(qtbot)
+    dialog.always_check.setFocus(Qt.FocusReason.TabFocusReason)  # off the buttons: the dialog's own default shows
+    assert dialog.approve_button.isDefault() and not dialog.deny_button.isDefault()
+    dialog.approve_button.setFocus(Qt.FocusReason.TabFocusReason)
+    with qtbot.waitSignal(dialog.finished, timeout=WAIT_MS):
+        QTest.keyClick(dialog.approve_button, key)
+    assert dialog.decision().approved
+
+
+def test_handoff_approval_enter_on_the_focused_deny_denies(qtbot):
+    _window, dialog = _approval(qtbot)
+    assert QApplication.focusWidget() is dialog.deny_button  # rule 2: a permission starts on its refusal
+    with qtbot.waitSignal(dialog.rejected, timeout=WAIT_MS):
+        QTest.keyClick(dialog.deny_button, Qt.Key.Key_Return)
+    assert not dialog.decision().approved
+
+
+def test_handoff_approval_tab_goes_from_always_allow_to_approve_then_deny(qtbot):
+    _window, dialog = _approval(qtbot)
+    stops = _tab_stops(dialog.detail_view, 3)
+    assert stops == [dialog.always_check, dialog.approve_button, dialog.deny_button]
+    # Tab+Space from the check box approves (the next stop is Approve, never Deny)
+    dialog.always_check.setFocus(Qt.FocusReason.TabFocusReason)
+    QTest.keyClick(dialog.always_check, Qt.Key.Key_Tab)
+    with qtbot.waitSignal(dialog.accepted, timeout=WAIT_MS):
+        QTest.keyClick(QApplication.focusWidget(), Qt.Key.Key_Space)

@@ -490,7 +490,7 @@ async def test_approving_a_handoff_answers_true(prompts: UserPrompts) -> None:
     assert (dialog.protocol_label.text(), dialog.kind_label.text()) == ("a2a", "agent-tool")
     assert dialog.message_label.text() == "Book a hotel"
     assert '"city": "Lisbon"' in dialog.detail_view.toPlainText()
-    assert dialog.deny_button.isDefault() and not dialog.approve_button.isDefault()
+    assert dialog.focusWidget() is dialog.deny_button  # opens on the refusal: a stray Enter denies
     dialog.approve()
     assert await asyncio.wait_for(task, 5) is True
     assert prompts.allowed_routes() == frozenset()

@@ -128,9 +128,10 @@ class HandoffApprovalDialog(QDialog):
 
     Shows the route, protocol and kind, the message and the arguments (all as plain text: they come
     from agents). Approve accepts; Deny, Esc and closing the window deny. "Always allow this route"
-    makes the answer stick for this source → target pair (``ApprovalDecision.remember``). Deny is the
-    default button, so a stray Enter never approves. Open with ``open()`` and await
-    ``asyncutil.open_dialog``; then read ``decision()``.
+    makes the answer stick for this source → target pair (``ApprovalDecision.remember``). The dialog
+    opens focused on Deny, so a stray Enter denies; Enter presses whichever button has the focus, and
+    Approve is the default (Deny never is). Tab runs content → "Always allow" → Approve → Deny. Open
+    with ``open()`` and await ``asyncutil.open_dialog``; then read ``decision()``.
     """
 
     def __init__(self, request: HandoffApprovalRequest, parent: QWidget | None = None) -> None:
@@ -177,8 +178,6 @@ class HandoffApprovalDialog(QDialog):
         self.deny_button = QPushButton("Deny")
         self.buttons.addButton(self.approve_button, QDialogButtonBox.ButtonRole.AcceptRole)
         self.buttons.addButton(self.deny_button, QDialogButtonBox.ButtonRole.RejectRole)
-        self.approve_button.setAutoDefault(False)
-        self.deny_button.setDefault(True)
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
 
@@ -193,6 +192,16 @@ class HandoffApprovalDialog(QDialog):
             layout.addWidget(self.decoded_note)
         layout.addWidget(self.always_check)
         layout.addWidget(self.buttons)
+        # Tab runs content → "Always allow" → Approve → Deny, whatever order the platform lays the buttons in
+        QWidget.setTabOrder(self.always_check, self.approve_button)
+        QWidget.setTabOrder(self.approve_button, self.deny_button)
+        # Enter presses the focused button (both are auto-default); elsewhere it presses Approve, the
+        # default (dialog_rules, rule 3). Deny is never the default: the dialog opens focused on it.
+        # Set once the buttons are in the dialog: only then does the dialog keep Approve as its default.
+        self.approve_button.setAutoDefault(True)
+        self.deny_button.setAutoDefault(True)
+        self.deny_button.setDefault(False)
+        self.approve_button.setDefault(True)
 
     def first_focus(self) -> QWidget:
         """Deny (dialog_rules, rule 2): a permission with nothing to type starts on its refusal."""
