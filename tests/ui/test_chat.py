@@ -126,6 +126,7 @@ async def test_travel_agent_streams_pauses_for_input_and_the_next_send_continues
             shown = transcript(widget)
             assert "Planning a trip to Lisbon." in shown and "Artifact: Destination brief" in shown
             assert "waiting for your answer" in shown
+            assert "or answer in a form…" in shown and "form…." not in shown  # its "…" ends the sentence
             assert widget.renderer.drawn_chunks == message.chunk_count + brief.chunks == 6
 
             saved = tmp_path / "brief.md"

@@ -21,7 +21,7 @@ from workbench.core.profiles import A2AProfile
 from workbench.demo.a2a_agents import serve_agent, travel_app_factory
 from workbench.ui.asyncutil import wait_signal
 from workbench.ui.dialogs.connection import ConnectionDialog
-from workbench.ui.errors import describe_error
+from workbench.ui.errors import describe_error, ends_sentence, full_stop, hint_sentence
 from workbench.ui.forms.schema_form import SchemaForm
 from workbench.ui.panels.chat import ChatWidget
 from workbench.ui.panels.inspector.widget import InspectorWidget
@@ -67,6 +67,30 @@ def test_every_sentence_of_a_hint_starts_with_a_capital_letter_and_the_hint_ends
     view = describe_error(ConnectError("Refused.", hint="check the URL. then start it, e.g. with make run"), "x")
     assert view.hint == "Check the URL. Then start it, e.g. with make run."
     assert describe_error(ConnectError("Refused.", hint="is it running?"), "x").hint == "Is it running?"
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("check the URL", "Check the URL."),
+        ("check the URL.", "Check the URL."),
+        ("or answer in a form…", "Or answer in a form…"),
+        ("is it running?", "Is it running?"),
+        ("start it!", "Start it!"),
+        (
+            "install one (Keyring backend: keyring.backends.fail.Keyring.)",
+            "Install one (Keyring backend: keyring.backends.fail.Keyring.)",
+        ),
+        ("it said “done.”", "It said “done.”"),
+        ("see the log (at the bottom)", "See the log (at the bottom)."),
+        ("trailing space.  ", "Trailing space."),
+        ("", ""),
+    ],
+)
+def test_a_hint_already_ending_a_sentence_gets_no_second_full_stop(text: str, shown: str) -> None:
+    assert hint_sentence(text) == shown
+    assert full_stop(text.strip()) == (shown and text.strip()[:1] + shown[1:])
+    assert ends_sentence(shown) == bool(shown)
 
 
 @pytest.mark.asyncio

@@ -71,6 +71,23 @@ class ErrorView:
 _SENTENCE_START = re.compile(r"[.!?]\s+[a-z]")
 _ABBREVIATIONS = ("e.g.", "i.e.", "etc.", "vs.", "cf.")
 _SENTENCE_ENDS = (".", "!", "?", "…")
+_CLOSERS = ")]\"'”’»"
+"""Brackets and quotes that may close a sentence after its stop: "(… backend: x.)", "… said “done.”"."""
+
+
+def ends_sentence(text: str) -> bool:
+    """Whether ``text`` already ends in terminal punctuation, so no full stop is to be added.
+
+    It does when it ends in ``.``, ``…``, ``!`` or ``?``, also inside closing brackets or quotes
+    (``.)``, ``.”``); trailing white space is ignored.
+    """
+    return text.rstrip().rstrip(_CLOSERS).endswith(_SENTENCE_ENDS)
+
+
+def full_stop(text: str) -> str:
+    """``text`` ending with a full stop: one is appended unless it already ends a sentence ("" stays "")."""
+    text = text.rstrip()
+    return text if not text or ends_sentence(text) else f"{text}."
 
 
 def sentence(text: str) -> str:
@@ -95,8 +112,7 @@ def hint_sentence(text: str) -> str:
     Args:
         text: A hint from the core, a lower-case fragment ("check the URL and that it runs").
     """
-    text = sentence(text)
-    return text if not text or text.endswith(_SENTENCE_ENDS) else f"{text}."
+    return full_stop(sentence(text))
 
 
 def describe_error(error: BaseException, doing: str = "", *, connection_id: str | None = None) -> ErrorView:

@@ -55,6 +55,7 @@ from workbench.ui.dialogs.credential_fields import CredentialsSection, FieldRow,
 from workbench.ui.dialogs.form_area import FormArea
 from workbench.ui.dialogs.oauth_section import OAuthSection
 from workbench.ui.dialogs.size_limits import SizeLimitsEditor
+from workbench.ui.errors import full_stop
 from workbench.ui.theme import set_tone
 from workbench.ui.untrusted import plain_label
 
@@ -64,9 +65,8 @@ NO_KEYRING_NOTICE = "Secret fields are off: this system has no secure keyring to
 
 def _sentence(hint: str | None) -> str:
     """`` Hint.`` as a sentence of its own (a hint may start in lower case), or ``""``."""
-    hint = (hint or "").strip()
-    stop = "" if hint.endswith((".", "!", "?", "…")) else "."
-    return f" {hint[:1].upper()}{hint[1:]}{stop}" if hint else ""
+    hint = full_stop((hint or "").strip())
+    return f" {hint[:1].upper()}{hint[1:]}" if hint else ""
 
 
 class ConnectionDialog(QDialog):

@@ -45,7 +45,7 @@ from workbench.core.conversation import (
 )
 from workbench.core.safe_text import escape_json_text, neutralise
 from workbench.core.schema_check import listed
-from workbench.ui.errors import hint_sentence
+from workbench.ui.errors import full_stop, hint_sentence
 from workbench.ui.panels.chat.colours import colour
 from workbench.ui.panels.chat.markdown import insert_markdown, is_markdown_artifact, line_breaks_kept, settled_end
 
@@ -335,8 +335,9 @@ class TranscriptRenderer:
             if item.status == "waiting":
                 note = _fmt(small=True, accent="#6b7280")
                 cursor.insertText("\nType the answer below (a JSON object for the fields) and send it, or ", note)
-                cursor.insertText("answer in a form…", _link(self.action_url("form", index)))
-                cursor.insertText(".", note)
+                link = "answer in a form…"
+                cursor.insertText(link, _link(self.action_url("form", index)))
+                cursor.insertText(full_stop(link)[len(link) :], note)  # the link's "…" ends the sentence
 
     def _frame_format(self, item: AnyItem) -> QTextFrameFormat:
         fmt = QTextFrameFormat()
