@@ -15,11 +15,13 @@ import pytest
 from PySide6.QtCore import QPoint, Qt, QUrl
 from PySide6.QtGui import QColor
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QMainWindow, QWidget
 
 from tests.support.panel_context import make_context
 from workbench.core.credentials import KeyringCredentialStore
+from workbench.core.errors import SecureStorageUnavailableError
 from workbench.ui.context import PanelContext
+from workbench.ui.dialog_rules import present
 from workbench.ui.dialogs.connection import ConnectionDialog
 from workbench.ui.dialogs.connection_fields import KINDS
 from workbench.ui.panels.sidebar.widget import SidebarWidget
@@ -82,6 +84,8 @@ def test_without_a_keyring_the_dialog_opens_with_a_calm_notice_and_no_error_befo
     qtbot.waitUntil(section.status.isVisible, timeout=WAIT_MS)  # says that secrets cannot be kept
     assert dialog.general_error.isHidden()
     assert _red_pixels(section) == 0  # a notice, not an error: nothing failed yet
+    note = section.status.text()
+    assert note.endswith(".)") and not note.endswith(".).")  # the hint's "(Keyring backend: ….)" ends it
 
 
 def test_without_a_keyring_the_secret_fields_take_no_typing(qtbot, dialog):
@@ -119,3 +123,33 @@ def test_each_kinds_url_field_shows_a_url_of_that_kind(qtbot, dialog):
     assert examples["mcp-http"].path() == "/mcp"
     assert examples["mcp-sse"].path() == "/sse"
     assert examples["a2a"].path() in ("", "/")  # an agent's base URL (its card is under /.well-known/)
+
+
+def test_the_oauth_note_keeps_its_last_line_after_a_url_error_appears(qtbot, ctx):
+    window = QMainWindow()  # as in the app: over the main window, filling the screen; the fields scroll
+    qtbot.addWidget(window)
+    window.showMaximized()
+    dialog = ConnectionDialog(None, window)
+    with pytest.raises(SecureStorageUnavailableError) as no_keyring:  # keyring's fail backend, as in the demo
+        ctx.services.credentials.backend()
+    dialog.set_credentials_backend(None, no_keyring.value)
+    present(dialog)
+    qtbot.waitUntil(dialog.isActiveWindow, timeout=WAIT_MS)
+    QTest.keyClicks(dialog.name_edit, "bad")
+    dialog.set_kind("mcp-http")
+    dialog.oauth.auth_combo.setCurrentIndex(dialog.oauth.auth_combo.findData("oauth"))
+    note = dialog.oauth.note
+    qtbot.waitUntil(lambda: note.height() >= note.heightForWidth(note.width()) > 0, timeout=WAIT_MS)
+    dialog.url_edit.setFocus()
+    qtbot.waitUntil(dialog.url_edit.hasFocus, timeout=WAIT_MS)
+    QTest.keyClicks(dialog.url_edit, "not a url")  # its error line appears under the URL
+    QTest.keyClick(dialog.url_edit, Qt.Key.Key_Return)  # OK: every problem shown, the dialog stays
+    assert dialog.isVisible() and "url" in dialog.field_errors()
+    url_error = dialog.url_edit.parentWidget().error  # the URL's FieldRow
+    qtbot.waitUntil(lambda: url_error.height() >= url_error.heightForWidth(url_error.width()) > 0, timeout=WAIT_MS)
+    assert dialog.fields_area.verticalScrollBar().maximum() > 0  # the case seen: the fields scroll
+    # every line of the note ("…the tokens go to the" / "system keyring.") gets its room
+    qtbot.waitUntil(lambda: note.height() >= note.heightForWidth(note.width()), timeout=WAIT_MS)
+    assert note.heightForWidth(note.width()) > note.fontMetrics().lineSpacing() * 2  # three lines at this width
+    assert dialog.fields_area.squeezed_labels() == []
+    dialog.reject()

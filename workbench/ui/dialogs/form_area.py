@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, QSize, Qt, Signal
-from PySide6.QtWidgets import QScrollArea, QWidget
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer, Signal
+from PySide6.QtWidgets import QLabel, QScrollArea, QWidget
 
 
 class FormArea(QScrollArea):
@@ -13,6 +13,11 @@ class FormArea(QScrollArea):
     the content's height at its width (wrapped notes included), so the dialog opens with every field
     shown when the screen has room, and shrinks to the screen (its buttons in view) when it has not.
 
+    Each wrapped label keeps the height its text needs at its width (``heightForWidth``): after the
+    fields are laid out again, a label given less has the layouts above it recomputed. A
+    ``QFormLayout`` whose field holds wrapped text can arrange its rows with heights cached for
+    another width (seen: another row's error line appeared, the OAuth note lost its last line).
+
     Signals:
         content_changed: The fields' layout changed (rows shown or hidden, a note's text): the dialog
             may need to grow.
@@ -20,12 +25,17 @@ class FormArea(QScrollArea):
 
     content_changed = Signal()
 
+    MAX_REPAIRS = 2
+    """Layout passes in a row that may recompute the layouts for a squeezed label before the area gives up."""
+
     def __init__(self, content: QWidget, parent: QWidget | None = None) -> None:
         self._content = content  # first: Qt calls the overrides below while the area is being set up
         super().__init__(parent)
         self.setWidgetResizable(True)
         self.setFrameShape(QScrollArea.Shape.NoFrame)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self._check_pending = False
+        self._repairs_in_a_row = 0
         self.setWidget(content)  # QScrollArea filters the content's events: eventFilter sees them
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
@@ -33,7 +43,51 @@ class FormArea(QScrollArea):
         if watched is self._content and event.type() == QEvent.Type.LayoutRequest:
             self.updateGeometry()
             self.content_changed.emit()
+        if watched is self._content and event.type() in (QEvent.Type.LayoutRequest, QEvent.Type.Resize):
+            self._check_wrapped_text_later()
         return super().eventFilter(watched, event)
+
+    def _check_wrapped_text_later(self) -> None:
+        """Check the wrapped labels once the layouts have handled the pending changes (coalesced)."""
+        if not self._check_pending:
+            self._check_pending = True
+            QTimer.singleShot(0, self, self.keep_wrapped_text_whole)
+
+    def squeezed_labels(self) -> list[QLabel]:
+        """The shown word-wrapped labels among the fields that are shorter than their text at their width."""
+        return [
+            label
+            for label in self._content.findChildren(QLabel)
+            if label.wordWrap()
+            and label.isVisibleTo(self._content)
+            and label.height() < min(label.heightForWidth(label.width()), label.maximumHeight())
+        ]
+
+    def keep_wrapped_text_whole(self) -> bool:
+        """Give every squeezed wrapped label its full height: recompute the layouts from it up to the fields.
+
+        Returns:
+            Whether a label was squeezed (its layouts were recomputed).
+        """
+        self._check_pending = False
+        squeezed = self.squeezed_labels()
+        if not squeezed:
+            self._repairs_in_a_row = 0
+            return False
+        self._repairs_in_a_row += 1
+        if self._repairs_in_a_row > self.MAX_REPAIRS:
+            return False  # the layouts cannot give it more: stop rather than relayout on every event
+        for label in squeezed:
+            parent = label.parentWidget()
+            while parent is not None:
+                layout = parent.layout()
+                if layout is not None:
+                    layout.invalidate()  # drops the heights cached for another width
+                if parent is self._content:
+                    break
+                parent = parent.parentWidget()
+        self.settle()
+        return True
 
     def settle(self) -> None:
         """Bring the fields' nested layouts up to date now, innermost first.
