@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
@@ -48,8 +49,10 @@ def _dialog(
     return dialog
 
 
-@pytest.mark.asyncio
-async def test_a_real_servers_elicitation_is_filled_and_accepted_through_the_dialog(qtbot):
+def answered_through_dialogs(
+    qtbot,
+) -> tuple[asyncio.Queue[ElicitationFormDialog], Callable[[ElicitationRequest], Awaitable[ElicitationResponse]]]:
+    """An elicitation handler that opens each request's dialog as the window does, and the queue of those dialogs."""
     dialogs: asyncio.Queue[ElicitationFormDialog] = asyncio.Queue()
 
     async def answer(request: ElicitationRequest) -> ElicitationResponse:
@@ -58,6 +61,13 @@ async def test_a_real_servers_elicitation_is_filled_and_accepted_through_the_dia
         dialogs.put_nowait(dialog)
         await open_dialog(dialog)
         return dialog.response()
+
+    return dialogs, answer
+
+
+@pytest.mark.asyncio
+async def test_a_real_servers_elicitation_is_filled_and_accepted_through_the_dialog(qtbot):
+    dialogs, answer = answered_through_dialogs(qtbot)
 
     async with MCPAgent.in_process(build_server(), elicitation_handler=answer) as agent:
         call = asyncio.ensure_future(agent.call_tool("book_table", {}))
@@ -93,14 +103,7 @@ async def test_a_real_servers_elicitation_is_filled_and_accepted_through_the_dia
 
 @pytest.mark.asyncio
 async def test_a_real_servers_elicitation_can_be_declined_or_cancelled_with_esc(qtbot):
-    dialogs: asyncio.Queue[ElicitationFormDialog] = asyncio.Queue()
-
-    async def answer(request: ElicitationRequest) -> ElicitationResponse:
-        dialog = ElicitationFormDialog(request)
-        qtbot.addWidget(dialog)
-        dialogs.put_nowait(dialog)
-        await open_dialog(dialog)
-        return dialog.response()
+    dialogs, answer = answered_through_dialogs(qtbot)
 
     async with MCPAgent.in_process(build_server(), elicitation_handler=answer) as agent:
         call = asyncio.ensure_future(agent.call_tool("book_table", {}))
@@ -225,14 +228,7 @@ async def test_a_request_without_a_schema_can_still_be_accepted_empty(qtbot):
 
 @pytest.mark.asyncio
 async def test_while_accept_is_greyed_the_dialog_says_which_fields_still_need_a_value_or_a_fix(qtbot):
-    dialogs: asyncio.Queue[ElicitationFormDialog] = asyncio.Queue()
-
-    async def answer(request: ElicitationRequest) -> ElicitationResponse:
-        dialog = ElicitationFormDialog(request)
-        qtbot.addWidget(dialog)
-        dialogs.put_nowait(dialog)
-        await open_dialog(dialog)
-        return dialog.response()
+    dialogs, answer = answered_through_dialogs(qtbot)
 
     async with MCPAgent.in_process(build_server(), elicitation_handler=answer) as agent:
         call = asyncio.ensure_future(agent.call_tool("book_table", {}))

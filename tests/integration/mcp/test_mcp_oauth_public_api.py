@@ -133,27 +133,24 @@ async def test_a_wrong_client_secret_stops_the_login_at_the_token_step_without_p
     assert SECRET not in shown
 
 
-async def test_authorization_server_metadata_naming_another_issuer_is_refused_at_discovery() -> None:
-    async with serve_oauth_protected_mcp(claimed_issuer="https://impostor.example") as servers:
+@pytest.mark.parametrize(
+    ("claim", "reason"),
+    [
+        ({"claimed_issuer": "https://impostor.example"}, "issuer-mismatch"),  # authorization-server metadata
+        ({"claimed_resource": "https://elsewhere.example/mcp"}, "resource-mismatch"),  # protected-resource metadata
+    ],
+)
+async def test_metadata_naming_another_issuer_or_resource_is_refused_at_discovery(
+    claim: dict[str, str], reason: str
+) -> None:
+    async with serve_oauth_protected_mcp(**claim) as servers:
         store = MemoryCredentialStore()
         with pytest.raises(OAuthRefusedError) as refused:
             async with agent_for(servers.url, OAuth(), store):
                 pass
         assert servers.provider.counters.registrations == servers.provider.counters.authorizations == 0
         assert await nothing_stored(store, servers.url)
-    assert refused.value.details["step"] == "discovery"
-    assert refused.value.details["oauth"] == "issuer-mismatch"
-
-
-async def test_protected_resource_metadata_naming_another_resource_is_refused_at_discovery() -> None:
-    async with serve_oauth_protected_mcp(claimed_resource="https://elsewhere.example/mcp") as servers:
-        store = MemoryCredentialStore()
-        with pytest.raises(OAuthRefusedError) as refused:
-            async with agent_for(servers.url, OAuth(), store):
-                pass
-        assert servers.provider.counters.registrations == servers.provider.counters.authorizations == 0
-        assert await nothing_stored(store, servers.url)
-    assert (refused.value.details["step"], refused.value.details["oauth"]) == ("discovery", "resource-mismatch")
+    assert (refused.value.details["step"], refused.value.details["oauth"]) == ("discovery", reason)
 
 
 @pytest.mark.parametrize("endpoint", ["token_endpoint", "registration_endpoint", "authorization_endpoint"])
