@@ -11,16 +11,10 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
+from tests.support.chat_drawing import drawn_text
 from tests.support.windows import WAIT, demo_window
 from workbench.ui.asyncutil import wait_signal
 from workbench.ui.dialogs.input_required import InputRequiredDialog
-
-
-def drawn(chat: Any) -> str:
-    chat.flush()
-    while chat.flush_pending:
-        chat.flush()
-    return str(chat.transcript.toPlainText())
 
 
 @pytest.mark.asyncio
@@ -40,7 +34,7 @@ async def test_a_closed_question_form_reopens_from_the_chat_with_what_was_typed_
         qtbot.keyClick(dialog, Qt.Key.Key_Escape)  # answer later
         _, state = await finished
         assert state == "input_required"
-        assert "answer in a form…" in drawn(chat)
+        assert "answer in a form…" in drawn_text(chat)
         assert chat.form_button.isVisible()  # beside Send, while the task waits
 
         qtbot.keyClicks(chat.input, json.dumps({"travellers": 3}))  # typed in the chat, as the note says
@@ -59,7 +53,7 @@ async def test_a_closed_question_form_reopens_from_the_chat_with_what_was_typed_
         assert state == "completed"
         assert chat.form_dialog is None and not chat.form_button.isVisible()
         assert chat.input.toPlainText() == ""
-        answered = drawn(chat).split("answering the agent's question")[-1]
+        answered = drawn_text(chat).split("answering the agent's question")[-1]
         assert "2026-12-08" in answered  # the form's answer, as the transcript reads it
 
 
@@ -75,7 +69,7 @@ async def test_the_form_link_in_the_transcript_opens_the_same_form(qtbot: Any, t
         (dialog,) = await shown
         qtbot.keyClick(dialog, Qt.Key.Key_Escape)
         await finished
-        drawn(chat)
+        drawn_text(chat)
         doc = chat.transcript.document()
         found = doc.find("answer in a form…")
         assert not found.isNull()

@@ -15,6 +15,7 @@ import pytest
 from PySide6.QtCore import Qt, QUrl
 from PySide6.QtWidgets import QFileDialog
 
+from tests.support.chat_drawing import draw_all
 from tests.support.demo_mcp import InProcessDemoFactory, demo_stdio_profile
 from tests.support.panel_context import make_context
 from workbench.core.conversation import AgentMessage, Artifact, Completion, ItemKind, LogLine, Progress, Question
@@ -61,13 +62,6 @@ async def send_and_wait(widget: ChatWidget, text: str) -> str:
     _, state = await wait_signal(widget.viewmodel.turn_finished, timeout=TIMEOUT)
     draw_all(widget)
     return state
-
-
-def draw_all(widget: ChatWidget) -> None:
-    """Flush now, and again while a backlog is left (each flush has a time budget)."""
-    widget.flush()
-    while widget.flush_pending:
-        widget.flush()
 
 
 def transcript(widget: ChatWidget) -> str:

@@ -11,6 +11,7 @@ import pytest
 from PySide6.QtCore import QUrl
 from PySide6.QtGui import QFont, QTextCharFormat, QTextDocument
 
+from tests.support.chat_drawing import draw_all
 from tests.support.panel_context import make_context
 from workbench.core.conversation import Answer, Artifact, Completion, ItemKind, Question
 from workbench.core.profiles import A2AProfile
@@ -24,12 +25,6 @@ from workbench.ui.prompts import UserPrompts
 
 TRIP = {"departure_date": "2026-12-01", "return_date": "2026-12-08", "travellers": 2, "cabin_class": "business"}
 TIMEOUT = 20.0
-
-
-def draw_all(widget: ChatWidget) -> None:
-    widget.flush()
-    while widget.flush_pending:
-        widget.flush()
 
 
 def headings(doc: QTextDocument) -> list[str]:

@@ -15,6 +15,7 @@ import pytest
 from PySide6.QtGui import QColor, QPalette, QTextFrame
 from PySide6.QtWidgets import QApplication
 
+from tests.support.chat_drawing import draw_all
 from tests.support.colours import contrast
 from tests.support.panel_context import make_context
 from workbench.core.profiles import MCPStdioProfile
@@ -68,9 +69,7 @@ async def test_the_transcript_on_a_dark_palette_keeps_the_users_text_and_every_a
         widget.input.setPlainText("help")
         widget.send_button.click()
         await finished
-        widget.flush()
-        while widget.flush_pending:
-            widget.flush()
+        draw_all(widget)
         doc = widget.transcript.document()
         boxes = [
             f.frameFormat().background().color()

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from PySide6.QtGui import QTextDocument
 
+from tests.support.chat_drawing import draw_all
 from tests.support.panel_context import make_context
 from workbench.core.conversation import AgentMessage, Artifact
 from workbench.core.profiles import A2AProfile, MCPStdioProfile
@@ -24,12 +25,6 @@ from workbench.ui.panels.chat import ChatWidget
 from workbench.ui.prompts import UserPrompts
 
 TIMEOUT = 20.0
-
-
-def draw_all(widget: ChatWidget) -> None:
-    widget.flush()
-    while widget.flush_pending:
-        widget.flush()
 
 
 def heading_blocks(doc: QTextDocument) -> dict[str, tuple[int, float, float]]:

@@ -14,6 +14,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QLabel
 
+from tests.support.chat_drawing import drawn_text
 from tests.support.panel_context import make_context
 from tests.support.signals import until
 from workbench.core.errors import ConnectError
@@ -53,8 +54,7 @@ async def test_a_failed_chat_turn_shows_its_hint_as_a_sentence(qtbot: Any, tmp_p
         qtbot.keyClicks(widget.input, "Plan a trip")
         qtbot.keyClick(widget.input, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
         await wait_signal(widget.viewmodel.turn_finished, timeout=20)
-        widget.flush()
-        text = widget.transcript.toPlainText()
+        text = drawn_text(widget)
         assert "✖ failed" in text
         assert not LOWER_AFTER_STOP.search(text), text
         hint_line = text.split("✖ failed", 1)[1].splitlines()[1]

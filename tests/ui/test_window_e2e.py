@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from tests.support.chat_drawing import drawn_text
 from tests.support.signals import SignalLog
 from tests.support.windows import WAIT, demo_window
 from workbench.app import Workbench
@@ -94,10 +95,7 @@ async def test_demo_window_streams_an_a2a_reply_and_answers_input_required_with_
         dialog.send_button.click()
         _, state = await finished
         assert state == "completed"
-        chat.flush()
-        while chat.flush_pending:
-            chat.flush()
-        text = chat.transcript.toPlainText()
+        text = drawn_text(chat)
         assert "Lisbon" in text
         travel = [r for r in bench.ctx.services.wire.records() if r.connection_id == "demo-travel"]
         assert any(r.kind is WireKind.SSE_EVENT for r in travel)  # the reply was streamed
