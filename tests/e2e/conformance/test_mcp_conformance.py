@@ -75,8 +75,13 @@ AUTH_SCENARIOS = [
 SAME_IN_0_2 = {"elicitation-sep1034-client-defaults"}
 """Scenarios whose source the 0.2 suite keeps as it is here: test_mcp_conformance_0_2.py runs them."""
 KNOWN_GAPS = {
-    "auth/2025-03-26-oauth-metadata-backcompat": "the mcp SDK's RFC 8414 issuer check refuses the suite's "
-    "'/oauth' issuer (the suite's 0.2 pre-releases pass it)",
+    # Not shimmed: the check is the one that keeps a legacy server from claiming another issuer's
+    # identity (stored registrations and refresh tokens are bound to it); _oauth_checks applies it too.
+    "auth/2025-03-26-oauth-metadata-backcompat": "the 0.1.16 mock serves its metadata at the root "
+    "/.well-known/oauth-authorization-server with issuer '<origin>/oauth'; RFC 8414 §3.3 requires '<origin>', "
+    "and mcp 2.3.0 enforces it on the legacy no-PRM path (validate_metadata_issuer, "
+    "modelcontextprotocol/python-sdk#3398). The suite fixed its mock in modelcontextprotocol/conformance#359 "
+    "(0.2 passes)",
     "auth/client-credentials-jwt": "extension: no client_credentials grant",
     "auth/client-credentials-basic": "extension: no client_credentials grant",
     "auth/cross-app-access-complete-flow": "extension: no token exchange (SEP-990)",
