@@ -6,6 +6,8 @@
   literal secret in a profile (error type ``PLAINTEXT_SECRET``).
 - ``store``: ``ProfileStore``, the profiles in ``profiles.json`` in the configuration directory.
 - ``credential_keys``: the keys a profile's secrets and OAuth login have in the credential store.
+- ``oauth_files``: the files an OAuth profile names (client key, workload JWT, ID token), read and checked.
+- ``oauth_secrets``: an OAuth profile's own secrets in the store (``secret set NAME oauth-…``).
 - ``service``: ``ProfileService``, the use cases the window and the command line share (save with
   secrets and roll back, remove, rename, allowed origins).
 

@@ -10,6 +10,7 @@ under ``<profile id>/oauth:tokens`` and ``<profile id>/oauth:client`` (``oauth_k
 from __future__ import annotations
 
 from workbench.core.errors import ConfigError
+from workbench.core.profiles.model import ConnectionProfile, MCPHTTPProfile, MCPSSEProfile
 from workbench.core.profiles.secret_refs import SecretKind
 
 OAUTH_TOKENS_KIND = "oauth:tokens"
@@ -24,6 +25,15 @@ OAUTH_CLIENT_SECRET_KIND = "oauth:client-secret"
 
 OAUTH_CLIENT_KEY_KIND = "oauth:client-key"
 """The ``<kind>`` part of the key under which a ``private_key_jwt`` client's private key (PEM) is stored."""
+
+OAUTH_ASSERTION_KIND = "oauth:assertion"
+"""The ``<kind>`` part of the key under which a ``jwt_bearer`` profile's workload JWT is stored (no file named)."""
+
+OAUTH_ID_TOKEN_KIND = "oauth:id-token"
+"""The ``<kind>`` part of the key under which an ``enterprise_managed`` profile's ID token is stored (no file named)."""
+
+OAUTH_IDP_CLIENT_SECRET_KIND = "oauth:idp-client-secret"
+"""The ``<kind>`` part of the key under which an ``enterprise_managed`` profile's IdP client secret is stored."""
 
 OAUTH_DPOP_KEY_KIND = "oauth:dpop-key"
 """The ``<kind>`` part of the key under which a login's DPoP key pair (PEM) is stored."""
@@ -50,6 +60,55 @@ def oauth_client_secret_key(profile_id: str) -> str:
 def oauth_client_key_key(profile_id: str) -> str:
     """The credential-store key of a profile's ``private_key_jwt`` client key (kept across logouts)."""
     return f"{profile_id}/{OAUTH_CLIENT_KEY_KIND}"
+
+
+def oauth_assertion_key(profile_id: str) -> str:
+    """The credential-store key of a ``jwt_bearer`` profile's workload JWT (kept across logouts)."""
+    return f"{profile_id}/{OAUTH_ASSERTION_KIND}"
+
+
+def oauth_id_token_key(profile_id: str) -> str:
+    """The credential-store key of an ``enterprise_managed`` profile's ID token (kept across logouts)."""
+    return f"{profile_id}/{OAUTH_ID_TOKEN_KIND}"
+
+
+def oauth_idp_client_secret_key(profile_id: str) -> str:
+    """The credential-store key of an ``enterprise_managed`` profile's IdP client secret (kept across logouts)."""
+    return f"{profile_id}/{OAUTH_IDP_CLIENT_SECRET_KIND}"
+
+
+def oauth_grant_keys(profile_id: str) -> tuple[str, str, str]:
+    """The credential-store keys of a profile's grant secrets: workload JWT, ID token, IdP client secret."""
+    return oauth_assertion_key(profile_id), oauth_id_token_key(profile_id), oauth_idp_client_secret_key(profile_id)
+
+
+def oauth_secret_keys(profile_id: str) -> tuple[str, ...]:
+    """The keys of every OAuth secret a profile can keep: client secret and key, then the grant secrets."""
+    return oauth_client_secret_key(profile_id), oauth_client_key_key(profile_id), *oauth_grant_keys(profile_id)
+
+
+def used_oauth_secret_keys(profile: ConnectionProfile) -> set[str]:
+    """The credential-store keys of the OAuth secrets ``profile`` logs in with (none without OAuth)."""
+    if not isinstance(profile, MCPHTTPProfile | MCPSSEProfile) or profile.auth != "oauth":
+        return set()
+    used: set[str] = set()
+    if profile.oauth_client == "pre-registered" and profile.oauth_token_auth != "none":
+        used.add(oauth_client_secret_key(profile.id))
+    if profile.oauth_client == "private-key-jwt" and not profile.oauth_client_key_file:
+        used.add(oauth_client_key_key(profile.id))
+    if profile.oauth_grant == "jwt_bearer" and not profile.oauth_assertion_file:
+        used.add(oauth_assertion_key(profile.id))
+    if profile.oauth_grant == "enterprise_managed":
+        used.add(oauth_idp_client_secret_key(profile.id))
+        if not profile.oauth_id_token_file:
+            used.add(oauth_id_token_key(profile.id))
+    return used
+
+
+def unused_oauth_secret_keys(profile: ConnectionProfile) -> tuple[str, ...]:
+    """The keys of the OAuth secrets ``profile`` could keep and does not use (to forget on save)."""
+    used = used_oauth_secret_keys(profile)
+    return tuple(k for k in oauth_secret_keys(profile.id) if k not in used)
 
 
 def oauth_dpop_keys(profile_id: str) -> tuple[str, str]:

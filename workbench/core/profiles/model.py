@@ -32,6 +32,8 @@ from workbench.core.timeouts import DEFAULT_CONNECT_TIMEOUT, DEFAULT_REQUEST_TIM
 MCPMode = Literal["auto", "legacy", "2026-07-28"]
 A2ABinding = Literal["auto", "JSONRPC", "HTTP+JSON", "GRPC"]
 A2AProtocolVersion = Literal["auto", "1.0", "0.3"]
+OAuthGrantName = Literal["authorization_code", "client_credentials", "jwt_bearer", "enterprise_managed"]
+"""A profile's ``oauth_grant``: how an OAuth profile gets its tokens."""
 
 _ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 
@@ -198,11 +200,23 @@ class _OAuthMixin(BaseModel):
         oauth_client_metadata_url: The client metadata document's URL (https, or http on loopback).
         oauth_redirect_port: The loopback port of the redirect URI, for a client registered with a
             fixed one (``None``: the one kept with the login, else a free port).
-        oauth_grant: How tokens are obtained: ``authorization_code`` (a person in a browser) or
+        oauth_grant: How tokens are obtained: ``authorization_code`` (a person in a browser),
             ``client_credentials`` (the client for itself: a ``pre-registered`` client with a secret,
-            or a ``private-key-jwt`` one).
+            or a ``private-key-jwt`` one), ``jwt_bearer`` (workload identity, SEP-1933: a JWT the
+            workload's platform issued is the assertion) or ``enterprise_managed`` (SEP-990: the
+            user's ID token exchanged at the enterprise IdP for an ID-JAG, then the JWT bearer grant
+            with it; the client is confidential). The last three need a client registered in advance.
         oauth_client_key_file: A ``private-key-jwt`` client's PEM private key file; ``None``: the key
             is in the credential store under ``<id>/oauth:client-key``.
+        oauth_assertion_file: ``jwt_bearer``: the file holding the workload's JWT, read again at each
+            login (a Kubernetes projected service account token rotates); ``None``: the JWT is in the
+            credential store under ``<id>/oauth:assertion``.
+        oauth_idp_token_endpoint: ``enterprise_managed``: the IdP's token endpoint (https, or http on
+            this machine) where the ID token is exchanged.
+        oauth_idp_client_id: ``enterprise_managed``: this client's id at the IdP (its secret, if it has
+            one, in the credential store under ``<id>/oauth:idp-client-secret``).
+        oauth_id_token_file: ``enterprise_managed``: the file holding the user's ID token, read again
+            at each login; ``None``: the ID token is in the credential store under ``<id>/oauth:id-token``.
         oauth_client_key_algorithm: The signature algorithm of a ``private-key-jwt`` client's assertions.
         oauth_dpop: DPoP-bound tokens (RFC 9449), proofs signed with the profile's own key pair (kept
             in the credential store under ``<id>/oauth:dpop-key``, made on first use).
@@ -218,8 +232,12 @@ class _OAuthMixin(BaseModel):
     oauth_token_auth: Literal["client_secret_basic", "client_secret_post", "none"] = "client_secret_basic"
     oauth_client_metadata_url: Annotated[str, Field(min_length=1, max_length=2000)] | None = None
     oauth_redirect_port: Annotated[int, Field(ge=1, le=65535)] | None = None
-    oauth_grant: Literal["authorization_code", "client_credentials"] = "authorization_code"
+    oauth_grant: OAuthGrantName = "authorization_code"
     oauth_client_key_file: Annotated[str, Field(min_length=1, max_length=4000)] | None = None
+    oauth_assertion_file: Annotated[str, Field(min_length=1, max_length=4000)] | None = None
+    oauth_idp_token_endpoint: Annotated[str, Field(min_length=1, max_length=2000)] | None = None
+    oauth_idp_client_id: Annotated[str, Field(min_length=1, max_length=2000)] | None = None
+    oauth_id_token_file: Annotated[str, Field(min_length=1, max_length=4000)] | None = None
     oauth_client_key_algorithm: Literal[
         "RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512"
     ] = "RS256"
@@ -231,15 +249,9 @@ class _OAuthMixin(BaseModel):
             raise ValueError("an OAuth profile sets the Authorization header itself; remove its bearer secret")
         if self.oauth_client in ("pre-registered", "private-key-jwt") and not self.oauth_client_id:
             raise ValueError("a pre-registered OAuth client needs its client id")
-        if self.oauth_client == "private-key-jwt" and self.oauth_grant != "client_credentials":
-            raise ValueError("a private-key-jwt client logs in with the client_credentials grant")
-        if self.oauth_grant == "client_credentials" and not (
-            self.oauth_client == "private-key-jwt"
-            or (self.oauth_client == "pre-registered" and self.oauth_token_auth != "none")
-        ):
-            raise ValueError(
-                "the client_credentials grant needs a pre-registered client with a secret, or a private key"
-            )
+        if self.oauth_client == "private-key-jwt" and self.oauth_grant == "authorization_code":
+            raise ValueError("a private-key-jwt client logs in with a grant without a browser, not authorization_code")
+        self._grant_fits()
         if self.oauth_client == "metadata-document":
             url = urlsplit(self.oauth_client_metadata_url or "")
             loopback = url.hostname in ("127.0.0.1", "localhost", "::1")
@@ -247,6 +259,36 @@ class _OAuthMixin(BaseModel):
             if not secure or url.path in ("", "/"):
                 raise ValueError("a client metadata document URL must be https (or http on loopback) with a path")
         return self
+
+    def _grant_fits(self) -> None:
+        """Refuse a grant the client cannot use, and a grant's settings given to another grant."""
+        grant = self.oauth_grant
+        confidential = self.oauth_client == "private-key-jwt" or (
+            self.oauth_client == "pre-registered" and self.oauth_token_auth != "none"
+        )
+        if grant == "client_credentials" and not confidential:
+            raise ValueError(
+                "the client_credentials grant needs a pre-registered client with a secret, or a private key"
+            )
+        if grant == "jwt_bearer" and self.oauth_client not in ("pre-registered", "private-key-jwt"):
+            raise ValueError("the jwt_bearer grant needs a client registered in advance (a client id)")
+        if grant == "enterprise_managed":
+            if not confidential:
+                raise ValueError(
+                    "the enterprise_managed grant needs a pre-registered client with a secret, or a private key"
+                )
+            if not self.oauth_idp_token_endpoint or not self.oauth_idp_client_id:
+                raise ValueError("the enterprise_managed grant needs the IdP's token endpoint and its client id")
+            url = urlsplit(self.oauth_idp_token_endpoint)
+            loopback = url.hostname in ("127.0.0.1", "localhost", "::1")
+            if not (url.scheme == "https" or (url.scheme == "http" and loopback)) or not url.hostname:
+                raise ValueError("the IdP token endpoint must be an https URL (or http on this machine)")
+        if grant != "jwt_bearer" and self.oauth_assertion_file:
+            raise ValueError("a workload JWT file is for the jwt_bearer grant")
+        if grant != "enterprise_managed" and (
+            self.oauth_idp_token_endpoint or self.oauth_idp_client_id or self.oauth_id_token_file
+        ):
+            raise ValueError("the IdP settings and the ID token file are for the enterprise_managed grant")
 
 
 class MCPStdioProfile(_MCPMixin, _ProfileBase):

@@ -35,11 +35,12 @@ from workbench.core.credentials import CredentialStore
 from workbench.core.errors import ConfigError, NotFoundError, WorkbenchError
 from workbench.core.http.origins import origin_of
 from workbench.core.profiles.credential_keys import (
-    oauth_client_key_key,
     oauth_client_secret_key,
     oauth_dpop_keys,
     oauth_keys,
+    oauth_secret_keys,
     secret_key,
+    unused_oauth_secret_keys,
 )
 from workbench.core.profiles.model import ConnectionProfile, new_profile_id, uses_oauth, validation_details
 from workbench.core.profiles.secret_refs import SecretKind, SecretRef
@@ -155,8 +156,8 @@ class ProfileService:
     ) -> ConnectionProfile:
         """Save ``profile`` with its OAuth client: a pre-registered client's secret stored, an unused one forgotten.
 
-        A ``private_key_jwt`` key kept in the store is forgotten too once the profile names a key file or
-        another client.
+        The other OAuth secrets kept in the store that the profile no longer uses (a ``private_key_jwt`` key
+        once it names a key file, a grant's token once it names a file or uses another grant) are forgotten.
 
         Args:
             profile: The profile (``oauth_client`` says who the client is).
@@ -178,11 +179,8 @@ class ProfileService:
             changes = SecretChanges(store={key: secret} if secret is not None else {})
         else:
             changes = SecretChanges(forget=(key,))
-        stored_key = getattr(profile, "oauth_client", "") == "private-key-jwt" and not getattr(
-            profile, "oauth_client_key_file", None
-        )
-        if not (uses_oauth(profile) and stored_key):  # a key file or another client: the stored key is unused
-            changes = SecretChanges(store=changes.store, forget=(*changes.forget, oauth_client_key_key(profile.id)))
+        unused = tuple(k for k in unused_oauth_secret_keys(profile) if k not in changes.forget)
+        changes = SecretChanges(store=changes.store, forget=(*changes.forget, *unused))
         await self.save(profile, changes)
         return profile
 
@@ -422,8 +420,7 @@ class ProfileService:
         if uses_oauth(profile):
             keys = (
                 *oauth_keys(profile.id),
-                oauth_client_secret_key(profile.id),
-                oauth_client_key_key(profile.id),
+                *oauth_secret_keys(profile.id),
                 *oauth_dpop_keys(profile.id),
             )
             for key in keys:

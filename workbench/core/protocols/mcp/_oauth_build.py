@@ -11,7 +11,6 @@ from workbench.core.credentials import CredentialStore
 from workbench.core.errors import ConfigError, UnsupportedCapabilityError
 from workbench.core.http.browser import BrowserOpener
 from workbench.core.http.loopback import free_port
-from workbench.core.oauth_grant_options import ClientCredentials
 from workbench.core.oauth_options import (
     AuthorizationCode,
     DPoP,
@@ -19,9 +18,9 @@ from workbench.core.oauth_options import (
     MetadataDocumentClient,
     OAuth,
     OAuthClient,
-    OAuthGrant,
     PreRegisteredClient,
 )
+from workbench.core.protocols.mcp._oauth_profile_grant import profile_grant
 from workbench.core.protocols.mcp._oauth_provider import WorkbenchOAuthProvider
 from workbench.core.protocols.mcp._oauth_sdk import CLIENT_NAME, LOGIN_TIMEOUT
 from workbench.core.protocols.mcp.oauth_dpop import DPoPSession, dpop_bound_tokens, dpop_key
@@ -163,7 +162,8 @@ async def profile_oauth(
     """The ``OAuth`` options a saved profile's settings describe (a pre-registered secret read from ``store``).
 
     Raises:
-        ConfigError: A pre-registered client whose secret is not in the store.
+        ConfigError: A pre-registered client whose secret is not in the store, a grant's token or
+            secret the profile takes from the keyring not there (``profile_grant``).
     """
     mode = profile.oauth_client
     client: OAuthClient
@@ -187,9 +187,7 @@ async def profile_oauth(
         client = await profile_key_client(profile, store)
     else:
         client = DynamicClient(client_name=profile.oauth_client_name)
-    grant: OAuthGrant = AuthorizationCode(redirect_port=profile.oauth_redirect_port)
-    if profile.oauth_grant == "client_credentials":
-        grant = ClientCredentials()
+    grant = await profile_grant(profile, store)
     return OAuth(
         client=client,
         grant=grant,
