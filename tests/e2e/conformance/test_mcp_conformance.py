@@ -82,9 +82,6 @@ KNOWN_GAPS = {
     "and mcp 2.3.0 enforces it on the legacy no-PRM path (validate_metadata_issuer, "
     "modelcontextprotocol/python-sdk#3398). The suite fixed its mock in modelcontextprotocol/conformance#359 "
     "(0.2 passes)",
-    "auth/client-credentials-jwt": "extension: no client_credentials grant",
-    "auth/client-credentials-basic": "extension: no client_credentials grant",
-    "auth/cross-app-access-complete-flow": "extension: no token exchange (SEP-990)",
 }
 
 
