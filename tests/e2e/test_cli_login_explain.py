@@ -42,7 +42,8 @@ async def test_login_explain_shows_each_step_with_its_exchanges_and_checks_and_n
         "Resource metadata",
         "Authorization-server metadata",
         "Client registration",
-        "Authorization request and callback",
+        "Authorization request",
+        "Callback",
         "Token",
     ], out
     assert re.search(r"^   ✓ resource: ", out, flags=re.MULTILINE), out
@@ -52,6 +53,9 @@ async def test_login_explain_shows_each_step_with_its_exchanges_and_checks_and_n
     assert re.search(r"^   > GET \S+/\.well-known/oauth-protected-resource", out, flags=re.MULTILINE), out
     assert re.search(r'^   <   \{"access_token":"\*\*\*"', out, flags=re.MULTILINE), out
     assert "code=***" in out and "✗" not in out
+    request = r"^   > GET \S+/authorize\?\S*code_challenge_method=S256\S* \(in the browser\)$"
+    assert re.search(request, out, flags=re.MULTILINE) and "&state=" in out, out
+    assert re.search(r"^\d+\. Callback  GET http://127\.0\.0\.1:\d+/callback \(browser\) → 200  ✓ ", out, re.MULTILINE)
     assert live and not any(token in out or token in err for token in live)
 
 

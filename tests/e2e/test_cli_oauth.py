@@ -46,6 +46,7 @@ async def test_login_reports_each_step_stores_tokens_only_in_the_keyring_and_log
             ("discovery", "ok"),
             ("registration", "ok"),
             ("authorize", "ok"),
+            ("callback", "ok"),
             ("token", "ok"),
         ], err
         assert "Open this URL to log in" in err and "logged in to secure" in err
@@ -74,7 +75,7 @@ async def test_login_json_prints_one_object_per_step_and_a_second_login_reuses_t
             code, out, err = await workbench(env, "login", "secure", "--json")
             assert code == 0, err
         lines = [json.loads(line) for line in out.splitlines()]
-        assert [line.get("step") for line in lines[:-1]] == ["discovery", "discovery", "authorize", "token"]
+        assert [line.get("step") for line in lines[:-1]] == ["discovery", "discovery", "authorize", "callback", "token"]
         assert all(line["wire_seqs"] for line in lines[:2])
         assert lines[-1]["logged_in"] == "secure" and lines[-1]["scope"] == "mcp:tools"
         assert servers.provider.counters.registrations == 1

@@ -64,7 +64,7 @@ def test_steps_of_the_selected_connection_are_listed_in_order_with_status_marks_
     assert widget.model.rowCount() == 3
     assert [_cell(widget, r, Column.STAGE) for r in range(3)] == [
         "Discovery",
-        "Authorization request and callback",
+        "Authorization request",
         "Revocation",
     ]
     assert [_cell(widget, r, Column.STATUS) for r in range(3)] == ["✓ ok", "✗ failed", "– skipped"]
@@ -154,13 +154,14 @@ async def test_a_connections_own_oauth_login_lists_its_steps_live_and_they_name_
         widget.model.rowsInserted.connect(lambda *_: arrived.append(widget.model.rowCount()))
         conn = await asyncio.wait_for(ctx.services.connections.connect(profile), BOUND)
         assert conn.state is ConnectionState.CONNECTED
-        assert arrived == [1, 2, 3, 4, 5]  # one row per step, as each finished
+        assert arrived == [1, 2, 3, 4, 5, 6]  # one row per step, as each finished
         steps = widget.viewmodel.steps()
         assert [s.stage for s in steps] == [
             AuthStage.DISCOVERY,
             AuthStage.DISCOVERY,
             AuthStage.REGISTRATION,
             AuthStage.AUTHORIZE,
+            AuthStage.CALLBACK,
             AuthStage.TOKEN,
         ]
         assert all(s.status == "ok" and s.connection_id == profile.id for s in steps)

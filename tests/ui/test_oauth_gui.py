@@ -209,10 +209,11 @@ async def test_log_in_from_the_sidebar_stores_tokens_connects_lists_the_steps_an
             (AuthStage.DISCOVERY, "ok"),
             (AuthStage.REGISTRATION, "ok"),
             (AuthStage.AUTHORIZE, "ok"),
+            (AuthStage.CALLBACK, "ok"),
             (AuthStage.TOKEN, "ok"),
         ]
         assert all(isinstance(s, SessionAuthStep) and s.profile_id == profile.id for s in listed)
-        assert steps_view.model.rowCount() == 5
+        assert steps_view.model.rowCount() == 6
         wire = ctx.services.wire
         for step in listed:
             for seq in step.wire_seqs:
@@ -227,7 +228,7 @@ async def test_log_in_from_the_sidebar_stores_tokens_connects_lists_the_steps_an
         assert [url.rsplit("/", 1)[-1] for url in token_urls] == ["token"]
 
         # Clicking a step asks the window to show its wire records.
-        index = steps_view.model.index(4, 0)
+        index = steps_view.model.index(5, 0)
         requested: list[tuple[str, int, int]] = []
         steps_view.wire_records_requested.connect(lambda *args: requested.append(args))
         steps_view.table.clicked.emit(index)

@@ -28,13 +28,13 @@ def _line(text: str, limit: int = SHOWN_BODY) -> str:
 
 
 def _headline(number: int, step: AuthStep) -> str:
-    """``2. Authorization-server metadata  GET http://… → 200  ✗ issuer``."""
+    """``2. Authorization-server metadata  GET http://… → 200  ✗ issuer``; a browser leg says ``(browser)``."""
     first = step.exchanges[0] if step.exchanges else None
     last = step.exchanges[-1] if step.exchanges else None
     where = ""
-    if first is not None and last is not None and first.via == "browser":
-        came = f" → redirect {last.status}" if last is not first and last.status is not None else ""
-        where = f"  {first.method} {_line(first.url.split('?', 1)[0], 200)} (browser){came}"
+    if first is not None and first.via == "browser":
+        answered = f" → {first.status}" if first.status is not None else ""
+        where = f"  {first.method} {_line(first.url.split('?', 1)[0], 200)} (browser){answered}"
     elif last is not None:
         answered = f" → {last.status}" if last.status is not None else ""
         where = f"  {last.method} {_line(last.url.split('?', 1)[0], 200)}{answered}"

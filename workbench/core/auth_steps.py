@@ -39,7 +39,9 @@ class AuthStage(StrEnum):
     REGISTRATION = "registration"
     """Dynamic client registration (RFC 7591)."""
     AUTHORIZE = "authorize"
-    """The browser visit to the authorization endpoint and the loopback redirect back (PKCE)."""
+    """The authorization request (PKCE S256, state) the browser is sent to, recorded as it opens."""
+    CALLBACK = "callback"
+    """The redirect back to the loopback receiver: a code (state and issuer checked), an error, or none in time."""
     TOKEN = "token"
     """The authorization code exchanged for tokens."""
     REFRESH = "refresh"
@@ -53,7 +55,8 @@ STEP_TITLES: dict[tuple[AuthStage, str], str] = {
     (AuthStage.DISCOVERY, "authorization-server"): "Authorization-server metadata",
     (AuthStage.DISCOVERY, "other"): "Discovery",
     (AuthStage.REGISTRATION, "client"): "Client registration",
-    (AuthStage.AUTHORIZE, ""): "Authorization request and callback",
+    (AuthStage.AUTHORIZE, ""): "Authorization request",
+    (AuthStage.CALLBACK, ""): "Callback",
     (AuthStage.TOKEN, "authorization_code"): "Token",
     (AuthStage.REFRESH, "refresh_token"): "Refresh",
     (AuthStage.REVOKE, ""): "Revocation",
@@ -63,7 +66,8 @@ STEP_TITLES: dict[tuple[AuthStage, str], str] = {
 _STAGE_TITLES = {
     AuthStage.DISCOVERY: "Discovery",
     AuthStage.REGISTRATION: "Client registration",
-    AuthStage.AUTHORIZE: "Authorization request and callback",
+    AuthStage.AUTHORIZE: "Authorization request",
+    AuthStage.CALLBACK: "Callback",
     AuthStage.TOKEN: "Token",
     AuthStage.REFRESH: "Refresh",
     AuthStage.REVOKE: "Revocation",
@@ -363,11 +367,16 @@ class StepLog:
             self._publish(step)
 
     def _record(self, step: AuthStep) -> int:
-        """Put the step itself in the wire log, after its exchanges: outcome, checks and failure (no bodies)."""
+        """Put the step itself in the wire log, after its exchanges: outcome, checks, failure, browser legs."""
         mark = {"ok": "✓", "failed": "✗", "skipped": "–"}.get(step.status, "?")
         code = f" [{step.failure.code.value}]" if step.failure is not None else ""
         summary = f"OAuth step {step.name}: {mark} {step.status}{code}"
-        payload = json.dumps(step.to_dict(exchanges=False), ensure_ascii=False)
+        data = step.to_dict(exchanges=False)
+        browser = [exchange.to_dict() for exchange in step.exchanges if exchange.via == "browser"]
+        if browser:
+            # The browser's legs are on no other wire record: the step's record carries them (redacted).
+            data["exchanges"] = browser
+        payload = json.dumps(data, ensure_ascii=False)
         return self.wire.local(self.connection_id, WireKind.AUTH_STEP, summary, payload).seq
 
     def _publish(self, step: AuthStep) -> None:

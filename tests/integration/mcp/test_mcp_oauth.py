@@ -101,6 +101,7 @@ async def test_login_discovers_registers_authorizes_then_a_tool_call_succeeds_an
         (AuthStage.DISCOVERY, "ok"),
         (AuthStage.REGISTRATION, "ok"),
         (AuthStage.AUTHORIZE, "ok"),
+        (AuthStage.CALLBACK, "ok"),
         (AuthStage.TOKEN, "ok"),
     ]
     assert on_bus == steps
@@ -115,8 +116,8 @@ async def test_login_discovers_registers_authorizes_then_a_tool_call_succeeds_an
     assert paths[0] == ["mcp", ".well-known/oauth-protected-resource/mcp"]  # the 401 challenge, then RFC 9728
     assert paths[1] == [".well-known/oauth-authorization-server"]
     assert paths[2] == ["register"]
-    assert paths[3] == []  # the browser's visit is not on this connection's wire
-    assert paths[4] == ["token"]
+    assert paths[3] == paths[4] == []  # the browser's request and redirect are not on this connection's wire
+    assert paths[5] == ["token"]
     for step in steps:
         for seq in step.wire_seqs:
             record = wire.get(seq)
@@ -193,6 +194,7 @@ async def test_a_revoked_login_fails_with_auth_required_and_logging_in_again_rec
         AuthStage.DISCOVERY,
         AuthStage.DISCOVERY,
         AuthStage.AUTHORIZE,
+        AuthStage.CALLBACK,
         AuthStage.TOKEN,
     ]
     async with await oauth_agent(profile, store, servers) as recovered:
@@ -284,6 +286,7 @@ async def test_the_redirect_port_is_registered_once_and_every_later_login_uses_i
         AuthStage.DISCOVERY,
         AuthStage.DISCOVERY,
         AuthStage.AUTHORIZE,
+        AuthStage.CALLBACK,
         AuthStage.TOKEN,
     ]
     state = await CredentialTokenStorage(store, profile.id).load()
@@ -345,7 +348,7 @@ async def test_a_declined_authorization_fails_the_login_with_the_servers_error_c
     with pytest.raises(AuthRequiredError) as info:
         await login(profile, store, opener=follow_redirects_opener, on_step=steps.append)
     assert info.value.details["oauth_error"] == "access_denied"
-    assert stages(steps)[-1] == (AuthStage.AUTHORIZE, "failed")
+    assert stages(steps)[-2:] == [(AuthStage.AUTHORIZE, "ok"), (AuthStage.CALLBACK, "failed")]
     assert await store.get(tokens_key(profile.id)) is None
 
 

@@ -11,6 +11,7 @@ import json
 from typing import Any
 
 import httpx2
+import pytest
 
 from workbench.core.auth_steps import AuthStage, FailureCode
 from workbench.core.http.loopback import AuthorizationResponse
@@ -126,7 +127,13 @@ def test_the_authorization_request_is_checked_for_pkce_s256_and_the_callback_for
         "https://login.example.com/authorize?response_type=code&client_id=c&state=s1"
         "&code_challenge=abc&code_challenge_method=S256&resource=https%3A%2F%2Ffiles.example.com%2Fmcp"
     )
-    assert _outcomes(authorization_request_checks(url)) == {"https": "passed", "pkce": "passed", "resource": "passed"}
+    assert _outcomes(authorization_request_checks(url)) == {
+        "https": "passed",
+        "pkce": "passed",
+        "state": "passed",
+        "resource": "passed",
+    }
+    assert _outcomes(authorization_request_checks(url.replace("&state=s1", "")))["state"] == "failed"
     plain = url.replace("code_challenge_method=S256", "code_challenge_method=plain")
     assert _outcomes(authorization_request_checks(plain))["pkce"] == "failed"
 
@@ -135,3 +142,15 @@ def test_the_authorization_request_is_checked_for_pkce_s256_and_the_callback_for
     checks, failure = callback_checks(url, AuthorizationResponse("code", "s2", None), ISSUER)
     assert _outcomes(checks)["state"] == "failed"
     assert failure is not None and failure.code is FailureCode.STATE_MISMATCH
+
+
+@pytest.mark.parametrize(
+    ("iss", "required"),
+    [("https://other.example", False), (ISSUER.rstrip("/"), False), (None, True)],
+    ids=["another-issuer", "normalised-issuer", "missing-but-advertised"],
+)
+def test_a_callback_whose_iss_is_not_the_issuer_fails_with_issuer_mismatch(iss: str | None, required: bool) -> None:
+    url = "https://login.example.com/authorize?state=s1&code_challenge=abc&code_challenge_method=S256"
+    checks, failure = callback_checks(url, AuthorizationResponse("code", "s1", iss), ISSUER, iss_required=required)
+    assert _outcomes(checks)["iss"] == "failed"
+    assert failure is not None and failure.code is FailureCode.ISSUER_MISMATCH

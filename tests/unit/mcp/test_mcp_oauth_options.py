@@ -109,7 +109,7 @@ def _raised(call: object) -> Exception:
         ),
         (
             _raised(lambda: validate_authorization_response_iss("https://x.example", _metadata())),
-            "authorize",
+            "callback",
             "iss-mismatch",
         ),
         (
@@ -118,7 +118,7 @@ def _raised(call: object) -> Exception:
                     None, _metadata(authorization_response_iss_parameter_supported=True)
                 )
             ),
-            "authorize",
+            "callback",
             "iss-mismatch",
         ),
         (OAuthRegistrationError("Registration failed: 400"), "registration", "registration-failed"),

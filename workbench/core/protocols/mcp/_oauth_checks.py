@@ -250,7 +250,7 @@ def exchange_checks(
 
 
 def authorization_request_checks(authorization_url: str) -> list[AuthCheck]:
-    """What the authorization request the browser is sent to was checked for: https, PKCE S256, resource."""
+    """What the authorization request the browser is sent to was checked for: https, PKCE S256, state, resource."""
     query = parse_qs(urlsplit(authorization_url).query)
     endpoint = authorization_url.split("?", 1)[0]
     checks = [https_check(endpoint, "authorization endpoint")]
@@ -259,6 +259,10 @@ def authorization_request_checks(authorization_url: str) -> list[AuthCheck]:
         checks.append(AuthCheck("pkce", "passed", "PKCE code challenge sent with S256"))
     else:
         checks.append(AuthCheck("pkce", "failed", f"PKCE method {method or '(none)'}"))
+    if query.get("state"):
+        checks.append(AuthCheck("state", "passed", "a state is sent, to be matched on the way back"))
+    else:
+        checks.append(AuthCheck("state", "failed", "no state is sent"))
     resource = (query.get("resource") or [""])[0]
     if resource:
         checks.append(AuthCheck("resource", "passed", f"the request names the resource {resource} (RFC 8707)"))
@@ -268,9 +272,13 @@ def authorization_request_checks(authorization_url: str) -> list[AuthCheck]:
 
 
 def callback_checks(
-    authorization_url: str, response: AuthorizationResponse, issuer: str | None
+    authorization_url: str, response: AuthorizationResponse, issuer: str | None, *, iss_required: bool = False
 ) -> tuple[list[AuthCheck], AuthFailure | None]:
-    """What the redirect back was checked for: the ``state`` sent, the ``iss`` (RFC 9207) when given."""
+    """What the redirect back was checked for: the ``state`` sent, and the ``iss`` (RFC 9207 §2.4).
+
+    ``iss`` is compared as a plain string with the metadata's issuer (no URL normalisation); its
+    absence fails only when the authorization server advertised it (``iss_required``).
+    """
     sent = (parse_qs(urlsplit(authorization_url).query).get("state") or [""])[0]
     checks: list[AuthCheck] = [AuthCheck("code", "passed", "an authorization code arrived")]
     failure = None
@@ -283,23 +291,25 @@ def callback_checks(
             "the redirect back carries another state than the authorization request sent",
             "start the login again from the workbench; a redirect from an older login tab cannot be used",
         )
-    if response.iss is None:
+    if response.iss is None and not iss_required:
         checks.append(AuthCheck("iss", "skipped", "the redirect names no issuer"))
-    elif issuer is not None and issuers_match(response.iss, issuer):
+    elif response.iss is not None and response.iss == issuer:
         checks.append(AuthCheck("iss", "passed", f"issuer {response.iss} (RFC 9207)"))
     else:
-        checks.append(AuthCheck("iss", "failed", f"issuer {response.iss} is not {issuer}"))
+        named = response.iss if response.iss is not None else "no issuer"
+        checks.append(AuthCheck("iss", "failed", f"the redirect names {named}, not {issuer} (RFC 9207)"))
+        failure = failure or AuthFailure(
+            FailureCode.ISSUER_MISMATCH,
+            f"the redirect back names {named} as its issuer, not the authorization server {issuer} (RFC 9207)",
+            "the authorization server must put its own issuer in the redirect's iss parameter; if it does, "
+            "another server answered this login: start it again",
+        )
     return checks, failure
 
 
-def browser_exchanges(
-    redactor: Redactor, authorization_url: str, redirect: str | None, status: int | None
-) -> list[AuthExchange]:
-    """The browser's legs: the authorization request and (when it came) the redirect back, redacted."""
-    out = [AuthExchange("GET", redactor.url(authorization_url), via="browser")]
-    if redirect is not None:
-        out.append(AuthExchange("GET", redactor.url(redirect), status, via="browser"))
-    return out
+def authorization_exchange(redactor: Redactor, authorization_url: str) -> AuthExchange:
+    """The browser's request to the authorization endpoint, redacted (the PKCE challenge and state are not secret)."""
+    return AuthExchange("GET", redactor.url(authorization_url), via="browser")
 
 
 def callback_url(redirect_uri: str, response: AuthorizationResponse) -> str:

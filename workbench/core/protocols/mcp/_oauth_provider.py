@@ -13,7 +13,15 @@ from mcp.client.auth import OAuthFlowError
 from mcp.shared.auth import AuthorizationCodeResult
 from pydantic import AnyUrl
 
-from workbench.core.auth_steps import AuthCheck, AuthFailure, AuthStage, FailureCode, StepLog, StepStatus
+from workbench.core.auth_steps import (
+    AuthCheck,
+    AuthExchange,
+    AuthFailure,
+    AuthStage,
+    FailureCode,
+    StepLog,
+    StepStatus,
+)
 from workbench.core.errors import AuthRequiredError, OAuthRefusedError, WorkbenchError
 from workbench.core.http.browser import BrowserOpener
 from workbench.core.http.loopback import LoopbackReceiver, redirect_uri
@@ -158,73 +166,105 @@ class WorkbenchOAuthProvider(HookedOAuthClientProvider):
     # ---- the browser leg ----------------------------------------------------------------------
 
     async def _open(self, authorization_url: str) -> None:
+        """Record the authorization request as its own step, then send the browser there."""
         self.steps.flush()
         self._authorize_endpoint = str(httpx2.URL(authorization_url).copy_with(query=None))
         self._authorization_url = authorization_url
         try:
             check_oauth_endpoint(self._authorize_endpoint, endpoint="authorization_endpoint")
         except InsecureEndpointError as exc:
-            self._browser_step("failed", exc.message, checks.browser_failure(exc))
+            self._request_step("failed", exc.message, checks.browser_failure(exc))
             raise
         if self.opener is None:
             target = self.context.server_url
-            self.steps.step(
-                AuthStage.AUTHORIZE, "failed", "a login is needed, and this connection may not open a browser"
-            )
-            raise AuthRequiredError(
+            error = AuthRequiredError(
                 f"{target} needs an OAuth login" + (" (the saved login was refused)." if self._had_tokens() else "."),
                 hint=self.login_hint or "log in to this server, then connect again",
                 details={"oauth": "login-required"},
             )
+            detail = "a login is needed, and this connection may not open a browser"
+            self._request_step("failed", detail, checks.browser_failure(error), sent=False)
+            raise error
         receiver = LoopbackReceiver(self.redirect_port)
-        await receiver.start()
+        try:
+            await receiver.start()
+        except WorkbenchError as exc:
+            self._request_step("failed", exc.message, checks.browser_failure(exc), sent=False)
+            raise
         self._receiver = receiver
+        scope = self.context.client_metadata.scope
+        self._request_step(
+            "ok",
+            f"browser sent to {self._authorize_endpoint} (PKCE S256, state"
+            + (f", scope {scope}" if scope else "")
+            + f"); waiting for the redirect to {receiver.uri}",
+            None,
+        )
         try:
             await self.opener(authorization_url)
-        except BaseException:
+        except BaseException as exc:
             await receiver.close()
             self._receiver = None
+            if isinstance(exc, WorkbenchError):
+                self._callback_step("failed", f"nothing can come back: {exc.message}", checks.browser_failure(exc))
             raise
 
     async def _wait_for_redirect(self) -> AuthorizationCodeResult:
+        """Wait for the redirect back, and record it (or the error, or the timeout) as the callback step."""
         receiver = self._receiver
         assert receiver is not None
-        scope = self.context.client_metadata.scope
         try:
             response = await receiver.wait(self.login_timeout)
         except WorkbenchError as exc:
-            self._browser_step("failed", f"{self._authorize_endpoint}: {exc.message}", checks.browser_failure(exc))
+            error = exc.details.get("oauth_error")
+            redirect = f"{receiver.uri}?error={error}" if error else None
+            self._callback_step(
+                "failed", f"{receiver.uri}: {exc.message}", checks.browser_failure(exc), redirect=redirect, answered=400
+            )
             raise
         finally:
             await receiver.close()
             self._receiver = None
-        detail = f"{self._authorize_endpoint} redirected to {receiver.uri} (PKCE S256" + (
-            f", scope {scope})" if scope else ")"
+        asm = self.context.oauth_metadata
+        found, failure = checks.callback_checks(
+            self._authorization_url,
+            response,
+            str(asm.issuer) if asm is not None else None,
+            iss_required=bool(asm is not None and asm.authorization_response_iss_parameter_supported),
         )
-        issuer = self.context.oauth_metadata.issuer if self.context.oauth_metadata is not None else None
-        found, failure = checks.callback_checks(self._authorization_url, response, str(issuer) if issuer else None)
+        state = "state does not match" if any(c.name == "state" and not c.passed for c in found) else "state matches"
+        detail = f"authorization code received on {receiver.uri} ({state})"
         redirect = checks.callback_url(receiver.uri, response)
-        self._browser_step("failed" if failure else "ok", detail, failure, found, redirect)
+        self._callback_step("failed" if failure else "ok", detail, failure, found, redirect=redirect)
         return AuthorizationCodeResult(code=response.code, state=response.state, iss=response.iss)
 
-    def _browser_step(
+    def _request_step(self, status: StepStatus, detail: str, failure: AuthFailure | None, *, sent: bool = True) -> None:
+        """The authorization request: its URL (redacted) and what it was checked for (https, PKCE S256, state)."""
+        url = self._authorization_url
+        exchanges = (checks.authorization_exchange(self.steps.wire.redactor, url),) if sent else ()
+        self.steps.step(
+            AuthStage.AUTHORIZE,
+            status,
+            detail,
+            checks=checks.authorization_request_checks(url),
+            failure=failure,
+            exchanges=exchanges,
+        )
+
+    def _callback_step(
         self,
         status: StepStatus,
         detail: str,
         failure: AuthFailure | None,
         found: list[AuthCheck] | None = None,
+        *,
         redirect: str | None = None,
+        answered: int = 200,
     ) -> None:
-        """The authorization step: the browser's request and redirect, with what they were checked for."""
-        url = self._authorization_url
-        self.steps.step(
-            AuthStage.AUTHORIZE,
-            status,
-            detail,
-            checks=[*checks.authorization_request_checks(url), *(found or [])] if url else (),
-            failure=failure,
-            exchanges=checks.browser_exchanges(self.steps.wire.redactor, url, redirect, 200) if url else (),
-        )
+        """The redirect back: its URL (the code masked) with the receiver's answer, and what it was checked for."""
+        url = None if redirect is None else self.steps.wire.redactor.url(redirect)
+        exchanges = () if url is None else (AuthExchange("GET", url, answered, via="browser"),)
+        self.steps.step(AuthStage.CALLBACK, status, detail, checks=found or (), failure=failure, exchanges=exchanges)
 
     def _had_tokens(self) -> bool:
         return self.storage.state.tokens is not None

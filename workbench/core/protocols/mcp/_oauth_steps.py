@@ -76,9 +76,9 @@ _SDK_FAILURES: tuple[tuple[str, AuthStage, str], ...] = (
     # Matched on the words of mcp 2.3.0's OAuthFlowError messages (mcp/client/auth/oauth2.py, utils.py).
     ("Protected resource ", AuthStage.DISCOVERY, "resource-mismatch"),
     ("metadata issuer mismatch", AuthStage.DISCOVERY, "issuer-mismatch"),
-    ("response iss mismatch", AuthStage.AUTHORIZE, "iss-mismatch"),
-    ("missing iss parameter", AuthStage.AUTHORIZE, "iss-mismatch"),
-    ("State parameter mismatch", AuthStage.AUTHORIZE, "state-mismatch"),
+    ("response iss mismatch", AuthStage.CALLBACK, "iss-mismatch"),
+    ("missing iss parameter", AuthStage.CALLBACK, "iss-mismatch"),
+    ("State parameter mismatch", AuthStage.CALLBACK, "state-mismatch"),
 )
 
 
