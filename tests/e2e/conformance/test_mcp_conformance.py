@@ -13,17 +13,16 @@ serves too, else the tests skip saying why. Known gaps are strict xfails, each w
 
 from __future__ import annotations
 
-import json
 import shlex
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from tests.support.conformance import TOLERATED_WARNINGS, node
+from tests.support.conformance import assert_scenario_passes, client_command, node
 from tests.support.conformance_bundles import differing_scenarios
 from tests.support.everything import REPO_ROOT
+from tests.support.forkserver import ForkServer
 
 PREFIX = REPO_ROOT / ".cache" / "npm" / "conformance-0.1.16" / "node_modules"
 SUITE = PREFIX / "@modelcontextprotocol" / "conformance" / "dist" / "index.js"
@@ -85,12 +84,14 @@ KNOWN_GAPS = {
 }
 
 
-def command_for(scenario: str) -> str:
-    """The client command line the suite runs (a shell splits it; the URL is appended)."""
-    if scenario in PUBLIC_API_SCENARIOS:
-        return " ".join(shlex.quote(part) for part in [sys.executable, str(PUBLIC_CLIENT)])
-    argv = [*WORKBENCH, *CLI_SCENARIOS[scenario]] if scenario in CLI_SCENARIOS else [sys.executable, str(OAUTH_CLIENT)]
-    return " ".join(shlex.quote(part) for part in argv)
+def command_for(scenario: str, forkserver: ForkServer | None) -> str:
+    """The client command line the suite runs (a shell splits it; the URL is appended).
+
+    The command line scenarios start ``workbench`` as a user does; the programs run through ``forkserver``.
+    """
+    if scenario in CLI_SCENARIOS:
+        return " ".join(shlex.quote(part) for part in [*WORKBENCH, *CLI_SCENARIOS[scenario]])
+    return client_command(PUBLIC_CLIENT if scenario in PUBLIC_API_SCENARIOS else OAUTH_CLIENT, forkserver)
 
 
 def scenario_params() -> list[object]:
@@ -109,29 +110,11 @@ def test_the_scenarios_run_here_are_those_the_0_2_suite_lacks_or_runs_differentl
 
 
 @pytest.mark.parametrize("scenario", scenario_params())
-def test_a_conformance_client_scenario_passes(scenario: str, tmp_path: Path) -> None:
+def test_a_conformance_client_scenario_passes(
+    scenario: str, tmp_path: Path, client_forkserver: ForkServer | None
+) -> None:
     runner = node(PREFIX)
     if not SUITE.exists() or runner is None:
         pytest.skip("the MCP conformance suite (make test installs it in .cache/npm) or a Node >= 22 is missing")
-    argv = [runner, str(SUITE), "client", "--command", command_for(scenario), "--scenario", scenario]
-    proc = subprocess.run(
-        [*argv, "--timeout", "60000", "-o", str(tmp_path)],
-        capture_output=True,
-        text=True,
-        timeout=100,
-        cwd=tmp_path,
-        check=False,
-    )
-    found = list(tmp_path.rglob("checks.json"))
-    assert found, proc.stdout[-3000:] + proc.stderr[-3000:]
-    checks = json.loads(found[0].read_text())
-    client_stderr = (found[0].parent / "stderr.txt").read_text(errors="replace")[-3000:]
-    assert "CLIENT TIMED OUT" not in proc.stdout + proc.stderr, client_stderr
-    assert "CLIENT EXITED WITH ERROR" not in proc.stdout + proc.stderr, client_stderr
-    bad = [
-        f"{check['id']}: {check['status']}: {check.get('errorMessage') or check.get('description')}"
-        for check in checks
-        if check["status"] == "FAILURE" or (check["status"] == "WARNING" and check["id"] not in TOLERATED_WARNINGS)
-    ]
-    assert not bad, "\n".join(bad) + "\n--- client stderr ---\n" + client_stderr
-    assert any(check["status"] == "SUCCESS" for check in checks), checks
+    command = command_for(scenario, client_forkserver)
+    assert_scenario_passes([runner, str(SUITE), "client", "--command", command, "--scenario", scenario], tmp_path)

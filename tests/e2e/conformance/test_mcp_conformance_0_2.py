@@ -19,8 +19,6 @@ from __future__ import annotations
 
 import ast
 import importlib.util
-import json
-import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -28,8 +26,9 @@ from types import ModuleType
 
 import pytest
 
-from tests.support.conformance import TOLERATED_WARNINGS, node
+from tests.support.conformance import assert_scenario_passes, client_command, node
 from tests.support.everything import REPO_ROOT
+from tests.support.forkserver import ForkServer
 
 PREFIX = REPO_ROOT / ".cache" / "npm" / "conformance-0.2.0-alpha.12" / "node_modules"
 SUITE = PREFIX / "@modelcontextprotocol" / "conformance" / "dist" / "index.js"
@@ -110,24 +109,11 @@ def test_client_py_uses_nothing_of_workbench_but_workbench_agents() -> None:
 
 
 @pytest.mark.parametrize(("scenario", "wire"), scenario_params())
-def test_a_conformance_client_scenario_passes(scenario: str, wire: str | None, tmp_path: Path) -> None:
-    command = " ".join(shlex.quote(part) for part in [sys.executable, str(CLIENT)])
-    argv = [*suite_or_skip(), "client", "--command", command, "--scenario", scenario, "--timeout", "60000"]
+def test_a_conformance_client_scenario_passes(
+    scenario: str, wire: str | None, tmp_path: Path, client_forkserver: ForkServer | None
+) -> None:
+    command = client_command(CLIENT, client_forkserver)
+    argv = [*suite_or_skip(), "client", "--command", command, "--scenario", scenario]
     if wire is not None:
         argv += ["--spec-version", wire, "--force"]
-    proc = subprocess.run(
-        [*argv, "-o", str(tmp_path)], capture_output=True, text=True, timeout=100, cwd=tmp_path, check=False
-    )
-    found = list(tmp_path.rglob("checks.json"))
-    assert found, proc.stdout[-3000:] + proc.stderr[-3000:]
-    checks = json.loads(found[0].read_text())
-    client_stderr = (found[0].parent / "stderr.txt").read_text(errors="replace")[-3000:]
-    assert "CLIENT TIMED OUT" not in proc.stdout + proc.stderr, client_stderr
-    assert "CLIENT EXITED WITH ERROR" not in proc.stdout + proc.stderr, client_stderr
-    bad = [
-        f"{check['id']}: {check['status']}: {check.get('errorMessage') or check.get('description')}"
-        for check in checks
-        if check["status"] == "FAILURE" or (check["status"] == "WARNING" and check["id"] not in TOLERATED_WARNINGS)
-    ]
-    assert not bad, "\n".join(bad) + "\n--- client stderr ---\n" + client_stderr
-    assert any(check["status"] == "SUCCESS" for check in checks), checks
+    assert_scenario_passes(argv, tmp_path)
