@@ -2,44 +2,56 @@
 
 ``WorkbenchOAuthProvider`` (``_oauth_provider.py``) runs the SDK's flow: discovery of the protected resource
 and its authorization server, the issuer and https checks, the steps on record. What differs by
-grant is only the request that gets the tokens, and that is built here (``MachineGrant``):
+grant is only the request that gets the tokens, and that is built here (``MachineGrant``) from the
+protocol-neutral pieces of ``workbench.core.oauth`` (the A2A adapter builds its token requests from
+the same pieces):
 
-- ``client_credentials`` (OAuth 2.1 §4.2) with ``client_secret_basic``/``_post`` (the SDK's
-  ``prepare_token_auth``) or ``private_key_jwt`` (RFC 7523 §2.2: an assertion the SDK's
-  ``SignedJWTParameters`` signs with PyJWT, audience the issuer);
+- ``client_credentials`` (OAuth 2.1 §4.2) with ``client_secret_basic``/``_post`` or ``private_key_jwt``
+  (RFC 7523 §2.2: an assertion signed with PyJWT, audience the issuer), ``core.oauth.client_auth``;
 - the JWT bearer grant (RFC 7523 §2.1) with a workload's JWT (SEP-1933), checked for audience and
-  expiry before it is sent. The SDK has no provider for it: its ``PrivateKeyJWTOAuthProvider``
-  sends ``client_credentials``, its ``IdentityAssertionOAuthProvider`` needs a client secret and a
-  configured issuer;
+  expiry before it is sent (``core.oauth.assertions``). The SDK has no provider for it: its
+  ``PrivateKeyJWTOAuthProvider`` sends ``client_credentials``, its ``IdentityAssertionOAuthProvider``
+  needs a client secret and a configured issuer;
 - enterprise-managed authorization (SEP-990): an RFC 8693 token exchange at the IdP for an ID-JAG
-  (checked for audience and resource), then the JWT bearer grant with it. Both legs go through the
-  provider's flow, so both are wire records and auth steps.
+  (checked for type, audience and resource), then the JWT bearer grant with it. Both legs go through
+  the provider's flow, so both are wire records and auth steps.
 
-DPoP proofs and bound tokens are ``oauth_dpop``'s; the JWT assertions (signed, checked) ``_oauth_assertions``'s.
+DPoP proofs and bound tokens are ``oauth_dpop``'s.
 """
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import AsyncGenerator, Callable
 from typing import TYPE_CHECKING
 
 import httpx2
 from mcp.client.auth.oauth2 import OAuthContext
-from mcp.shared.auth import JWT_BEARER_GRANT_TYPE, OAuthClientInformationFull
+from mcp.shared.auth import OAuthClientInformationFull
 
 from workbench.core.auth_steps import AuthStage, StepLog
 from workbench.core.credentials import CredentialStore
 from workbench.core.errors import ConfigError
 from workbench.core.http.oauth_endpoints import check_oauth_endpoint
+from workbench.core.oauth.assertions import check_assertion
+from workbench.core.oauth.client_auth import authenticate
+from workbench.core.oauth.forms import (
+    FORM_CONTENT_TYPE,
+    ID_JAG_TOKEN_TYPE,
+    ID_TOKEN_TYPE,
+    JWT_BEARER_GRANT_TYPE,
+    TokenRequest,
+    client_credentials_form,
+    jwt_bearer_form,
+    token_exchange_form,
+)
+from workbench.core.oauth.refusal import refuse
+from workbench.core.oauth.tokens import read_token_exchange_response
 from workbench.core.oauth_grant_options import ClientCredentials as ClientCredentialsGrant
 from workbench.core.oauth_grant_options import EnterpriseManaged, JWTBearer, PrivateKeyJWTClient
 from workbench.core.oauth_options import OAuthClient, OAuthGrant, PreRegisteredClient
 from workbench.core.profiles.credential_keys import oauth_client_key_key
-from workbench.core.protocols.mcp._oauth_assertions import check_assertion, refuse, sign_client_assertion
 from workbench.core.protocols.mcp.oauth_dpop import NO_PROOF
-from workbench.core.safe_text import neutralise_line
 from workbench.core.wire.redaction import Redactor
 
 if TYPE_CHECKING:
@@ -50,11 +62,6 @@ __all__ = ["MACHINE_GRANTS", "MachineGrant", "check_client", "profile_key_client
 MACHINE_GRANTS = (ClientCredentialsGrant, JWTBearer, EnterpriseManaged)
 """The grants this module runs (no browser, no person)."""
 
-TOKEN_EXCHANGE_GRANT_TYPE = "urn:ietf:params:oauth:grant-type:token-exchange"
-ID_TOKEN_TYPE = "urn:ietf:params:oauth:token-type:id_token"
-ID_JAG_TOKEN_TYPE = "urn:ietf:params:oauth:token-type:id-jag"
-CLIENT_ASSERTION_TYPE = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
-_FORM = "application/x-www-form-urlencoded"
 _THEN = "workbench.oauth_then"
 """Request extension: builds the next request of a two-leg grant from this one's response."""
 
@@ -169,13 +176,14 @@ class MachineGrant:
         grant = self.grant
         if isinstance(grant, EnterpriseManaged):
             return await self._token_exchange(ctx, grant, issuer)
-        data: dict[str, str] = {"grant_type": self.grant_type}
+        assert ctx.oauth_metadata is not None
+        url = str(ctx.oauth_metadata.token_endpoint)
         if isinstance(grant, JWTBearer):
             assertion = grant.assertion if isinstance(grant.assertion, str) else await grant.assertion(issuer)
             self.redactor.add_secret(assertion)
             check_assertion(self.steps, self.clock, assertion, audience=issuer, what="the workload's JWT")
-            data["assertion"] = assertion
-        return await self._authorization_server_request(ctx, data, issuer)
+            return self._authorization_server_request(ctx, jwt_bearer_form(url, assertion=assertion), issuer)
+        return self._authorization_server_request(ctx, client_credentials_form(url), issuer)
 
     def _issuer(self, ctx: OAuthContext) -> str:
         metadata = ctx.oauth_metadata
@@ -189,27 +197,21 @@ class MachineGrant:
             )
         return str(metadata.issuer)
 
-    async def _authorization_server_request(
-        self, ctx: OAuthContext, data: dict[str, str], issuer: str
-    ) -> httpx2.Request:
+    def _authorization_server_request(self, ctx: OAuthContext, request: TokenRequest, issuer: str) -> httpx2.Request:
+        """``request`` with the resource, the scope and the client's authentication, as the SDK's client sends it."""
         if ctx.should_include_resource_param(ctx.protocol_version):
-            data["resource"] = ctx.get_resource_url()
+            request = request.with_form(resource=ctx.get_resource_url())
         if ctx.client_metadata.scope:
-            data["scope"] = ctx.client_metadata.scope
-        headers = {"Content-Type": _FORM}
-        client = self.client
-        if isinstance(client, PrivateKeyJWTClient):
-            assertion = await sign_client_assertion(client, issuer, self.steps)
-            self.redactor.add_secret(assertion)
-            data["client_id"] = client.client_id
-            data["client_assertion_type"] = CLIENT_ASSERTION_TYPE
-            data["client_assertion"] = assertion
-        else:
-            data, headers = ctx.prepare_token_auth(data, headers)
-            if isinstance(client, PreRegisteredClient) and client.auth_method == "none":
-                data["client_id"] = client.client_id
-        assert ctx.oauth_metadata is not None
-        return httpx2.Request("POST", str(ctx.oauth_metadata.token_endpoint), data=data, headers=headers)
+            request = request.with_form(scope=ctx.client_metadata.scope)
+        request = authenticate(
+            request,
+            self.client,
+            audience=issuer,
+            steps=self.steps,
+            clock=self.clock,
+            on_secret=self.redactor.add_secret,
+        )
+        return _http_request(request)
 
     async def _token_exchange(self, ctx: OAuthContext, grant: EnterpriseManaged, issuer: str) -> httpx2.Request:
         """Leg 1 of SEP-990: the ID token exchanged for an ID-JAG at the IdP (RFC 8693)."""
@@ -217,56 +219,32 @@ class MachineGrant:
         id_token = grant.id_token if isinstance(grant.id_token, str) else await grant.id_token()
         self.redactor.add_secret(id_token)
         resource = ctx.get_resource_url()
-        data = {
-            "grant_type": TOKEN_EXCHANGE_GRANT_TYPE,
-            "requested_token_type": ID_JAG_TOKEN_TYPE,
-            "subject_token": id_token,
-            "subject_token_type": ID_TOKEN_TYPE,
-            "audience": issuer,
-            "resource": resource,
-            "client_id": grant.idp_client_id,
-        }
-        if grant.idp_client_secret:
-            data["client_secret"] = grant.idp_client_secret
-        if ctx.client_metadata.scope:
-            data["scope"] = ctx.client_metadata.scope
-        exchange = httpx2.Request("POST", grant.idp_token_endpoint, data=data, headers={"Content-Type": _FORM})
+        request = token_exchange_form(
+            grant.idp_token_endpoint,
+            subject_token=id_token,
+            subject_token_type=ID_TOKEN_TYPE,
+            requested_token_type=ID_JAG_TOKEN_TYPE,
+            audience=issuer,
+            resource=resource,
+            scope=ctx.client_metadata.scope,
+        )
+        # The IdP knows this client by its IdP client id (and secret, sent in the form).
+        request = request.with_form(client_id=grant.idp_client_id, client_secret=grant.idp_client_secret or None)
+        exchange = _http_request(request)
+        token_url = str(ctx.oauth_metadata.token_endpoint) if ctx.oauth_metadata is not None else issuer
 
         async def then(response: httpx2.Response) -> httpx2.Request:
             id_jag = self._id_jag(response, issuer=issuer, resource=resource)
-            return await self._authorization_server_request(
-                ctx, {"grant_type": JWT_BEARER_GRANT_TYPE, "assertion": id_jag}, issuer
-            )
+            return self._authorization_server_request(ctx, jwt_bearer_form(token_url, assertion=id_jag), issuer)
 
         exchange.extensions = {**exchange.extensions, _THEN: then, NO_PROOF: True}
         return exchange
 
     def _id_jag(self, response: httpx2.Response, *, issuer: str, resource: str) -> str:
-        try:
-            body = json.loads(response.content)
-        except ValueError:
-            body = None
-        if response.status_code != 200 or not isinstance(body, dict) or not isinstance(body.get("access_token"), str):
-            error = body.get("error") if isinstance(body, dict) else None
-            raise refuse(
-                self.steps,
-                AuthStage.TOKEN,
-                "token-exchange-refused",
-                f"the identity provider refused the token exchange (HTTP {response.status_code}"
-                + (f", {neutralise_line(str(error))})" if error else ")"),
-                "check the IdP client id and that the ID token is current",
-            )
-        id_jag: str = body["access_token"]
+        id_jag = read_token_exchange_response(
+            response.status_code, response.content, requested_token_type=ID_JAG_TOKEN_TYPE, steps=self.steps
+        )
         self.redactor.add_secret(id_jag)
-        issued = body.get("issued_token_type")
-        if issued is not None and issued != ID_JAG_TOKEN_TYPE:
-            raise refuse(
-                self.steps,
-                AuthStage.TOKEN,
-                "token-exchange-refused",
-                f"the identity provider issued a {neutralise_line(str(issued))}, not an ID-JAG",
-                "the IdP must support identity assertion grants (SEP-990)",
-            )
         check_assertion(self.steps, self.clock, id_jag, audience=issuer, resource=resource, what="the ID-JAG")
         return id_jag
 
@@ -291,6 +269,12 @@ class MachineGrant:
             return
         finally:
             await flow.aclose()
+
+
+def _http_request(request: TokenRequest) -> httpx2.Request:
+    """The SDK's client's request for a token request (form-encoded, the shared layer's headers)."""
+    headers = {"Content-Type": FORM_CONTENT_TYPE, **request.headers}
+    return httpx2.Request("POST", request.url, data=dict(request.form), headers=headers)
 
 
 async def profile_key_client(profile: MCPHTTPProfile | MCPSSEProfile, store: CredentialStore) -> PrivateKeyJWTClient:
