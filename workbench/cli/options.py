@@ -248,6 +248,10 @@ class OAuthClientOptions:
             profile keeps its path; the key is never copied or printed).
         key_algorithm: ``--oauth-client-key-algorithm``: the client assertions' signature algorithm.
         dpop: ``--oauth-dpop`` (``True``) or ``--no-oauth-dpop`` (``False``); ``None``: unchanged.
+        assertion_file: ``--oauth-assertion-file``: ``jwt_bearer``'s workload JWT file.
+        idp_token_endpoint: ``--oauth-idp-token-endpoint``: ``enterprise_managed``'s IdP token endpoint.
+        idp_client_id: ``--oauth-idp-client-id``: this client's id at the IdP.
+        id_token_file: ``--oauth-id-token-file``: ``enterprise_managed``'s ID token file.
     """
 
     client_id: str | None = None
@@ -260,10 +264,15 @@ class OAuthClientOptions:
     key_file: str | None = None
     key_algorithm: str | None = None
     dpop: bool | None = None
+    assertion_file: str | None = None
+    idp_token_endpoint: str | None = None
+    idp_client_id: str | None = None
+    id_token_file: str | None = None
 
     def __bool__(self) -> bool:
         given = (self.client_id, self.secret_from, self.token_auth, self.metadata_url, self.dynamic, self.redirect_port)
-        return any(given) or any((self.grant, self.key_file, self.key_algorithm)) or self.dpop is not None
+        grant = (self.grant, self.assertion_file, self.idp_token_endpoint, self.idp_client_id, self.id_token_file)
+        return any(given) or any(grant) or any((self.key_file, self.key_algorithm)) or self.dpop is not None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -322,15 +331,20 @@ class ProfileRemoveOptions(ProfileCommandOptions):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SecretSetOptions(ProfileCommandOptions):
-    """``workbench secret set NAME KIND`` (the value comes from standard input).
+    """``workbench secret set NAME KIND`` (the value comes from standard input, or ``--file``).
 
     Attributes:
         name: The profile.
-        kind: ``bearer``, ``api-key[:HEADER]``, ``header:NAME``, ``env:NAME``, ``query:PARAM``, ``cookie:NAME``.
+        kind: ``bearer``, ``api-key[:HEADER]``, ``header:NAME``, ``env:NAME``, ``query:PARAM``, ``cookie:NAME``,
+            or an OAuth secret (``oauth-client-key``, ``oauth-assertion``, ``oauth-id-token``, …).
+        file: ``--file``: read the value from this file.
+        algorithm: ``--algorithm``: an ``oauth-client-key``'s signature algorithm.
     """
 
     name: str
     kind: str
+    file: str | None = None
+    algorithm: str | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -18,6 +18,13 @@ import argparse
 from collections.abc import Sequence
 from typing import Any
 
+from workbench.cli.oauth_grant_parser import (
+    OAUTH_GRANT_HELP,
+    OAUTH_GRANTS,
+    OAUTH_SECRET_KINDS,
+    add_oauth_grant_options,
+    add_secret_file_options,
+)
 from workbench.cli.options import (
     A2A_VERSIONS,
     BINDINGS,
@@ -165,7 +172,9 @@ def _profile_command_options(
         return LogoutOptions(name=args.name, json=args.json, config_dir=config_dir)
     if args.command == "secret":
         if args.secret_command == "set":
-            return SecretSetOptions(name=args.name, kind=args.kind, config_dir=config_dir)
+            return SecretSetOptions(
+                name=args.name, kind=args.kind, file=args.file, algorithm=args.algorithm, config_dir=config_dir
+            )
         return SecretClearOptions(name=args.name, kind=args.kind, config_dir=config_dir)
     if args.profile_command == "list":
         return ProfileListOptions(json=args.json, config_dir=config_dir)
@@ -365,10 +374,6 @@ def add_target_options(parser: argparse.ArgumentParser, *, with_profile: bool = 
     )
 
 
-OAUTH_GRANTS = ("authorization_code", "client_credentials")
-"""The ``--oauth-grant`` values: the profile's ``oauth_grant``."""
-
-
 def add_oauth_client_options(parser: argparse.ArgumentParser) -> None:
     """``profile add/edit``'s OAuth client (dynamic, pre-registered, CIMD, private key JWT), grant and DPoP."""
     parser.add_argument(
@@ -415,8 +420,9 @@ def add_oauth_client_options(parser: argparse.ArgumentParser) -> None:
         "--oauth-grant",
         choices=OAUTH_GRANTS,
         default=None,
-        help="with --oauth: authorization_code (a browser sign-in, the default) or client_credentials (no person)",
+        help=OAUTH_GRANT_HELP,
     )
+    add_oauth_grant_options(parser)
     parser.add_argument(
         "--oauth-client-key-file",
         metavar="PEM",
@@ -450,6 +456,10 @@ def oauth_client_options(args: argparse.Namespace) -> OAuthClientOptions:
         key_file=args.oauth_client_key_file,
         key_algorithm=args.oauth_client_key_algorithm,
         dpop=args.oauth_dpop,
+        assertion_file=args.oauth_assertion_file,
+        idp_token_endpoint=args.oauth_idp_token_endpoint,
+        idp_client_id=args.oauth_idp_client_id,
+        id_token_file=args.oauth_id_token_file,
     )
 
 
@@ -499,8 +509,10 @@ def add_profile_commands(sub: Any) -> None:
     sset.add_argument(
         "kind",
         metavar="KIND",
-        help="bearer | api-key[:HEADER] | header:NAME | env:NAME | query:PARAM | cookie:NAME",
+        help="bearer | api-key[:HEADER] | header:NAME | env:NAME | query:PARAM | cookie:NAME | "
+        + " | ".join(OAUTH_SECRET_KINDS),
     )
+    add_secret_file_options(sset)
     sclear = ssub.add_parser("clear", help="forget a profile's secrets (all, or one kind)")
     sclear.add_argument("name", metavar="NAME")
     sclear.add_argument("kind", metavar="KIND", nargs="?")

@@ -16,6 +16,7 @@ from typing import Any
 from pydantic import SecretStr, ValidationError
 
 from workbench.cli.login_explain import StepPrinter
+from workbench.cli.oauth_fields import oauth_client_fields, read_secret_value
 from workbench.cli.options import (
     LoginOptions,
     LogoutOptions,
@@ -34,7 +35,6 @@ from workbench.cli.render import print_error
 from workbench.cli.targets import parse_origins, target_spec
 from workbench.core.credentials import KeyringCredentialStore
 from workbench.core.errors import ConfigError, WorkbenchError
-from workbench.core.oauth_grant_options import PrivateKeyJWTClient, key_algorithms
 from workbench.core.oauth_login import login, logout
 from workbench.core.profiles import (
     A2AProfile,
@@ -46,6 +46,7 @@ from workbench.core.profiles import (
     validation_details,
 )
 from workbench.core.profiles.credential_keys import parse_secret_spec
+from workbench.core.profiles.oauth_secrets import OAUTH_SECRETS, set_oauth_secret
 from workbench.core.profiles.service import ProfileService
 from workbench.core.profiles.store import ProfileStore
 from workbench.core.shell_quote import shown_command
@@ -120,73 +121,6 @@ async def _profile(options: ProfileCommandOptions) -> int:
     return EXIT_OK
 
 
-def _oauth_client_fields(client: OAuthClientOptions, current: ConnectionProfile | None = None) -> dict[str, Any]:
-    """The profile fields ``--oauth-client-*``, ``--oauth-grant`` and ``--oauth-dpop`` set (none given: none).
-
-    A key file makes the client ``private-key-jwt`` (its grant ``client_credentials`` unless another is
-    given); a client id alone keeps a ``private-key-jwt`` profile's key. A client that cannot use
-    ``client_credentials`` (dynamic, CIMD) goes back to the browser sign-in unless a grant is given.
-
-    Args:
-        client: The options given.
-        current: The profile being edited (``None``: a new one).
-
-    Raises:
-        ConfigError: Options of two client identities at once, or a key file that holds no usable key.
-    """
-    if sum(map(bool, (client.client_id or client.key_file, client.metadata_url, client.dynamic))) > 1:
-        raise ConfigError(
-            "Give one OAuth client: --oauth-client-id (with --oauth-client-key-file for a private key), "
-            "--oauth-client-metadata-url or --oauth-dynamic-client."
-        )
-    key_client = getattr(current, "oauth_client", "") == "private-key-jwt" and not (
-        client.secret_from or client.token_auth
-    )
-    fields: dict[str, Any] = {}
-    if client.key_file or (client.client_id and key_client):
-        fields.update(oauth_client="private-key-jwt", oauth_grant="client_credentials")
-        if client.client_id:
-            fields["oauth_client_id"] = client.client_id
-        if client.key_file:
-            fields.update(_client_key_fields(client.key_file, client.key_algorithm))
-    elif client.client_id:
-        fields.update(oauth_client="pre-registered", oauth_client_id=client.client_id, oauth_client_key_file=None)
-    elif client.metadata_url:
-        fields.update(oauth_client="metadata-document", oauth_client_metadata_url=client.metadata_url)
-        fields["oauth_grant"] = "authorization_code"
-    elif client.dynamic:
-        fields.update(oauth_client="dynamic", oauth_grant="authorization_code")
-    if client.key_algorithm:
-        fields["oauth_client_key_algorithm"] = client.key_algorithm
-    if client.grant:
-        fields["oauth_grant"] = client.grant
-    if client.token_auth:
-        fields["oauth_token_auth"] = client.token_auth
-    if client.redirect_port is not None:
-        fields["oauth_redirect_port"] = client.redirect_port
-    if client.dpop is not None:
-        fields["oauth_dpop"] = client.dpop
-    return fields
-
-
-def _client_key_fields(key_file: str, algorithm: str | None) -> dict[str, Any]:
-    """The profile's key file (an absolute path) and algorithm, the key checked now rather than at login.
-
-    Raises:
-        ConfigError: The file cannot be read, holds no usable private key, or not one for ``algorithm``.
-    """
-    path = os.path.abspath(os.path.expanduser(key_file))
-    pem = PrivateKeyJWTClient.from_file("key-check", path).private_key_pem  # reads it; the id is not used
-    fits = key_algorithms(pem)
-    if algorithm is not None and algorithm not in fits:
-        raise ConfigError(
-            f"The client key cannot sign {algorithm} assertions.",
-            hint=f"give --oauth-client-key-algorithm {fits[0]}, or the key for {algorithm}",
-            details={"oauth": "client-key-algorithm"},
-        )
-    return {"oauth_client_key_file": path, "oauth_client_key_algorithm": algorithm or fits[0]}
-
-
 def _needs_client_secret(profile: ConnectionProfile) -> bool:
     return (
         getattr(profile, "oauth_client", "") == "pre-registered" and getattr(profile, "oauth_token_auth", "") != "none"
@@ -252,7 +186,7 @@ def _new_profile(options: ProfileAddOptions) -> ConnectionProfile:
             if spec.protocol not in ("mcp-http", "mcp-sse"):
                 raise ConfigError("--oauth is for MCP servers over HTTP (--mcp or --mcp-sse).")
             mcp_fields.update(auth="oauth", oauth_scopes=list(options.oauth_scopes))
-            mcp_fields.update(_oauth_client_fields(options.oauth_client))
+            mcp_fields.update(oauth_client_fields(options.oauth_client))
         elif options.oauth_scopes or options.oauth_client:
             raise ConfigError("--oauth-scope and --oauth-client-* need --oauth.")
         fields["allowed_origins"] = spec.allow_origins
@@ -289,7 +223,7 @@ def _edited_profile(profile: ConnectionProfile, options: ProfileEditOptions) -> 
         raise ConfigError("--oauth and --oauth-client-* are for MCP servers over HTTP.")
     if not (options.oauth or uses_oauth(edited)):
         raise ConfigError("--oauth-client-* need a profile that logs in with OAuth.", hint="add --oauth")
-    changes = {**({"auth": "oauth"} if options.oauth else {}), **_oauth_client_fields(options.oauth_client, edited)}
+    changes = {**({"auth": "oauth"} if options.oauth else {}), **oauth_client_fields(options.oauth_client, edited)}
     try:
         return edited.with_changes(**changes)
     except ValidationError as exc:
@@ -307,17 +241,17 @@ async def _secret(options: SecretSetOptions | SecretClearOptions) -> int:
         _, count = await profiles.clear_secrets(profile, kind, name)
         print(f"forgot {count} secret(s) of {profile.name}", file=sys.stderr)
         return EXIT_OK
-    kind, name = parse_secret_spec(options.kind)
+    oauth_secret = options.kind in OAUTH_SECRETS
+    kind, name = (None, "") if oauth_secret else parse_secret_spec(options.kind)
+    if options.algorithm and options.kind != "oauth-client-key":
+        raise ConfigError("--algorithm is for oauth-client-key.")
     store.backend()  # refuse before asking for the value
-    if sys.stdin.isatty():
-        import getpass
-
-        value = getpass.getpass(f"{kind.value} for {profile.name}: ")
+    value = read_secret_value(options.file, f"{options.kind} for {profile.name}: ")
+    if oauth_secret:
+        await set_oauth_secret(profiles, profile, options.kind, SecretStr(value), algorithm=options.algorithm)
     else:
-        value = sys.stdin.read().rstrip("\r\n")
-    if not value:
-        raise ConfigError("No secret value was given on standard input.")
-    await profiles.set_secret(profile, kind, name, SecretStr(value))
+        assert kind is not None
+        await profiles.set_secret(profile, kind, name, SecretStr(value))
     backend = store.backend()
     print(f"stored {options.kind} for {profile.name} in {backend.name}", file=sys.stderr)
     if backend.warning:
