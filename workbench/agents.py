@@ -20,6 +20,11 @@ Without a browser, and with DPoP-bound tokens::
     OAuth(client=PreRegisteredClient("workload"), grant=JWTBearer(workload_jwt))
     OAuth(client=PreRegisteredClient("app", secret), grant=EnterpriseManaged(idp_token_url, "idp-app", id_token))
     OAuth(..., dpop=DPoP())                       # proofs from a key kept in the credential store
+
+Log in (or out) without opening a session, each step reported as it happens::
+
+    result = await login(url, oauth=OAuth(...), credentials=store, on_step=print)   # tokens stored
+    await logout(url, oauth=OAuth(...), credentials=store)   # revoked (RFC 7009) where offered, forgotten
 """
 
 from __future__ import annotations
@@ -103,6 +108,8 @@ if TYPE_CHECKING:
         TaskOperations,
     )
     from workbench.core.protocols.mcp import MCPAgent
+    from workbench.core.protocols.mcp.oauth import LoginResult, LogoutResult
+    from workbench.core.protocols.mcp.oauth_account import login, logout
     from workbench.core.protocols.skills import LoadedSkill, SkillFile, SkillSpec
     from workbench.core.protocols.snapshot import AgentSnapshot, TaskSnapshot, TaskSummary
     from workbench.core.wire.recorder import WireRecorder
@@ -183,6 +190,10 @@ _SOURCES: dict[str, str] = {
     "Skills": "workbench.core.protocols.contract",
     "TaskOperations": "workbench.core.protocols.contract",
     "MCPAgent": "workbench.core.protocols.mcp",
+    "LoginResult": "workbench.core.protocols.mcp.oauth",
+    "LogoutResult": "workbench.core.protocols.mcp.oauth",
+    "login": "workbench.core.protocols.mcp.oauth_account",
+    "logout": "workbench.core.protocols.mcp.oauth_account",
     "LoadedSkill": "workbench.core.protocols.skills",
     "SkillFile": "workbench.core.protocols.skills",
     "SkillSpec": "workbench.core.protocols.skills",
@@ -234,6 +245,8 @@ __all__ = [
     "KeyringCredentialStore",
     "LoadedSkill",
     "LogMessage",
+    "LoginResult",
+    "LogoutResult",
     "MCPAgent",
     "MemoryCredentialStore",
     "MetadataDocumentClient",
@@ -276,6 +289,8 @@ __all__ = [
     "WireRecorder",
     "WorkbenchError",
     "follow_redirects_opener",
+    "login",
+    "logout",
     "serve_client_metadata",
     "system_browser_opener",
 ]

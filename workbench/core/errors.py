@@ -120,7 +120,7 @@ class OAuthRefusedError(AuthRequiredError):
     """An OAuth login stopped at a step whose check failed; nothing of it was stored.
 
     ``details``: ``step`` (the auth stage: ``discovery``, ``registration``, ``authorize``,
-    ``token``, ``refresh``), ``reason`` (``resource-mismatch``, ``issuer-mismatch``,
+    ``callback``, ``token``, ``refresh``), ``reason`` (``resource-mismatch``, ``issuer-mismatch``,
     ``iss-mismatch``, ``state-mismatch``, ``client-metadata-mismatch``,
     ``client-metadata-unsupported``, ``registration-failed``, ``token-refused``, ``flow-failed``).
     """
