@@ -94,3 +94,27 @@ async def test_login_explain_json_gives_each_step_with_checks_exchanges_and_the_
     metadata = steps[1]["exchanges"][0]
     assert metadata["method"] == "GET" and metadata["status"] == 200 and IMPOSTOR in metadata["response_body"]
     assert result["kind"] == "failed" and result["error"]["details"]["oauth"] == "issuer-mismatch"
+
+
+async def test_a_second_login_explains_the_refresh_it_skips_and_logout_explain_shows_the_revocation(
+    tmp_path: Path,
+) -> None:
+    env = _env(tmp_path)
+    async with serve_oauth_protected_mcp() as servers:
+        code, _, err = await workbench(env, "profile", "add", "secure", "--mcp", servers.url, "--oauth")
+        assert code == 0, err
+        code, _, err = await workbench(env, "login", "secure", "--no-browser")
+        assert code == 0, err
+        code, out, err = await workbench(env, "login", "secure", "--explain", "--no-browser")
+        assert code == 0, err
+        assert _headlines(out)[0] == "Refresh" and re.search(r"^1\. Refresh  – skipped$", out, re.MULTILINE), out
+        assert "set aside" in out and _headlines(out)[-1] == "Token"
+        live = servers.provider.live_tokens()
+        code, out, err = await workbench(env, "logout", "secure", "--explain")
+        assert code == 0, err
+        left = servers.provider.live_tokens()
+    assert len(left) == len(live) - 2  # the second login's pair; the first login's was set aside, not revoked
+    assert _headlines(out) == ["Revocation"], out
+    assert re.search(r"^1\. Revocation  POST \S+/revoke → 200  ✓ https, refresh_token, access_token$", out, re.M), out
+    assert re.search(r"^   >   token=\*\*\*&.*client_secret=\*\*\*$", out, flags=re.MULTILINE), out
+    assert live and not any(token in out or token in err for token in live)

@@ -75,8 +75,9 @@ async def test_login_json_prints_one_object_per_step_and_a_second_login_reuses_t
             code, out, err = await workbench(env, "login", "secure", "--json")
             assert code == 0, err
         lines = [json.loads(line) for line in out.splitlines()]
-        assert [line.get("step") for line in lines[:-1]] == ["discovery", "discovery", "authorize", "callback", "token"]
-        assert all(line["wire_seqs"] for line in lines[:2])
+        steps = ["refresh", "discovery", "discovery", "authorize", "callback", "token"]
+        assert [line.get("step") for line in lines[:-1]] == steps  # the stored tokens set aside, then a login
+        assert lines[0]["status"] == "skipped" and all(line["wire_seqs"] for line in lines[1:3])
         assert lines[-1]["logged_in"] == "secure" and lines[-1]["scope"] == "mcp:tools"
         assert servers.provider.counters.registrations == 1
         assert len(set(servers.provider.counters.redirect_uris)) == 1

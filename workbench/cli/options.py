@@ -385,9 +385,11 @@ class LogoutOptions(ProfileCommandOptions):
 
     Attributes:
         name: The profile.
+        explain: Show the revocation step with its requests, answers and checks (``--explain``).
     """
 
     name: str
+    explain: bool = False
 
 
 CommandOptions = WindowOptions | DemoOptions | AgentCommandOptions | ProfileCommandOptions

@@ -169,7 +169,7 @@ def _profile_command_options(
             config_dir=config_dir,
         )
     if args.command == "logout":
-        return LogoutOptions(name=args.name, json=args.json, config_dir=config_dir)
+        return LogoutOptions(name=args.name, json=args.json, explain=args.explain, config_dir=config_dir)
     if args.command == "secret":
         if args.secret_command == "set":
             return SecretSetOptions(
@@ -546,6 +546,11 @@ def add_profile_commands(sub: Any) -> None:
     logout = sub.add_parser("logout", help="revoke and forget the OAuth tokens of a saved profile")
     logout.add_argument("name", metavar="NAME")
     logout.add_argument("--json", action="store_true", help="one JSON object per auth step, then the result")
+    logout.add_argument(
+        "--explain",
+        action="store_true",
+        help="show the revocation step: its requests and answers (tokens ***) and what was checked",
+    )
     for leaf in (login, logout):
         add_config_dir_option(leaf)
 

@@ -274,8 +274,7 @@ async def _oauth(options: LoginOptions | LogoutOptions) -> int:
     store = KeyringCredentialStore()
     store.backend()  # refuse before anything happens when no secure keyring exists
 
-    explain = isinstance(options, LoginOptions) and options.explain
-    on_step = StepPrinter(explain=explain, as_json=options.json)
+    on_step = StepPrinter(explain=options.explain, as_json=options.json)
 
     if isinstance(options, LogoutOptions):
         out = await logout(profile, store, on_step=on_step)

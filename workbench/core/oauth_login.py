@@ -79,6 +79,9 @@ async def login(
 ) -> LoginResult:
     """Log in now: forget the saved tokens (the registration stays), connect, and let the flow run.
 
+    Stored tokens with a refresh token are not refreshed: a ``refresh`` step, ``skipped``, says they
+    were set aside.
+
     Args:
         profile: An ``auth="oauth"`` HTTP/SSE profile.
         credentials: The credential store.
@@ -96,12 +99,17 @@ async def login(
         ConnectError: The server could not be reached.
     """
     from workbench.core.agent_factory import build_agent
+    from workbench.core.auth_steps import AuthStage, StepLog
     from workbench.core.protocols.mcp.oauth import LOGIN_TIMEOUT, LoginResult  # lazy: the MCP SDK
     from workbench.core.protocols.mcp.oauth_storage import CredentialTokenStorage
     from workbench.core.wire.recorder import WireRecorder
 
     timeout = LOGIN_TIMEOUT if timeout is None else timeout
-    await CredentialTokenStorage(credentials, profile.id).forget_tokens()
+    wire = wire if wire is not None else WireRecorder()
+    connection_id = connection_id or f"oauth-login-{uuid.uuid4().hex[:8]}"
+    storage = CredentialTokenStorage(credentials, profile.id)
+    stored = (await storage.load()).tokens
+    await storage.forget_tokens()
     steps: list[AuthStep] = []
 
     def collect(step: AuthStep) -> None:
@@ -109,12 +117,22 @@ async def login(
         if on_step is not None:
             on_step(step)
 
+    if stored is not None and stored.refresh_token:
+        # Said as a step, so --explain and the Login view show why no refresh happens.
+        StepLog(connection_id, wire, collect).step(
+            AuthStage.REFRESH,
+            "skipped",
+            "a refresh token was stored; a login signs in afresh instead: the stored tokens are set aside "
+            "(not revoked), the client registration is kept",
+            subject="refresh_token",
+        )
+
     # The person in the browser needs time: the connect waits for the login too.
     patient = profile.with_changes(connect_timeout=min(3600.0, profile.connect_timeout + timeout))
     agent = await build_agent(
         patient,
-        connection_id=connection_id or f"oauth-login-{uuid.uuid4().hex[:8]}",
-        wire=wire if wire is not None else WireRecorder(),
+        connection_id=connection_id,
+        wire=wire,
         resolve_secret=resolve_secret,
         credentials=credentials,
         oauth_opener=opener,
