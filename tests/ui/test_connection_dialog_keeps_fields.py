@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 
+from tests.servers.oauth_machine import new_key_pem
 from tests.support.panel_context import make_context
 from workbench.core.profiles import A2AProfile, ConnectionProfile, MCPHTTPProfile
 from workbench.ui.asyncutil import wait_signal
@@ -56,9 +57,12 @@ async def _rename_with_keys(qtbot, tmp_path: Path, profile: ConnectionProfile) -
 async def test_saving_a_private_key_jwt_client_credentials_dpop_profile_from_the_window_keeps_every_oauth_field(
     qtbot, tmp_path: Path
 ):
-    saved = await _rename_with_keys(qtbot, tmp_path, MACHINE)
+    key_file = tmp_path / "machine-key.pem"
+    key_file.write_text(new_key_pem()[0])  # the key file is read when the profile is saved
+    machine = MACHINE.with_changes(oauth_client_key_file=str(key_file))
+    saved = await _rename_with_keys(qtbot, tmp_path, machine)
     assert saved.name == "renamed"
-    assert saved.model_dump(exclude={"name"}) == MACHINE.model_dump(exclude={"name"})
+    assert saved.model_dump(exclude={"name"}) == machine.model_dump(exclude={"name"})
 
 
 @pytest.mark.asyncio

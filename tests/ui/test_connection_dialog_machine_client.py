@@ -13,7 +13,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QComboBox, QFileDialog, QWidget
 
-from tests.servers.oauth_machine import CLIENT_ID, serve_machine_oauth
+from tests.servers.oauth_machine import CLIENT_ID, new_key_pem, serve_machine_oauth
 from tests.support.panel_context import make_context, reported_errors
 from workbench.core.agent_factory import DefaultAgentFactory
 from workbench.core.credentials import MemoryCredentialStore
@@ -78,11 +78,14 @@ async def test_a_private_key_client_credentials_dpop_profile_is_added_with_the_k
     qtbot.keyClicks(oauth.client_id_edit, "machine-client")
     assert not dialog.ok_button().isEnabled()  # no key yet
     assert _tab(qtbot) is oauth.key_file_edit
-    qtbot.keyClicks(oauth.key_file_edit, "/keys/machine.pem")
+    key_file = tmp_path / "machine.pem"
+    key_file.write_text(new_key_pem()[0])
+    qtbot.keyClicks(oauth.key_file_edit, str(key_file))
     assert _tab(qtbot) is oauth.key_browse
     assert _tab(qtbot) is oauth.key_algorithm_combo
     qtbot.keyClicks(oauth.key_algorithm_combo, "ES256")
     assert oauth.key_algorithm_combo.currentText() == "ES256"
+    assert _tab(qtbot) is oauth.grant_fields.key_source_combo  # the file's path is kept (the first choice)
     assert _tab(qtbot) is oauth.grant_combo
     assert _tab(qtbot) is oauth.dpop_check  # no redirect port: no browser, no redirect
     qtbot.keyClick(oauth.dpop_check, Qt.Key.Key_Space)
@@ -99,7 +102,7 @@ async def test_a_private_key_client_credentials_dpop_profile_is_added_with_the_k
         "client_credentials",
     )
     assert (saved.oauth_client_key_file, saved.oauth_client_key_algorithm, saved.oauth_dpop) == (
-        "/keys/machine.pem",
+        str(key_file),
         "ES256",
         True,
     )
@@ -141,7 +144,11 @@ def test_a_key_kept_in_the_keyring_stays_until_a_file_is_chosen_or_another_clien
     qtbot.addWidget(dialog)
     assert dialog.is_valid(), dialog.field_errors()  # no file: the key in the keyring
     assert dialog.profile() == saved and dialog.secret_changes().forget == ()
-    dialog.oauth.key_file_edit.setText("/keys/m.pem")
+    assert dialog.oauth.grant_fields.key_in_keyring()
+    dialog.oauth.key_file_edit.setText("/keys/m.pem")  # imported into the keyring on save: nothing forgotten
+    assert dialog.secret_changes().forget == () and dialog.profile().oauth_client_key_file is None  # type: ignore[union-attr]
+    source = dialog.oauth.grant_fields.key_source_combo
+    source.setCurrentIndex(source.findData("file"))  # the path kept instead: the stored key goes
     assert dialog.secret_changes().forget == (oauth_client_key_key("m"),)
     dialog.oauth.key_file_edit.clear()
     dialog.oauth.client_combo.setCurrentIndex(dialog.oauth.client_combo.findData("dynamic"))

@@ -311,8 +311,18 @@ class ConnectionDialog(QDialog):
         """Close with the profile, but only when it is valid (otherwise show every problem)."""
         self._show_all = True
         self.validate()
-        if self._profile is not None:
-            super().accept()
+        if self._profile is None:
+            return
+        try:  # the files the OAuth settings name are read now, on save, not at every keystroke
+            key = self.oauth.check_files(self._profile.id) if self.kind() in OAUTH_KINDS else {}
+        except InputError as exc:
+            self._errors = {**self._errors, exc.field: exc.message}
+            self._fields[exc.field].set_error(exc.message)
+            return
+        if key:
+            store = {**self._changes.store, **key}
+            self._changes = SecretChanges(store=store, forget=tuple(k for k in self._changes.forget if k not in key))
+        super().accept()
 
     # ------------------------------------------------------------------ building
 

@@ -26,6 +26,7 @@ from workbench.core.profiles import ConnectionProfile, MCPHTTPProfile, MCPSSEPro
 from workbench.core.profiles.credential_keys import oauth_client_key_key, oauth_client_secret_key
 from workbench.ui.dialog_rules import present
 from workbench.ui.dialogs.credential_fields import InputError
+from workbench.ui.dialogs.oauth_grant_fields import GrantFields
 from workbench.ui.dialogs.secret_fields import SecretField
 from workbench.ui.untrusted import plain_label
 
@@ -44,6 +45,8 @@ OAUTH_CLIENT_CHOICES: list[tuple[str, str]] = [
 GRANT_CHOICES: list[tuple[str, str]] = [
     ("authorization_code", "Browser sign-in (authorization code)"),
     ("client_credentials", "Client credentials (no browser, no person)"),
+    ("jwt_bearer", "Workload identity (the workload's JWT)"),
+    ("enterprise_managed", "Enterprise-managed (ID token exchanged at the IdP)"),
 ]
 """The grant selector's entries: the profile's ``oauth_grant`` value and label."""
 KEY_FILE_FILTERS = ["PEM private keys (*.pem *.key)", "All files (*)"]
@@ -96,6 +99,10 @@ class OAuthSection(QWidget):
             "oauth_client_key_file",
             "oauth_client_key_algorithm",
             "oauth_dpop",
+            "oauth_assertion_file",
+            "oauth_idp_token_endpoint",
+            "oauth_idp_client_id",
+            "oauth_id_token_file",
         }
     )
     """The profile fields this section edits (an OAuth setting without an editor here carries over)."""
@@ -127,8 +134,10 @@ class OAuthSection(QWidget):
         form.addRow("Token auth", self.token_auth_combo)
         form.addRow("Private key", self.key_row)
         form.addRow("Key algorithm", self.key_algorithm_combo)
+        form.addRow("Key source", self.grant_fields.key_source_combo)
         form.addRow("Metadata URL", self.metadata_url_edit)
         form.addRow("Grant", self.grant_combo)
+        self.grant_fields.add_grant_rows(form)
         form.addRow("Redirect port", self.redirect_port_edit)
         form.addRow("DPoP", self.dpop_check)
         self._client_form = form
@@ -159,8 +168,11 @@ class OAuthSection(QWidget):
             self.client_secret.changed,
             self.metadata_url_edit.textChanged,
             self.redirect_port_edit.textChanged,
+            *self.grant_fields.signals(),
         ):
-            signal.connect(self.changed)
+            signal.connect(self.changed)  # type: ignore[attr-defined]
+        for row in (self.grant_fields.assertion_file, self.grant_fields.id_token_file):
+            row.edit.textChanged.connect(self._show_client_fields)  # a file named: no token to type
 
     def _build_client_fields(self, original: ConnectionProfile | None) -> None:
         """The client identity's widgets, filled from ``original``."""
@@ -195,6 +207,7 @@ class OAuthSection(QWidget):
         _narrow(self.grant_combo)
         self.grant_combo.setToolTip("How the workbench gets tokens: you sign in in a browser, or the client for itself")
         self._build_key_fields(oauth)
+        self.grant_fields = GrantFields(oauth)
         self.dpop_check = QCheckBox("Bind the tokens to this profile's key")
         self.dpop_check.setAccessibleName("DPoP-bound tokens")
         self.dpop_check.setToolTip(
@@ -236,7 +249,7 @@ class OAuthSection(QWidget):
         """Show the fields of the chosen client identity only."""
         client = self.client()
         self._follow_client(client)
-        machine = self.grant() == "client_credentials"
+        machine = self.grant() != "authorization_code"
         shown = {
             self.client_name_edit: client == "dynamic",
             self.client_id_edit: client in ("pre-registered", "private-key-jwt"),
@@ -247,6 +260,7 @@ class OAuthSection(QWidget):
             self.metadata_url_edit: client == "metadata-document",
             self.grant_combo: client in ("pre-registered", "private-key-jwt"),
             self.redirect_port_edit: not machine,
+            **self.grant_fields.shown(client, self.grant()),
         }
         for widget, visible in shown.items():
             self._client_form.setRowVisible(widget, visible)
@@ -261,13 +275,15 @@ class OAuthSection(QWidget):
     def _follow_client(self, client: str) -> None:
         """Offer only the grants ``client`` can use, and choose the one it must.
 
-        Dynamic and CIMD clients sign in in a browser; a private key JWT client gets tokens for itself;
-        a pre-registered client may do either (client credentials only with a secret).
+        Dynamic and CIMD clients sign in in a browser; a private key JWT client gets tokens without one;
+        a pre-registered client may do either (client credentials and enterprise-managed only with a secret).
         """
+        confidential = client == "private-key-jwt" or (client == "pre-registered" and self.token_auth() != "none")
         allowed = {
             "authorization_code": client != "private-key-jwt",
-            "client_credentials": client == "private-key-jwt"
-            or (client == "pre-registered" and self.token_auth() != "none"),
+            "client_credentials": confidential,
+            "jwt_bearer": client in ("pre-registered", "private-key-jwt"),
+            "enterprise_managed": confidential,
         }
         model = self.grant_combo.model()
         assert isinstance(model, QStandardItemModel)
@@ -284,7 +300,7 @@ class OAuthSection(QWidget):
         return str(self.client_combo.currentData())
 
     def grant(self) -> str:
-        """``authorization_code`` (a browser sign-in) or ``client_credentials``."""
+        """The grant (``GRANT_CHOICES``): ``authorization_code`` (a browser sign-in) or one without a browser."""
         return str(self.grant_combo.currentData())
 
     def on_key_browse_clicked(self) -> None:
@@ -311,9 +327,10 @@ class OAuthSection(QWidget):
         if port_text and not port_text.isdigit():
             raise InputError("auth", "the redirect port is a number from 1 to 65535")
         client = self.client()
-        key_file = self.key_file_edit.text().strip() or None if client == "private-key-jwt" else None
-        if client == "private-key-jwt" and key_file is None and not self._key_stored:
+        key_path = self.key_file_edit.text().strip() or None if client == "private-key-jwt" else None
+        if client == "private-key-jwt" and key_path is None and not self._key_stored:
             raise InputError("auth", "choose the client's private key file (PEM)")
+        key_file = None if self.grant_fields.key_in_keyring() else key_path
         return {
             "oauth_client": client,
             "oauth_client_id": (
@@ -328,6 +345,7 @@ class OAuthSection(QWidget):
             "oauth_client_key_file": key_file,
             "oauth_client_key_algorithm": self.key_algorithm_combo.currentText(),
             "oauth_dpop": self.dpop_check.isChecked(),
+            **self.grant_fields.fields(self.grant()),
         }
 
     def client_secret_store(self, profile_id: str, oauth: bool) -> dict[str, SecretStr]:
@@ -336,24 +354,41 @@ class OAuthSection(QWidget):
         Raises:
             InputError: A pre-registered client with a secret method, no secret typed and none kept (field ``auth``).
         """
+        grant = self.grant_fields.store(profile_id, self.grant()) if oauth else {}
         if not self._uses_client_secret(oauth):
-            return {}
+            return grant
         value = self.client_secret.value()
         if value is not None:
-            return {oauth_client_secret_key(profile_id): value}
+            return {**grant, oauth_client_secret_key(profile_id): value}
         if self.client_secret.keeps_stored():
-            return {}
+            return grant
         raise InputError("auth", "enter the client secret, or choose the token auth method none")
 
     def client_secret_forget(self, profile_id: str, oauth: bool) -> tuple[str, ...]:
         """The keys of the stored client secret and private key that the profile no longer uses (or forgets)."""
-        key_kept = oauth and self.client() == "private-key-jwt" and not self.key_file_edit.text().strip()
-        forget = () if key_kept or not self._key_stored else (oauth_client_key_key(profile_id),)
+        key_kept = oauth and self.client() == "private-key-jwt" and self.grant_fields.key_in_keyring()
+        forget: tuple[str, ...] = () if key_kept or not self._key_stored else (oauth_client_key_key(profile_id),)
+        forget += self.grant_fields.forget(profile_id, self.grant() if oauth else "")
         if not self.client_secret.is_stored() or (self._uses_client_secret(oauth) and self.client_secret.value()):
             return forget
         if self._uses_client_secret(oauth) and self.client_secret.keeps_stored():
             return forget
         return (oauth_client_secret_key(profile_id), *forget)
+
+    def check_files(self, profile_id: str) -> dict[str, SecretStr]:
+        """Read the files the OAuth settings name (on save): the key parses and fits, the tokens are JWTs.
+
+        Returns:
+            The client key to store when it is imported into the keyring.
+
+        Raises:
+            InputError: A file that cannot be read or does not hold what it must (field ``auth``).
+        """
+        if self.auth() != "oauth":
+            return {}
+        key_path = self.key_file_edit.text().strip() or None if self.client() == "private-key-jwt" else None
+        algorithm = self.key_algorithm_combo.currentText()
+        return self.grant_fields.check(profile_id, self.grant(), key_path, algorithm)
 
     def _uses_client_secret(self, oauth: bool) -> bool:
         return oauth and self.client() == "pre-registered" and self.token_auth() != "none"
