@@ -28,10 +28,10 @@ from tests.support.a2a_security_agents import (
 )
 from workbench.core.credentials import MemoryCredentialStore
 from workbench.core.errors import AuthRequiredError
+from workbench.core.oauth.tokens import TokenSet
 from workbench.core.protocols.a2a import A2AAgent, describe_card
 from workbench.core.protocols.a2a.security import required_credentials
 from workbench.core.protocols.a2a.security_auth import credential_key
-from workbench.core.protocols.a2a.security_oauth import TokenSet
 from workbench.core.protocols.base import AgentEvent, AuthRequired, Completed, Failed, InputRequest, InputResponse
 from workbench.core.wire.recorder import WireRecorder
 from workbench.demo.a2a_agents import serve_agent

@@ -14,12 +14,16 @@ import httpx
 from workbench.core.errors import ConfigError
 from workbench.core.http.browser import BrowserOpener
 from workbench.core.http.limits import HTTPLimits
+from workbench.core.oauth.client_auth import secrets_of
+from workbench.core.oauth_grant_options import PrivateKeyJWTClient
+from workbench.core.oauth_options import DPoP, OAuthClient, PreRegisteredClient
 from workbench.core.protocols.base import InputHandler
 from workbench.core.timeouts import DEFAULT_CONNECT_TIMEOUT
 from workbench.core.wire.recorder import WireRecorder
 from workbench.core.wire.redaction import is_secret_header, mask_query_values
 
 if TYPE_CHECKING:
+    from workbench.core.auth_steps import StepCallback
     from workbench.core.credentials import CredentialStore
 
 Binding = Literal["auto", "JSONRPC", "HTTP+JSON", "GRPC"]
@@ -75,6 +79,9 @@ class A2AConfig:
         credentials: Where the values for the card's security schemes live (``None``: the agent's memory).
         credential_id: Prefix of the credential-store keys.
         oauth_opener: Opens an authorization URL for browser sign-in (``None``: the system browser).
+        oauth_client: The client for the card's OAuth schemes (``None``: each scheme's stored id and secret).
+        dpop: DPoP-bound OAuth tokens (``None``: bearer tokens).
+        on_auth_step: Receives each step of an OAuth login (``AuthStep``) as it finishes.
     """
 
     url: str
@@ -98,6 +105,9 @@ class A2AConfig:
     credentials: CredentialStore | None = None
     credential_id: str = ""
     oauth_opener: BrowserOpener | None = None
+    oauth_client: OAuthClient | None = None
+    dpop: DPoP | None = None
+    on_auth_step: StepCallback | None = None
 
     def __post_init__(self) -> None:
         # Frozen: copies are taken once here, so a caller's later change to its own dict does not
@@ -114,7 +124,7 @@ class A2AConfig:
 
         Raises:
             ConfigError: Not an http(s) URL, an unknown binding or protocol version, gRPC without ``grpcio``,
-                or a timeout that is not a positive number.
+                a timeout that is not a positive number, or an OAuth client without its own id.
         """
         if not isinstance(self.url, str) or urlsplit(self.url).scheme not in ("http", "https"):
             raise ConfigError(
@@ -140,6 +150,15 @@ class A2AConfig:
                 hint="use auto, 1.0 or 0.3",
                 details={"option": "protocol_version", "choices": list(PROTOCOL_VERSION_CHOICES)},
             )
+        if self.oauth_client is not None and not isinstance(
+            self.oauth_client, PreRegisteredClient | PrivateKeyJWTClient
+        ):
+            raise ConfigError(
+                f"An A2A agent's OAuth client is a PreRegisteredClient or a PrivateKeyJWTClient, "
+                f"not {type(self.oauth_client).__name__}.",
+                hint="the card names the authorization server; give the client registered there",
+                details={"option": "oauth_client", "oauth": "client-unsuitable"},
+            )
         _positive("connect_timeout", self.connect_timeout, optional=False)
         _positive("request_timeout", self.request_timeout, optional=True)
         _positive("stream_idle_timeout", self.stream_idle_timeout, optional=True)
@@ -151,6 +170,8 @@ class A2AConfig:
         header's value also counts without its scheme word (``Signature x`` → ``x``).
         """
         redactor = self.wire.redactor
+        for secret in secrets_of(self.oauth_client) if self.oauth_client is not None else ():
+            redactor.add_secret(secret)
         if self.bearer_token:
             redactor.add_secret(self.bearer_token)
         for value in self.query_params.values():

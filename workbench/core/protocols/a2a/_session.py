@@ -21,6 +21,7 @@ import httpx
 from a2a.client import Client, ClientConfig, ClientFactory
 from a2a.types import AgentCard, AgentInterface, GetExtendedAgentCardRequest
 
+from workbench.core.auth_steps import StepLog
 from workbench.core.credentials import MemoryCredentialStore
 from workbench.core.errors import RequestTimeoutError, UsageError
 from workbench.core.protocols.a2a._config import A2AConfig
@@ -69,6 +70,9 @@ class Session:
             config.credential_id,
             opener=config.oauth_opener,
             on_secret=self.add_secret,
+            oauth_client=config.oauth_client,
+            dpop=config.dpop,
+            steps=StepLog(config.connection_id, config.wire, config.on_auth_step),
         )
 
     @property

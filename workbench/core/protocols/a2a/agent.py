@@ -59,7 +59,9 @@ from workbench.core.timeouts import DEFAULT_CONNECT_TIMEOUT
 from workbench.core.wire.recorder import WireRecorder
 
 if TYPE_CHECKING:
+    from workbench.core.auth_steps import StepCallback
     from workbench.core.credentials import CredentialStore
+    from workbench.core.oauth_options import DPoP, OAuthClient
 
 __all__ = [
     "SKILL_METADATA_KEY",
@@ -122,6 +124,17 @@ class A2AAgent(AgentBase):
         credential_id: Prefix of the credential-store keys (default: ``connection_id``); keys are
             ``<credential_id>/a2a:<scheme>:<field>``.
         oauth_opener: Opens an authorization URL for browser sign-in (default: the system browser).
+        oauth_client: The OAuth client for the card's OAuth 2.0 / OpenID Connect schemes:
+            ``PreRegisteredClient(id, secret)`` (``client_secret_basic`` by default, or
+            ``token_endpoint_auth_method="client_secret_post"``) or ``PrivateKeyJWTClient(id, pem)``
+            (``private_key_jwt``, RFC 7523). Default: the client id and secret stored (or asked for)
+            per scheme, sent as ``client_secret_post``.
+        dpop: ``DPoP()``: OAuth tokens bound to a proof key (RFC 9449), every token and agent request
+            carrying a proof (one ``use_dpop_nonce`` answered per request); the key is the one given,
+            else one kept in ``credentials``. Default: bearer tokens.
+        on_auth_step: Receives each step of an OAuth login as an ``AuthStep`` (authorization-server
+            metadata, authorization request, callback, token, refresh), as an MCP login's; each step
+            is a wire record too.
         http_transport: The httpx transport that really talks HTTP (default: a new
             ``httpx.AsyncHTTPTransport``). A seam: pass ``httpx.ASGITransport(app)`` to reach an
             in-process agent. It is wrapped by the wire tap either way.
@@ -156,6 +169,9 @@ class A2AAgent(AgentBase):
         oauth_opener: BrowserOpener | None = None,
         http_transport: httpx.AsyncBaseTransport | None = None,
         limits: HTTPLimits | None = None,
+        oauth_client: OAuthClient | None = None,
+        dpop: DPoP | None = None,
+        on_auth_step: StepCallback | None = None,
     ) -> None:
         self._config = config = A2AConfig(
             url=url,
@@ -178,6 +194,9 @@ class A2AAgent(AgentBase):
             credentials=credentials,
             credential_id=credential_id or "",
             oauth_opener=oauth_opener,
+            oauth_client=oauth_client,
+            dpop=dpop,
+            on_auth_step=on_auth_step,
         )
         self.connection_id = config.connection_id
         self._reducer = reducer = TaskReducer()

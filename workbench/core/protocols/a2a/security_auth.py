@@ -13,6 +13,13 @@ an OAuth access token (client credentials: requested and cached until it expires
 code with PKCE and OpenID Connect: the browser flow, then renewed with the refresh token when there
 is one). A 401 after an OAuth token was sent drops the token and, when a new one can be had without
 the user, retries once. Asking the user is the agent's job (``A2AAgent`` on 401/403 or auth-required).
+
+The OAuth requests are the shared OAuth layer's (``security_tokens``, ``security_oauth``): the client
+is the one given (``oauth_client``: client_secret_basic or _post, or private_key_jwt), else the
+scheme's stored id and secret (client_secret_post); with ``dpop`` every token request carries a
+DPoP proof and a DPoP-bound token goes out as ``Authorization: DPoP`` with a fresh proof per
+request (one ``use_dpop_nonce`` answered per request). With a ``StepLog`` each exchange of a login
+is an auth step, as for an MCP login.
 """
 
 from __future__ import annotations
@@ -27,22 +34,22 @@ import httpx
 from a2a.types import AgentCard
 from pydantic import SecretStr
 
-from workbench.core.errors import AuthRequiredError, UsageError
+from workbench.core.auth_steps import StepLog
+from workbench.core.errors import UsageError
+from workbench.core.http.dpop import DPoPKey, DPoPNonces, nonce_challenge
+from workbench.core.oauth.client_auth import secrets_of
+from workbench.core.oauth.tokens import TokenSet
+from workbench.core.oauth_grant_options import PrivateKeyJWTClient
+from workbench.core.oauth_options import DPoP, OAuthClient
 from workbench.core.protocols.a2a.security import (
     Alternative,
     CredentialNeed,
     choose_alternative,
     requirement_alternatives,
 )
-from workbench.core.protocols.a2a.security_oauth import (
-    BrowserOpener,
-    TokenSet,
-    authorization_code_flow,
-    client_form,
-    discover_oidc,
-    request_token,
-    system_browser,
-)
+from workbench.core.protocols.a2a.security_discovery import authorization_server_issuer, discover_oidc
+from workbench.core.protocols.a2a.security_oauth import BrowserOpener, TokenEndpoint, secret_client, system_browser
+from workbench.core.protocols.a2a.security_tokens import SchemeLogin, obtain, renew
 from workbench.core.protocols.base import InputResponse
 from workbench.core.timeouts import DEFAULT_LOGIN_TIMEOUT
 
@@ -52,6 +59,8 @@ if TYPE_CHECKING:
 SKILL_HEADER = "X-Workbench-Skill"
 """Private marker header: the request is for this skill (removed before the request is sent)."""
 TOKEN_FIELD = "token"
+DPOP_KEY_FIELD = "dpop_key"
+"""The store key ``<id>/a2a:*:dpop_key`` of the DPoP proof key made for an agent given ``DPoP()`` without one."""
 _OAUTH_TOKEN_FIELD = "oauth_token"
 
 
@@ -72,6 +81,11 @@ class SecurityAuth(httpx.Auth):
             wire redactor).
         authorization_timeout: Seconds to wait for a browser sign-in to come back.
         clock: Epoch seconds (tests move it forward instead of waiting for a token to expire).
+        oauth_client: The client for every OAuth scheme of the card (``None``: each scheme's stored
+            client id and secret, sent as ``client_secret_post``).
+        dpop: DPoP-bound tokens (RFC 9449): proofs signed with its key, else one made and kept in
+            ``store``; ``None``: bearer tokens.
+        steps: Where each exchange of an OAuth login is recorded as an auth step (``None``: nowhere).
     """
 
     def __init__(
@@ -84,6 +98,9 @@ class SecurityAuth(httpx.Auth):
         on_secret: Callable[[str], None] | None = None,
         authorization_timeout: float = DEFAULT_LOGIN_TIMEOUT,
         clock: Callable[[], float] = time.time,
+        oauth_client: OAuthClient | None = None,
+        dpop: DPoP | None = None,
+        steps: StepLog | None = None,
     ) -> None:
         self._card = card
         self.store = store
@@ -96,7 +113,15 @@ class SecurityAuth(httpx.Auth):
         self._values: dict[str, str | None] = {}
         self._tokens: dict[str, TokenSet | None] = {}
         self._oidc: dict[str, dict[str, Any]] = {}
+        self._issuers: dict[str, str | None] = {}
         self._lock = anyio.Lock()
+        self.oauth_client = oauth_client
+        self.dpop = dpop
+        self.steps = steps
+        self._dpop_key: DPoPKey | None = None
+        self._nonces = DPoPNonces()
+        for secret in secrets_of(oauth_client) if oauth_client is not None else ():
+            self._secret(secret)
 
     # ------------------------------------------------------------------ values
 
@@ -128,7 +153,7 @@ class SecurityAuth(httpx.Auth):
 
     async def _has(self, need: CredentialNeed) -> bool:
         """Whether everything ``need`` requires is stored (for OAuth: a client id, or a token)."""
-        if need.is_oauth and await self._token(need.scheme) is not None:
+        if need.is_oauth and (self.oauth_client is not None or await self._token(need.scheme) is not None):
             return True
         for f in need.fields:
             if not f.optional and not await self.value(need.scheme, f.name):
@@ -173,7 +198,9 @@ class SecurityAuth(httpx.Auth):
         return bool(needs)
 
     async def missing_fields(self, need: CredentialNeed) -> list[str]:
-        """The required fields of ``need`` with no stored value."""
+        """The required fields of ``need`` with no stored value (none for OAuth with a client given)."""
+        if need.is_oauth and self.oauth_client is not None:
+            return []
         return [f.name for f in need.fields if not f.optional and not await self.value(need.scheme, f.name)]
 
     # ------------------------------------------------------------------ answers from the user
@@ -256,86 +283,111 @@ class SecurityAuth(httpx.Auth):
             raise UsageError("The security auth is not attached to an HTTP client.")
         return self.http
 
-    async def _endpoints(self, need: CredentialNeed) -> tuple[str | None, str | None]:
-        """The authorization and token endpoints (from the card, or OpenID Connect discovery)."""
-        if need.type != "openid-connect":
-            return need.authorization_url, need.token_url
-        url = need.openid_connect_url
-        if not url:
-            return None, None
-        doc = self._oidc.get(url)
-        if doc is None:
-            doc = await discover_oidc(self._client(), url, scheme=need.scheme)
-            self._oidc[url] = doc
-        return str(doc["authorization_endpoint"]), str(doc["token_endpoint"])
+    async def _login(self, need: CredentialNeed) -> SchemeLogin | None:
+        """The client and the endpoints of an OAuth need (``None``: no client id stored and none given)."""
+        client = self.oauth_client
+        if client is None:
+            client_id = await self.value(need.scheme, "client_id")
+            if not client_id:
+                return None
+            client = secret_client(client_id, await self.value(need.scheme, "client_secret"))
+        if need.type == "openid-connect":
+            url = need.openid_connect_url
+            if not url:
+                return SchemeLogin(need, client, None, None)
+            doc = self._oidc.get(url)
+            if doc is None:
+                doc = await discover_oidc(self._client(), url, scheme=need.scheme, steps=self.steps)
+                self._oidc[url] = doc
+            issuer = doc.get("issuer")
+            return SchemeLogin(
+                need,
+                client,
+                str(doc["authorization_endpoint"]),
+                str(doc["token_endpoint"]),
+                issuer if isinstance(issuer, str) else None,
+            )
+        issuer = None
+        if isinstance(client, PrivateKeyJWTClient) and need.token_url:
+            # The assertion's audience: the issuer, when the authorization server publishes metadata.
+            if need.token_url not in self._issuers:
+                self._issuers[need.token_url] = await authorization_server_issuer(
+                    self._client(), need.token_url, scheme=need.scheme, steps=self.steps
+                )
+            issuer = self._issuers[need.token_url]
+        return SchemeLogin(need, client, need.authorization_url, need.token_url, issuer)
 
-    async def access_token(self, need: CredentialNeed, *, interactive: bool = True) -> str | None:
-        """A valid access token for an OAuth / OIDC need, obtaining or renewing it as needed.
+    async def _proof_key(self) -> DPoPKey | None:
+        """The DPoP key: the one given, else the one kept in the store (made and kept on first use)."""
+        if self.dpop is None:
+            return None
+        if self._dpop_key is None:
+            if self.dpop.key_pem is not None:
+                self._dpop_key = DPoPKey.from_pem(self.dpop.key_pem)
+            else:
+                name = self.key("*", DPOP_KEY_FIELD)
+                stored = await self.store.get(name)
+                if stored is not None:
+                    self._dpop_key = DPoPKey.from_pem(stored.get_secret_value())
+                else:
+                    self._dpop_key = DPoPKey.generate()
+                    await self.store.set(name, SecretStr(self._dpop_key.to_pem()))
+        return self._dpop_key
+
+    async def oauth_token(self, need: CredentialNeed, *, interactive: bool = True) -> TokenSet | None:
+        """A valid token for an OAuth / OIDC need, obtaining or renewing it as needed.
 
         Returns:
-            The token, or ``None`` when the client id (or secret) is not stored yet, or when only a
-            browser sign-in could help and ``interactive`` is off.
+            The token, or ``None`` when the client id (or secret) is not stored yet and no client was
+            given, or when only a browser sign-in could help and ``interactive`` is off.
 
         Raises:
-            AuthRequiredError: The authorization server refused.
-            ProtocolError: An endpoint answered nonsense.
+            AuthRequiredError: The authorization server refused (``OAuthRefusedError``: a check failed).
+            ProtocolError: A discovery document is unusable.
             RequestTimeoutError: A browser sign-in did not come back in time.
         """
         async with self._lock:
             token = await self._token(need.scheme)
-            now = self.clock()
-            if token is not None and token.access_token and token.valid(now):
-                return token.access_token
-            client_id = await self.value(need.scheme, "client_id")
-            client_secret = await self.value(need.scheme, "client_secret")
-            if not client_id:
+            if token is not None and token.access_token and token.valid(self.clock()):
+                return token
+            login = await self._login(need)
+            if login is None:
                 return None
-            authorization_url, token_url = await self._endpoints(need)
-            if token is not None and token.refresh_token and token_url:
-                form = {"grant_type": "refresh_token", "refresh_token": token.refresh_token}
-                form.update(client_form(client_id, client_secret))
-                if need.scopes:
-                    form["scope"] = " ".join(need.scopes)
-                try:
-                    fresh = await request_token(
-                        self._client(), need.refresh_url or token_url, form, scheme=need.scheme, now=self.clock()
-                    )
-                except AuthRequiredError:
+            endpoint = TokenEndpoint(
+                self._client(),
+                scheme=need.scheme,
+                steps=self.steps,
+                dpop=await self._proof_key(),
+                nonces=self._nonces,
+                clock=self.clock,
+                on_secret=self._secret,
+            )
+            fresh = None
+            if token is not None and token.refresh_token:
+                fresh = await renew(endpoint, login, token.refresh_token)
+                if fresh is None:
                     await self.drop_token(need.scheme)  # refresh token rejected: sign in again
-                else:
-                    if fresh.refresh_token is None:
-                        fresh = TokenSet(
-                            fresh.access_token, fresh.obtained_at, fresh.expires_at, token.refresh_token, fresh.scope
-                        )
-                    await self._keep_token(need.scheme, fresh)
-                    return fresh.access_token
-            if need.type == "oauth2-client-credentials":
-                if not client_secret or not token_url:
-                    return None
-                form = {"grant_type": "client_credentials", **client_form(client_id, client_secret)}
-                if need.scopes:
-                    form["scope"] = " ".join(need.scopes)
-                fresh = await request_token(self._client(), token_url, form, scheme=need.scheme, now=self.clock())
-            else:
-                if not interactive or not authorization_url or not token_url:
-                    return None
-                scopes = need.scopes
-                if need.type == "openid-connect" and "openid" not in scopes:
-                    scopes = ("openid", *scopes)
-                fresh = await authorization_code_flow(
-                    self._client(),
-                    scheme=need.scheme,
-                    authorization_url=authorization_url,
-                    token_url=token_url,
-                    client_id=client_id,
-                    client_secret=client_secret,
-                    scopes=scopes,
-                    opener=self.opener,
-                    timeout=self.authorization_timeout,
-                    clock=self.clock,
+            if fresh is None:
+                fresh = await obtain(
+                    endpoint, login, interactive=interactive, opener=self.opener, timeout=self.authorization_timeout
                 )
+            if fresh is None:
+                return None
             await self._keep_token(need.scheme, fresh)
-            return fresh.access_token
+            return fresh
+
+    async def access_token(self, need: CredentialNeed, *, interactive: bool = True) -> str | None:
+        """The access token of ``oauth_token`` (``None`` when there is none to send)."""
+        token = await self.oauth_token(need, interactive=interactive)
+        return token.access_token if token is not None else None
+
+    async def _prove(self, request: httpx.Request, token: str) -> None:
+        """Present a DPoP-bound ``token`` on ``request`` with a fresh proof for it."""
+        key = await self._proof_key()
+        assert key is not None
+        url = str(request.url)
+        request.headers["Authorization"] = f"DPoP {token}"
+        request.headers["DPoP"] = key.proof(request.method, url, access_token=token, nonce=self._nonces.get(url))
 
     # ------------------------------------------------------------------ httpx.Auth
 
@@ -373,9 +425,12 @@ class SecurityAuth(httpx.Auth):
                     self._secret(encoded)
                     request.headers["Authorization"] = f"Basic {encoded}"
             elif need.is_oauth:
-                access = await self.access_token(need, interactive=interactive)
-                if access:
-                    request.headers["Authorization"] = f"Bearer {access}"
+                oauth = await self.oauth_token(need, interactive=interactive)
+                if oauth is not None and oauth.dpop_bound and self.dpop is not None:
+                    await self._prove(request, oauth.access_token)
+                    sent_tokens.append(scheme)
+                elif oauth is not None:
+                    request.headers["Authorization"] = f"Bearer {oauth.access_token}"
                     sent_tokens.append(scheme)
         return sent_tokens
 
@@ -389,6 +444,12 @@ class SecurityAuth(httpx.Auth):
         needs = await self.needs(skill or None)
         sent = await self.apply(request, needs) if needs else []
         response = yield request
+        if "DPoP" in request.headers:
+            self._nonces.learn(str(request.url), response.headers)
+            if nonce_challenge(response.status_code, response.headers, b""):
+                # The agent wants its nonce in the proof (RFC 9449 §9): once, with a fresh proof.
+                await self._prove(request, request.headers["Authorization"].partition(" ")[2])
+                response = yield request
         if response.status_code != 401 or not sent:
             return
         renewable = [n for n in needs if n.scheme in sent]
