@@ -210,7 +210,8 @@ async def build_agent(
             A2A profiles also the values the card's security schemes need (asked for on 401/403).
         oauth_opener: Opens the authorization URL when an OAuth login is needed; ``None``: a needed
             login fails with ``AuthRequiredError`` (``details["oauth"] == "login-required"``).
-        on_auth_step: Receives each OAuth ``AuthStep`` (they are also published on ``bus``).
+        on_auth_step: Receives each OAuth ``AuthStep`` (they are also published on ``bus``), an MCP
+            login's and an A2A card's OAuth scheme's alike.
         oauth_login_timeout: Seconds an OAuth login waits for the browser (default: the provider's).
         peer_names_itself: The agent takes the name the server or card gives (a transient profile's
             name is only a label for its target); otherwise it keeps the profile's name.
@@ -234,7 +235,8 @@ async def build_agent(
         protect_logs(redactor)
     name = None if peer_names_itself else profile.name
     if isinstance(profile, A2AProfile):
-        return _build_a2a(profile, cid, name, wire, handlers, secrets, credentials, oauth_opener)
+        sink = _auth_step_sink(bus, on_auth_step)
+        return _build_a2a(profile, cid, name, wire, handlers, secrets, credentials, oauth_opener, sink)
     auth = None
     if isinstance(profile, MCPHTTPProfile | MCPSSEProfile) and profile.auth == "oauth":
         if credentials is None:
@@ -264,22 +266,30 @@ async def _oauth_provider(
 ) -> WorkbenchOAuthProvider:
     from workbench.core.protocols.mcp.oauth import LOGIN_TIMEOUT, build_oauth_provider  # lazy: keeps the SDK out
 
-    def emit(step: AuthStep) -> None:
-        if on_auth_step is not None:
-            on_auth_step(step)
-        if bus is not None:
-            bus.publish(step)
-
     return await build_oauth_provider(
         profile,
         credentials,
         wire=wire,
         connection_id=connection_id,
         opener=opener,
-        on_step=emit,
+        on_step=_auth_step_sink(bus, on_auth_step),
         login_hint=_login_hint(profile),
         login_timeout=LOGIN_TIMEOUT if login_timeout is None else login_timeout,
     )
+
+
+def _auth_step_sink(
+    bus: EventBus | None, on_auth_step: Callable[[AuthStep], None] | None
+) -> Callable[[AuthStep], None]:
+    """Where a login's steps go: the caller's callback and the bus (the Login view listens there)."""
+
+    def emit(step: AuthStep) -> None:
+        if on_auth_step is not None:
+            on_auth_step(step)
+        if bus is not None:
+            bus.publish(step)
+
+    return emit
 
 
 def _login_hint(profile: MCPHTTPProfile | MCPSSEProfile) -> str:
@@ -353,6 +363,7 @@ def _build_a2a(
     secrets: ResolvedSecrets,
     credentials: CredentialStore | None = None,
     oauth_opener: OAuthOpener | None = None,
+    on_auth_step: Callable[[AuthStep], None] | None = None,
 ) -> RemoteAgent:
     from workbench.core.http.httpx_transport import HttpxCredentialGuard
     from workbench.core.protocols.a2a import A2AAgent  # lazy: keeps the SDK out until needed
@@ -377,6 +388,7 @@ def _build_a2a(
         credentials=credentials,
         credential_id=profile.id,
         oauth_opener=oauth_opener,
+        on_auth_step=on_auth_step,  # the card's OAuth logins, step by step (the Login view shows them)
         # Credentials go only to the origins the user configured or approved (not where the card points).
         http_transport=HttpxCredentialGuard(credential_boundary(profile, secrets, wire, handlers.origin_approval)),
         limits=profile.http_limits(),

@@ -152,3 +152,44 @@ async def test_a_public_client_cannot_run_client_credentials_so_nothing_is_sent(
                 events = [ev async for ev in agent.stream_async("hello")]
     assert isinstance(events[-1], Failed) and isinstance(events[-1].error, AuthRequiredError)
     assert servers.authorization_server.seen.grants == [] and steps == []
+
+
+@pytest.mark.asyncio
+async def test_an_openid_connect_sign_in_of_a_saved_profile_puts_each_step_on_the_bus_as_an_mcp_login_does() -> None:
+    from tests.support.a2a_security_agents import CLIENT_ID as OIDC_CLIENT
+    from tests.support.a2a_security_agents import OAuthServer, oauth_agent
+    from workbench.core.agent_factory import build_agent
+    from workbench.core.events import EventBus
+    from workbench.core.profiles import A2AProfile
+    from workbench.demo.a2a_agents import serve_agent
+
+    async def follow(url: str) -> None:
+        import httpx
+
+        async with httpx.AsyncClient(timeout=BOUND) as browser:
+            assert (await browser.get(url, follow_redirects=True)).status_code == 200
+
+    bus, on_bus = EventBus(), []
+    bus.subscribe(AuthStep, on_bus.append)
+    server = OAuthServer()
+    async with serve_agent(oauth_agent("oidc", server)) as url:
+        profile = A2AProfile(name="oidc", url=url)
+        store = MemoryCredentialStore({credential_key(profile.id, "oauth", "client_id"): OIDC_CLIENT})
+        agent = await build_agent(profile, credentials=store, bus=bus, oauth_opener=follow)
+        try:
+            with anyio.fail_after(BOUND):
+                assert (await agent.invoke_async("hello")).state == "completed"
+        finally:
+            await agent.aclose()
+    assert [(s.stage, s.status) for s in on_bus] == [
+        (AuthStage.DISCOVERY, "ok"),
+        (AuthStage.AUTHORIZE, "ok"),
+        (AuthStage.CALLBACK, "ok"),
+        (AuthStage.TOKEN, "ok"),
+    ]
+    discovery, authorize, callback, token = on_bus
+    assert {c.name: c.outcome for c in discovery.checks} == {"issuer": "passed", "https": "passed"}
+    assert {c.name for c in authorize.checks} == {"pkce", "state"} and authorize.exchanges[0].via == "browser"
+    assert "state=***" in authorize.exchanges[0].url and "code_challenge_method=S256" in authorize.exchanges[0].url
+    assert callback.exchanges[0].url.endswith("code=***&state=***")
+    assert token.wire_seqs and all(s.connection_id == profile.id for s in on_bus)

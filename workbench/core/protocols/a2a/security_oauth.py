@@ -21,6 +21,7 @@ import secrets
 import time
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import httpx
 
@@ -232,9 +233,10 @@ async def request_token(
 
 
 def _redacted_authorization_url(url: str) -> str:
-    parsed = httpx.URL(url)
-    params = [(k, "***" if k == "state" else v) for k, v in parsed.params.multi_items()]
-    return str(parsed.copy_with(params=params))
+    """The authorization URL as the step shows it: the state masked (the PKCE challenge is public)."""
+    parts = urlsplit(url)
+    params = [(k, "***" if k == "state" else v) for k, v in parse_qsl(parts.query, keep_blank_values=True)]
+    return urlunsplit(parts._replace(query=urlencode(params, safe="*")))
 
 
 async def authorization_code_flow(
