@@ -1,8 +1,9 @@
 """``workbench profile add … --oauth-grant jwt_bearer|enterprise_managed``, ``secret set … oauth-*``, then ``login``.
 
 Against the loopback authorization server for the grants without a browser (``tests/servers/oauth_machine.py``).
-The logins run ``python -m workbench`` as a process of its own, with the file test keyring
-(``tests/support/keyrings.py``); the refusals run in this process (``tests/support/cli_profiles.py``).
+The workload-identity login runs ``python -m workbench`` as a process of its own (the token file read by
+a new process), with the file test keyring (``tests/support/keyrings.py``); the other commands run in this
+process (``tests/support/cli_profiles.py``), which chooses the keyring backend again from the environment.
 Secrets never reach the output, the profile file, or (as the key file's body) the keyring file in clear.
 """
 
@@ -59,7 +60,7 @@ async def test_a_jwt_bearer_profile_logs_in_from_its_workload_token_file_as_a_pr
     assert token not in out + err + out2 + err2 and token not in _saved(tmp_path)
 
 
-async def test_an_enterprise_profile_with_its_secrets_in_the_keyring_logs_in_as_a_process(tmp_path: Path) -> None:
+async def test_an_enterprise_profile_with_its_secrets_in_the_keyring_logs_in(tmp_path: Path) -> None:
     env = cli_env(tmp_path)
     async with serve_machine_oauth() as servers:
         code, _, err = await workbench(
@@ -73,7 +74,7 @@ async def test_an_enterprise_profile_with_its_secrets_in_the_keyring_logs_in_as_
         assert code == 0, err
         code, _, err = await workbench(env, "secret", "set", "ent", "oauth-idp-client-secret", stdin=b"idp-s3cr3t")
         assert code == 0, err
-        code, out, err = await workbench_process("login", "ent", "--no-browser", "--json", env=env, timeout=90)
+        code, out, err = await workbench(env, "login", "ent", "--no-browser", "--json")
         assert code == 0, err
     assert servers.authorization_server.seen.grants == [TOKEN_EXCHANGE, JWT_BEARER]
     shown = out + err
@@ -100,7 +101,7 @@ async def test_secret_set_stores_a_client_key_from_a_file_and_login_signs_with_i
             "ES256",
         )
         key_file.unlink()  # the key now comes from the keyring
-        code, out2, err2 = await workbench_process("login", "k", "--no-browser", env=env, timeout=90)
+        code, out2, err2 = await workbench(env, "login", "k", "--no-browser")
         assert code == 0, err2
     assert servers.authorization_server.seen.grants == ["client_credentials"]
     key_body = servers.client_key_pem.splitlines()[1]
