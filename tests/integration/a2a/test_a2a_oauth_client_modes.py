@@ -193,3 +193,21 @@ async def test_an_openid_connect_sign_in_of_a_saved_profile_puts_each_step_on_th
     assert "state=***" in authorize.exchanges[0].url and "code_challenge_method=S256" in authorize.exchanges[0].url
     assert callback.exchanges[0].url.endswith("code=***&state=***")
     assert token.wire_seqs and all(s.connection_id == profile.id for s in on_bus)
+
+
+@pytest.mark.asyncio
+async def test_a_dpop_nonce_refused_again_stops_the_login_at_the_token_step_and_nothing_is_stored() -> None:
+    from workbench.core.errors import OAuthRefusedError
+
+    store = MemoryCredentialStore()
+    async with serve_machine_agent(Behaviour(as_nonce=True, nonces_expire=True)) as servers:
+        client = PreRegisteredClient(CLIENT_ID, CLIENT_SECRET)
+        agent, steps, _ = agent_for(servers, client, dpop=DPoP(), credentials=store)
+        async with agent:
+            with anyio.fail_after(BOUND):
+                events = [ev async for ev in agent.stream_async("hello")]
+    final = events[-1]
+    assert isinstance(final, Failed) and isinstance(final.error, OAuthRefusedError)
+    assert (final.error.details["oauth"], final.error.details["step"]) == ("dpop-nonce-refused", "token")
+    assert steps[-1].stage is AuthStage.TOKEN and steps[-1].status == "failed"
+    assert await store.get(credential_key(CID, "oauth", "token")) is None
