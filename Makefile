@@ -43,6 +43,9 @@ INSPECTOR_STAMP := $(INSPECTOR_PREFIX)/.installed
 
 .PHONY: demo test lint typecheck imports unit env bench coverage clean
 
+# The dev environment takes the apps extra (QtWebEngine, +422 MB) so that the MCP Apps tests run in a fresh clone:
+# a QWebEngineView works under QT_QPA_PLATFORM=offscreen (software rendering), no Xvfb needed. Without the
+# extra those tests skip and say why.
 env: $(STAMP)
 
 $(STAMP): pyproject.toml tools/find_python.sh
@@ -50,7 +53,7 @@ $(STAMP): pyproject.toml tools/find_python.sh
 	  echo "Creating $(VENV) with $$PYTHON_BIN ($$($$PYTHON_BIN --version))"; \
 	  rm -rf $(VENV); "$$PYTHON_BIN" -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet -e '.[dev,apps]'
 	@touch $(STAMP)
 
 demo: $(STAMP)
