@@ -53,6 +53,9 @@ EXPECTED_TOOLS = {
     "add_tool",
     "bump_counter",
     "broken_output",
+    "task_count",
+    "task_confirm",
+    "task_forever",
 }
 EXPECTED_RESOURCES = {"demo://readme", "demo://logo.png", "demo://counter"}
 ITEMS_TEMPLATE = "demo://items/{item_id}"

@@ -11,6 +11,7 @@ from workbench.demo.mcp_server import (
     log_levels,
     prompts,
     resources,
+    tasks_ext,
     tools_agent,
     tools_basic,
     tools_dynamic,
@@ -48,6 +49,7 @@ def build_server(state: DemoState | None = None) -> MCPServer:
         instructions=INSTRUCTIONS,
         log_level="WARNING",
         tools=[tools_basic.broken_output_tool()],
+        extensions=[tasks_ext.DemoTasksExtension()],
     )
     tools_agent.register(server, state)
     tools_basic.register(server)
@@ -56,6 +58,7 @@ def build_server(state: DemoState | None = None) -> MCPServer:
     tools_dynamic.register(server, state)
     resources.register(server, state)
     prompts.register(server)
+    tasks_ext.register_tools(server)
     log_levels.add_legacy_set_level(server)
     _advertise_legacy_list_changed(server)
     return server
