@@ -24,6 +24,10 @@ The tree (codes in brackets; tests assert codes, never message text)::
     ├── RemoteError                     [remote]            the peer answered with an error object
     ├── RequestTimeoutError             [timeout]           no answer within the configured time
     ├── SamplingRejectedError           [sampling-rejected] the user rejected a peer's sampling request
+    ├── ModelEndpointError              [model-endpoint]    a sampling responder's model endpoint failed
+    │   ├── ModelTimeoutError           [model-timeout]     no (complete) answer within the endpoint's time
+    │   ├── ModelResponseError          [model-response]    the endpoint sent something malformed or too big
+    │   └── SamplingToolError           [sampling-unknown-tool] the model called a tool the request did not offer
     ├── SecureStorageUnavailableError   [no-secure-storage] no secure keyring backend
     └── HandoffError                    [handoff]           a multi-agent handoff was refused
         ├── HandoffDeniedError          [handoff-denied]    a policy or the user refused the hop
@@ -226,6 +230,33 @@ class SamplingRejectedError(WorkbenchError):
     """The user rejected a peer's sampling request (the peer gets an error response, never a fake reply)."""
 
     code = "sampling-rejected"
+
+
+class ModelEndpointError(WorkbenchError):
+    """A model endpoint that answers sampling requests failed (refused, unreachable, an HTTP error status).
+
+    The message names the endpoint and the status, never the key sent to it.
+    """
+
+    code = "model-endpoint"
+
+
+class ModelTimeoutError(ModelEndpointError):
+    """The model endpoint did not finish its answer within the endpoint's timeout."""
+
+    code = "model-timeout"
+
+
+class ModelResponseError(ModelEndpointError):
+    """The model endpoint's answer is malformed (not JSON, an unknown event, a cut stream) or too big."""
+
+    code = "model-response"
+
+
+class SamplingToolError(ModelEndpointError):
+    """The model asked to call a tool that the sampling request did not offer."""
+
+    code = "sampling-unknown-tool"
 
 
 class SecureStorageUnavailableError(WorkbenchError):

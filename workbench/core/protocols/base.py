@@ -28,6 +28,7 @@ InputResponse = _questions.InputResponse
 SamplingHandler = _questions.SamplingHandler
 SamplingRequest = _questions.SamplingRequest
 SamplingResponse = _questions.SamplingResponse
+SamplingUsage = _questions.SamplingUsage
 
 
 # --------------------------------------------------------------------------- content

@@ -94,13 +94,50 @@ class SamplingRequest:
 
 
 @dataclass(frozen=True, slots=True)
+class SamplingUsage:
+    """What answering one sampling request cost, as far as the responder knows.
+
+    Attributes:
+        input_tokens: Prompt tokens the endpoint counted (``None``: not reported).
+        output_tokens: Completion tokens the endpoint counted (``None``: not reported).
+        cost: Price in the endpoint's currency, from its per-million-token prices (``None``: no prices set).
+    """
+
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    cost: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class SamplingResponse:
-    """The reply to a sampling request (written by a person or produced by another agent)."""
+    """The reply to a sampling request (written by a person, a script, a model or another agent).
+
+    ``text`` is the reply when ``content`` is empty. ``content`` holds the reply's parts when it has
+    more than text: ``tool_use`` parts (``data`` = ``{"id", "name", "input"}``) answer a request that
+    offered tools (SEP-1577), with ``stop_reason`` ``toolUse``.
+
+    Attributes:
+        text: The reply's text.
+        model: The model (or ``workbench-human``, ``workbench-script``) that answered.
+        stop_reason: ``endTurn``, ``stopSequence``, ``maxTokens`` or ``toolUse``.
+        role: Always ``assistant``.
+        content: The reply's parts, when it is more than ``text``.
+        usage: Tokens and cost, when a model answered.
+        responder: Who answered (``person``, ``script:FILE``, ``model:NAME``, an agent), for logs.
+    """
 
     text: str
     model: str = "workbench-human"
     stop_reason: str = "endTurn"
     role: str = "assistant"
+    content: tuple[ContentPart, ...] = ()
+    usage: SamplingUsage | None = None
+    responder: str = ""
+
+    @property
+    def tool_uses(self) -> list[ContentPart]:
+        """The reply's ``tool_use`` parts."""
+        return [p for p in self.content if p.type == "tool_use"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -67,6 +67,8 @@ class Notifications:
         kwargs: dict[str, Any] = {
             "elicitation_callback": self._on_elicit,
             "sampling_callback": self._on_sample,
+            # Tools in sampling requests (SEP-1577): a person, a script or a model can answer with tool_use.
+            "sampling_capabilities": types.SamplingCapability(tools=types.SamplingToolsCapability()),
             "logging_callback": self._on_log,
             "message_handler": self._on_message,
         }

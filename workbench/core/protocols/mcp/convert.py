@@ -157,11 +157,32 @@ def sampling_request(params: types.CreateMessageRequestParams, agent: str) -> Sa
     )
 
 
-def sampling_result(response: SamplingResponse) -> types.CreateMessageResult:
-    """Convert a sampling reply into the SDK result."""
-    return types.CreateMessageResult(
-        role="assistant",
-        model=response.model,
-        stop_reason=response.stop_reason,
-        content=types.TextContent(text=response.text),
+def sampling_result(response: SamplingResponse) -> types.CreateMessageResult | types.CreateMessageResultWithTools:
+    """Convert a sampling reply into the SDK result: with tools (SEP-1577) when it holds ``tool_use`` parts."""
+    if not response.content:
+        return types.CreateMessageResult(
+            role="assistant",
+            model=response.model,
+            stop_reason=response.stop_reason,
+            content=types.TextContent(text=response.text),
+        )
+    blocks: list[types.TextContent | types.ToolUseContent] = []
+    for part in response.content:
+        if part.type == "tool_use":
+            data = part.data or {}
+            blocks.append(
+                types.ToolUseContent(id=str(data.get("id")), name=str(data.get("name")), input=data.get("input") or {})
+            )
+        elif part.text:
+            blocks.append(types.TextContent(text=part.text))
+    if not any(isinstance(b, types.ToolUseContent) for b in blocks):
+        text = "".join(b.text for b in blocks if isinstance(b, types.TextContent))
+        return types.CreateMessageResult(
+            role="assistant",
+            model=response.model,
+            stop_reason=response.stop_reason,
+            content=types.TextContent(text=text),
+        )
+    return types.CreateMessageResultWithTools(
+        role="assistant", model=response.model, stop_reason=response.stop_reason, content=blocks
     )
