@@ -21,6 +21,7 @@ class ToolSpec:
         annotations: Behaviour hints (read-only, destructive, ...), as sent.
         kind: ``tool`` for MCP tools, ``skill`` for A2A skills.
         raw: The protocol object as received.
+        meta: The tool's ``_meta``, as sent (MCP Apps: ``ui.resourceUri``, ``ui.visibility``).
     """
 
     name: str
@@ -31,6 +32,7 @@ class ToolSpec:
     annotations: dict[str, Any] | None = None
     kind: str = "tool"
     raw: Any = field(default=None, compare=False, repr=False)
+    meta: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Return a JSON-ready description (without the raw object)."""

@@ -20,6 +20,7 @@ class ContentPart:
         uri: Resource URI or file URL.
         name: File or resource name.
         raw: The protocol object as received.
+        meta: The block's or resource contents' ``_meta``, as sent (an MCP App's ``ui.csp`` lives there).
     """
 
     type: str
@@ -30,6 +31,7 @@ class ContentPart:
     uri: str | None = None
     name: str | None = None
     raw: Any = field(default=None, compare=False, repr=False)
+    meta: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Return a JSON-ready dict without empty fields and without ``raw``."""

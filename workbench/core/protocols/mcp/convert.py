@@ -42,9 +42,16 @@ def content_part(block: Any) -> ContentPart:
 
 def resource_contents_part(contents: Any, raw: Any = None) -> ContentPart:
     """Convert text or blob resource contents into a ``resource`` part."""
+    meta = getattr(contents, "meta", None)
+    meta = dict(meta) if meta else None
     if isinstance(contents, types.TextResourceContents):
         return ContentPart(
-            "resource", text=contents.text, uri=str(contents.uri), mime_type=contents.mime_type, raw=raw or contents
+            "resource",
+            text=contents.text,
+            uri=str(contents.uri),
+            mime_type=contents.mime_type,
+            raw=raw or contents,
+            meta=meta,
         )
     return ContentPart(
         "resource",
@@ -52,6 +59,7 @@ def resource_contents_part(contents: Any, raw: Any = None) -> ContentPart:
         uri=str(contents.uri),
         mime_type=getattr(contents, "mime_type", None),
         raw=raw or contents,
+        meta=meta,
     )
 
 
@@ -66,6 +74,7 @@ def tool_spec(tool: types.Tool) -> ToolSpec:
         annotations=dump(tool.annotations) if tool.annotations else None,
         kind="tool",
         raw=tool,
+        meta=dict(tool.meta) if tool.meta else None,
     )
 
 
