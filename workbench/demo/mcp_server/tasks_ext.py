@@ -243,6 +243,8 @@ class DemoTasksExtension(Extension):
         task = self._task(params.task_id)
         if task.runner is not None and not task.runner.done():
             task.runner.cancel()
+            # Said at once, so a tasks/get right after the acknowledgement reads it (the spec allows later).
+            task.move("cancelled", "Cancelled at the client's request")
         return {}
 
 

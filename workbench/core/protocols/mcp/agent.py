@@ -6,7 +6,7 @@ A thin façade over parts with one job each; three of them are public, reached b
     ├── config      _config.MCPConfig            what it was given: one frozen value, checked once
     ├── server_features  _features.MCPServerFeatures  resources, prompts, completions, logging, roots, ping
     │   └── skills       skills.MCPSkills             the skills extension: entries listed, SKILL.md verified
-    ├── tasks       task_facet.MCPTaskOperations MCP tasks (SEP-1686): the requests and the neutral view
+    ├── tasks       task_facet.MCPTaskOperations MCP tasks (2026 extension or SEP-1686): requests, neutral view
     ├── _config.LiveSettings         what changes: display name, roots offered, log level asked
     ├── _session.SessionOwner        the owner task that enters and leaves the SDK Client; loss
     ├── _funnel.RequestFunnel        every request goes out here; failures come back typed
@@ -206,7 +206,7 @@ class MCPAgent(AgentBase):
         self._session = session = SessionOwner(
             config,
             live,
-            client_kwargs=notes.client_kwargs,
+            client_kwargs=lambda: {**notes.client_kwargs(), "extensions": [self._tasks.extension()]},
             negotiate=self._sync.negotiate,
             discover=self._sync.discover,
             keep_fresh=self._sync.keep_fresh,
@@ -335,7 +335,9 @@ class MCPAgent(AgentBase):
 
     @property
     def tasks(self) -> MCPTaskOperations:
-        """MCP tasks (SEP-1686): the requests and the ``TaskOperations`` view; ``features.tasks`` says if offered.
+        """MCP tasks (2026 Tasks extension or SEP-1686): the requests and the ``TaskOperations`` view.
+
+        ``features.tasks`` says if offered; ``await agent.tasks.shape()`` which shape the server negotiated.
 
         ``start``, ``run``, ``get``, ``result``, ``list_all`` and ``cancel`` speak MCP tasks;
         ``known_tasks``, ``list_tasks``, ``get_task``, ``cancel_task`` and ``follow`` are the contract's.

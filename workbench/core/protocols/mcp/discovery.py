@@ -21,6 +21,7 @@ from workbench.core.protocols.catalog import (
 )
 from workbench.core.protocols.mcp import convert
 from workbench.core.protocols.mcp.listing_cap import MAX_ITEMS, MAX_PAGE_ITEMS, page_refusal
+from workbench.core.protocols.mcp.tasks_ext import offered as tasks_offered
 
 AGENT_ENTRY_META = "io.workbench/agent-entry"
 AGENT_ENTRY_NAMES = ("ask", "chat", "agent", "invoke", "query", "prompt")
@@ -250,7 +251,7 @@ class ServerCatalog:
             instructions=client.instructions,
             era="2026-07-28" if is_modern(client) else "legacy",
             supports_streaming=True,
-            supports_tasks=caps.tasks is not None,
+            supports_tasks=caps.tasks is not None or (is_modern(client) and tasks_offered(caps)),
             supports_elicitation=True,
             supports_sampling=True,
             supports_tools=caps.tools is not None,

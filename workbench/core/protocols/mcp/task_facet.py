@@ -1,4 +1,4 @@
-"""``agent.tasks``: the ``TaskOperations`` facet of an MCP server (SEP-1686 tasks): list, get, cancel, follow.
+"""``agent.tasks``: the ``TaskOperations`` facet of an MCP server's tasks (either shape): list, get, cancel, follow.
 
 ``MCPTaskOperations`` is ``MCPTasks`` (the task requests themselves: ``start``, ``run``, ``get``,
 ``result``, ``list_all``, ``cancel``) with the protocol-neutral view added. That view shows what the
@@ -59,8 +59,36 @@ def snapshot(info: TaskInfo, tool: str | None) -> TaskSnapshot:
         Row("Time to live", duration_text(info.ttl / 1000) if info.ttl is not None else NOT_GIVEN),
         Row("Poll interval", duration_text(info.poll_interval / 1000) if info.poll_interval is not None else NOT_GIVEN),
     )
+    sections = [Section("Task", (*rows, Row("Shape", info.shape)))]
+    if info.input_requests:
+        sections.append(Section("Input requests", tuple(_input_row(k, v) for k, v in info.input_requests.items())))
+    if info.outcome is not None:
+        sections.append(Section("Result", _outcome_rows(info.outcome)))
+    if info.error is not None:
+        sections.append(Section("Error", tuple(Row(str(k), _text(v)) for k, v in info.error.items())))
     data: dict[str, Any] = {**info.to_dict(), "tool": tool}
-    return TaskSnapshot(summary(info, tool), (Section("Task", rows),), json.dumps(data, indent=2, ensure_ascii=False))
+    return TaskSnapshot(summary(info, tool), tuple(sections), json.dumps(data, indent=2, ensure_ascii=False))
+
+
+def _text(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+def _input_row(key: str, request: Any) -> Row:
+    """One pending input request of a 2026 task: its method and what it asks."""
+    method = request.get("method") if isinstance(request, dict) else None
+    params = request.get("params") if isinstance(request, dict) else None
+    message = params.get("message") if isinstance(params, dict) else None
+    return Row(key, f"{method or 'request'}: {message}" if message else str(method or "request"))
+
+
+def _outcome_rows(outcome: Any) -> tuple[Row, ...]:
+    """A 2026 task's inline tool result: its text blocks and whether it is an error."""
+    content = outcome.get("content") if isinstance(outcome, dict) else None
+    texts = [b.get("text", "") for b in content or () if isinstance(b, dict) and b.get("type") == "text"]
+    rows = [Row("Text", "\n".join(texts) or NOT_GIVEN)]
+    rows.append(Row("Is error", "yes" if isinstance(outcome, dict) and outcome.get("isError") else "no"))
+    return tuple(rows)
 
 
 class MCPTaskOperations(MCPTasks):
@@ -117,7 +145,11 @@ class MCPTaskOperations(MCPTasks):
         return snapshot(info, self._tool(task_id))
 
     async def follow(self, task_id: str) -> AsyncGenerator[AgentEvent, None]:
-        """Poll the task (at its poll interval) and yield each status change until it ends or waits."""
+        """Poll the task (at its poll interval) and yield each status change until it ends or waits.
+
+        A task waiting for input stops the following here: its requests reach the user through the
+        call that waits for its result (the 2025 ``tasks/result``, the 2026 result polling).
+        """
         common: dict[str, Any] = {"agent": self.agent_name, "protocol": "mcp", "task_id": task_id}
         info = await self.get(task_id)
         yield StatusChanged(state=info.status, message=info.status_message, raw=info, **common)

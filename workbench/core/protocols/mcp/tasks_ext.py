@@ -104,7 +104,8 @@ class _Ack(types.Result):
     model_config = ConfigDict(extra="allow")
 
 
-TaskSink = Callable[[DetailedTask], None]
+TaskSink = Callable[[DetailedTask, str | None], None]
+"""Told of a task's state and, when known, the tool it runs."""
 
 
 async def get_task(session: ClientSession, task_id: str, *, timeout: float | None = None) -> DetailedTask:
@@ -152,6 +153,15 @@ async def answer_inputs(
     return len(responses)
 
 
+def detailed(task: _TaskFields) -> DetailedTask:
+    """``task`` as a ``DetailedTask`` (a creation answer carries the same task fields)."""
+    if isinstance(task, DetailedTask):
+        return task
+    data = task.model_dump(by_alias=True, exclude_none=True)
+    data["resultType"] = "complete"
+    return DetailedTask.model_validate(data)
+
+
 def poll_seconds(task: _TaskFields) -> float:
     """How long to wait before asking about ``task`` again (its ``pollIntervalMs``, kept within bounds)."""
     interval = task.poll_interval_ms / 1000 if task.poll_interval_ms else DEFAULT_POLL_S
@@ -186,21 +196,26 @@ async def follow_to_end(
     first: _TaskFields,
     *,
     on_task: TaskSink | None = None,
+    tool: str | None = None,
     timeout: float | None = None,
+    answered: set[str] | None = None,
 ) -> DetailedTask:
     """Poll a task until it ends, answering its input requests; ``timeout`` bounds the whole wait.
+
+    ``answered`` holds the input-request keys answered before (shared by callers that follow the
+    same task); each request is put to the user once.
 
     Raises:
         TimeoutError: The task had not ended after ``timeout`` seconds (it is left running).
         MCPError: A ``tasks/get`` or ``tasks/update`` failed.
     """
-    answered: set[str] = set()
+    answered = answered if answered is not None else set()
     task: _TaskFields = first
     async with asyncio.timeout(timeout):
         while True:
             if isinstance(task, DetailedTask):
                 if on_task is not None:
-                    on_task(task)
+                    on_task(task, tool)
                 if task.status in TERMINAL:
                     return task
                 if task.status == "input_required" and await answer_inputs(session, task, answered):
@@ -227,12 +242,15 @@ class TasksClientExtension(ClientExtension):
 
     Args:
         on_task: Told of every state of every task seen (creations, polls, notifications).
+        default_timeout: Seconds a call waits for its task when the call itself sets no timeout
+            (``None``: as long as it takes).
     """
 
     identifier = TASKS_EXTENSION
 
-    def __init__(self, on_task: TaskSink | None = None) -> None:
+    def __init__(self, on_task: TaskSink | None = None, *, default_timeout: float | None = None) -> None:
         self._on_task = on_task
+        self._default_timeout = default_timeout
 
     def claims(self) -> Sequence[ResultClaim[Any]]:
         """The ``resultType: "task"`` answer of ``tools/call``."""
@@ -247,24 +265,24 @@ class TasksClientExtension(ClientExtension):
 
     async def _pushed(self, params: TaskNotificationParams) -> None:
         if self._on_task is not None:
-            self._on_task(params)
+            self._on_task(params, None)
 
-    def seen(self, task: _TaskFields) -> None:
-        """Report a task state to ``on_task`` (a creation answer counts as a working task)."""
+    def seen(self, task: _TaskFields, tool: str | None) -> None:
+        """Report a task state to ``on_task`` (a creation answer as the task it describes)."""
         if self._on_task is not None:
-            self._on_task(task if isinstance(task, DetailedTask) else DetailedTask.model_validate(task.model_dump()))
+            self._on_task(detailed(task), tool)
 
     async def _resolve(self, created: CreateTaskResult, ctx: ClaimContext) -> types.CallToolResult:
-        self.seen(created)
+        self.seen(created, ctx.tool_name)
+        timeout = ctx.read_timeout_seconds if ctx.read_timeout_seconds is not None else self._default_timeout
         finished = False
         try:
-            task = await follow_to_end(ctx.session, created, on_task=self._on_task, timeout=ctx.read_timeout_seconds)
+            task = await follow_to_end(ctx.session, created, on_task=self._on_task, tool=ctx.tool_name, timeout=timeout)
             finished = True
         except TimeoutError:
             raise MCPError(
                 types.REQUEST_TIMEOUT,
-                f"Task {created.task_id} of tool {ctx.tool_name!r} did not end within "
-                f"{ctx.read_timeout_seconds:g} s; it was cancelled.",
+                f"Task {created.task_id} of tool {ctx.tool_name!r} did not end within {timeout:g} s; it was cancelled.",
                 {"taskId": created.task_id},
             ) from None
         finally:
