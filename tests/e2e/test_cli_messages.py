@@ -39,7 +39,10 @@ async def test_inspect_says_what_the_server_declared_and_what_the_client_declare
     code, out, err = await workbench("inspect", "--stdio", "--mode", mode, "--json", "--", *DEMO_STDIO)
     assert code == 0, err
     [info] = json_lines(out)
-    assert info["client_capabilities"] == {"sampling": {}, "elicitation": {"form": {}, "url": {}}}
+    declared = info["client_capabilities"]
+    tasks_ext = {"io.modelcontextprotocol/tasks": {}}  # the Tasks extension: 2026-07-28 wires only
+    assert declared.pop("extensions", None) == (tasks_ext if mode == "2026-07-28" else None)
+    assert declared == {"sampling": {}, "elicitation": {"form": {}, "url": {}}}
 
 
 @pytest.mark.everything
