@@ -53,8 +53,7 @@ def _arguments(endpoint: ModelEndpoint, request: SamplingRequest) -> dict[str, A
     kwargs: dict[str, Any] = {"model": endpoint.model, "messages": messages(request), "max_tokens": max_tokens}
     if request.system_prompt:
         kwargs["system"] = request.system_prompt
-    if request.temperature is not None:
-        kwargs["temperature"] = request.temperature
+    # The request's temperature is not forwarded: the messages API of anthropic 2.x has no such parameter.
     if request.stop_sequences:
         kwargs["stop_sequences"] = request.stop_sequences
     if request.tools:
