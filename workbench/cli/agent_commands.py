@@ -16,6 +16,7 @@ from workbench.cli.options import (
     SkillsListOptions,
     SkillsShowOptions,
     TargetOptions,
+    TasksOptions,
 )
 from workbench.cli.render import HumanPrinter, describe_human, print_error, print_json
 from workbench.cli.targets import TargetSpec, target_spec
@@ -91,7 +92,7 @@ async def _run(options: AgentCommandOptions, spec: TargetSpec | None, profile: C
     bus = EventBus()
     if output.stderr and not output.json:
         bus.subscribe(ServerStderrLine, lambda e: print(f"[server stderr] {e.line}", file=sys.stderr))
-    answers = options.answers if isinstance(options, CallOptions | SendOptions) else ()
+    answers = options.answers if isinstance(options, CallOptions | SendOptions | TasksOptions) else ()
     book = AnswerBook(list(answers), interactive=sys.stdin.isatty() and not output.json)
     from workbench.core.agent_factory import AgentHandlers
 
@@ -134,6 +135,10 @@ async def _run(options: AgentCommandOptions, spec: TargetSpec | None, profile: C
             from workbench.cli.skills import run_skills
 
             return await run_skills(agent, options)
+        elif isinstance(options, TasksOptions):
+            from workbench.cli.tasks import run_tasks
+
+            status = await run_tasks(agent, options)
         else:
             return _inspect(agent, as_json=output.json, wire=wire)
         if book.unused:
@@ -266,6 +271,11 @@ def _check_usage(options: AgentCommandOptions, protocol: str) -> None:
     if isinstance(options, SkillsListOptions | SkillsShowOptions) and protocol == "a2a":
         raise ConfigError(
             "Skills are served by MCP servers.", hint="give an MCP target: --mcp URL, --stdio or --profile"
+        )
+    if isinstance(options, TasksOptions) and protocol == "a2a":
+        raise ConfigError(
+            "'workbench tasks' speaks MCP tasks.",
+            hint="give an MCP target: --mcp URL, --stdio or --profile; an A2A task continues with send --task-id",
         )
     if isinstance(options, SendOptions) and options.data is not None:
         _json_value(options.data, "--data")

@@ -219,6 +219,23 @@ class SkillsShowOptions(AgentCommandOptions):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class TasksOptions(AgentCommandOptions):
+    """``workbench tasks list|get|result|cancel``: an MCP server's tasks.
+
+    Attributes:
+        action: ``list``, ``get``, ``result`` or ``cancel``.
+        task_id: The task (all but ``list``).
+        wait: ``result --wait``: seconds to wait for the task to end (``None``: the default, 60 s).
+        answers: ``result --answer`` values, in order (for the task's questions).
+    """
+
+    action: str
+    task_id: str | None = None
+    wait: float | None = None
+    answers: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ProfileCommandOptions:
     """What ``profile …``, ``secret …``, ``login`` and ``logout`` share.
 

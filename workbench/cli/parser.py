@@ -50,9 +50,11 @@ from workbench.cli.options import (
     SkillsListOptions,
     SkillsShowOptions,
     TargetOptions,
+    TasksOptions,
     TimeoutOptions,
     WindowOptions,
 )
+from workbench.cli.tasks_parser import add_tasks_commands
 from workbench.core.oauth_names import SIGNING_ALGORITHMS, TOKEN_ENDPOINT_AUTH_METHODS
 from workbench.core.timeouts import DEFAULT_CONNECT_TIMEOUT, DEFAULT_LOGIN_TIMEOUT, DEFAULT_REQUEST_TIMEOUT
 
@@ -82,7 +84,7 @@ def command_options(args: argparse.Namespace, command: Sequence[str] = ()) -> Co
             base_port=args.base_port,
             window=_window_options(args, config_dir),
         )
-    if args.command in ("inspect", "call", "send", "skills"):
+    if args.command in ("inspect", "call", "send", "skills", "tasks"):
         return _agent_command_options(args, command, config_dir)
     return _profile_command_options(args, command, config_dir)
 
@@ -140,6 +142,14 @@ def _agent_command_options(
             SkillsShowOptions(skill=args.skill, **common)
             if args.skills_command == "show"
             else SkillsListOptions(**common)
+        )
+    if args.command == "tasks":
+        return TasksOptions(
+            action=args.tasks_command,
+            task_id=getattr(args, "task_id", None),
+            wait=getattr(args, "wait", None),
+            answers=tuple(getattr(args, "answer", ())),
+            **common,
         )
     if args.command == "call":
         return CallOptions(
@@ -289,6 +299,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_target_options(skills_show)
     skills_show.add_argument("skill", metavar="NAME", help="the skill's name, or the URI of its SKILL.md")
 
+    add_tasks_commands(sub, common, add_target_options)
     add_profile_commands(sub)
 
     demo = sub.add_parser("demo", help="start the bundled demo agents (and the window)")
