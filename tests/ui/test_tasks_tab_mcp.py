@@ -10,7 +10,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from tests.support.everything import StdioCommand
-from tests.support.mcp_inspector import inspector
+from tests.support.mcp_inspector import inspector, stdio_profile
 from tests.support.signals import SignalLog, until
 from workbench.core.errors import WorkbenchError
 from workbench.core.profiles import MCPStdioProfile
@@ -86,7 +86,8 @@ async def test_cancel_in_the_tasks_tab_reaches_a_running_task(
 
 @pytest.mark.asyncio
 async def test_a_server_without_tasks_has_the_tab_greyed_out(qtbot: Any, tmp_path: Any) -> None:
-    async with inspector(tmp_path, qtbot) as it:  # the demo server, in process
+    # the demo server, in process, on a handshake-era wire: its tasks are the 2026 extension's only
+    async with inspector(tmp_path, qtbot, stdio_profile(mode="legacy")) as it:
         tab = it.widget.tabs.indexOf(it.widget.tasks)
         assert not it.widget.tabs.isTabEnabled(tab)
         assert "does not offer tasks" in it.widget.tabs.tabToolTip(tab)

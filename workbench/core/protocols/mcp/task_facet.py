@@ -19,7 +19,7 @@ import mcp.types as types
 
 from workbench.core.errors import RemoteError, UnsupportedCapabilityError
 from workbench.core.protocols.base import AgentEvent, StatusChanged
-from workbench.core.protocols.mcp.tasks import TERMINAL, WAITING, MCPTasks, TaskInfo, poll_seconds
+from workbench.core.protocols.mcp.tasks import SHAPE_2026, TERMINAL, WAITING, MCPTasks, TaskInfo, poll_seconds
 from workbench.core.protocols.snapshot import NOT_GIVEN, Row, Section, TaskSnapshot, TaskSummary
 from workbench.core.timefmt import duration_text
 
@@ -147,15 +147,17 @@ class MCPTaskOperations(MCPTasks):
     async def follow(self, task_id: str) -> AsyncGenerator[AgentEvent, None]:
         """Poll the task (at its poll interval) and yield each status change until it ends or waits.
 
-        A task waiting for input stops the following here: its requests reach the user through the
-        call that waits for its result (the 2025 ``tasks/result``, the 2026 result polling).
+        A 2025-11-25 task waiting for input stops the following here: its requests reach the user
+        through ``tasks/result``. A 2026-07-28 task's input requests are put to the agent's handlers
+        here (each once per connection, whoever else follows the task) and the following goes on.
         """
         common: dict[str, Any] = {"agent": self.agent_name, "protocol": "mcp", "task_id": task_id}
         info = await self.get(task_id)
         yield StatusChanged(state=info.status, message=info.status_message, raw=info, **common)
         last = (info.status, info.status_message)
-        while info.status not in TERMINAL and info.status != WAITING:
-            await asyncio.sleep(poll_seconds(info))
+        while info.status not in TERMINAL and (info.status != WAITING or info.shape == SHAPE_2026):
+            if not (info.status == WAITING and await self.answer(info)):
+                await asyncio.sleep(poll_seconds(info))
             info = await self.get(task_id)
             if (info.status, info.status_message) != last:
                 last = (info.status, info.status_message)

@@ -140,7 +140,12 @@ class MCPTasks:
 
     def extension(self) -> tasks_ext.TasksClientExtension:
         """The Tasks extension for a new SDK ``Client`` of this connection (what it sees is remembered here)."""
-        return tasks_ext.TasksClientExtension(on_task=self.observed, default_timeout=self._sync.config.request_timeout)
+        return tasks_ext.TasksClientExtension(
+            on_task=self.observed, default_timeout=self._sync.config.request_timeout, answered_for=self._answered_keys
+        )
+
+    def _answered_keys(self, task_id: str) -> set[str]:
+        return self._answered.setdefault(task_id, set())
 
     def observed(self, task: tasks_ext.DetailedTask, tool: str | None) -> None:
         """Remember a 2026 task's state, however it arrived (a call's answer, a poll, a notification)."""

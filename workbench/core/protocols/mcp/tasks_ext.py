@@ -127,7 +127,8 @@ async def answer_inputs(
 ) -> int:
     """Answer the task's input requests not answered yet (through the client's callbacks), with ``tasks/update``.
 
-    Keys already in ``answered`` are skipped (a poll repeats pending requests); answered keys are added.
+    Keys already in ``answered`` are skipped (a poll repeats pending requests, and another follower
+    of the same task may be asking already); the keys asked here are added before asking.
 
     Returns:
         How many requests were answered.
@@ -138,18 +139,22 @@ async def answer_inputs(
     pending = {k: v for k, v in (task.input_requests or {}).items() if k not in answered}
     if not pending:
         return 0
-    responses: dict[str, Any] = {}
-    for key, raw in pending.items():
-        request = _INPUT_REQUEST.validate_python(raw)
-        params = request.params
-        ctx = ClientRequestContext(session=session, request_id=key, meta=params.meta if params else None)
-        outcome = await session.dispatch_input_request(ctx, request)
-        if isinstance(outcome, types.ErrorData):
-            raise MCPError(outcome.code, outcome.message, outcome.data)
-        responses[key] = outcome.model_dump(by_alias=True, mode="json", exclude_none=True)
-    update = UpdateTaskRequest(params=UpdateTaskParams(task_id=task.task_id, input_responses=responses))
-    await session.send_request(update, _Ack, timeout)
-    answered.update(responses)
+    answered.update(pending)  # claimed before asking: a second follower of the task does not ask again
+    try:
+        responses: dict[str, Any] = {}
+        for key, raw in pending.items():
+            request = _INPUT_REQUEST.validate_python(raw)
+            params = request.params
+            ctx = ClientRequestContext(session=session, request_id=key, meta=params.meta if params else None)
+            outcome = await session.dispatch_input_request(ctx, request)
+            if isinstance(outcome, types.ErrorData):
+                raise MCPError(outcome.code, outcome.message, outcome.data)
+            responses[key] = outcome.model_dump(by_alias=True, mode="json", exclude_none=True)
+        update = UpdateTaskRequest(params=UpdateTaskParams(task_id=task.task_id, input_responses=responses))
+        await session.send_request(update, _Ack, timeout)
+    except BaseException:
+        answered.difference_update(pending)  # not answered after all: the next poll may ask again
+        raise
     return len(responses)
 
 
@@ -244,13 +249,22 @@ class TasksClientExtension(ClientExtension):
         on_task: Told of every state of every task seen (creations, polls, notifications).
         default_timeout: Seconds a call waits for its task when the call itself sets no timeout
             (``None``: as long as it takes).
+        answered_for: The input-request keys already answered (or being asked) for a task id,
+            shared with the connection's other followers of the task.
     """
 
     identifier = TASKS_EXTENSION
 
-    def __init__(self, on_task: TaskSink | None = None, *, default_timeout: float | None = None) -> None:
+    def __init__(
+        self,
+        on_task: TaskSink | None = None,
+        *,
+        default_timeout: float | None = None,
+        answered_for: Callable[[str], set[str]] | None = None,
+    ) -> None:
         self._on_task = on_task
         self._default_timeout = default_timeout
+        self._answered_for = answered_for
 
     def claims(self) -> Sequence[ResultClaim[Any]]:
         """The ``resultType: "task"`` answer of ``tools/call``."""
@@ -277,7 +291,10 @@ class TasksClientExtension(ClientExtension):
         timeout = ctx.read_timeout_seconds if ctx.read_timeout_seconds is not None else self._default_timeout
         finished = False
         try:
-            task = await follow_to_end(ctx.session, created, on_task=self._on_task, tool=ctx.tool_name, timeout=timeout)
+            answered = self._answered_for(created.task_id) if self._answered_for is not None else None
+            task = await follow_to_end(
+                ctx.session, created, on_task=self._on_task, tool=ctx.tool_name, timeout=timeout, answered=answered
+            )
             finished = True
         except TimeoutError:
             raise MCPError(
