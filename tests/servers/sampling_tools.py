@@ -2,12 +2,15 @@
 
 ``forecast(city)`` sends ``sampling/createMessage`` offering ``get_weather``; when the reply is a
 ``tool_use`` it runs the tool and samples again with the ``tool_result``, up to three rounds, and returns
-the final text with the rounds it took. Push-style sampling: connect with ``mode="legacy"``.
+the final text with the rounds it took. Push-style sampling: connect with ``mode="legacy"``. In process
+(``build_server``) or over Streamable HTTP (``serve_sampling_tools``), for the command line.
 """
 
 from __future__ import annotations
 
+import contextlib
 import warnings
+from collections.abc import AsyncIterator
 
 import mcp.types as types
 from mcp.server.mcpserver import Context, MCPServer
@@ -47,3 +50,12 @@ def build_server() -> MCPServer:
         return "no answer after 3 rounds"
 
     return server
+
+
+@contextlib.asynccontextmanager
+async def serve_sampling_tools() -> AsyncIterator[str]:
+    """Serve the server over Streamable HTTP on 127.0.0.1 while the context is open; yields its /mcp URL."""
+    from workbench.core.serving import serve_asgi
+
+    async with serve_asgi(lambda base: build_server().streamable_http_app(), lifespan="on") as url:
+        yield url + "/mcp"

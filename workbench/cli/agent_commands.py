@@ -23,7 +23,7 @@ from workbench.cli.targets import TargetSpec, target_spec
 from workbench.cli.tool_call import call_tool
 from workbench.core.errors import ConfigError, NotFoundError, WorkbenchError
 from workbench.core.events import EventBus, ServerStderrLine
-from workbench.core.protocols.base import Completed, Failed
+from workbench.core.protocols.base import Completed, Failed, SamplingHandler
 from workbench.core.protocols.contract import RemoteAgent
 from workbench.core.shell_quote import command_line
 from workbench.core.wire.recorder import WireRecorder
@@ -96,7 +96,18 @@ async def _run(options: AgentCommandOptions, spec: TargetSpec | None, profile: C
     book = AnswerBook(list(answers), interactive=sys.stdin.isatty() and not output.json)
     from workbench.core.agent_factory import AgentHandlers
 
-    handlers = AgentHandlers(elicitation=book.elicitation, sampling=book.sampling, input=book.input)
+    sampling: SamplingHandler = book.sampling
+    if (options.sampling, options.sampling_policy) != ("person", "auto"):  # only call and send set them
+        from workbench.cli.sampling_cli import sampling_handler
+
+        try:
+            sampling = await sampling_handler(
+                options.sampling, options.sampling_policy, book.sampling, book.approve_sampling, options.config_dir
+            )
+        except WorkbenchError as exc:
+            print_error(exc, as_json=output.json)
+            return EXIT_USAGE if isinstance(exc, ConfigError | NotFoundError) else EXIT_FAILED
+    handlers = AgentHandlers(elicitation=book.elicitation, sampling=sampling, input=book.input)
     store: RunCredentialStore | None = None
     try:
         if spec is not None:

@@ -229,7 +229,30 @@ class AnswerBook:
             # Sent as the spec's "user rejected" error, never as a reply reading "decline".
             self._say("[workbench] declined the server's request for a completion")
             raise SamplingRejectedError("The user declined the sampling request.")
+        if request.tools and scripted.lstrip().startswith("{"):
+            return person_tool_use(request, scripted)
         return SamplingResponse(text=scripted)
+
+    async def approve_sampling(self, request: SamplingRequest, draft: SamplingResponse) -> SamplingResponse | None:
+        """Show a script's or model's draft reply; send it, send typed text instead, or reject it (``None``).
+
+        The answer is the next ``--answer`` (``accept``/``yes``/``y`` send the draft, ``decline``/``no``
+        reject it, other text replaces it), else the terminal, else the draft is rejected.
+        """
+        uses = ", ".join(
+            f"{(p.data or {}).get('name')}({json.dumps((p.data or {}).get('input'))})" for p in draft.tool_uses
+        )
+        self._say(
+            f"[{draft.responder or 'responder'} drafted] {draft.text}" + (f" [tool calls: {uses}]" if uses else "")
+        )
+        answer = self._next_scripted()
+        if answer is None and self._interactive:
+            answer = await self._ask_or_none("send it? (y = send, n = reject, or type a reply): ")
+        if answer is None or answer.strip().lower() in (*DECLINE_WORDS, *CANCEL_WORDS):
+            return None
+        if answer.strip().lower() in ACCEPT_WORDS:
+            return draft
+        return SamplingResponse(text=answer, responder="person")
 
     async def consent_to_url(self, request: ElicitationRequest) -> bool:
         """Ask whether the user completed a URL the server requires first (MCP error -32042).
@@ -341,6 +364,27 @@ def _json_object(text: str, what: str) -> dict[str, Any]:
 
 class InputEndedError(Exception):
     """The terminal's input ended (Ctrl-D or a closed pipe) while a question was open."""
+
+
+def person_tool_use(request: SamplingRequest, answer: str) -> SamplingResponse:
+    """A person's ``{"tool_use": {"name": ..., "input": {...}}}`` answer to a request that offers tools.
+
+    Raises:
+        ConfigError: The answer is not such an object.
+        SamplingToolError: It names a tool the request did not offer.
+    """
+    from workbench.core.sampling.tools import check_tool_uses, tool_use_part
+
+    value = _json_object(answer, "--answer for a completion with tools")
+    use = value.get("tool_use")
+    if not isinstance(use, dict) or not isinstance(use.get("name"), str) or not isinstance(use.get("input", {}), dict):
+        raise ConfigError(
+            'A JSON answer to a completion with tools is {"tool_use": {"name": TOOL, "input": {...}}}.',
+            hint="or answer with plain text",
+        )
+    part = tool_use_part("person_call_1", use["name"], use.get("input") or {})
+    check_tool_uses(request, [part], "The answer")
+    return SamplingResponse(text="", stop_reason="toolUse", content=(part,), responder="person")
 
 
 def _read_line(prompt: str, out: TextIO) -> str:

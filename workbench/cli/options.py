@@ -154,11 +154,15 @@ class AgentCommandOptions:
         target: The agent to talk to.
         output: What to print and record.
         config_dir: Where profiles live (``--profile``) and the debug log goes.
+        sampling: ``--sampling``: who answers sampling (``person``, ``script:FILE``, ``model:NAME``).
+        sampling_policy: ``--sampling-policy``: ``auto``, ``ask`` or ``deny``.
     """
 
     target: TargetOptions
     output: OutputOptions = field(default_factory=OutputOptions)
     config_dir: str | None = None
+    sampling: str = "person"
+    sampling_policy: str = "auto"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -54,6 +54,7 @@ from workbench.cli.options import (
     TimeoutOptions,
     WindowOptions,
 )
+from workbench.cli.sampling_cli import ModelCommandOptions, add_model_commands, add_sampling_options
 from workbench.cli.tasks_parser import add_tasks_commands
 from workbench.core.oauth_names import SIGNING_ALGORITHMS, TOKEN_ENDPOINT_AUTH_METHODS
 from workbench.core.timeouts import DEFAULT_CONNECT_TIMEOUT, DEFAULT_LOGIN_TIMEOUT, DEFAULT_REQUEST_TIMEOUT
@@ -86,6 +87,8 @@ def command_options(args: argparse.Namespace, command: Sequence[str] = ()) -> Co
         )
     if args.command in ("inspect", "call", "send", "skills", "tasks"):
         return _agent_command_options(args, command, config_dir)
+    if args.command == "model":
+        return _model_command_options(args, config_dir)
     return _profile_command_options(args, command, config_dir)
 
 
@@ -134,6 +137,8 @@ def _agent_command_options(
         "target": target_options(args, command),
         "output": OutputOptions(json=args.json, wire=args.wire, stderr=args.stderr),
         "config_dir": config_dir,
+        "sampling": getattr(args, "sampling", "person"),
+        "sampling_policy": getattr(args, "sampling_policy", "auto"),
     }
     if args.command == "inspect":
         return InspectOptions(**common)
@@ -162,6 +167,30 @@ def _agent_command_options(
         task_id=args.task_id,
         context_id=args.context_id,
         **common,
+    )
+
+
+def _model_command_options(args: argparse.Namespace, config_dir: str | None) -> ModelCommandOptions:
+    action = args.model_command
+    fields: dict[str, Any] = {}
+    if action == "add":
+        fields = {
+            "api": args.api,
+            "base_url": args.url,
+            "model": args.model,
+            "timeout": args.timeout,
+            "max_tokens": args.max_tokens,
+            "input_price": args.input_price,
+            "output_price": args.output_price,
+            "stream": not args.no_stream,
+        }
+    return ModelCommandOptions(
+        action=action,
+        name=_given(args, "name"),
+        fields=fields,
+        file=_given(args, "file"),
+        json=bool(_given(args, "json")),
+        config_dir=config_dir,
     )
 
 
@@ -278,6 +307,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="answers to the server's questions, in order: a JSON object for a form, TEXT for a completion "
         "(sampling), accept once a URL it asked you to open is done (the call is then retried), decline or cancel",
     )
+    add_sampling_options(call)
 
     send = sub.add_parser("send", parents=[common], help="send a message to an agent and stream the reply")
     add_target_options(send)
@@ -288,6 +318,7 @@ def build_parser() -> argparse.ArgumentParser:
     send.add_argument("--data", metavar="JSON", help="A2A: also send this JSON value as a data part")
     send.add_argument("--task-id", help="A2A: continue this task")
     send.add_argument("--context-id", help="A2A: continue this conversation")
+    add_sampling_options(send)
 
     skills = sub.add_parser("skills", help="the skills an MCP server serves (its skills extension)")
     skills_sub = skills.add_subparsers(dest="skills_command", required=True)
@@ -301,6 +332,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_tasks_commands(sub, common, add_target_options)
     add_profile_commands(sub)
+    add_model_commands(sub, add_config_dir_option)
 
     demo = sub.add_parser("demo", help="start the bundled demo agents (and the window)")
     demo.add_argument("--headless", action="store_true", help="no window: print the agents and serve until Ctrl-C")

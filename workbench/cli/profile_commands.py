@@ -32,6 +32,7 @@ from workbench.cli.options import (
 )
 from workbench.cli.profile_overrides import apply_overrides
 from workbench.cli.render import print_error
+from workbench.cli.sampling_cli import ModelCommandOptions
 from workbench.cli.targets import parse_origins, target_spec
 from workbench.core.credentials import KeyringCredentialStore
 from workbench.core.errors import ConfigError, WorkbenchError
@@ -69,6 +70,10 @@ def run_profile_command(options: ProfileCommandOptions) -> int:
                 return 130
         if isinstance(options, SecretSetOptions | SecretClearOptions):
             return asyncio.run(_secret(options))
+        if isinstance(options, ModelCommandOptions):
+            from workbench.cli.model_commands import run_model_command
+
+            return asyncio.run(run_model_command(options))
         return asyncio.run(_profile(options))
     except WorkbenchError as exc:
         print_error(exc, as_json=options.json)
