@@ -40,6 +40,7 @@ from workbench.core.protocols.base import ContentPart, SamplingRequest, Sampling
 from workbench.core.safe_text import escape_json_text
 from workbench.ui.asyncutil import spawn
 from workbench.ui.dialog_rules import mark_destructive
+from workbench.ui.dialogs.sampling_tool_use import ToolUseEditor
 from workbench.ui.errors import describe_error
 from workbench.ui.payload import TRUNCATE_AT, PayloadView
 from workbench.ui.untrusted import plain_label, set_plain_tooltip, shown
@@ -48,7 +49,7 @@ SamplingRouter = Callable[[SamplingRequest], Awaitable[SamplingResponse]]
 """Answers a sampling request with another agent (the handoff router)."""
 
 DEFAULT_MODEL = "workbench-human"
-STOP_REASONS = ("endTurn", "stopSequence", "maxTokens")
+STOP_REASONS = ("endTurn", "stopSequence", "maxTokens", "toolUse")
 THUMBNAIL = QSize(160, 120)
 _MAX_IMAGE_PIXELS = 8192 * 8192
 _MAX_DECODE_BYTES = 20_000_000
@@ -249,6 +250,11 @@ class SamplingDialog(QDialog):
         reply_layout.setContentsMargins(0, 0, 0, 0)
         reply_layout.addWidget(plain_label("Reply:"))
         reply_layout.addWidget(self.reply_edit, 1)
+        self.tool_use: ToolUseEditor | None = None
+        if request.tools:
+            self.tool_use = ToolUseEditor(request.tools, self)
+            self.tool_use.changed.connect(self._update_buttons)
+            reply_layout.addWidget(self.tool_use)
         reply_layout.addLayout(reply_form)
         reply_layout.addWidget(self.status_label)
         splitter = QSplitter(Qt.Orientation.Vertical, self)
@@ -365,20 +371,30 @@ class SamplingDialog(QDialog):
 
     def _update_buttons(self) -> None:
         routing = self._route_task is not None and not self._route_task.done()
-        ready = bool(self.reply_edit.toPlainText().strip()) and bool(self.model_edit.text().strip())
+        tool_use = self.tool_use
+        if tool_use is not None and tool_use.active:
+            written = tool_use.part() is not None
+        else:
+            written = bool(self.reply_edit.toPlainText().strip())
+        ready = written and bool(self.model_edit.text().strip())
         self.approve_button.setEnabled(ready and not routing)
         self.route_button.setEnabled(not routing)
 
     # ------------------------------------------------------------------ slots
 
     def on_approve_clicked(self) -> None:
-        """Send the reply as the model's answer."""
+        """Send the reply as the model's answer: text, or a tool call (with any text written before it)."""
         text = self.reply_edit.toPlainText()
         model = self.model_edit.text().strip()
-        if not text.strip() or not model:
+        if not self.approve_button.isEnabled() or not model:
             return
         stop = self.stop_combo.currentText().strip() or "endTurn"
-        self._response = SamplingResponse(text=text, model=model, stop_reason=stop)
+        call = self.tool_use.part() if self.tool_use is not None and self.tool_use.active else None
+        if call is None:
+            self._response = SamplingResponse(text=text, model=model, stop_reason=stop)
+        else:
+            parts = (ContentPart("text", text=text), call) if text.strip() else (call,)
+            self._response = SamplingResponse(text=text, model=model, stop_reason="toolUse", content=parts)
         self.accept()
 
     def on_route_clicked(self) -> None:
@@ -409,6 +425,8 @@ class SamplingDialog(QDialog):
             raise  # spawn() hands it to the ErrorPresenter
         self._route_task = None
         self.reply_edit.setPlainText(reply.text)
+        if reply.tool_uses and self.tool_use is not None:
+            self.tool_use.show_part(reply.tool_uses[0])
         self.model_edit.setText(reply.model)
         self.stop_combo.setCurrentText(reply.stop_reason)
         self.status_label.setText(f"Reply from {reply.model}: review it, then Approve to send it.")
