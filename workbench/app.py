@@ -91,6 +91,11 @@ class _LateHandlers:
             raise RuntimeError("the window is not ready to answer sampling requests")
         return await self.target.sample(request)  # type: ignore[attr-defined,no-any-return]
 
+    async def approve_sampling(self, request: SamplingRequest, draft: SamplingResponse) -> SamplingResponse | None:
+        if self.target is None:
+            return None
+        return await self.target.approve_sampling(request, draft)  # type: ignore[attr-defined,no-any-return]
+
     async def answer_input(self, request: InputRequest) -> InputResponse:
         if self.target is None:
             from workbench.core.protocols.base import InputResponse
@@ -187,6 +192,8 @@ def build_workbench(
     from workbench.core.credentials import KeyringCredentialStore
     from workbench.core.events import EventBus
     from workbench.core.profiles.store import ProfileStore
+    from workbench.core.sampling.endpoints import ModelEndpointStore
+    from workbench.core.sampling.service import SamplingService
     from workbench.core.wire.recorder import WireRecorder
     from workbench.ui.bridge import CoreBridge
     from workbench.ui.context import PanelContext
@@ -200,10 +207,18 @@ def build_workbench(
     bus = EventBus()
     wire = WireRecorder()
     late = _LateHandlers()
-    handlers = AgentHandlers(
-        elicitation=late.elicit, sampling=late.sample, input=late.answer_input, origin_approval=late.approve_origin
-    )
     credentials = credentials or KeyringCredentialStore()
+    # Each connection's sampling goes to its chosen responder: the dialog (a person), a script or a model.
+    sampling = SamplingService(
+        late.sample,
+        ModelEndpointStore(config_dir, credentials),
+        approver=late.approve_sampling,
+        bus=bus,
+        config_dir=config_dir,
+    )
+    handlers = AgentHandlers(
+        elicitation=late.elicit, sampling=sampling, input=late.answer_input, origin_approval=late.approve_origin
+    )
     factory = (agent_factory or DefaultAgentFactory)(
         handlers=handlers,
         resolve_secret=credentials.resolve,
@@ -212,7 +227,9 @@ def build_workbench(
     )
     manager = ConnectionManager(bus, wire=wire, factory=factory)
     store = ProfileStore(config_dir)
-    services = Services(bus=bus, wire=wire, connections=manager, profiles=store, credentials=credentials)
+    services = Services(
+        bus=bus, wire=wire, connections=manager, profiles=store, credentials=credentials, sampling=sampling
+    )
     ctx = PanelContext(
         services=services,
         bridge=CoreBridge(bus),

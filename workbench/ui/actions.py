@@ -34,6 +34,13 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("connection.reconnect", "Re&connect", "Ctrl+R", icon="mdi6.refresh"),
     ActionSpec("connection.login", "Log &in (OAuth)…", None, "Log in to an OAuth-protected MCP server", "mdi6.login"),
     ActionSpec("connection.logout", "Log &out (OAuth)", None, "Revoke and forget the OAuth tokens", "mdi6.logout"),
+    ActionSpec(
+        "connection.sampling",
+        "Sa&mpling responder…",
+        None,
+        "Who answers this connection's sampling requests: you, a script or a model",
+        "mdi6.robot-outline",
+    ),
     ActionSpec("chat.focus", "Focus &chat input", "Ctrl+L", icon="mdi6.message-text-outline"),
     ActionSpec("chat.send", "&Send message", "Ctrl+Return", icon="mdi6.send"),
     ActionSpec("chat.cancel", "Ca&ncel running request", "Ctrl+.", icon="mdi6.stop-circle-outline"),

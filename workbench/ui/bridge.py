@@ -21,6 +21,7 @@ from workbench.core.events import (
     ServerStderrLine,
 )
 from workbench.core.handoff.events import HandoffEvent
+from workbench.core.sampling.service import SamplingAnswered
 
 
 class CoreBridge(QObject):
@@ -34,6 +35,7 @@ class CoreBridge(QObject):
     elicitation_completed = Signal(object)  # ElicitationCompleted
     handoff_event = Signal(object)  # HandoffEvent
     auth_step = Signal(object)  # AuthStep (OAuth discovery, registration, authorize, token, refresh, revoke)
+    sampling_answered = Signal(object)  # SamplingAnswered (a connection's sampling request answered or refused)
 
     def __init__(self, bus: EventBus, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -46,6 +48,7 @@ class CoreBridge(QObject):
             bus.subscribe(ElicitationCompleted, self.elicitation_completed.emit),
             bus.subscribe(HandoffEvent, self.handoff_event.emit),
             bus.subscribe(AuthStep, self.auth_step.emit),
+            bus.subscribe(SamplingAnswered, self.sampling_answered.emit),
         ]
 
     def detach(self) -> None:

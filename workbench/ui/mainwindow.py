@@ -9,8 +9,9 @@ from pathlib import Path
 
 from PySide6.QtCore import QSettings, QSize, Qt, QUrl, Signal
 from PySide6.QtGui import QCloseEvent, QDesktopServices, QResizeEvent
-from PySide6.QtWidgets import QDockWidget, QMainWindow, QMessageBox, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QDialog, QDockWidget, QMainWindow, QMessageBox, QTabWidget, QVBoxLayout, QWidget
 
+from workbench.core.sampling.service import SamplingAnswered
 from workbench.ui.actions import ActionRegistry, glyph
 from workbench.ui.asyncutil import set_error_sink
 from workbench.ui.banner import ErrorBanner
@@ -205,6 +206,8 @@ class MainWindow(QMainWindow):
         bind("connection.reconnect", self.sidebar.reconnect_selected)
         bind("connection.login", self.sidebar.login_selected)
         bind("connection.logout", self.sidebar.logout_selected)
+        bind("connection.sampling", self.open_sampling_responder)
+        ctx.bridge.sampling_answered.connect(self.on_bridge_sampling_answered)
         # auth steps and handoff hops: their exchanges are selected in the wire log
         self.auth_steps.wire_records_requested.connect(self.show_wire_records)
         self.auth_steps.viewmodel.attention_requested.connect(self.show_login_steps)
@@ -303,6 +306,25 @@ class MainWindow(QMainWindow):
         """Bring the workspace to the front."""
         self.centre_tabs.setCurrentWidget(self.inspector)
         self.inspector.setFocus()
+
+    def open_sampling_responder(self) -> QDialog | None:
+        """Choose who answers the selected connection's sampling requests (returns the dialog, or None)."""
+        item = self.sidebar.selected_item()
+        service = self.ctx.services.sampling
+        if item is None or service is None:
+            return None
+        from workbench.ui.dialogs.sampling_responder import SamplingResponderDialog
+
+        dialog = SamplingResponderDialog(item.profile.name, service, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()
+        return dialog
+
+    def on_bridge_sampling_answered(self, event: SamplingAnswered) -> None:
+        """Say in the status bar who answered a sampling request (the visible log of automatic answers)."""
+        from workbench.ui.dialogs.sampling_responder import describe_entry
+
+        self.statusBar().showMessage(shown(f"Sampling for {event.connection}: {describe_entry(event.entry)}"), 8000)
 
     def show_handoffs(self) -> None:
         """Bring the handoff sequence view to the front."""

@@ -24,6 +24,7 @@ MENUS: tuple[tuple[str, tuple[str | None, ...]], ...] = (
             SEPARATOR,
             "connection.login",
             "connection.logout",
+            "connection.sampling",
             SEPARATOR,
             "connection.edit",
             "connection.duplicate",

@@ -149,6 +149,14 @@ class UserPrompts(QObject):
             )
         return answer
 
+    async def approve_sampling(self, request: SamplingRequest, draft: SamplingResponse) -> SamplingResponse | None:
+        """Show a script's or model's draft reply in the sampling dialog: the reply approved (maybe edited), or None."""
+        with self._queued():
+            async with self._lock:
+                dialog = SamplingDialog(request, self._parent_widget(), router=self._router, draft=draft)
+                dialog.route_failed.connect(self._on_route_failed)
+                return await self._answer_of(dialog, dialog.response)
+
     async def answer_input(self, request: InputRequest) -> InputResponse:
         """Answer an A2A ``input-required`` (question dialog) or ``auth-required`` (credential dialog).
 

@@ -9,6 +9,7 @@ from workbench.core.credentials import CredentialStore, MemoryCredentialStore
 from workbench.core.events import EventBus
 from workbench.core.profiles.service import ProfileService
 from workbench.core.profiles.store import ProfileStore
+from workbench.core.sampling.service import SamplingService
 from workbench.core.wire.recorder import WireRecorder
 
 
@@ -22,6 +23,7 @@ class Services:
         connections: Live connections (one owner task each).
         profiles: Saved connection profiles.
         credentials: Where secret values live (the OS keyring in the app; memory in tests).
+        sampling: Who answers each connection's sampling requests (``None``: the window's dialog alone).
     """
 
     bus: EventBus
@@ -29,6 +31,7 @@ class Services:
     connections: ConnectionManager
     profiles: ProfileStore
     credentials: CredentialStore = field(default_factory=MemoryCredentialStore)
+    sampling: SamplingService | None = None
 
     @property
     def profile_service(self) -> ProfileService:

@@ -201,6 +201,7 @@ class SamplingDialog(QDialog):
         parent: Parent widget (the main window).
         suggestion: Text to prefill the reply editor with.
         router: Answers the request with another agent; "Route to agent…" is shown only when set.
+        draft: A script's or model's reply, shown for review (the ``ask`` policy): approve, edit or reject it.
     """
 
     route_failed = Signal(object)  # BaseException
@@ -213,6 +214,7 @@ class SamplingDialog(QDialog):
         *,
         suggestion: str = "",
         router: SamplingRouter | None = None,
+        draft: SamplingResponse | None = None,
     ) -> None:
         super().__init__(parent)
         self._request = request
@@ -222,9 +224,10 @@ class SamplingDialog(QDialog):
         self.setWindowTitle("LLM completion requested (sampling)")
 
         who = request.agent or "The server"
-        self.intro_label = plain_label(
-            f"{who} asks for an LLM completion. Nothing is sent until you approve.", wrap=True
-        )
+        intro = f"{who} asks for an LLM completion. Nothing is sent until you approve."
+        if draft is not None:
+            intro += f" {draft.responder or 'The responder'} drafted the reply below: approve, edit or reject it."
+        self.intro_label = plain_label(intro, wrap=True)
         details = QWidget()
         self._details_layout = QVBoxLayout(details)
         self._build_details()
@@ -286,6 +289,8 @@ class SamplingDialog(QDialog):
         layout.addWidget(splitter, 1)
         layout.addLayout(buttons)
         self.set_router(router)
+        if draft is not None:
+            self.show_reply(draft)
         self._update_buttons()
         self.resize(720, 640)
 
@@ -424,14 +429,18 @@ class SamplingDialog(QDialog):
             self.status_label.setText("Routing failed; see the error report.")
             raise  # spawn() hands it to the ErrorPresenter
         self._route_task = None
+        self.show_reply(reply)
+        self.status_label.setText(f"Reply from {reply.model}: review it, then Approve to send it.")
+        self._update_buttons()
+        self.routed.emit(reply)
+
+    def show_reply(self, reply: SamplingResponse) -> None:
+        """Put a drafted or routed reply (text or tool call, model, stop reason) in the editor for review."""
         self.reply_edit.setPlainText(reply.text)
         if reply.tool_uses and self.tool_use is not None:
             self.tool_use.show_part(reply.tool_uses[0])
         self.model_edit.setText(reply.model)
         self.stop_combo.setCurrentText(reply.stop_reason)
-        self.status_label.setText(f"Reply from {reply.model}: review it, then Approve to send it.")
-        self._update_buttons()
-        self.routed.emit(reply)
 
     def done(self, code: int) -> None:
         """Close; a routing still in flight is cancelled."""
