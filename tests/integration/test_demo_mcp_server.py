@@ -56,8 +56,10 @@ EXPECTED_TOOLS = {
     "task_count",
     "task_confirm",
     "task_forever",
+    "weather_app",
+    "weather_forecast",
 }
-EXPECTED_RESOURCES = {"demo://readme", "demo://logo.png", "demo://counter"}
+EXPECTED_RESOURCES = {"demo://readme", "demo://logo.png", "demo://counter", "ui://workbench-demo/weather.html"}
 ITEMS_TEMPLATE = "demo://items/{item_id}"
 CLIENT_INFO = types.Implementation(name="workbench-tests", version="0.0.0")
 

@@ -23,6 +23,7 @@ async def test_reading_a_resource_shows_text_and_blob_contents(qtbot, tmp_path):
             "demo://readme",
             "demo://logo.png",
             "demo://counter",
+            "ui://workbench-demo/weather.html",
         }
         reads = SignalLog(it.widget.vm.resource_read)
         assert resources.select_resource("demo://readme")

@@ -13,6 +13,7 @@ from workbench.demo.mcp_server import (
     resources,
     tasks_ext,
     tools_agent,
+    tools_apps,
     tools_basic,
     tools_dynamic,
     tools_interactive,
@@ -49,7 +50,7 @@ def build_server(state: DemoState | None = None) -> MCPServer:
         instructions=INSTRUCTIONS,
         log_level="WARNING",
         tools=[tools_basic.broken_output_tool()],
-        extensions=[tasks_ext.DemoTasksExtension()],
+        extensions=[tasks_ext.DemoTasksExtension(), tools_apps.build_apps()],
     )
     tools_agent.register(server, state)
     tools_basic.register(server)
