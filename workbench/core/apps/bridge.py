@@ -123,6 +123,9 @@ class AppBridge:
         self.dropped = 0
         """Messages from the app dropped by the limits (over its lifetime)."""
         self._burst_dropped = 0
+        self._told_limited = False
+        self._clock = clock
+        self._flushed_at = float("-inf")
         self._in_flight: set[asyncio.Task[None]] = set()
         self._approved: set[str] = set()
         self._result: ToolResult | None = None
@@ -163,6 +166,8 @@ class AppBridge:
 
     def close(self) -> None:
         """Stop: cancel the app's running calls, take no more messages."""
+        if not self.closed:
+            self._flush_drops(now=True)
         self.closed = True
         for task in list(self._in_flight):
             task.cancel()
@@ -388,16 +393,23 @@ class AppBridge:
         if counted:
             self.dropped += 1
             self._burst_dropped += 1
-        if self._burst_dropped == 1 and counted:
-            self.host.notice(f"The app is rate-limited: messages dropped ({why}).")
+        if counted and not self._told_limited:
+            self._told_limited = True
+            self.host.notice(f"The app is rate-limited: messages dropped ({why}); the wire log counts them.")
         if self.dropped > self.limits.max_dropped and not self.closed:
-            self._flush_drops()
+            self._flush_drops(now=True)
             self.host.stop(f"The app sent more than {self.limits.max_dropped:,} messages past its limits.")
             self.close()
 
-    def _flush_drops(self) -> None:
-        """Record the messages dropped since the last one taken, as one local record."""
-        if self._burst_dropped and self.wire is not None:
+    def _flush_drops(self, *, now: bool = False) -> None:
+        """Record the messages dropped since the last record of drops, as one local record (at most one a second)."""
+        if not self._burst_dropped:
+            return
+        at = self._clock()
+        if not now and at - self._flushed_at < 1.0:
+            return
+        self._flushed_at = at
+        if self.wire is not None:
             self.wire.local(
                 self.connection_id,
                 WireKind.ERROR,

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from workbench.core.protocols.catalog import ResourceContents, ToolSpec
 from workbench.core.timefmt import duration_text
+from workbench.ui.apps.slot import AppSlot
 from workbench.ui.errors import ErrorView
 from workbench.ui.forms.schema_form import SchemaForm
 from workbench.ui.panels.inspector.mcp.call_layout import CallAreaBudget
@@ -135,6 +136,8 @@ class ToolCallWidget(QWidget):
         bottom_layout.setSpacing(2)  # the result's lines before white space (space budget: see call_layout.py)
         bottom_layout.addLayout(self.outcome_row)
         bottom_layout.addWidget(self.banner)
+        self.app_slot = AppSlot(vm.ctx.links, vm.ctx.services.wire, bottom)  # a tool's MCP App, above its result
+        bottom_layout.addWidget(self.app_slot)
         bottom_layout.addWidget(self.result_split, 1)
         self.splitter = splitter = QSplitter(Qt.Orientation.Vertical, self)
         splitter.setObjectName("callSplitter")
@@ -279,12 +282,14 @@ class ToolCallWidget(QWidget):
         self.call_log.show_record(record)
         if record.outcome == "running":
             self.result_view.clear()
+            self.app_slot.clear()
             self.status.setText("Calling…")
             return
         if record.result is not None:
             self.result_view.show_result(record.result, has_output_schema=record.has_output_schema)
         else:
             self.result_view.clear()
+        self.app_slot.show_record(record, self.spec, self.vm.agent_of(record.connection_id))
         if record.error is not None:
             self.banner.show_error(record.error)
         self.status.setText(record.status_text())
