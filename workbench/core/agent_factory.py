@@ -19,6 +19,8 @@ secrets and go only to the origins the user configured or approved.
 An HTTP MCP profile with ``auth="oauth"`` gets the OAuth provider of
 ``workbench.core.protocols.mcp.oauth`` instead: its tokens come from the credential store, and a
 login that is needed opens ``oauth_opener`` (without one it fails with ``AuthRequiredError``).
+An A2A profile's OAuth client (pre-registered with its stored secret, or private key JWT) and DPoP go
+to the agent for its card's OAuth schemes (``profiles.oauth_client.a2a_oauth_options``).
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ if TYPE_CHECKING:
     from workbench.core.auth_steps import AuthStep
     from workbench.core.credentials import CredentialStore
     from workbench.core.http.origins import CredentialBoundary, OriginApprover
+    from workbench.core.oauth_options import DPoP, OAuthClient
     from workbench.core.protocols.mcp.oauth import WorkbenchOAuthProvider
     from workbench.core.wire.recorder import WireRecorder
 
@@ -220,7 +223,8 @@ async def build_agent(
         An ``MCPAgent`` or ``A2AAgent``.
 
     Raises:
-        ConfigError: An OAuth profile without a credential store.
+        ConfigError: An OAuth profile without a credential store, or an A2A profile's OAuth client
+            without its secret or key (``details["oauth"]``).
         WorkbenchError: When a secret cannot be looked up.
     """
     handlers = handlers or AgentHandlers()
@@ -235,8 +239,11 @@ async def build_agent(
         protect_logs(redactor)
     name = None if peer_names_itself else profile.name
     if isinstance(profile, A2AProfile):
+        from workbench.core.profiles.oauth_client import a2a_oauth_options
+
+        client, dpop = await a2a_oauth_options(profile, credentials)
         sink = _auth_step_sink(bus, on_auth_step)
-        return _build_a2a(profile, cid, name, wire, handlers, secrets, credentials, oauth_opener, sink)
+        return _build_a2a(profile, cid, name, wire, handlers, secrets, credentials, oauth_opener, sink, client, dpop)
     auth = None
     if isinstance(profile, MCPHTTPProfile | MCPSSEProfile) and profile.auth == "oauth":
         if credentials is None:
@@ -364,6 +371,8 @@ def _build_a2a(
     credentials: CredentialStore | None = None,
     oauth_opener: OAuthOpener | None = None,
     on_auth_step: Callable[[AuthStep], None] | None = None,
+    oauth_client: OAuthClient | None = None,
+    dpop: DPoP | None = None,
 ) -> RemoteAgent:
     from workbench.core.http.httpx_transport import HttpxCredentialGuard
     from workbench.core.protocols.a2a import A2AAgent  # lazy: keeps the SDK out until needed
@@ -389,6 +398,8 @@ def _build_a2a(
         credential_id=profile.id,
         oauth_opener=oauth_opener,
         on_auth_step=on_auth_step,  # the card's OAuth logins, step by step (the Login view shows them)
+        oauth_client=oauth_client,  # the profile's client for the card's OAuth schemes (None: each scheme's own)
+        dpop=dpop,
         # Credentials go only to the origins the user configured or approved (not where the card points).
         http_transport=HttpxCredentialGuard(credential_boundary(profile, secrets, wire, handlers.origin_approval)),
         limits=profile.http_limits(),

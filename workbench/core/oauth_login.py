@@ -1,11 +1,13 @@
 """OAuth logins of saved profiles, the use cases the window and the command line share.
 
 - ``login`` / ``logout``: the OAuth login and logout of an MCP HTTP/SSE profile with ``auth="oauth"``
-  (the browser flow, the token revocation), through the one agent factory.
+  (the browser flow, the token revocation), through the one agent factory; and of an A2A profile whose
+  agent card declares an OAuth 2.0 / OpenID Connect scheme (the card fetched, each scheme's flow run
+  now and its tokens stored; logout forgets them, A2A cards name no revocation endpoint).
 - ``oauth_status``: what the credential store holds for the login (for a sidebar row or ``profile list``).
 
-Which profiles log in this way is ``workbench.core.profiles.uses_oauth``. The MCP SDK is imported only
-when a login, logout or token read really happens.
+Which MCP profiles log in this way is ``workbench.core.profiles.uses_oauth``; any A2A profile may (its
+card decides). The SDKs are imported only when a login, logout or token read really happens.
 """
 
 from __future__ import annotations
@@ -16,17 +18,18 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from workbench.core.errors import AuthRequiredError
-from workbench.core.profiles import ConnectionProfile, MCPHTTPProfile, MCPSSEProfile, uses_oauth
+from workbench.core.oauth.results import LoginResult, LogoutResult
+from workbench.core.profiles import A2AProfile, ConnectionProfile, MCPHTTPProfile, MCPSSEProfile, uses_oauth
+from workbench.core.timeouts import DEFAULT_LOGIN_TIMEOUT
 
 if TYPE_CHECKING:
     from workbench.core.auth_steps import AuthStep
     from workbench.core.credentials import CredentialStore
     from workbench.core.http.browser import BrowserOpener
-    from workbench.core.protocols.mcp.oauth import LoginResult, LogoutResult
     from workbench.core.wire.recorder import WireRecorder
 
-OAuthProfile = MCPHTTPProfile | MCPSSEProfile
-"""The profiles that can log in with OAuth."""
+OAuthProfile = MCPHTTPProfile | MCPSSEProfile | A2AProfile
+"""The profiles that can log in with OAuth (an A2A one when its card declares an OAuth scheme)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +51,8 @@ class OAuthStatus:
 
 async def oauth_status(profile: ConnectionProfile, credentials: CredentialStore) -> OAuthStatus | None:
     """The stored login of ``profile`` (``None`` for a profile that does not use OAuth).
+
+    ``None`` for an A2A profile too: its tokens are kept per scheme of a card not read here.
 
     Raises:
         SecureStorageUnavailableError: No secure keyring.
@@ -82,8 +87,11 @@ async def login(
     Stored tokens with a refresh token are not refreshed: a ``refresh`` step, ``skipped``, says they
     were set aside.
 
+    An A2A profile's login fetches the agent card and runs the flow of each OAuth scheme a call would
+    use (``a2a_login``).
+
     Args:
-        profile: An ``auth="oauth"`` HTTP/SSE profile.
+        profile: An ``auth="oauth"`` HTTP/SSE profile, or an A2A profile.
         credentials: The credential store.
         opener: Shows the authorization URL (``system_browser_opener``, a GUI's, or a printer).
         wire: Records the exchanges (a fresh recorder if omitted).
@@ -97,10 +105,23 @@ async def login(
         AuthRequiredError: The login failed or was refused, or the server let us in without one.
         RequestTimeoutError: Nobody came back from the browser in time.
         ConnectError: The server could not be reached.
+        ConfigError: An A2A agent's card declares no OAuth scheme (``details["oauth"] == "no-oauth-scheme"``),
+            or the profile's client lacks its secret or key.
     """
+    if isinstance(profile, A2AProfile):
+        return await a2a_login(
+            profile,
+            credentials,
+            opener=opener,
+            wire=wire,
+            on_step=on_step,
+            timeout=timeout,
+            resolve_secret=resolve_secret,
+            connection_id=connection_id,
+        )
     from workbench.core.agent_factory import build_agent
     from workbench.core.auth_steps import AuthStage, StepLog
-    from workbench.core.protocols.mcp.oauth import LOGIN_TIMEOUT, LoginResult  # lazy: the MCP SDK
+    from workbench.core.protocols.mcp.oauth import LOGIN_TIMEOUT  # lazy: the MCP SDK
     from workbench.core.protocols.mcp.oauth_storage import CredentialTokenStorage
     from workbench.core.wire.recorder import WireRecorder
 
@@ -161,7 +182,114 @@ async def logout(
     on_step: Callable[[AuthStep], None] | None = None,
     connection_id: str | None = None,
 ) -> LogoutResult:
-    """Revoke the profile's tokens where the server can, and forget them; see ``mcp.oauth.logout``."""
+    """Revoke the profile's tokens where the server can, and forget them; see ``mcp.oauth.logout``.
+
+    An A2A profile's tokens are forgotten (``a2a_logout``).
+    """
+    if isinstance(profile, A2AProfile):
+        return await a2a_logout(profile, credentials, wire=wire, on_step=on_step, connection_id=connection_id)
     from workbench.core.protocols.mcp import oauth  # lazy: the MCP SDK
 
     return await oauth.logout(profile, credentials, wire=wire, on_step=on_step, connection_id=connection_id)
+
+
+async def a2a_login(
+    profile: A2AProfile,
+    credentials: CredentialStore,
+    *,
+    opener: BrowserOpener,
+    wire: WireRecorder | None = None,
+    on_step: Callable[[AuthStep], None] | None = None,
+    timeout: float | None = None,
+    resolve_secret: Callable[[Any], Awaitable[str | None]] | None = None,
+    connection_id: str | None = None,
+) -> LoginResult:
+    """Log in to the OAuth schemes of an A2A agent's card now, the stored tokens set aside.
+
+    The agent is built as for a connection (the profile's client and DPoP, its other secrets), its
+    card fetched, and each OAuth scheme a call would use signed in to: client credentials, or the
+    authorization code with PKCE in the browser (``opener``). Each exchange is an ``AuthStep``.
+
+    Args:
+        profile: The A2A profile.
+        credentials: The credential store (the client's secret or key; the tokens go there).
+        opener: Shows the authorization URL.
+        wire: Records the exchanges (a fresh recorder if omitted).
+        on_step: Receives each ``AuthStep`` as it finishes.
+        timeout: Seconds a browser sign-in may take (default 300).
+        resolve_secret: Looks up the profile's other secrets (headers the card fetch may need).
+        connection_id: Wire records and steps carry this id (default: a fresh ``oauth-login-…``).
+
+    Raises:
+        ConfigError: The card declares no OAuth scheme, or the client lacks its secret or key.
+        AuthRequiredError: The authorization server refused, or the scheme cannot be signed in to.
+        OAuthRefusedError: A check of the flow failed (the step is named).
+        RequestTimeoutError: Nobody came back from the browser in time.
+        ConnectError: The agent could not be reached.
+    """
+    from workbench.core.agent_factory import build_agent
+    from workbench.core.protocols.a2a import A2AAgent  # lazy: the A2A SDK
+    from workbench.core.protocols.a2a.security_login import sign_in
+
+    timeout = DEFAULT_LOGIN_TIMEOUT if timeout is None else timeout
+    steps: list[AuthStep] = []
+
+    def collect(step: AuthStep) -> None:
+        steps.append(step)
+        if on_step is not None:
+            on_step(step)
+
+    agent = await build_agent(
+        profile,
+        connection_id=connection_id or f"oauth-login-{uuid.uuid4().hex[:8]}",
+        wire=wire,
+        resolve_secret=resolve_secret,
+        credentials=credentials,
+        oauth_opener=opener,
+        on_auth_step=collect,
+    )
+    assert isinstance(agent, A2AAgent)
+    try:
+        await agent.connect()
+        tokens = await sign_in(agent, timeout=timeout)
+    finally:
+        await agent.aclose()
+    expiries = [t.expires_at for t in tokens if t.expires_at is not None]
+    scopes = [t.scope for t in tokens if t.scope]
+    return LoginResult(tuple(steps), min(expiries) if expiries else None, " ".join(scopes) or None, 0)
+
+
+async def a2a_logout(
+    profile: A2AProfile,
+    credentials: CredentialStore,
+    *,
+    wire: WireRecorder | None = None,
+    on_step: Callable[[AuthStep], None] | None = None,
+    connection_id: str | None = None,
+) -> LogoutResult:
+    """Forget the stored tokens of the OAuth schemes of an A2A agent's card (its card fetched to name them).
+
+    The client's secret or key and the DPoP key stay (``profile remove`` forgets them).
+
+    Raises:
+        ConfigError: The card declares no OAuth scheme.
+        ConnectError: The agent could not be reached.
+    """
+    from workbench.core.agent_factory import build_agent
+    from workbench.core.protocols.a2a import A2AAgent  # lazy: the A2A SDK
+    from workbench.core.protocols.a2a.security_login import forget_tokens
+
+    agent = await build_agent(
+        profile.with_changes(oauth_client="per-scheme", oauth_client_id=None, oauth_client_key_file=None),
+        connection_id=connection_id or f"oauth-logout-{uuid.uuid4().hex[:8]}",
+        wire=wire,
+        credentials=credentials,
+        on_auth_step=on_step,
+    )
+    assert isinstance(agent, A2AAgent)
+    try:
+        await agent.connect()
+        forgotten = await forget_tokens(agent)
+    finally:
+        await agent.aclose()
+    return LogoutResult(False, forgotten, ())

@@ -10,7 +10,7 @@ under ``<profile id>/oauth:tokens`` and ``<profile id>/oauth:client`` (``oauth_k
 from __future__ import annotations
 
 from workbench.core.errors import ConfigError
-from workbench.core.profiles.model import ConnectionProfile, MCPHTTPProfile, MCPSSEProfile
+from workbench.core.profiles.model import A2AProfile, ConnectionProfile, MCPHTTPProfile, MCPSSEProfile
 from workbench.core.profiles.secret_refs import SecretKind
 
 OAUTH_TOKENS_KIND = "oauth:tokens"
@@ -88,14 +88,21 @@ def oauth_secret_keys(profile_id: str) -> tuple[str, ...]:
 
 
 def used_oauth_secret_keys(profile: ConnectionProfile) -> set[str]:
-    """The credential-store keys of the OAuth secrets ``profile`` logs in with (none without OAuth)."""
-    if not isinstance(profile, MCPHTTPProfile | MCPSSEProfile) or profile.auth != "oauth":
+    """The credential-store keys of the OAuth secrets ``profile`` logs in with (none without OAuth).
+
+    An A2A profile's are its client's (a pre-registered client's secret, a private key kept in the store).
+    """
+    if not isinstance(profile, MCPHTTPProfile | MCPSSEProfile | A2AProfile):
+        return set()
+    if not isinstance(profile, A2AProfile) and profile.auth != "oauth":
         return set()
     used: set[str] = set()
     if profile.oauth_client == "pre-registered" and profile.oauth_token_auth != "none":
         used.add(oauth_client_secret_key(profile.id))
     if profile.oauth_client == "private-key-jwt" and not profile.oauth_client_key_file:
         used.add(oauth_client_key_key(profile.id))
+    if isinstance(profile, A2AProfile):
+        return used
     if profile.oauth_grant == "jwt_bearer" and not profile.oauth_assertion_file:
         used.add(oauth_assertion_key(profile.id))
     if profile.oauth_grant == "enterprise_managed":
@@ -114,6 +121,11 @@ def unused_oauth_secret_keys(profile: ConnectionProfile) -> tuple[str, ...]:
 def oauth_dpop_keys(profile_id: str) -> tuple[str, str]:
     """The credential-store keys of a profile's DPoP key pair and of its bound token's digest."""
     return f"{profile_id}/{OAUTH_DPOP_KEY_KIND}", f"{profile_id}/{OAUTH_DPOP_BOUND_KIND}"
+
+
+def a2a_dpop_key(profile_id: str) -> str:
+    """The credential-store key of an A2A profile's DPoP key pair (``<id>/a2a:*:dpop_key``, the A2A adapter's key)."""
+    return f"{profile_id}/a2a:*:dpop_key"
 
 
 def parse_secret_spec(spec: str) -> tuple[SecretKind, str]:

@@ -183,8 +183,40 @@ class _MCPMixin(BaseModel):
     roots: list[Root] = Field(default_factory=list)
 
 
-class _OAuthMixin(BaseModel):
+class _OAuthClientMixin(BaseModel):
+    """A client registered in advance and DPoP: the OAuth settings MCP and A2A profiles share.
+
+    Attributes:
+        oauth_client_id: The pre-registered (or ``private-key-jwt``) client's id.
+        oauth_token_auth: The pre-registered client's token endpoint auth method (its secret in the
+            credential store under ``<id>/oauth:client-secret`` unless this is ``none``).
+        oauth_client_key_file: A ``private-key-jwt`` client's PEM private key file; ``None``: the key
+            is in the credential store under ``<id>/oauth:client-key``.
+        oauth_client_key_algorithm: The signature algorithm of a ``private-key-jwt`` client's assertions.
+        oauth_dpop: DPoP-bound tokens (RFC 9449), proofs signed with the profile's own key pair (kept
+            in the credential store, made on first use).
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
+
+    oauth_client_id: Annotated[str, Field(min_length=1, max_length=2000)] | None = None
+    oauth_token_auth: Literal["client_secret_basic", "client_secret_post", "none"] = "client_secret_basic"
+    oauth_client_key_file: Annotated[str, Field(min_length=1, max_length=4000)] | None = None
+    oauth_client_key_algorithm: Literal[
+        "RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512"
+    ] = "RS256"
+    oauth_dpop: bool = False
+
+    def _client_id_given(self) -> None:
+        """Refuse a client registered in advance without its id."""
+        if getattr(self, "oauth_client", "") in ("pre-registered", "private-key-jwt") and not self.oauth_client_id:
+            raise ValueError("a pre-registered OAuth client needs its client id")
+
+
+class _OAuthMixin(_OAuthClientMixin):
     """How an HTTP MCP server is authorised: fixed secrets only (``none``) or an OAuth 2.1 login.
+
+    The client registered in advance and DPoP are ``_OAuthClientMixin``'s fields.
 
     Attributes:
         auth: ``oauth`` logs in with the server's authorization server (discovery, dynamic client
@@ -195,8 +227,6 @@ class _OAuthMixin(BaseModel):
             (``oauth_client_id``; its secret in the credential store under
             ``<id>/oauth:client-secret`` unless ``oauth_token_auth`` is ``none``) or
             ``metadata-document`` (CIMD: ``oauth_client_metadata_url`` is the client id).
-        oauth_client_id: The pre-registered client's id.
-        oauth_token_auth: The pre-registered client's token endpoint auth method.
         oauth_client_metadata_url: The client metadata document's URL (https, or http on loopback).
         oauth_redirect_port: The loopback port of the redirect URI, for a client registered with a
             fixed one (``None``: the one kept with the login, else a free port).
@@ -206,8 +236,6 @@ class _OAuthMixin(BaseModel):
             workload's platform issued is the assertion) or ``enterprise_managed`` (SEP-990: the
             user's ID token exchanged at the enterprise IdP for an ID-JAG, then the JWT bearer grant
             with it; the client is confidential). The last three need a client registered in advance.
-        oauth_client_key_file: A ``private-key-jwt`` client's PEM private key file; ``None``: the key
-            is in the credential store under ``<id>/oauth:client-key``.
         oauth_assertion_file: ``jwt_bearer``: the file holding the workload's JWT, read again at each
             login (a Kubernetes projected service account token rotates); ``None``: the JWT is in the
             credential store under ``<id>/oauth:assertion``.
@@ -217,38 +245,25 @@ class _OAuthMixin(BaseModel):
             one, in the credential store under ``<id>/oauth:idp-client-secret``).
         oauth_id_token_file: ``enterprise_managed``: the file holding the user's ID token, read again
             at each login; ``None``: the ID token is in the credential store under ``<id>/oauth:id-token``.
-        oauth_client_key_algorithm: The signature algorithm of a ``private-key-jwt`` client's assertions.
-        oauth_dpop: DPoP-bound tokens (RFC 9449), proofs signed with the profile's own key pair (kept
-            in the credential store under ``<id>/oauth:dpop-key``, made on first use).
     """
-
-    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     auth: Literal["none", "oauth"] = "none"
     oauth_scopes: list[str] = Field(default_factory=list)
     oauth_client_name: Annotated[str, Field(min_length=1, max_length=200)] | None = None
     oauth_client: Literal["dynamic", "pre-registered", "metadata-document", "private-key-jwt"] = "dynamic"
-    oauth_client_id: Annotated[str, Field(min_length=1, max_length=2000)] | None = None
-    oauth_token_auth: Literal["client_secret_basic", "client_secret_post", "none"] = "client_secret_basic"
     oauth_client_metadata_url: Annotated[str, Field(min_length=1, max_length=2000)] | None = None
     oauth_redirect_port: Annotated[int, Field(ge=1, le=65535)] | None = None
     oauth_grant: OAuthGrantName = "authorization_code"
-    oauth_client_key_file: Annotated[str, Field(min_length=1, max_length=4000)] | None = None
     oauth_assertion_file: Annotated[str, Field(min_length=1, max_length=4000)] | None = None
     oauth_idp_token_endpoint: Annotated[str, Field(min_length=1, max_length=2000)] | None = None
     oauth_idp_client_id: Annotated[str, Field(min_length=1, max_length=2000)] | None = None
     oauth_id_token_file: Annotated[str, Field(min_length=1, max_length=4000)] | None = None
-    oauth_client_key_algorithm: Literal[
-        "RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512"
-    ] = "RS256"
-    oauth_dpop: bool = False
 
     @model_validator(mode="after")
     def _one_authorization_source(self) -> Self:
         if self.auth == "oauth" and any(r.target.lower() == "authorization" for r in getattr(self, "secrets", [])):
             raise ValueError("an OAuth profile sets the Authorization header itself; remove its bearer secret")
-        if self.oauth_client in ("pre-registered", "private-key-jwt") and not self.oauth_client_id:
-            raise ValueError("a pre-registered OAuth client needs its client id")
+        self._client_id_given()
         if self.oauth_client == "private-key-jwt" and self.oauth_grant == "authorization_code":
             raise ValueError("a private-key-jwt client logs in with a grant without a browser, not authorization_code")
         self._grant_fits()
@@ -352,8 +367,33 @@ class MCPSSEProfile(_URLMixin, _HeadersMixin, _OAuthMixin, _MCPMixin, _ProfileBa
         return "sse"
 
 
-class A2AProfile(_URLMixin, _HeadersMixin, _ProfileBase):
+class _A2AOAuthMixin(_OAuthClientMixin):
+    """Who the client is for an A2A agent card's OAuth 2.0 / OpenID Connect schemes, and DPoP.
+
+    The card names each scheme's flow and endpoints (``client_credentials``, or the authorization code
+    with PKCE in a browser); the profile names only the client, with ``_OAuthClientMixin``'s fields.
+
+    Attributes:
+        oauth_client: ``per-scheme``: the client id and secret stored (or asked for) for each scheme,
+            under ``<id>/a2a:<scheme>:client_id`` and ``…:client_secret``, sent as
+            ``client_secret_post``; ``pre-registered``: ``oauth_client_id`` for every scheme, its
+            secret (unless ``oauth_token_auth`` is ``none``) in the credential store under
+            ``<id>/oauth:client-secret``; ``private-key-jwt``: ``oauth_client_id`` authenticating with
+            a signed assertion (RFC 7523), its key from ``oauth_client_key_file`` or the credential store.
+    """
+
+    oauth_client: Literal["per-scheme", "pre-registered", "private-key-jwt"] = "per-scheme"
+
+    @model_validator(mode="after")
+    def _client_fits(self) -> Self:
+        self._client_id_given()
+        return self
+
+
+class A2AProfile(_URLMixin, _HeadersMixin, _A2AOAuthMixin, _ProfileBase):
     """An A2A agent.
+
+    The OAuth client for its card's OAuth schemes and DPoP are ``_A2AOAuthMixin``'s fields.
 
     Attributes:
         url: The agent's base URL (its card is looked up under ``/.well-known/``).
@@ -399,6 +439,19 @@ PROFILE_LIST_ADAPTER: TypeAdapter[list[ConnectionProfile]] = TypeAdapter(list[Co
 def uses_oauth(profile: ConnectionProfile) -> bool:
     """Whether ``profile`` logs in with OAuth (an MCP HTTP/SSE profile with ``auth="oauth"``)."""
     return isinstance(profile, MCPHTTPProfile | MCPSSEProfile) and profile.auth == "oauth"
+
+
+def names_oauth_client(profile: ConnectionProfile) -> bool:
+    """Whether ``profile`` keeps OAuth client settings: an MCP profile with ``auth="oauth"``, or any A2A profile.
+
+    An A2A agent's card says whether it takes OAuth; its profile names the client either way.
+    """
+    return uses_oauth(profile) or isinstance(profile, A2AProfile)
+
+
+def a2a_oauth_set(profile: ConnectionProfile) -> bool:
+    """Whether ``profile`` is an A2A profile whose OAuth client or DPoP is set (a login is worth offering)."""
+    return isinstance(profile, A2AProfile) and (profile.oauth_client != "per-scheme" or profile.oauth_dpop)
 
 
 def validation_details(exc: ValidationError) -> list[dict[str, Any]]:

@@ -1,6 +1,7 @@
 """An OAuth profile's own secrets in the credential store: which it uses, and storing one (``secret set``).
 
-Besides its tokens, an OAuth profile may keep in the credential store: a pre-registered client's
+Besides its tokens, an OAuth profile (an MCP one with ``auth="oauth"``, or an A2A one: only its client's
+secret or key) may keep in the credential store: a pre-registered client's
 secret, a ``private_key_jwt`` client's key (when no key file is named), a ``jwt_bearer`` workload JWT
 (when no file is named), an ``enterprise_managed`` ID token (likewise) and IdP client secret. They
 have fixed keys (``credential_keys``) rather than ``SecretRef``s: a ``SecretRef`` says where a value
@@ -22,7 +23,13 @@ from workbench.core.profiles.credential_keys import (
     oauth_id_token_key,
     oauth_idp_client_secret_key,
 )
-from workbench.core.profiles.model import ConnectionProfile, MCPHTTPProfile, MCPSSEProfile, validation_details
+from workbench.core.profiles.model import (
+    A2AProfile,
+    ConnectionProfile,
+    MCPHTTPProfile,
+    MCPSSEProfile,
+    validation_details,
+)
 from workbench.core.profiles.oauth_files import check_client_key_pem
 from workbench.core.profiles.service import ProfileService, SecretChanges
 
@@ -88,7 +95,7 @@ async def set_oauth_secret(
 
     Args:
         service: Saves the profile with the value (rolled back when either fails).
-        profile: A saved OAuth profile.
+        profile: A saved OAuth profile, or an A2A profile (its client's secret or key only).
         kind: A key of ``OAUTH_SECRETS``.
         value: The secret.
         algorithm: For a client key: the algorithm it signs.
@@ -104,7 +111,14 @@ async def set_oauth_secret(
     secret = OAUTH_SECRETS.get(kind)
     if secret is None:
         raise ConfigError(f"Unknown OAuth secret {kind!r}.", hint=", ".join(OAUTH_SECRETS))
-    if not isinstance(profile, MCPHTTPProfile | MCPSSEProfile) or profile.auth != "oauth":
+    if isinstance(profile, A2AProfile):
+        if secret.grants:
+            raise ConfigError(
+                f"{secret.what[0].upper()}{secret.what[1:]} is for an MCP profile's {secret.grants[0]} grant; an A2A "
+                "agent's card names its own flows.",
+                hint="an A2A profile keeps oauth-client-secret or oauth-client-key",
+            )
+    elif not isinstance(profile, MCPHTTPProfile | MCPSSEProfile) or profile.auth != "oauth":
         raise ConfigError(
             f"The profile {profile.name!r} does not log in with OAuth.", hint="workbench profile edit NAME --oauth"
         )
@@ -123,9 +137,9 @@ async def set_oauth_secret(
                 raise
             chosen = check_client_key_pem(value.get_secret_value(), None)  # the profile's default did not fit
         changes.update(oauth_client="private-key-jwt", oauth_client_key_algorithm=chosen)
-        if profile.oauth_grant == "authorization_code":
+        if not isinstance(profile, A2AProfile) and profile.oauth_grant == "authorization_code":
             changes["oauth_grant"] = "client_credentials"
-    elif secret.grants and profile.oauth_grant not in secret.grants:
+    elif secret.grants and not isinstance(profile, A2AProfile) and profile.oauth_grant not in secret.grants:
         raise ConfigError(
             f"{secret.what[0].upper()}{secret.what[1:]} is for the {' or '.join(secret.grants)} grant; "
             f"{profile.name!r} uses {profile.oauth_grant}.",

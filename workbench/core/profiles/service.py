@@ -35,6 +35,8 @@ from workbench.core.credentials import CredentialStore
 from workbench.core.errors import ConfigError, NotFoundError, WorkbenchError
 from workbench.core.http.origins import origin_of
 from workbench.core.profiles.credential_keys import (
+    a2a_dpop_key,
+    oauth_client_key_key,
     oauth_client_secret_key,
     oauth_dpop_keys,
     oauth_keys,
@@ -42,7 +44,14 @@ from workbench.core.profiles.credential_keys import (
     secret_key,
     unused_oauth_secret_keys,
 )
-from workbench.core.profiles.model import ConnectionProfile, new_profile_id, uses_oauth, validation_details
+from workbench.core.profiles.model import (
+    A2AProfile,
+    ConnectionProfile,
+    names_oauth_client,
+    new_profile_id,
+    uses_oauth,
+    validation_details,
+)
 from workbench.core.profiles.secret_refs import SecretKind, SecretRef
 from workbench.core.profiles.store import ProfileStore
 
@@ -174,7 +183,7 @@ class ProfileService:
         if new:
             self._check_name_free(profile.name, except_id=None)
         key = oauth_client_secret_key(profile.id)
-        pre_registered = uses_oauth(profile) and getattr(profile, "oauth_client", "") == "pre-registered"
+        pre_registered = names_oauth_client(profile) and getattr(profile, "oauth_client", "") == "pre-registered"
         if pre_registered and getattr(profile, "oauth_token_auth", "") != "none":
             changes = SecretChanges(store={key: secret} if secret is not None else {})
         else:
@@ -417,18 +426,17 @@ class ProfileService:
     async def _forget_credentials(self, profile: ConnectionProfile, in_use: set[str] | None) -> list[CredentialFailure]:
         """Delete the profile's secret values (those not in use elsewhere) and its OAuth login."""
         failures = await self._forget_keys([ref.key for ref in profile.secrets], in_use)
+        keys: tuple[str, ...] = ()
         if uses_oauth(profile):
-            keys = (
-                *oauth_keys(profile.id),
-                *oauth_secret_keys(profile.id),
-                *oauth_dpop_keys(profile.id),
-            )
-            for key in keys:
-                try:
-                    await self._credentials.delete(key)
-                except WorkbenchError as exc:
-                    failures.append(("forgetting the OAuth login", exc))
-                    break  # the store refused; the next key would be refused alike
+            keys = (*oauth_keys(profile.id), *oauth_secret_keys(profile.id), *oauth_dpop_keys(profile.id))
+        elif isinstance(profile, A2AProfile):  # its OAuth client's secret or key, its DPoP key
+            keys = (oauth_client_secret_key(profile.id), oauth_client_key_key(profile.id), a2a_dpop_key(profile.id))
+        for key in keys:
+            try:
+                await self._credentials.delete(key)
+            except WorkbenchError as exc:
+                failures.append(("forgetting the OAuth login", exc))
+                break  # the store refused; the next key would be refused alike
         return failures
 
     async def _roll_back(self, previous: Mapping[str, SecretStr | None]) -> None:

@@ -1,9 +1,8 @@
-"""OAuth login results and logout: RFC 7009 revocation where the authorization server offers it, then forget."""
+"""OAuth logout: RFC 7009 revocation where the authorization server offers it, then forget."""
 
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import httpx2
@@ -13,7 +12,6 @@ from workbench.core.auth_steps import (
     AuthCheck,
     AuthFailure,
     AuthStage,
-    AuthStep,
     FailureCode,
     StepCallback,
     StepLog,
@@ -22,6 +20,7 @@ from workbench.core.auth_steps import (
 from workbench.core.credentials import CredentialStore
 from workbench.core.errors import ConfigError
 from workbench.core.http.oauth_endpoints import is_secure_endpoint
+from workbench.core.oauth.results import LoginResult, LogoutResult
 from workbench.core.oauth_options import PreRegisteredClient
 from workbench.core.protocols.mcp._oauth_checks import https_check
 from workbench.core.protocols.mcp._oauth_sdk import pre_registered_info
@@ -33,37 +32,7 @@ from workbench.core.wire.recorder import WireRecorder
 if TYPE_CHECKING:
     from workbench.core.profiles import MCPHTTPProfile, MCPSSEProfile
 
-
-@dataclass(frozen=True, slots=True)
-class LoginResult:
-    """What a login did.
-
-    Attributes:
-        steps: The auth steps, in order.
-        expires_at: When the access token expires (seconds since the epoch), if known.
-        scope: The granted scope, if the server said.
-        redirect_port: The loopback port used (and registered).
-    """
-
-    steps: tuple[AuthStep, ...]
-    expires_at: float | None
-    scope: str | None
-    redirect_port: int
-
-
-@dataclass(frozen=True, slots=True)
-class LogoutResult:
-    """What a logout did.
-
-    Attributes:
-        revoked: Whether the authorization server confirmed the revocation of every token sent.
-        forgotten: How many stored entries (tokens, registration) were deleted.
-        steps: The auth steps (the ``revoke`` step, when there was something to revoke).
-    """
-
-    revoked: bool
-    forgotten: int
-    steps: tuple[AuthStep, ...]
+__all__ = ["LoginResult", "LogoutResult", "logout"]
 
 
 async def logout(
