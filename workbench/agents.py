@@ -21,6 +21,14 @@ Without a browser, and with DPoP-bound tokens::
     OAuth(client=PreRegisteredClient("app", secret), grant=EnterpriseManaged(idp_token_url, "idp-app", id_token))
     OAuth(..., dpop=DPoP())                       # proofs from a key kept in the credential store
 
+Sampling answered by a script or a model (OpenAI-compatible or Anthropic, the ``models`` extra)::
+
+    model = ModelResponder(ModelEndpoint(name="local", api="openai", base_url="http://127.0.0.1:11434/v1",
+                                         model="llama3.2"), key=None)
+    sampling = SamplingResponders({"model:local": model}, "model:local", policy=SamplingPolicy.AUTO)
+    agent = MCPAgent(url, sampling_handler=sampling)   # sampling.ledger counts requests, tokens, cost
+    SamplingScript.from_file("replies.yaml")           # rules: match the last user message, reply or call a tool
+
 Log in (or out) without opening a session, each step reported as it happens::
 
     result = await login(url, oauth=OAuth(...), credentials=store, on_step=print)   # tokens stored
@@ -42,11 +50,16 @@ if TYPE_CHECKING:
         ConfigError,
         ConnectError,
         ConnectionLostError,
+        ModelEndpointError,
+        ModelResponseError,
+        ModelTimeoutError,
         NotFoundError,
         OAuthRefusedError,
         ProtocolError,
         RemoteError,
         RequestTimeoutError,
+        SamplingRejectedError,
+        SamplingToolError,
         SkillDigestMismatchError,
         SkillEntryError,
         SkillFileUnlistedError,
@@ -94,6 +107,7 @@ if TYPE_CHECKING:
         SamplingRequest,
         SamplingRequested,
         SamplingResponse,
+        SamplingUsage,
         StatusChanged,
         TextDelta,
         ToolCallRequested,
@@ -112,6 +126,11 @@ if TYPE_CHECKING:
     from workbench.core.protocols.mcp.oauth_account import login, logout
     from workbench.core.protocols.skills import LoadedSkill, SkillFile, SkillSpec
     from workbench.core.protocols.snapshot import AgentSnapshot, TaskSnapshot, TaskSummary
+    from workbench.core.sampling.endpoints import ModelEndpoint, ModelEndpointStore
+    from workbench.core.sampling.model import ModelResponder
+    from workbench.core.sampling.responders import SamplingLogEntry, SamplingPolicy, SamplingResponders
+    from workbench.core.sampling.script import SamplingScript
+    from workbench.core.sampling.service import SamplingChoice, SamplingService
     from workbench.core.wire.recorder import WireRecorder
 
 _SOURCES: dict[str, str] = {
@@ -200,6 +219,21 @@ _SOURCES: dict[str, str] = {
     "AgentSnapshot": "workbench.core.protocols.snapshot",
     "TaskSnapshot": "workbench.core.protocols.snapshot",
     "TaskSummary": "workbench.core.protocols.snapshot",
+    "ModelEndpointError": "workbench.core.errors",
+    "ModelResponseError": "workbench.core.errors",
+    "ModelTimeoutError": "workbench.core.errors",
+    "SamplingRejectedError": "workbench.core.errors",
+    "SamplingToolError": "workbench.core.errors",
+    "SamplingUsage": "workbench.core.protocols.base",
+    "ModelEndpoint": "workbench.core.sampling.endpoints",
+    "ModelEndpointStore": "workbench.core.sampling.endpoints",
+    "ModelResponder": "workbench.core.sampling.model",
+    "SamplingLogEntry": "workbench.core.sampling.responders",
+    "SamplingPolicy": "workbench.core.sampling.responders",
+    "SamplingResponders": "workbench.core.sampling.responders",
+    "SamplingScript": "workbench.core.sampling.script",
+    "SamplingChoice": "workbench.core.sampling.service",
+    "SamplingService": "workbench.core.sampling.service",
     "WireRecorder": "workbench.core.wire.recorder",
 }
 """Public name -> the module that defines it. A name's module is imported when the name is first read
@@ -250,6 +284,12 @@ __all__ = [
     "MCPAgent",
     "MemoryCredentialStore",
     "MetadataDocumentClient",
+    "ModelEndpoint",
+    "ModelEndpointError",
+    "ModelEndpointStore",
+    "ModelResponder",
+    "ModelResponseError",
+    "ModelTimeoutError",
     "NotFoundError",
     "OAuth",
     "OAuthClient",
@@ -262,9 +302,18 @@ __all__ = [
     "RemoteAgent",
     "RemoteError",
     "RequestTimeoutError",
+    "SamplingChoice",
+    "SamplingLogEntry",
+    "SamplingPolicy",
+    "SamplingRejectedError",
     "SamplingRequest",
     "SamplingRequested",
+    "SamplingResponders",
     "SamplingResponse",
+    "SamplingScript",
+    "SamplingService",
+    "SamplingToolError",
+    "SamplingUsage",
     "ServerFeatures",
     "SkillDigestMismatchError",
     "SkillEntryError",
