@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.cli_profiles import cli_env, workbench
+from tests.support.cli_profiles import cli_env, json_error_code, workbench
 
 pytestmark = pytest.mark.asyncio
 
@@ -78,8 +78,8 @@ async def test_config_dir_applies_to_every_command_before_or_after_the_subcomman
         env, "secret", "set", "agent", "bearer", "--config-dir", str(elsewhere), stdin=b"tok-1234"
     )
     assert code == 0, err
-    code, _, err = await workbench(env, "login", "agent", "--config-dir", str(elsewhere))
-    assert code == 2 and "does not log in with OAuth" in err  # found there: an A2A profile
+    code, out, _ = await workbench(env, "login", "agent", "--config-dir", str(elsewhere), "--json")
+    assert code == 1 and json_error_code(out) == "unreachable"  # found there: an A2A profile, its agent looked for
     code, _, err = await workbench(env, "inspect", "--profile", "agent", "--config-dir", str(elsewhere), "--json")
     assert "No saved profile" not in err
     code, _, err = await workbench(env, "profile", "remove", "agent", "--config-dir", str(elsewhere))

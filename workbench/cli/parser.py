@@ -420,7 +420,9 @@ def add_target_options(parser: argparse.ArgumentParser, *, with_profile: bool = 
 def add_oauth_client_options(parser: argparse.ArgumentParser) -> None:
     """``profile add/edit``'s OAuth client (dynamic, pre-registered, CIMD, private key JWT), grant and DPoP."""
     parser.add_argument(
-        "--oauth-client-id", metavar="ID", help="with --oauth: a client registered out of band (no registration)"
+        "--oauth-client-id",
+        metavar="ID",
+        help="with --oauth, or for an --a2a agent card's OAuth schemes: a client registered out of band",
     )
     secret = parser.add_mutually_exclusive_group()
     secret.add_argument(
@@ -482,7 +484,8 @@ def add_oauth_client_options(parser: argparse.ArgumentParser) -> None:
         "--oauth-dpop",
         action=argparse.BooleanOptionalAction,
         default=None,
-        help="with --oauth: DPoP-bound tokens, proofs signed with the profile's own key (kept in the OS keyring)",
+        help="with --oauth or --a2a: DPoP-bound tokens, proofs signed with the profile's own key (kept in the OS "
+        "keyring)",
     )
 
 
@@ -562,7 +565,9 @@ def add_profile_commands(sub: Any) -> None:
 
     for leaf in (add, listing, remove, sset, sclear):
         add_config_dir_option(leaf)
-    login = sub.add_parser("login", help="log in to the OAuth-protected MCP server of a saved profile")
+    login = sub.add_parser(
+        "login", help="log in to a saved profile's OAuth-protected MCP server, or its A2A agent card's OAuth schemes"
+    )
     login.add_argument("name", metavar="NAME")
     login.add_argument("--no-browser", action="store_true", help="only print the authorization URL; open it yourself")
     login.add_argument(
@@ -586,7 +591,7 @@ def add_profile_commands(sub: Any) -> None:
         metavar="ORIGIN",
         help="for this login, also send the profile's credentials to ORIGIN (saved ones: profile edit)",
     )
-    logout = sub.add_parser("logout", help="revoke and forget the OAuth tokens of a saved profile")
+    logout = sub.add_parser("logout", help="revoke and forget the OAuth tokens of a saved profile (A2A: forget)")
     logout.add_argument("name", metavar="NAME")
     logout.add_argument("--json", action="store_true", help="one JSON object per auth step, then the result")
     logout.add_argument(

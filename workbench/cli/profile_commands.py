@@ -1,6 +1,7 @@
 """``workbench profile …``, ``workbench secret …``, ``workbench login`` and ``workbench logout``.
 
-Saved profiles, their secrets in the OS keyring, and OAuth logins for profiles saved with ``--oauth``.
+Saved profiles, their secrets in the OS keyring, and OAuth logins for profiles saved with ``--oauth`` and
+for A2A profiles whose agent card declares an OAuth scheme.
 Secret values are read from standard input (never from argv, where ``ps`` and shell history see them).
 """
 
@@ -15,6 +16,7 @@ from typing import Any
 
 from pydantic import SecretStr, ValidationError
 
+from workbench.cli.a2a_oauth_fields import a2a_oauth_fields, refuse_mcp_login
 from workbench.cli.login_explain import StepPrinter
 from workbench.cli.oauth_fields import oauth_client_fields, read_secret_value
 from workbench.cli.options import (
@@ -43,6 +45,7 @@ from workbench.core.profiles import (
     MCPHTTPProfile,
     MCPSSEProfile,
     MCPStdioProfile,
+    a2a_oauth_set,
     uses_oauth,
     validation_details,
 )
@@ -157,7 +160,13 @@ def _client_secret(client: OAuthClientOptions, profile: ConnectionProfile) -> Se
 
 
 def _oauth_summary(profile: ConnectionProfile) -> str:
-    """`` [oauth: <client>, <grant>[, DPoP]]`` for a profile that logs in with OAuth, else ``""``."""
+    """`` [oauth: <client>, <grant>[, DPoP]]`` for a profile that logs in with OAuth, else ``""``.
+
+    An A2A profile's says its client (the card names the grant) when it is set: `` [oauth: pre-registered]``.
+    """
+    if a2a_oauth_set(profile):
+        assert isinstance(profile, A2AProfile)
+        return f" [oauth: {', '.join([profile.oauth_client, *(['DPoP'] if profile.oauth_dpop else [])])}]"
     if not isinstance(profile, MCPHTTPProfile | MCPSSEProfile) or not uses_oauth(profile):
         return ""
     parts = [profile.oauth_client, profile.oauth_grant, *(["DPoP"] if profile.oauth_dpop else [])]
@@ -187,6 +196,17 @@ def _new_profile(options: ProfileAddOptions) -> ConnectionProfile:
             )
         fields.update(spec.limits)  # an HTTP target's size limits (refused for --stdio by target_spec)
         mcp_fields: dict[str, Any] = {"mode": spec.mode, "agent_tool": spec.agent_tool}
+        if spec.protocol == "a2a":
+            refuse_mcp_login(options.oauth, bool(options.oauth_scopes))
+            return A2AProfile(
+                url=spec.url,
+                headers=spec.headers,
+                binding=spec.binding,
+                protocol_version=spec.a2a_version,
+                allowed_origins=spec.allow_origins,
+                **a2a_oauth_fields(options.oauth_client),
+                **fields,
+            )
         if options.oauth:
             if spec.protocol not in ("mcp-http", "mcp-sse"):
                 raise ConfigError("--oauth is for MCP servers over HTTP (--mcp or --mcp-sse).")
@@ -197,11 +217,7 @@ def _new_profile(options: ProfileAddOptions) -> ConnectionProfile:
         fields["allowed_origins"] = spec.allow_origins
         if spec.protocol == "mcp-http":
             return MCPHTTPProfile(url=spec.url, headers=spec.headers, **mcp_fields, **fields)
-        if spec.protocol == "mcp-sse":
-            return MCPSSEProfile(url=spec.url, headers=spec.headers, **mcp_fields, **fields)
-        return A2AProfile(
-            url=spec.url, headers=spec.headers, binding=spec.binding, protocol_version=spec.a2a_version, **fields
-        )
+        return MCPSSEProfile(url=spec.url, headers=spec.headers, **mcp_fields, **fields)
     except ValidationError as exc:
         errors = validation_details(exc)
         first = errors[0]
@@ -224,11 +240,15 @@ def _edited_profile(profile: ConnectionProfile, options: ProfileEditOptions) -> 
     edited = ProfileService.without_origins(edited, parse_origins(options.forget_origins))
     if not (options.oauth or options.oauth_client):
         return edited
-    if not isinstance(edited, MCPHTTPProfile | MCPSSEProfile):
-        raise ConfigError("--oauth and --oauth-client-* are for MCP servers over HTTP.")
-    if not (options.oauth or uses_oauth(edited)):
+    if isinstance(edited, A2AProfile):
+        refuse_mcp_login(options.oauth, False)
+        changes = a2a_oauth_fields(options.oauth_client, edited)
+    elif not isinstance(edited, MCPHTTPProfile | MCPSSEProfile):
+        raise ConfigError("--oauth and --oauth-client-* are for MCP servers over HTTP and A2A agents.")
+    elif not (options.oauth or uses_oauth(edited)):
         raise ConfigError("--oauth-client-* need a profile that logs in with OAuth.", hint="add --oauth")
-    changes = {**({"auth": "oauth"} if options.oauth else {}), **oauth_client_fields(options.oauth_client, edited)}
+    else:
+        changes = {**({"auth": "oauth"} if options.oauth else {}), **oauth_client_fields(options.oauth_client, edited)}
     try:
         return edited.with_changes(**changes)
     except ValidationError as exc:
@@ -271,11 +291,12 @@ async def _oauth(options: LoginOptions | LogoutOptions) -> int:
     profile = ProfileStore(options.config_dir).find(options.name)
     if isinstance(options, LoginOptions) and options.allow_origins:
         profile = apply_overrides(profile, TargetOptions(allow_origins=options.allow_origins))
-    if not isinstance(profile, MCPHTTPProfile | MCPSSEProfile) or profile.auth != "oauth":
+    if not isinstance(profile, A2AProfile) and not uses_oauth(profile):
         raise ConfigError(
             f"The profile {profile.name!r} does not log in with OAuth.",
             hint="save an MCP HTTP profile with --oauth: workbench profile add NAME --mcp URL --oauth",
         )
+    assert isinstance(profile, MCPHTTPProfile | MCPSSEProfile | A2AProfile)
     store = KeyringCredentialStore()
     store.backend()  # refuse before anything happens when no secure keyring exists
 
