@@ -144,12 +144,13 @@ def test_switching_a_profile_with_a_stored_bearer_token_to_oauth_forgets_the_tok
     assert dialog.secret_changes().forget == ("p1/b",)
 
 
-def test_the_authentication_choice_is_only_offered_for_mcp_over_http(qtbot):
+def test_the_authentication_section_is_offered_for_mcp_over_http_and_a2a_with_the_choice_of_login_for_mcp(qtbot):
     dialog = ConnectionDialog()
     qtbot.addWidget(dialog)
-    for kind, offered in (("mcp-stdio", False), ("mcp-http", True), ("mcp-sse", True), ("a2a", False)):
+    for kind, offered in (("mcp-stdio", False), ("mcp-http", True), ("mcp-sse", True), ("a2a", True)):
         dialog.set_kind(kind)
         assert dialog.oauth.isVisibleTo(dialog) is offered, kind
+        assert dialog.oauth.auth_combo.isVisibleTo(dialog) is (offered and kind != "a2a"), kind
 
 
 # --------------------------------------------------------------------------- the sidebar

@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
 
 from workbench.core.credentials import BackendInfo
 from workbench.core.errors import SecureStorageUnavailableError, WorkbenchError
-from workbench.core.profiles import ConnectionProfile, new_profile_id
+from workbench.core.profiles import ConnectionProfile, names_oauth_client, new_profile_id
 from workbench.core.profiles.service import SecretChanges
 from workbench.ui.dialog_rules import present, refit
 from workbench.ui.dialogs.connection_fields import (
@@ -314,7 +314,7 @@ class ConnectionDialog(QDialog):
         if self._profile is None:
             return
         try:  # the files the OAuth settings name are read now, on save, not at every keystroke
-            key = self.oauth.check_files(self._profile.id) if self.kind() in OAUTH_KINDS else {}
+            key = self.oauth.check_files(self._profile.id) if self.kind() in (*OAUTH_KINDS, "a2a") else {}
         except InputError as exc:
             self._errors = {**self._errors, exc.field: exc.message}
             self._fields[exc.field].set_error(exc.message)
@@ -390,6 +390,7 @@ class ConnectionDialog(QDialog):
             self._last_kind = kind
         self.url_edit.setPlaceholderText(URL_PLACEHOLDERS.get(kind, ""))
         self.credentials.set_kind(kind)
+        self.oauth.set_kind(kind)
         self._follow_oauth()
         carries = self._original is not None and credential_family(self._original.kind) == credential_family(kind)
         dropped = self._original is not None and not carries and bool(self._original.secrets)
@@ -446,7 +447,7 @@ class ConnectionDialog(QDialog):
             now = {ref.key for ref in profile.secrets}
             before = [ref.key for ref in self._original.secrets] if self._original is not None else []
             forget = tuple(k for k in before if k not in now)
-            forget += self.oauth.client_secret_forget(profile.id, getattr(profile, "auth", "none") == "oauth")
+            forget += self.oauth.client_secret_forget(profile.id, names_oauth_client(profile))
             self._changes = SecretChanges(store=store, forget=forget)
         for key, field in self._fields.items():
             shown = self._show_all or key in self._touched

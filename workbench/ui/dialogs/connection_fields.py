@@ -23,6 +23,7 @@ from workbench.core.profiles import (
     MCPSSEProfile,
     MCPStdioProfile,
 )
+from workbench.ui.dialogs.a2a_oauth import A2A_FIELDS
 from workbench.ui.dialogs.credential_fields import CredentialsSection, InputError
 from workbench.ui.dialogs.oauth_section import OAuthSection
 from workbench.ui.dialogs.size_limits import SizeLimitsEditor
@@ -62,7 +63,9 @@ FIELDS_BY_KIND: dict[str, frozenset[str]] = {
     "mcp-stdio": frozenset({"command", "args", "env", "cwd", "mode", "agent_tool"}),
     "mcp-http": frozenset({"url", "mode", "agent_tool", "headers", "auth", "allowed_origins", "insecure", "limits"}),
     "mcp-sse": frozenset({"url", "mode", "agent_tool", "headers", "auth", "allowed_origins", "insecure", "limits"}),
-    "a2a": frozenset({"url", "card_url", "binding", "streaming", "headers", "allowed_origins", "insecure", "limits"}),
+    "a2a": frozenset(
+        {"url", "card_url", "binding", "streaming", "headers", "auth", "allowed_origins", "insecure", "limits"}
+    ),
 }
 """Which fields each kind shows (the rest are hidden)."""
 
@@ -208,6 +211,9 @@ def read_fields(
             data["oauth_client_name"] = fields.oauth.client_name()
             data.update(fields.oauth.client_fields())
         store.update(fields.oauth.client_secret_store(profile_id, data["auth"] == "oauth"))
+    elif kind == "a2a":  # the OAuth client for the agent card's OAuth schemes
+        data.update(fields.oauth.client_fields())
+        store.update(fields.oauth.client_secret_store(profile_id, True))
     if kind != "a2a":
         data["mode"] = fields.mode_combo.currentText()
         data["agent_tool"] = fields.agent_tool_edit.text().strip() or None
@@ -216,7 +222,7 @@ def read_fields(
         data["binding"] = fields.binding_combo.currentText()
         data["streaming"] = fields.streaming_check.isChecked()
     if original is not None:
-        edited = set(data) | (fields.oauth.FIELDS if kind in OAUTH_KINDS else frozenset())
+        edited = set(data) | (fields.oauth.FIELDS if kind in OAUTH_KINDS else A2A_FIELDS)
         data.update(carried_fields(original, kind, edited))
     return data, store
 

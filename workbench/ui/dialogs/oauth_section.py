@@ -1,5 +1,9 @@
 """The connection dialog's Authentication section: none, or an OAuth 2.1 login with its client, grant and DPoP.
 
+For an A2A profile (``set_kind("a2a")``) it is the OAuth client for the agent card's OAuth schemes: each
+scheme's own, a pre-registered one or a private key JWT one (its key's source), and DPoP; the card names the
+flows, so the MCP login's choices (scopes, grant, CIMD, dynamic registration, redirect port) are hidden.
+
 What the section reads back is profile data (``OAuthSection.FIELDS``) and the client secret or key the
 credential store must keep or forget; the dialog's caller does the storing (``profile_service``).
 """
@@ -22,9 +26,10 @@ from PySide6.QtWidgets import (
 )
 
 from workbench.core.oauth_names import SIGNING_ALGORITHMS
-from workbench.core.profiles import ConnectionProfile, MCPHTTPProfile, MCPSSEProfile
+from workbench.core.profiles import A2AProfile, ConnectionProfile, MCPHTTPProfile, MCPSSEProfile
 from workbench.core.profiles.credential_keys import oauth_client_key_key, oauth_client_secret_key
 from workbench.ui.dialog_rules import present
+from workbench.ui.dialogs.a2a_oauth import A2A_CLIENT_CHOICES, A2A_NOTE
 from workbench.ui.dialogs.credential_fields import InputError
 from workbench.ui.dialogs.oauth_grant_fields import GrantFields
 from workbench.ui.dialogs.secret_fields import SecretField
@@ -109,6 +114,7 @@ class OAuthSection(QWidget):
 
     def __init__(self, original: ConnectionProfile | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self._kind: str = original.kind if original is not None else "mcp-http"
         self.auth_combo = QComboBox()
         for value, label in AUTH_CHOICES:
             self.auth_combo.addItem(label, value)
@@ -151,7 +157,9 @@ class OAuthSection(QWidget):
             self.set_auth(original.auth)
             self.scopes_edit.setText(" ".join(original.oauth_scopes))
             self.client_name_edit.setText(original.oauth_client_name or "")
-        self._details.setVisible(self.auth() == "oauth")
+        self._fill_client_choices()
+        self.auth_combo.setVisible(not self.is_a2a())
+        self._details.setVisible(self.auth() == "oauth" or self.is_a2a())
         self._show_client_fields()
         self.auth_combo.currentIndexChanged.connect(self.on_auth_combo_changed)
         self.client_combo.currentIndexChanged.connect(self.on_client_combo_changed)
@@ -177,15 +185,14 @@ class OAuthSection(QWidget):
     def _build_client_fields(self, original: ConnectionProfile | None) -> None:
         """The client identity's widgets, filled from ``original``."""
         oauth = original if isinstance(original, MCPHTTPProfile | MCPSSEProfile) else None
+        client = original if isinstance(original, MCPHTTPProfile | MCPSSEProfile | A2AProfile) else None
         self.client_combo = QComboBox()
-        for value, label in OAUTH_CLIENT_CHOICES:
-            self.client_combo.addItem(label, value)
         self.client_combo.setAccessibleName("OAuth client")
         _narrow(self.client_combo)
-        self.client_id_edit = QLineEdit(oauth.oauth_client_id or "" if oauth is not None else "")
+        self.client_id_edit = QLineEdit(client.oauth_client_id or "" if client is not None else "")
         self.client_id_edit.setAccessibleName("OAuth client id")
         self.client_id_edit.setPlaceholderText("the id the authorization server issued")
-        stored = oauth is not None and oauth.oauth_client == "pre-registered" and oauth.oauth_token_auth != "none"
+        stored = client is not None and client.oauth_client == "pre-registered" and client.oauth_token_auth != "none"
         self.client_secret = SecretField(stored=stored, what="client secret")
         self.token_auth_combo = QComboBox()
         for value, label in TOKEN_AUTH_CHOICES:
@@ -206,20 +213,47 @@ class OAuthSection(QWidget):
         self.grant_combo.setAccessibleName("OAuth grant")
         _narrow(self.grant_combo)
         self.grant_combo.setToolTip("How the workbench gets tokens: you sign in in a browser, or the client for itself")
-        self._build_key_fields(oauth)
+        self._build_key_fields(client)
         self.grant_fields = GrantFields(oauth)
+        if self._key_stored:
+            self.grant_fields.key_source_combo.setCurrentIndex(1)
         self.dpop_check = QCheckBox("Bind the tokens to this profile's key")
         self.dpop_check.setAccessibleName("DPoP-bound tokens")
         self.dpop_check.setToolTip(
             "Each request then proves it holds the key; the key pair stays in the system keyring"
         )
+        if client is not None:
+            self.token_auth_combo.setCurrentIndex(max(0, self.token_auth_combo.findData(client.oauth_token_auth)))
+            self.dpop_check.setChecked(client.oauth_dpop)
         if oauth is not None:
-            self.client_combo.setCurrentIndex(max(0, self.client_combo.findData(oauth.oauth_client)))
-            self.token_auth_combo.setCurrentIndex(max(0, self.token_auth_combo.findData(oauth.oauth_token_auth)))
             self.grant_combo.setCurrentIndex(max(0, self.grant_combo.findData(oauth.oauth_grant)))
-            self.dpop_check.setChecked(oauth.oauth_dpop)
+        self._original_client = client.oauth_client if client is not None else ""
 
-    def _build_key_fields(self, oauth: MCPHTTPProfile | MCPSSEProfile | None) -> None:
+    def _fill_client_choices(self) -> None:
+        """The client selector's entries for the kind (an A2A profile's or an MCP login's); a fitting choice stays."""
+        current = self.client_combo.currentData() or self._original_client
+        blocked = self.client_combo.blockSignals(True)  # the caller reports the change
+        self.client_combo.clear()
+        for value, label in A2A_CLIENT_CHOICES if self.is_a2a() else OAUTH_CLIENT_CHOICES:
+            self.client_combo.addItem(label, value)
+        self.client_combo.setCurrentIndex(max(0, self.client_combo.findData(current)))
+        self.client_combo.blockSignals(blocked)
+
+    def is_a2a(self) -> bool:
+        """Whether the section edits an A2A profile's OAuth client."""
+        return self._kind == "a2a"
+
+    def set_kind(self, kind: str) -> None:
+        """Show the settings of a profile of ``kind``: an A2A agent's OAuth client, or an MCP login."""
+        if kind == self._kind:
+            return
+        self._kind = kind
+        self._fill_client_choices()
+        self.auth_combo.setVisible(not self.is_a2a())
+        self._details.setVisible(self.auth() == "oauth" or self.is_a2a())
+        self._show_client_fields()
+
+    def _build_key_fields(self, oauth: MCPHTTPProfile | MCPSSEProfile | A2AProfile | None) -> None:
         """The private key JWT client's key file (a path the profile keeps) and algorithm, filled from ``oauth``."""
         self._key_stored = (
             oauth is not None and oauth.oauth_client == "private-key-jwt" and not oauth.oauth_client_key_file
@@ -246,10 +280,11 @@ class OAuthSection(QWidget):
             self.key_algorithm_combo.setCurrentText(oauth.oauth_client_key_algorithm)
 
     def _show_client_fields(self) -> None:
-        """Show the fields of the chosen client identity only."""
+        """Show the fields of the chosen client identity only (an A2A profile: none of the MCP login's)."""
         client = self.client()
         self._follow_client(client)
         machine = self.grant() != "authorization_code"
+        mcp = not self.is_a2a()
         shown = {
             self.client_name_edit: client == "dynamic",
             self.client_id_edit: client in ("pre-registered", "private-key-jwt"),
@@ -258,12 +293,16 @@ class OAuthSection(QWidget):
             self.key_row: client == "private-key-jwt",
             self.key_algorithm_combo: client == "private-key-jwt",
             self.metadata_url_edit: client == "metadata-document",
-            self.grant_combo: client in ("pre-registered", "private-key-jwt"),
-            self.redirect_port_edit: not machine,
-            **self.grant_fields.shown(client, self.grant()),
+            self.grant_combo: mcp and client in ("pre-registered", "private-key-jwt"),
+            self.redirect_port_edit: mcp and not machine,
+            **self.grant_fields.shown(client, self.grant() if mcp else ""),
+            self.scopes_edit: mcp,
         }
         for widget, visible in shown.items():
             self._client_form.setRowVisible(widget, visible)
+        if not mcp:
+            self.note.setText(A2A_NOTE)
+            return
         self.note.setText(
             "Log in with “Log in (OAuth)” on the connection (or by connecting): the client gets its tokens "
             "itself, no browser opens, and the tokens go to the system keyring."
@@ -280,7 +319,7 @@ class OAuthSection(QWidget):
         """
         confidential = client == "private-key-jwt" or (client == "pre-registered" and self.token_auth() != "none")
         allowed = {
-            "authorization_code": client != "private-key-jwt",
+            "authorization_code": client != "private-key-jwt" or self.is_a2a(),
             "client_credentials": confidential,
             "jwt_bearer": client in ("pre-registered", "private-key-jwt"),
             "enterprise_managed": confidential,
@@ -331,6 +370,15 @@ class OAuthSection(QWidget):
         if client == "private-key-jwt" and key_path is None and not self._key_stored:
             raise InputError("auth", "choose the client's private key file (PEM)")
         key_file = None if self.grant_fields.key_in_keyring() else key_path
+        if self.is_a2a():
+            return {
+                "oauth_client": client,
+                "oauth_client_id": self.client_id_edit.text().strip() or None if client != "per-scheme" else None,
+                "oauth_token_auth": self.token_auth(),
+                "oauth_client_key_file": key_file,
+                "oauth_client_key_algorithm": self.key_algorithm_combo.currentText(),
+                "oauth_dpop": self.dpop_check.isChecked(),
+            }
         return {
             "oauth_client": client,
             "oauth_client_id": (
@@ -354,7 +402,7 @@ class OAuthSection(QWidget):
         Raises:
             InputError: A pre-registered client with a secret method, no secret typed and none kept (field ``auth``).
         """
-        grant = self.grant_fields.store(profile_id, self.grant()) if oauth else {}
+        grant = self.grant_fields.store(profile_id, self._grant()) if oauth else {}
         if not self._uses_client_secret(oauth):
             return grant
         value = self.client_secret.value()
@@ -368,7 +416,7 @@ class OAuthSection(QWidget):
         """The keys of the stored client secret and private key that the profile no longer uses (or forgets)."""
         key_kept = oauth and self.client() == "private-key-jwt" and self.grant_fields.key_in_keyring()
         forget: tuple[str, ...] = () if key_kept or not self._key_stored else (oauth_client_key_key(profile_id),)
-        forget += self.grant_fields.forget(profile_id, self.grant() if oauth else "")
+        forget += self.grant_fields.forget(profile_id, self._grant() if oauth else "")
         if not self.client_secret.is_stored() or (self._uses_client_secret(oauth) and self.client_secret.value()):
             return forget
         if self._uses_client_secret(oauth) and self.client_secret.keeps_stored():
@@ -384,11 +432,15 @@ class OAuthSection(QWidget):
         Raises:
             InputError: A file that cannot be read or does not hold what it must (field ``auth``).
         """
-        if self.auth() != "oauth":
+        if self.auth() != "oauth" and not self.is_a2a():
             return {}
         key_path = self.key_file_edit.text().strip() or None if self.client() == "private-key-jwt" else None
         algorithm = self.key_algorithm_combo.currentText()
-        return self.grant_fields.check(profile_id, self.grant(), key_path, algorithm)
+        return self.grant_fields.check(profile_id, self._grant(), key_path, algorithm)
+
+    def _grant(self) -> str:
+        """The grant whose settings count: the one chosen for an MCP login, none for an A2A profile."""
+        return "" if self.is_a2a() else self.grant()
 
     def _uses_client_secret(self, oauth: bool) -> bool:
         return oauth and self.client() == "pre-registered" and self.token_auth() != "none"

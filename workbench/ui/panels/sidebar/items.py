@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from workbench.core.errors import WorkbenchError
 from workbench.core.events import ConnectionState
-from workbench.core.profiles import ConnectionProfile, MCPStdioProfile, uses_oauth
+from workbench.core.profiles import ConnectionProfile, MCPStdioProfile, a2a_oauth_set, uses_oauth
 from workbench.core.shell_quote import shown_command
 from workbench.core.timefmt import time_of_day
 from workbench.ui.errors import hint_sentence
@@ -27,8 +27,8 @@ LIVE_STATES = frozenset({S.CONNECTING, S.CONNECTED})
 
 
 def is_oauth(profile: ConnectionProfile) -> bool:
-    """Whether ``profile`` logs in with OAuth 2.1 (``profiles.uses_oauth``)."""
-    return uses_oauth(profile)
+    """Whether ``profile`` logs in with OAuth: an MCP one (``profiles.uses_oauth``), or an A2A one naming its client."""
+    return uses_oauth(profile) or a2a_oauth_set(profile)
 
 
 @dataclass(frozen=True, slots=True)

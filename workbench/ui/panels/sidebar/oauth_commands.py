@@ -14,7 +14,7 @@ from PySide6.QtGui import QDesktopServices
 from workbench.core.auth_steps import AuthStep
 from workbench.core.errors import AuthRequiredError, WorkbenchError
 from workbench.core.oauth_login import login, logout, oauth_status
-from workbench.core.profiles import ConnectionProfile, MCPHTTPProfile, MCPSSEProfile
+from workbench.core.profiles import A2AProfile, ConnectionProfile, MCPHTTPProfile, MCPSSEProfile
 from workbench.core.timefmt import time_of_day
 from workbench.ui.asyncutil import spawn
 from workbench.ui.context import PanelContext
@@ -190,7 +190,7 @@ class OAuthCommands:
         Progress shows in the row (``logging in…``), on the status bar and as auth steps; a failure
         goes to ``ctx.errors``.
         """
-        assert isinstance(profile, MCPHTTPProfile | MCPSSEProfile)
+        assert isinstance(profile, MCPHTTPProfile | MCPSSEProfile | A2AProfile)
         store = self._ctx.services.credentials
         result = await self._exchange(
             profile,
@@ -221,7 +221,7 @@ class OAuthCommands:
 
     async def logout(self, profile: ConnectionProfile) -> None:
         """Close the profile's live connection, revoke its tokens at the authorization server and forget them."""
-        assert isinstance(profile, MCPHTTPProfile | MCPSSEProfile)
+        assert isinstance(profile, MCPHTTPProfile | MCPSSEProfile | A2AProfile)
         result = await self._exchange(
             profile,
             "logging out…",
