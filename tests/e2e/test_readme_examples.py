@@ -132,6 +132,20 @@ EXAMPLES: dict[str, Runs | NotRunnable] = {
     """ "tool_name": "add", "arguments": {"a": 2, "b": 3}}'""": Runs(
         stdout=('"structuredContent": {"result": 5}', "Called 'add' on 'demo'."), stderr=("[status completed]",)
     ),
+    # README, "Sampling answered by a script or a model"
+    "workbench model add local --api openai --url http://127.0.0.1:11434/v1 --model llama3.2": NotRunnable(
+        "names a local Ollama; tests/e2e/test_cli_sampling.py adds an endpoint of tests/servers/model_api.py"
+    ),
+    "workbench model add claude --api anthropic --url https://api.anthropic.com --model claude-sonnet-4-5"
+    " --input-price 3 --output-price 15": NotRunnable("names Anthropic's API and its prices"),
+    "workbench model key claude < key.txt": NotRunnable("stores a key for the endpoint above"),
+    "workbench call --profile docs research --sampling model:claude": NotRunnable(
+        "needs a model server: tests/integration/sampling and tests/e2e/test_cli_sampling.py run the same"
+        " against tests/servers/model_api.py"
+    ),
+    "workbench call --profile docs research --sampling script:replies.yaml --sampling-policy ask": NotRunnable(
+        "needs a server whose tool samples and a script file: tests/e2e/test_cli_sampling.py runs both"
+    ),
     # README, "Saved profiles, secrets and logins" (run in this order, sharing one config dir and keyring)
     "workbench profile add docs --mcp https://mcp.example.com/mcp": Runs(stderr=("saved docs",)),
     "workbench secret set docs bearer < token.txt": Runs(
