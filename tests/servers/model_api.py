@@ -11,6 +11,7 @@ model asked for:
     cut         a stream that stops before the answer is finished
     hang        headers, then nothing (never finishes)
     leak-key    HTTP 401 whose error message echoes the key that was sent
+    flood       a stream of text that never stops (until the client stops reading)
 
 Every request is kept in ``ModelAPI.seen`` (path, the key sent, the JSON body) and its headers in ``headers``.
 """
@@ -163,6 +164,15 @@ def _whole(anthropic: bool, model: str, text: str, call: tuple[str, str] | None)
     return {"id": "c1", "object": "chat.completion", "created": 0, "model": model, "choices": [choice], "usage": usage}
 
 
+def _big(event: dict[str, Any], anthropic: bool) -> dict[str, Any]:
+    """The same text delta carrying 64 KiB of text."""
+    text = "y" * 65536
+    if anthropic:
+        return {"delta": {"type": "text_delta", "text": text}}
+    choice = dict(event["choices"][0]) | {"delta": {"content": text}}
+    return {"choices": [choice]}
+
+
 def _app(api: ModelAPI) -> Starlette:
     async def answer(request: Request) -> Response:
         anthropic = request.url.path.endswith("/messages")
@@ -188,6 +198,17 @@ def _app(api: ModelAPI) -> Starlette:
                 junk = [b"data: {not json at all\n\n", b"\x00\xff garbage \n\n", b"data: [DONE]\n\n"]
                 return StreamingResponse(iter(junk), media_type="text/event-stream")
             return Response(b"<html>definitely not json", media_type="application/json")
+        if model == "flood":
+            first = list(_anthropic_events(model, "x", None) if anthropic else _openai_chunks(model, "x", None))
+            delta = first[3] if anthropic else first[1]  # a text delta, repeated without end
+
+            def endless() -> Iterator[bytes]:
+                yield from _sse(iter(first[:3] if anthropic else first[:1]))
+                piece = next(_sse(iter([(*delta[:1], {**delta[1], **_big(delta[1], anthropic)})])))
+                while True:
+                    yield piece
+
+            return StreamingResponse(endless(), media_type="text/event-stream")
         text, call = _plan(body, anthropic)
         if not stream:
             return JSONResponse(_whole(anthropic, model, text, call))

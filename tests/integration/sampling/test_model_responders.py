@@ -136,6 +136,13 @@ async def test_a_stream_cut_short_is_a_model_response_error(model_api: ModelAPI,
 
 
 @pytest.mark.parametrize("kind", APIS)
+async def test_an_answer_that_never_ends_is_cut_at_the_size_bound(model_api: ModelAPI, kind: str) -> None:
+    responder = ModelResponder(endpoint(model_api, kind, "flood"), SecretStr(KEY))
+    with pytest.raises(ModelResponseError):
+        await responder(ask("hi"))
+
+
+@pytest.mark.parametrize("kind", APIS)
 async def test_an_endpoint_that_never_finishes_times_out(model_api: ModelAPI, kind: str) -> None:
     responder = ModelResponder(endpoint(model_api, kind, "hang", timeout=0.2), SecretStr(KEY))
     with pytest.raises(ModelTimeoutError):
