@@ -60,6 +60,7 @@ SCREENS = {
 SIZES = tuple(SCREENS)
 THEMES = ("light", "dark")
 WAIT = 30.0
+REPO = str(Path(__file__).resolve().parents[1])
 README_SHOTS = {
     # README name: (run, step)
     "window-mcp-tool-call.png": ("1920x1080-light", "02-tool-call.png"),
@@ -69,6 +70,9 @@ README_SHOTS = {
     "window-handoff.png": ("1920x1080-light", "10-handoff.png"),
     "dialog-handoff-approval.png": ("1366x768-light", "08-handoff-approval.png"),
     "handoff-waiting-for-user.png": ("1366x768-light", "09-handoff-waiting-for-user.png"),
+    "window-tasks.png": ("1920x1080-light", "11-tasks.png"),
+    "login-steps.png": ("1920x1080-light", "12-login-steps.png"),
+    "login-failed-step.png": ("1366x768-light", "13-login-failed-step.png"),
 }
 
 
@@ -131,8 +135,8 @@ def drive(out: Path, sizes: tuple[str, ...], themes: tuple[str, ...], steps: tup
         for theme in themes:
             folder = out / f"{size}-{theme}"
             folder.mkdir(parents=True, exist_ok=True)
-            with x_display(screen.size) as display:
-                env = {**os.environ, "DISPLAY": display, "QT_QPA_PLATFORM": "xcb"}
+            with x_display(screen.size) as display, tempfile.TemporaryDirectory() as scratch:
+                env = {**os.environ, "DISPLAY": display, "QT_QPA_PLATFORM": "xcb", **throwaway_keyring(scratch)}
                 if screen.scale != 1:
                     env["QT_SCALE_FACTOR"] = str(screen.scale)
                 args = [sys.executable, __file__, str(folder), "--journeys", "--theme", theme]
@@ -145,6 +149,17 @@ def drive(out: Path, sizes: tuple[str, ...], themes: tuple[str, ...], steps: tup
         for name, (run, step) in README_SHOTS.items():
             shutil.copyfile(out / run / step, out / name)
     return 1 if failed else 0
+
+
+def throwaway_keyring(folder: str) -> dict[str, str]:
+    """Environment for a keyring in a file of ``folder`` (the tests' backend): the logins photographed store
+    their tokens there, never in the keyring of the person running this."""
+    path = os.pathsep.join(p for p in (REPO, os.environ.get("PYTHONPATH", "")) if p)
+    return {
+        "PYTHON_KEYRING_BACKEND": "tests.support.keyrings.FileTestKeyring",
+        "WORKBENCH_TEST_KEYRING": os.path.join(folder, "keyring.json"),
+        "PYTHONPATH": path,
+    }
 
 
 # --------------------------------------------------------------------------- the journeys (in the child)
@@ -288,6 +303,57 @@ async def demo_journeys(window: Any, camera: Camera) -> None:
         await asyncio.wait_for(reported, 5)
     await settle()
     camera.shot("07b-error-in-the-sidebar.png")
+
+    # 11. the 2026-07-28 Tasks extension: the demo server runs a counting task; the Tasks tab follows it
+    await tasks_step(window, camera)
+
+    # 12-13. logins watched step by step in the Login view: one that works, one stopped by a wrong issuer
+    await login_steps(window, camera)
+
+
+async def tasks_step(window: Any, camera: Camera) -> None:
+    """The demo server's ``task_count`` run as a task, listed and selected in its Tasks tab."""
+    from workbench.ui.asyncutil import wait_signal
+
+    window.ctx.selection.select("demo-mcp-stdio")
+    await settle()
+    inspector = window.inspector.inspector("mcp")
+    conn = window.ctx.services.connections.get("demo-mcp-stdio")
+    await conn.agent.call_tool("task_count", {"n": 3, "pause_ms": 5})
+    inspector.tabs.setCurrentWidget(inspector.tasks)
+    while not inspector.tasks.model.rows():
+        await wait_signal(inspector.tasks_vm.tasks_changed, WAIT)
+    inspector.tasks.table.selectRow(0)
+    await settle()
+    camera.shot("11-tasks.png")
+    inspector.tabs.setCurrentWidget(inspector.tools)
+
+
+async def login_steps(window: Any, camera: Camera) -> None:
+    """Log in to the test OAuth server from the sidebar (the browser leg followed by an HTTP client)."""
+    from tests.servers.oauth_as import serve_oauth_protected_mcp
+    from workbench.core.http.browser import follow_redirects_opener
+    from workbench.core.profiles import MCPHTTPProfile
+
+    sidebar = window.sidebar
+    sidebar.viewmodel.oauth_commands.opener = follow_redirects_opener
+    for step, overrides in (
+        ("12-login-steps.png", None),
+        ("13-login-failed-step.png", {"issuer": "https://impostor.example/"}),
+    ):
+        async with serve_oauth_protected_mcp(metadata_overrides=overrides) as servers:
+            name = "Docs (OAuth)" if overrides is None else "Docs (wrong issuer)"
+            profile = MCPHTTPProfile(id=step[:2], name=name, url=servers.url, auth="oauth")
+            sidebar.viewmodel.add(profile)
+            sidebar.select(profile.id)
+            sidebar.actions_by_id["login"].trigger()
+            task = sidebar.viewmodel.task(profile.id)
+            with contextlib.suppress(Exception):
+                if task is not None:
+                    await asyncio.wait_for(task, WAIT)
+            window.show_login_steps()
+            await settle()
+            camera.shot(step)
 
 
 async def handoff_journey(window: Any, camera: Camera) -> None:
