@@ -1,9 +1,10 @@
 """MCP Apps in a real web view, run in a process of their own: ``python -m tests.support.app_view_scenarios``.
 
 Why a process of its own: QtWebEngine tears its context down on the first ``QApplication.exit()`` after it
-started, and a later ``exit()`` in the same process crashes (null slot on ``aboutToQuit``); every async UI
-test's qasync loop calls ``exit()`` when it stops, so a web view in the shared test process would crash the
-next test. Here one qasync loop runs both scenarios and exits once.
+started, and every async UI test's qasync loop calls ``exit()`` when it stops: after the first such test the
+engine is gone for the rest of the process (and without ``page._guard_engine_quit`` the next ``exit()`` would
+crash). Here the scenarios run as the window runs, under ``asyncio.run`` on one qasync loop, and the process
+must end cleanly.
 
 Prints one JSON object: what each scenario observed (the test asserts on it), and every Qt warning that is
 not the engine's known noise under the offscreen platform (the test requires none).
@@ -171,10 +172,8 @@ if __name__ == "__main__":
     app.setQuitOnLastWindowClosed(False)
     from workbench.ui.asyncutil import AppEventLoop
 
-    loop = AppEventLoop(app)
-    asyncio.set_event_loop(loop)
-    result = loop.run_until_complete(main())
+    # As the window runs (workbench/app.py): asyncio.run on a qasync loop, which quits the application once per
+    # run_until_complete; the process must end cleanly after showing apps (exit code 0 is checked).
+    result = asyncio.run(main(), loop_factory=lambda: AppEventLoop(app))
     result["qt_warnings"] = WARNINGS
-    print(json.dumps(result))
-    sys.stdout.flush()
-    os._exit(0)  # the engine's own teardown at interpreter exit adds nothing to check
+    print(json.dumps(result), flush=True)

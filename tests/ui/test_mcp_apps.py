@@ -1,7 +1,7 @@
 """MCP Apps in a real web view (QtWebEngine, offscreen): the demo app's round trip and a hostile app contained.
 
-The web view runs in a process of its own (tests/support/app_view_scenarios.py says why); both scenarios
-share that one process, and these tests read what it observed.
+The web views run in a process of its own, as the window runs them (tests/support/app_view_scenarios.py says
+why); the scenarios share that one process, and these tests read what it observed and how it ended.
 """
 
 from __future__ import annotations
@@ -29,10 +29,15 @@ def observed() -> dict[str, Any]:
         [sys.executable, "-m", "tests.support.app_view_scenarios"],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=90, check=False,
     )  # fmt: skip
-    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.strip(), done.stderr[-3000:]
     result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
-    assert result["qt_warnings"] == []
+    result["returncode"], result["stderr"] = done.returncode, done.stderr[-3000:]
     return result
+
+
+def test_the_window_process_quits_cleanly_after_showing_apps_and_qt_warned_of_nothing_unexpected(observed) -> None:
+    assert observed["returncode"] == 0, observed["stderr"]  # QtWebEngine + asyncio.run quitting more than once
+    assert observed["qt_warnings"] == []
 
 
 def methods(records: list[dict[str, Any]], direction: str) -> list[str]:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from PySide6.QtCore import QFile, QIODevice, QObject, QUrl, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QFile, QIODevice, QObject, QUrl, Signal, Slot
 from PySide6.QtWebChannel import QWebChannel
 from PySide6.QtWebEngineCore import (
     QWebEngineDownloadRequest,
@@ -241,9 +241,37 @@ def harden(settings: QWebEngineSettings) -> None:
         settings.setAttribute(off, False)
 
 
+_quit_guarded = False
+
+
+def _on_about_to_quit() -> None:
+    app = QCoreApplication.instance()
+    if app is not None:
+        app.aboutToQuit.disconnect()  # every receiver, the engine's included: see _guard_engine_quit
+
+
+def _guard_engine_quit() -> None:
+    """Let the application quit more than once after the engine started, without crashing.
+
+    QtWebEngine (6.12) tears its context down on the first ``aboutToQuit`` and leaves a dead receiver
+    connected: the next ``QCoreApplication.exit()`` calls it and the process segfaults. ``asyncio.run`` on
+    qasync exits once per ``run_until_complete`` (the window's run, then the async generators' and the
+    executor's shutdown), so the window would crash on every close after showing an app. Once the first
+    ``aboutToQuit`` has reached the engine (it connected before this), the signal is disconnected from all
+    receivers; the application is quitting by then and nothing in the workbench listens to it.
+    """
+    global _quit_guarded
+    app = QCoreApplication.instance()
+    if _quit_guarded or app is None:
+        return
+    _quit_guarded = True
+    app.aboutToQuit.connect(_on_about_to_quit)
+
+
 def make_profile(origins: tuple[str, ...], parent: QObject | None = None) -> tuple[QWebEngineProfile, RequestGuard]:
     """A fresh off-the-record profile with ``RequestGuard`` and the relay script; downloads cancelled."""
     profile = QWebEngineProfile(parent)  # no storage name: off the record, nothing on disk
+    _guard_engine_quit()  # after the engine started (the profile started it) and connected its own receiver
     profile.setHttpCacheType(QWebEngineProfile.HttpCacheType.MemoryHttpCache)
     profile.setPersistentCookiesPolicy(QWebEngineProfile.PersistentCookiesPolicy.NoPersistentCookies)
     profile.setPersistentPermissionsPolicy(QWebEngineProfile.PersistentPermissionsPolicy.AskEveryTime)
