@@ -88,7 +88,10 @@ async def complete(
         async with client:
             raw = await client.messages.create(**_arguments(endpoint, request))
             if endpoint.stream:
-                return await _read_stream(raw, endpoint, label, on_text)
+                try:
+                    return await _read_stream(raw, endpoint, label, on_text)
+                finally:
+                    await raw.close()  # a stream left mid-way (too big, malformed) is closed here, not by the GC
             return _read_whole(raw, endpoint, label)
     except anthropic.APITimeoutError:
         raise ModelTimeoutError(f"{label} did not answer within {endpoint.timeout:g} s.") from None

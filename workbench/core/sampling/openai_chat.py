@@ -110,7 +110,10 @@ async def complete(
         async with client:
             raw = await client.chat.completions.create(**_arguments(endpoint, request))
             if endpoint.stream:
-                return await _read_stream(raw, endpoint, label, on_text)
+                try:
+                    return await _read_stream(raw, endpoint, label, on_text)
+                finally:
+                    await raw.close()  # a stream left mid-way (too big, malformed) is closed here, not by the GC
             return _read_whole(raw, endpoint, label)
     except openai.APITimeoutError:
         raise ModelTimeoutError(f"{label} did not answer within {endpoint.timeout:g} s.") from None
