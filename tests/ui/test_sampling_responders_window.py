@@ -94,3 +94,23 @@ async def test_the_responder_dialog_saves_a_model_and_a_policy_for_the_selected_
         dialog.policy_combo.setCurrentIndex(dialog.policy_combo.findData("auto"))
         dialog.on_buttons_accepted()
         assert service.choice("demo") == SamplingChoice("model:local", SamplingPolicy.AUTO)
+
+
+async def test_a_person_may_ask_a_saved_model_for_a_draft_of_one_reply(qtbot, tmp_path: Path) -> None:
+    from tests.servers.model_api import serve_model_api
+
+    async with serve_model_api() as api, plain_window(tmp_path / "config", qtbot) as window:
+        service = window.ctx.services.sampling
+        assert service is not None
+        service.endpoints.put(ModelEndpoint(name="local", api="openai", base_url=api.openai_url, model="echo"))
+        shown = asyncio.ensure_future(wait_signal(window.prompts.prompt_shown, WAIT))
+        answer = asyncio.ensure_future(service(_request()))
+        (dialog,) = await shown
+        assert isinstance(dialog, SamplingDialog)
+        assert dialog.drafter_combo.currentData() == "model:local" and dialog.draft_button.isVisibleTo(dialog)
+        dialog.draft_button.click()
+        await wait_signal(dialog.routed, WAIT)
+        assert dialog.reply_edit.toPlainText() == "echo: hello" and dialog.model_edit.text() == "echo"
+        dialog.approve_button.click()
+        assert (await asyncio.wait_for(answer, WAIT)).text == "echo: hello"
+        assert [e.responder for e in service.ledger("demo").entries] == ["model:local", "person"]

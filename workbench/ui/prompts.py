@@ -140,7 +140,9 @@ class UserPrompts(QObject):
         """
         with self._queued():
             async with self._lock:
-                dialog = SamplingDialog(request, self._parent_widget(), router=self._router)
+                dialog = SamplingDialog(
+                    request, self._parent_widget(), router=self._router, drafters=self._drafters(request)
+                )
                 dialog.route_failed.connect(self._on_route_failed)
                 answer = await self._answer_of(dialog, dialog.response)
         if answer is None:
@@ -153,9 +155,26 @@ class UserPrompts(QObject):
         """Show a script's or model's draft reply in the sampling dialog: the reply approved (maybe edited), or None."""
         with self._queued():
             async with self._lock:
-                dialog = SamplingDialog(request, self._parent_widget(), router=self._router, draft=draft)
+                dialog = SamplingDialog(
+                    request, self._parent_widget(), router=self._router, draft=draft, drafters=self._drafters(request)
+                )
                 dialog.route_failed.connect(self._on_route_failed)
                 return await self._answer_of(dialog, dialog.response)
+
+    def _drafters(self, request: SamplingRequest) -> dict[str, SamplingRouter]:
+        """The scripts and models that may draft this one reply (the per-request choice of responder)."""
+        service = self._ctx.services.sampling
+        if service is None:
+            return {}
+        try:
+            names = service.drafters(request.agent)
+        except WorkbenchError:
+            return {}  # an unreadable models.json: no drafters offered (the responder dialog says why)
+
+        def drafter(name: str) -> SamplingRouter:
+            return lambda r: service.draft(name, r)
+
+        return {name: drafter(name) for name in names}
 
     async def answer_input(self, request: InputRequest) -> InputResponse:
         """Answer an A2A ``input-required`` (question dialog) or ``auth-required`` (credential dialog).

@@ -147,6 +147,25 @@ class SamplingService:
             return ModelResponder(endpoint, await self.endpoints.key(endpoint))
         return self.person
 
+    def drafters(self, connection: str) -> list[str]:
+        """The responders that can draft one reply for ``connection``: its script, then every saved model."""
+        chosen = self.choice(connection).responder
+        script = [chosen] if chosen.startswith("script:") else []
+        return script + [f"model:{e.name}" for e in self.endpoints.load()]
+
+    async def draft(self, responder: str, request: SamplingRequest) -> SamplingResponse:
+        """One reply from ``responder`` (``script:PATH``, ``model:NAME``) for this request alone, counted.
+
+        Raises:
+            WorkbenchError: The responder failed or cannot be used.
+        """
+        router = SamplingResponders(
+            {responder: await self.responder(SamplingChoice(responder))}, responder, policy=SamplingPolicy.AUTO
+        )
+        router.ledger = self.ledger(request.agent)
+        router.subscribe(lambda entry: self._publish(request.agent, entry))
+        return await router(request)
+
     async def _router(self, connection: str) -> SamplingResponders:
         choice = self.choice(connection)
         cached = self._routers.get(connection)

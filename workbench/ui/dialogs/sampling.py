@@ -202,6 +202,7 @@ class SamplingDialog(QDialog):
         suggestion: Text to prefill the reply editor with.
         router: Answers the request with another agent; "Route to agent…" is shown only when set.
         draft: A script's or model's reply, shown for review (the ``ask`` policy): approve, edit or reject it.
+        drafters: Responders (``model:NAME``, ``script:PATH``) that may draft this one reply ("Draft with").
     """
 
     route_failed = Signal(object)  # BaseException
@@ -215,6 +216,7 @@ class SamplingDialog(QDialog):
         suggestion: str = "",
         router: SamplingRouter | None = None,
         draft: SamplingResponse | None = None,
+        drafters: dict[str, SamplingRouter] | None = None,
     ) -> None:
         super().__init__(parent)
         self._request = request
@@ -279,8 +281,19 @@ class SamplingDialog(QDialog):
         self.reject_button.clicked.connect(self.reject)
         self.reply_edit.textChanged.connect(self._update_buttons)
         self.model_edit.textChanged.connect(self._update_buttons)
+        self.drafter_combo = QComboBox(self)
+        self._drafters = dict(drafters or {})
+        for name in self._drafters:
+            self.drafter_combo.addItem(shown(name), name)
+        self.draft_button = QPushButton("Draft with", self)
+        self.draft_button.setAutoDefault(False)
+        self.draft_button.clicked.connect(self.on_draft_clicked)
+        for widget in (self.draft_button, self.drafter_combo):
+            widget.setVisible(bool(self._drafters))
         buttons = QHBoxLayout()
         buttons.addWidget(self.route_button)
+        buttons.addWidget(self.draft_button)
+        buttons.addWidget(self.drafter_combo)
         buttons.addStretch(1)
         buttons.addWidget(self.approve_button)
         buttons.addWidget(self.reject_button)
@@ -384,6 +397,7 @@ class SamplingDialog(QDialog):
         ready = written and bool(self.model_edit.text().strip())
         self.approve_button.setEnabled(ready and not routing)
         self.route_button.setEnabled(not routing)
+        self.draft_button.setEnabled(not routing)
 
     # ------------------------------------------------------------------ slots
 
@@ -409,8 +423,16 @@ class SamplingDialog(QDialog):
         self._route_task = spawn(self._route(self._router), doing="routing a sampling request")
         self._update_buttons()
 
-    async def _route(self, router: SamplingRouter) -> None:
-        self.status_label.setText("Asking the other agent…")
+    def on_draft_clicked(self) -> None:
+        """Ask the chosen script or model for a draft of this one reply; it lands in the editor for review."""
+        handler = self._drafters.get(str(self.drafter_combo.currentData()))
+        if handler is None or (self._route_task is not None and not self._route_task.done()):
+            return
+        self._route_task = spawn(self._route(handler, "Asking for a draft…"), doing="drafting a sampling reply")
+        self._update_buttons()
+
+    async def _route(self, router: SamplingRouter, doing: str = "Asking the other agent…") -> None:
+        self.status_label.setText(doing)
         self.status_label.show()
         try:
             reply = await router(self._request)
