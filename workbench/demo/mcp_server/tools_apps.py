@@ -63,7 +63,8 @@ function request(method, params) {
 function status(text) { document.getElementById("status").textContent = text; }
 function resize() {
   send({jsonrpc: "2.0", method: "ui/notifications/size-changed",
-        params: {width: document.body.scrollWidth, height: document.body.scrollHeight + 16}});
+        params: {width: document.documentElement.scrollWidth,
+                 height: Math.ceil(document.body.getBoundingClientRect().bottom) + 8}});
 }
 function row(w) {
   var tr = document.createElement("tr");

@@ -44,8 +44,8 @@ LOCAL_SCHEMES = frozenset({"data", "about", "blob"})
 
 _HOST_DOCUMENT = """<!doctype html><html><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="{policy}">
-<style>html,body{{margin:0;padding:0;background:transparent}}
-iframe{{border:0;width:100%;height:100%;display:block}}</style></head><body></body></html>"""
+<style>html,body{{margin:0;padding:0;height:100%;overflow:hidden;background:transparent}}
+iframe{{border:0;width:100%;height:100vh;display:block}}</style></head><body></body></html>"""
 
 _RELAY = """
 (function () {
