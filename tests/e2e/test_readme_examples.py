@@ -159,7 +159,9 @@ EXAMPLES: dict[str, Runs | NotRunnable] = {
         stderr=("saved notes", "[token] ok:", "logged in to notes")
     ),
     "workbench login notes --explain": Runs(
-        stdout=("1. Resource metadata", "✓ issuer: ", ". Token  POST "), stderr=("logged in to notes",)
+        # the login before this one left tokens: step 1 says they are set aside, then the login runs afresh
+        stdout=("1. Refresh", ". Resource metadata", "✓ issuer: ", ". Token  POST "),
+        stderr=("logged in to notes",),
     ),
     "workbench profile add travel --a2a http://127.0.0.1:43321 --allow-origin http://127.0.0.1:45309": Runs(
         stderr=("saved travel",)
@@ -170,7 +172,9 @@ EXAMPLES: dict[str, Runs | NotRunnable] = {
         stdout=("docs", "[secrets: bearer]", "local", "notes", "[oauth: dynamic, authorization_code]")
     ),
     "workbench secret clear docs bearer": Runs(stderr=("forgot 1 secret(s) of docs",)),
-    "workbench logout notes": Runs(stderr=("[revoke] ok:", "logged out of notes")),
+    "workbench logout notes --explain": Runs(
+        stdout=("1. Revocation  POST ", "✓ https: "), stderr=("logged out of notes", "the tokens were revoked")
+    ),
     "workbench profile remove docs": Runs(stderr=("removed docs",)),
 }
 
