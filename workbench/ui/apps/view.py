@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
+import os
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -37,6 +38,12 @@ HAS_WEBENGINE = importlib.util.find_spec("PySide6.QtWebEngineWidgets") is not No
 MISSING_EXTRA = (
     "This tool has an app, but the window shows apps only with the apps extra "
     "(pip install 'agent-workbench[apps]', QtWebEngine). Its plain result is below."
+)
+AS_ROOT = (
+    "This tool has an app, but the window runs as root, where Chromium's sandbox (which keeps the app's "
+    "content contained) cannot run, and QtWebEngine would end the whole window. Run the workbench as a normal "
+    "user to see apps; setting QTWEBENGINE_DISABLE_SANDBOX=1 lets them run without that sandbox, at your own "
+    "risk. Its plain result is below."
 )
 MIN_HEIGHT, MAX_HEIGHT, DEFAULT_HEIGHT = 60, 900, 240
 """Bounds of the app's height in the window, whatever size it asks for (pixels)."""
@@ -68,6 +75,23 @@ class AppServices:
 
 
 _counter = 0
+
+
+def engine_refusal() -> str | None:
+    """Why the web engine must not start here, in words, or ``None`` when it may.
+
+    Without the apps extra there is no engine. As root, Chromium refuses to run with its sandbox on and
+    exits the process (the window with it), so the engine starts only if the user turned the sandbox off
+    themselves (``QTWEBENGINE_DISABLE_SANDBOX=1`` or ``--no-sandbox`` in ``QTWEBENGINE_CHROMIUM_FLAGS``);
+    the window never turns it off.
+    """
+    if not HAS_WEBENGINE:
+        return MISSING_EXTRA
+    as_root = hasattr(os, "geteuid") and os.geteuid() == 0
+    sandbox_off = os.environ.get("QTWEBENGINE_DISABLE_SANDBOX") == "1" or "--no-sandbox" in os.environ.get(
+        "QTWEBENGINE_CHROMIUM_FLAGS", ""
+    )
+    return AS_ROOT if as_root and not sandbox_off else None
 
 
 def _next_app_id(connection_id: str) -> str:
@@ -120,8 +144,9 @@ class AppView(QFrame):
         self._stopping: asyncio.Task[None] | None = None
         if app.dropped:
             self.notice(f"Declared origins refused: {', '.join(app.dropped)}")
-        if not HAS_WEBENGINE:
-            self.missing = plain_label(MISSING_EXTRA, self, wrap=True)
+        refusal = engine_refusal()
+        if refusal is not None:
+            self.missing = plain_label(refusal, self, wrap=True)
             layout.addWidget(self.missing)
             return
         self._build(arguments)
