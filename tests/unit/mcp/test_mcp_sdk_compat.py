@@ -7,6 +7,7 @@ removes or changes one of the names fails here, by name, rather than deep inside
 from __future__ import annotations
 
 import inspect
+import math
 from typing import Any
 
 import anyio
@@ -38,7 +39,21 @@ def test_the_private_names_still_exist_in_the_installed_sdk():
     assert inspect.iscoroutinefunction(ClientSession.validate_tool_result)
     assert inspect.iscoroutinefunction(OAuthClientProvider._initialize)
     assert inspect.isasyncgenfunction(OAuthClientProvider._auth_flow)
-    assert "self._initialized" in inspect.getsource(OAuthClientProvider._auth_flow)
+    flow_source = inspect.getsource(OAuthClientProvider._auth_flow)
+    assert "self._initialized" in flow_source
+    for name in ("self._refresh_token()", "self._handle_refresh_response(", "self._handle_token_response("):
+        assert name in flow_source, f"OAuthClientProvider._auth_flow no longer calls {name}"
+    authorization_source = inspect.getsource(OAuthClientProvider._perform_authorization)
+    for name in ("self._perform_authorization_code_grant()", "self._exchange_token_authorization_code("):
+        assert name in authorization_source, f"OAuthClientProvider._perform_authorization no longer calls {name}"
+    for method in (
+        OAuthClientProvider._perform_authorization_code_grant,
+        OAuthClientProvider._exchange_token_authorization_code,
+        OAuthClientProvider._refresh_token,
+        OAuthClientProvider._handle_token_response,
+        OAuthClientProvider._handle_refresh_response,
+    ):
+        assert inspect.iscoroutinefunction(method), f"{method.__name__} is no longer a coroutine function"
 
 
 @pytest.mark.asyncio
@@ -136,6 +151,19 @@ class _Recording(compat.HookedOAuthClientProvider):
                 outgoing = await flow.asend(response)
         except StopAsyncIteration:
             return
+
+
+@pytest.mark.asyncio
+async def test_waiting_on_a_person_stops_the_timeout_of_the_request_being_served_and_restarts_it():
+    from mcp.shared._request_clock import request_clock
+
+    with compat.waiting_on_a_person():
+        pass  # outside a request: nothing to stop
+    with request_clock(30) as clock:
+        clock.start()
+        with compat.waiting_on_a_person():
+            assert clock._scope.deadline == math.inf
+        assert clock._scope.deadline < math.inf
 
 
 @pytest.mark.asyncio

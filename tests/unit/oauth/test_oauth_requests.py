@@ -125,6 +125,13 @@ def test_client_secret_basic_puts_the_encoded_pair_in_the_header_and_nothing_of_
     assert authed.headers["Authorization"] == basic_credentials("app id", SECRET)
 
 
+def test_client_secret_basic_can_name_the_client_in_the_form_too_for_token_endpoints_that_require_it() -> None:
+    request = client_credentials_form(TOKEN_URL).with_form(client_secret="stale")
+    authed = authenticate(request, PreRegisteredClient("app id", SECRET), audience=ISSUER, client_id_in_form=True)
+    assert authed.form["client_id"] == "app id" and "client_secret" not in authed.form
+    assert authed.headers["Authorization"] == basic_credentials("app id", SECRET)
+
+
 def test_client_secret_post_and_a_public_client_put_the_client_in_the_form() -> None:
     post = authenticate(
         client_credentials_form(TOKEN_URL), PreRegisteredClient("app", SECRET, "client_secret_post"), audience=ISSUER

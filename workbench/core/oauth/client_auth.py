@@ -6,7 +6,8 @@ three) or a ``PrivateKeyJWTClient`` (RFC 7523 §2.2: a fresh signed assertion on
 
 - ``none``: ``client_id`` in the form (a public client);
 - ``client_secret_basic``: ``Authorization: Basic`` with the id and secret form-urlencoded first
-  (RFC 6749 §2.3.1), nothing of the client in the form;
+  (RFC 6749 §2.3.1), nothing of the client in the form (its ``client_id`` too when asked:
+  ``client_id_in_form``);
 - ``client_secret_post``: ``client_id`` and ``client_secret`` in the form;
 - ``private_key_jwt``: ``client_id``, ``client_assertion_type`` and ``client_assertion`` in the form.
 """
@@ -80,6 +81,7 @@ def authenticate(
     steps: StepLog | None = None,
     clock: Callable[[], float] = time.time,
     on_secret: Callable[[str], None] | None = None,
+    client_id_in_form: bool = False,
 ) -> TokenRequest:
     """``request`` with the client's authentication added (see the module docstring).
 
@@ -91,6 +93,8 @@ def authenticate(
         steps: Where a key that cannot sign is recorded as a failed token step.
         clock: Seconds since the epoch (the assertion's ``iat`` and ``exp``).
         on_secret: Told every assertion signed, so the wire log can mask it.
+        client_id_in_form: Name the client in the form with ``client_secret_basic`` too (RFC 6749
+            §2.3.1 allows it; the MCP SDK's token endpoint requires ``client_id`` in every form).
 
     Raises:
         ConfigError: The client cannot authenticate by itself (``auth_method_of``).
@@ -106,9 +110,9 @@ def authenticate(
         )
     assert isinstance(client, PreRegisteredClient)
     if method == "client_secret_basic" and client.client_secret:
-        return request.with_form(client_id=None, client_secret=None).with_headers(
-            Authorization=basic_credentials(client.client_id, client.client_secret)
-        )
+        return request.with_form(
+            client_id=client.client_id if client_id_in_form else None, client_secret=None
+        ).with_headers(Authorization=basic_credentials(client.client_id, client.client_secret))
     if method == "client_secret_post" and client.client_secret:
         return request.with_form(client_id=client.client_id, client_secret=client.client_secret)
     return request.with_form(client_id=client.client_id)

@@ -1,4 +1,8 @@
-"""The workbench's OAuth provider: the SDK's flow with a loopback browser leg, endpoint checks and auth steps."""
+"""The workbench's OAuth provider: the SDK's flow with a loopback browser leg, endpoint checks and auth steps.
+
+Its authorization code grant and refresh (PKCE, token request forms, client authentication, token
+responses) are the shared OAuth layer's, through ``CodeGrantProvider`` (``_oauth_code_flow``).
+"""
 
 from __future__ import annotations
 
@@ -29,6 +33,7 @@ from workbench.core.http.oauth_endpoints import InsecureEndpointError, check_oau
 from workbench.core.http.origins import OAUTH_ENDPOINT, origin_of
 from workbench.core.oauth_options import DynamicClient, MetadataDocumentClient, OAuthClient, PreRegisteredClient
 from workbench.core.protocols.mcp import _oauth_checks as checks
+from workbench.core.protocols.mcp._oauth_code_flow import CodeGrantProvider
 from workbench.core.protocols.mcp._oauth_sdk import (
     CLIENT_NAME,
     ENDPOINT_OF,
@@ -39,16 +44,13 @@ from workbench.core.protocols.mcp._oauth_sdk import (
     pre_registered_info,
 )
 from workbench.core.protocols.mcp._oauth_steps import classify, describe_exchange, failure_of
-from workbench.core.protocols.mcp._sdk_compat import HookedOAuthClientProvider
-from workbench.core.protocols.mcp.oauth_dpop import DPoPSession
-from workbench.core.protocols.mcp.oauth_grants import MachineGrant
 from workbench.core.protocols.mcp.oauth_storage import CredentialTokenStorage
 from workbench.core.safe_text import neutralise_line
 
 __all__ = ["WorkbenchOAuthProvider"]
 
 
-class WorkbenchOAuthProvider(HookedOAuthClientProvider):
+class WorkbenchOAuthProvider(CodeGrantProvider):
     """The SDK's OAuth provider with stored expiry, early refresh, a loopback receiver and auth steps.
 
     Build it with ``build_oauth_provider``; attach it with ``MCPAgent(..., auth=provider)``.
@@ -92,7 +94,13 @@ class WorkbenchOAuthProvider(HookedOAuthClientProvider):
             response_types=["code"],
         ).with_extra_scopes(" ".join(scopes) if scopes else None)
         super().__init__(
-            server_url, metadata, storage, redirect_handler=self._open, callback_handler=self._wait_for_redirect
+            server_url,
+            metadata,
+            storage,
+            redirect_handler=self._open,
+            callback_handler=self._wait_for_redirect,
+            steps=steps,
+            clock=clock,
         )
         base = self.context
         self.context = EarlyRefreshContext(
@@ -101,7 +109,6 @@ class WorkbenchOAuthProvider(HookedOAuthClientProvider):
         self.storage = storage
         storage.metadata_source = lambda: (self.context.oauth_metadata, self.context.protected_resource_metadata)
         self.redirect_port = redirect_port
-        self.steps = steps
         self.opener = opener
         self.login_timeout = login_timeout
         self.login_hint = login_hint
@@ -115,10 +122,6 @@ class WorkbenchOAuthProvider(HookedOAuthClientProvider):
             self.context.client_metadata_url = self.client.url
         self._document_checked = False
         self._last_stage: AuthStage | None = None
-        self.machine: MachineGrant | None = None
-        """The grant without a browser (client credentials, JWT bearer, enterprise), if the login uses one."""
-        self.dpop: DPoPSession | None = None
-        """Proofs, nonces and bound tokens, if the login uses DPoP."""
 
     async def load_state(self) -> None:
         """Load tokens, registration, absolute expiry and discovered metadata from the store."""

@@ -8,7 +8,7 @@ and fails loudly when an upgrade removes or changes one of them.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncGenerator, AsyncIterator, Callable, Mapping
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 import httpx2
@@ -148,11 +148,17 @@ class HookedOAuthClientProvider(OAuthClientProvider):
     """The SDK's ``OAuthClientProvider`` with its private hooks renamed to public ones.
 
     Subclasses override ``load_state`` (where tokens and registration come from), ``watch_flow``
-    (see every request and response of the OAuth flow) and ``token_request`` (the request that
-    gets the tokens once discovery and registration are done). Relies on
+    (see every request and response of the OAuth flow), ``token_request`` (the request that gets
+    the tokens once discovery and registration are done) and the authorization code grant's parts:
+    ``authorization_code_grant`` (the browser leg: code and PKCE verifier), ``code_exchange_request``,
+    ``refresh_request``, ``accept_token_response`` and ``accept_refresh_response``. Relies on
     ``OAuthClientProvider._initialize``, ``._initialized``, ``._auth_flow`` (mcp 2.3.0: the flow
-    generator that ``async_auth_flow`` drives and that calls ``_initialize`` once) and
-    ``._perform_authorization`` (what the flow awaits for its token request).
+    generator that ``async_auth_flow`` drives and that calls ``_initialize`` once),
+    ``._perform_authorization`` (what the flow awaits for its token request; it calls
+    ``._perform_authorization_code_grant`` then ``._exchange_token_authorization_code``),
+    ``._refresh_token`` and ``._handle_refresh_response`` (the refresh the flow sends first when the
+    token is no longer valid) and ``._handle_token_response`` (what the flow does with the token
+    response).
     """
 
     async def load_state(self) -> None:
@@ -169,6 +175,26 @@ class HookedOAuthClientProvider(OAuthClientProvider):
         """The token request of the flow (default: the SDK's authorization code grant, browser leg first)."""
         return await super()._perform_authorization()
 
+    async def authorization_code_grant(self) -> tuple[str, str]:
+        """The browser leg of the authorization code grant: the code and the PKCE verifier (default: the SDK's)."""
+        return await super()._perform_authorization_code_grant()
+
+    async def code_exchange_request(self, code: str, code_verifier: str) -> httpx2.Request:
+        """The authorization code's token request (default: the SDK's)."""
+        return await super()._exchange_token_authorization_code(code, code_verifier)
+
+    async def refresh_request(self) -> httpx2.Request:
+        """The refresh token's token request (default: the SDK's)."""
+        return await super()._refresh_token()
+
+    async def accept_token_response(self, response: httpx2.Response) -> None:
+        """Read the token response and keep its tokens, or raise (default: the SDK's)."""
+        await super()._handle_token_response(response)
+
+    async def accept_refresh_response(self, response: httpx2.Response) -> bool:
+        """Read the refresh response and keep its tokens; ``False``: log in instead (default: the SDK's)."""
+        return await super()._handle_refresh_response(response)
+
     async def _initialize(self) -> None:
         await self.load_state()
         self._initialized = True
@@ -176,8 +202,37 @@ class HookedOAuthClientProvider(OAuthClientProvider):
     async def _perform_authorization(self) -> httpx2.Request:
         return await self.token_request()
 
+    async def _perform_authorization_code_grant(self) -> tuple[str, str]:
+        return await self.authorization_code_grant()
+
+    async def _exchange_token_authorization_code(self, auth_code: str, code_verifier: str) -> httpx2.Request:
+        return await self.code_exchange_request(auth_code, code_verifier)
+
+    async def _refresh_token(self) -> httpx2.Request:
+        return await self.refresh_request()
+
+    async def _handle_token_response(self, response: httpx2.Response) -> None:
+        await self.accept_token_response(response)
+
+    async def _handle_refresh_response(self, response: httpx2.Response) -> bool:
+        return await self.accept_refresh_response(response)
+
     def _auth_flow(self, request: httpx2.Request) -> AsyncGenerator[httpx2.Request, httpx2.Response]:
         return self.watch_flow(request, super()._auth_flow(request))
+
+
+@contextlib.contextmanager
+def waiting_on_a_person() -> Iterator[None]:
+    """Stop the timeout of the MCP request being served while a person logs in (a no-op outside one).
+
+    The SDK's own authorization code grant pauses the request's clock around the browser leg; a
+    provider that runs that leg itself does the same through this. Relies on the private module
+    ``mcp.shared._request_clock`` (``waiting_on_a_person``, mcp 2.3.0).
+    """
+    from mcp.shared._request_clock import waiting_on_a_person as pause
+
+    with pause():
+        yield
 
 
 def lift_legacy_sse_event_limit() -> None:

@@ -4,8 +4,9 @@ Built on the SDK's ``OAuthClientProvider`` (an ``httpx2.Auth`` attached to the a
 client, so every OAuth request goes through the wire tap). On a 401 it discovers the protected
 resource metadata (RFC 9728) and the authorization server's metadata (RFC 8414), registers a client
 (RFC 7591), sends the user's browser to the authorization endpoint with PKCE (S256) and receives the
-redirect on a loopback port, exchanges the code, and retries. This module adds what a desktop
-workbench needs on top:
+redirect on a loopback port, exchanges the code, and retries. The PKCE pair, the token requests of
+the code exchange and the refresh, and the reading of token responses are the shared OAuth layer's
+(``workbench.core.oauth``, as for A2A). This module adds what a desktop workbench needs on top:
 
 - tokens and registration in the ``CredentialStore`` with an absolute expiry
   (``CredentialTokenStorage``), refreshed shortly *before* they expire, also after a restart;
@@ -21,9 +22,10 @@ workbench needs on top:
   authorization server offers it, then forget tokens and registration).
 
 This module is the entry point (``oauth_http`` for ``MCPAgent(url, oauth=...)``) and the names callers
-import; the parts live beside it: the provider (``_oauth_provider``), the SDK pieces it adapts
-(``_oauth_sdk``), options and profiles → provider (``_oauth_build``), the grants without a browser
-(``oauth_grants``), DPoP (``oauth_dpop``), token storage (``oauth_storage``), logout (``_oauth_logout``).
+import; the parts live beside it: the provider (``_oauth_provider``), its code grant and refresh on
+the shared layer (``_oauth_code_flow``), the SDK pieces it adapts (``_oauth_sdk``), options and
+profiles → provider (``_oauth_build``), the grants without a browser (``oauth_grants``), DPoP
+(``oauth_dpop``), token storage (``oauth_storage``), logout (``_oauth_logout``).
 """
 
 from __future__ import annotations
