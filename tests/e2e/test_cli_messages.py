@@ -42,7 +42,10 @@ async def test_inspect_says_what_the_server_declared_and_what_the_client_declare
     declared = info["client_capabilities"]
     tasks_ext = {"io.modelcontextprotocol/tasks": {}}  # the Tasks extension: 2026-07-28 wires only
     assert declared.pop("extensions", None) == (tasks_ext if mode == "2026-07-28" else None)
-    assert declared == {"sampling": {}, "elicitation": {"form": {}, "url": {}}}
+    assert declared == {
+        "sampling": {"tools": {}},
+        "elicitation": {"form": {}, "url": {}},
+    }  # sampling with tools (SEP-1577)
 
 
 @pytest.mark.everything

@@ -16,6 +16,10 @@ from PySide6.QtGui import QDesktopServices
 from workbench.core.protocols.base import ContentPart, ToolResult
 from workbench.ui.panels.inspector.results import AudioPartView, ToolResultView
 
+# With QtMultimedia installed (the media and apps extras), its FFmpeg backend says which optional system
+# libraries (PipeWire, VA-API) and which sound server it did not find: the machine's, not the window's.
+pytestmark = pytest.mark.qt_log_ignore("Couldn't (load|resolve) ", "PulseAudioService: ")
+
 
 def wav_clip(seconds: float = 0.5, rate: int = 8000) -> str:
     """A silent mono 16-bit WAV clip, base64-encoded as a result carries it."""

@@ -89,7 +89,7 @@ async def test_the_workspace_fits_the_protocol_and_nothing_is_cut_at_1366x768(qt
         assert mcp is not None
         titles = [mcp.tabs.tabText(i) for i in range(mcp.tabs.count())]
         assert titles == ["Tools", "Resources", "Prompts", "Tasks", "Chat", "Server"]  # chat: it has an entry point
-        assert not mcp.tabs.isTabEnabled(titles.index("Tasks"))  # the demo server offers no tasks
+        assert mcp.tabs.isTabEnabled(titles.index("Tasks"))  # the demo server offers the Tasks extension
         assert mcp.tabs.currentWidget() is mcp.tools
         assert mcp.tools.select_tool("plan_trip")
         await asyncio.sleep(0.1)
