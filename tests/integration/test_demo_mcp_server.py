@@ -24,6 +24,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.client.subscriptions import ResourceUpdated, ToolsListChanged
 
 from tests.servers import start_listening_process
+from tests.support.demo_mcp import demo_stdio_command
 from workbench.demo.mcp_server import DemoState, build_server, serve_http
 
 ROOT = str(Path(__file__).resolve().parents[2])
@@ -164,7 +165,8 @@ class Recorder:
 
 
 def _stdio_params() -> StdioServerParameters:
-    return StdioServerParameters(command=sys.executable, args=["-m", MODULE, "--stdio"], env=CHILD_ENV, cwd=ROOT)
+    command = demo_stdio_command()  # ["-m", MODULE, "--stdio"], started through this worker's fork server
+    return StdioServerParameters(command=command[0], args=command[1:], env=CHILD_ENV, cwd=ROOT)
 
 
 @contextlib.asynccontextmanager

@@ -3,9 +3,12 @@ factory that serves that profile in this process (Qt-free)."""
 
 from __future__ import annotations
 
+import atexit
 import sys
 from typing import TYPE_CHECKING, Any
 
+from tests.support import forkserver
+from tests.support.processes import SHARED_SERVER_PIDS
 from workbench.core.agent_factory import AgentHandlers, DefaultAgentFactory
 from workbench.core.events import EventBus
 from workbench.core.profiles import ConnectionProfile, MCPStdioProfile
@@ -20,6 +23,28 @@ DEMO_STDIO_ARGS = ["-m", "workbench.demo.mcp_server", "--stdio"]
 
 DEMO_STDIO = [sys.executable, *DEMO_STDIO_ARGS]
 """The whole command that starts the demo MCP server as a stdio child."""
+
+
+DEMO_SERVER_IMPORTS = ["anyio", "mcp.server.stdio", "workbench.demo.mcp_server", "workbench.demo.mcp_server.app"]
+"""What the demo server's start imports (``-X importtime``): done once in this worker's fork server."""
+_demo_forkserver: list[forkserver.ForkServer] = []
+
+
+def demo_stdio_command() -> list[str]:
+    """A command that starts the demo MCP server as a stdio child, through this worker's fork server.
+
+    The child is a process of its own on the command's standard streams (``tests/support/forkserver.py``):
+    what crosses the process boundary is tested as with ``DEMO_STDIO``, less the ~1 s of CPU its imports
+    cost each time. ``WORKBENCH_TEST_FORKSERVER=0``: ``DEMO_STDIO`` itself.
+    """
+    if not forkserver.enabled():
+        return list(DEMO_STDIO)
+    if not _demo_forkserver:
+        server = forkserver.ForkServer(DEMO_SERVER_IMPORTS)
+        atexit.register(server.close)
+        SHARED_SERVER_PIDS.add(server.pid)  # kept for the worker's tests: no test's leak
+        _demo_forkserver.append(server)
+    return _demo_forkserver[0].argv(*DEMO_STDIO_ARGS)
 
 
 def demo_stdio_profile(**kwargs: Any) -> MCPStdioProfile:

@@ -11,9 +11,9 @@ sends its arguments, environment, working directory and its standard input, outp
 descriptors themselves) to the server and exits with the status the run ends with. For each run the
 server forks a handler, which forks the run: a fresh process with the program's argv, environment, cwd
 and the shim's descriptors, which runs the program as ``__main__`` (``runpy``) as ``python PROGRAM ARGS``
-would. What is shared is only the state the imports left; the server refuses to serve if the imports
-started a thread (a fork copies only the forking thread). When the shim dies (the suite's timeout kills
-it), the handler kills the run.
+(or ``python -m MODULE ARGS``) would. What is shared is only the state the imports left; the server
+refuses to serve if the imports started a thread (a fork copies only the forking thread). When the shim
+dies (the suite's timeout kills it), the handler kills the run.
 
 ``ForkServer`` starts one per test worker (``--no-forkserver``-like opt-out: ``WORKBENCH_TEST_FORKSERVER=0``
 runs the plain ``python PROGRAM`` command instead).
@@ -76,14 +76,22 @@ def _run(request: dict[str, object], fds: list[int]) -> None:
     os.chdir(str(request["cwd"]))
     os.environ.clear()
     os.environ.update({str(k): str(v) for k, v in request["env"].items()})  # type: ignore[attr-defined]
-    sys.argv = argv
-    sys.path[0] = str(Path(argv[0]).resolve().parent)
+    module = argv[1] if argv[0] == "-m" else None
+    if module is None:
+        sys.argv = argv
+        sys.path[0] = str(Path(argv[0]).resolve().parent)
+    else:
+        sys.argv = ["-m", *argv[2:]]  # run_module puts the module's file name first
+        sys.path[0] = os.getcwd()
     random.seed()
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     code = 0
     try:
-        runpy.run_path(argv[0], run_name="__main__")
+        if module is None:
+            runpy.run_path(argv[0], run_name="__main__")
+        else:
+            runpy.run_module(module, run_name="__main__", alter_sys=True)
     except SystemExit as exc:
         code = _exit_code(exc.code)
     except BaseException:
@@ -164,10 +172,18 @@ class ForkServer:
             self.close()
             raise RuntimeError(f"the fork server did not start (exit {self._proc.poll()})")
 
+    @property
+    def pid(self) -> int:
+        """The server's process id."""
+        return self._proc.pid
+
+    def argv(self, *target: str) -> list[str]:
+        """The command that runs ``target`` through this server: ``PROGRAM ARGS…`` or ``-m MODULE ARGS…``."""
+        return [sys.executable, "-I", "-S", str(SHIM), self.socket_path, *target]
+
     def command(self, program: Path) -> str:
         """A shell command line that runs ``program`` (its arguments appended) through this server."""
-        argv = [sys.executable, "-I", "-S", str(SHIM), self.socket_path, str(program)]
-        return " ".join(shlex.quote(part) for part in argv)
+        return " ".join(shlex.quote(part) for part in self.argv(str(program)))
 
     def close(self) -> None:
         """Stop the server (runs under way finish on their own)."""

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
-from tests.support.demo_mcp import DEMO_STDIO
+from tests.support.demo_mcp import demo_stdio_command
 from workbench.core.protocols.mcp import MCPAgent
 
 TRANSPORTS = ["in-process", "http", "sse"]
@@ -24,7 +24,8 @@ async def demo_agent_factory(request: Any) -> AsyncIterator[Callable[..., MCPAge
     HTTP / legacy SSE served in this process)."""
     transport = request.param
     if transport == "stdio":
-        yield lambda **kw: MCPAgent.stdio(DEMO_STDIO[0], DEMO_STDIO[1:], **kw)
+        command = demo_stdio_command()
+        yield lambda **kw: MCPAgent.stdio(command[0], command[1:], **kw)
         return
     if transport == "in-process":
         from workbench.demo.mcp_server.app import build_server

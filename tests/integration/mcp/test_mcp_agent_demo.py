@@ -10,6 +10,7 @@ from collections.abc import Callable
 import pytest
 
 from tests.integration.mcp.conftest import WITH_STDIO
+from tests.support.demo_mcp import demo_stdio_command
 from workbench.core.errors import NotFoundError, SyncCallInLoopError, UnsupportedCapabilityError
 from workbench.core.events import EventBus, ListChanged, ResourceUpdated
 from workbench.core.protocols.base import (
@@ -251,14 +252,13 @@ async def test_url_elicitation_shows_the_url_and_the_completion_arrives_on_legac
 
 @pytest.mark.parametrize("mode", ERAS)
 async def test_cancelling_a_call_stops_the_tool_on_the_server_in_both_eras(mode: str) -> None:
-    import sys
 
     from workbench.core.events import ServerStderrLine
 
     bus = EventBus()
     stopped = asyncio.Event()
     bus.subscribe(ServerStderrLine, lambda e: "slow_count cancelled" in e.line and stopped.set())
-    stdio = [sys.executable, "-m", "workbench.demo.mcp_server", "--stdio"]
+    stdio = demo_stdio_command()
     async with MCPAgent.stdio(stdio[0], stdio[1:], mode=mode, bus=bus) as agent:
         call = asyncio.create_task(agent.call_tool("slow_count", {"n": 200, "delay": 0.05}))
         progressed = asyncio.Event()
@@ -271,9 +271,8 @@ async def test_cancelling_a_call_stops_the_tool_on_the_server_in_both_eras(mode:
 
 
 async def test_first_call_connects_lazily_and_new_roots_reach_the_server() -> None:
-    import sys
-
-    agent = MCPAgent.stdio(sys.executable, ["-m", "workbench.demo.mcp_server", "--stdio"], mode="legacy", roots=[])
+    stdio = demo_stdio_command()
+    agent = MCPAgent.stdio(stdio[0], stdio[1:], mode="legacy", roots=[])
     try:
         result = await agent.call_tool("echo", {"text": "lazy"})
         assert result.text == "lazy"
