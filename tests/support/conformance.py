@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shlex
 import shutil
 import subprocess
@@ -11,6 +12,8 @@ from pathlib import Path
 
 from tests.support.forkserver import ForkServer
 
+NODE_COMPILE_CACHE = Path(__file__).resolve().parents[2] / ".cache" / "node-compile-cache"
+"""Node >= 22 keeps the suite bundle's compiled code here between runs (~0.08 s of CPU less a run)."""
 TOLERATED_WARNINGS = {"client-sse-retry-timing"}
 """Checks whose warning says how late the reconnect came: the machine's load, not the client."""
 
@@ -41,6 +44,7 @@ def assert_scenario_passes(argv: list[str], tmp_path: Path) -> None:
         text=True,
         timeout=100,
         cwd=tmp_path,
+        env={**os.environ, "NODE_COMPILE_CACHE": str(NODE_COMPILE_CACHE)},
         check=False,
     )
     found = list(tmp_path.rglob("checks.json"))
