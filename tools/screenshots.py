@@ -70,6 +70,7 @@ README_SHOTS = {
     "window-handoff.png": ("1920x1080-light", "10-handoff.png"),
     "dialog-handoff-approval.png": ("1366x768-light", "08-handoff-approval.png"),
     "handoff-waiting-for-user.png": ("1366x768-light", "09-handoff-waiting-for-user.png"),
+    "window-mcp-app.png": ("1920x1080-light", "10b-mcp-app.png"),
     "window-tasks.png": ("1920x1080-light", "11-tasks.png"),
     "login-steps.png": ("1920x1080-light", "12-login-steps.png"),
     "login-failed-step.png": ("1366x768-light", "13-login-failed-step.png"),
@@ -153,9 +154,12 @@ def drive(out: Path, sizes: tuple[str, ...], themes: tuple[str, ...], steps: tup
 
 def throwaway_keyring(folder: str) -> dict[str, str]:
     """Environment for a keyring in a file of ``folder`` (the tests' backend): the logins photographed store
-    their tokens there, never in the keyring of the person running this."""
+    their tokens there, never in the keyring of the person running this. As root (CI, these machines) the
+    web engine's sandbox is turned off for the MCP App step, as the tests do; the window never does it."""
     path = os.pathsep.join(p for p in (REPO, os.environ.get("PYTHONPATH", "")) if p)
+    sandbox = {"QTWEBENGINE_DISABLE_SANDBOX": "1"} if os.geteuid() == 0 else {}  # Chromium refuses root
     return {
+        **sandbox,
         "PYTHON_KEYRING_BACKEND": "tests.support.keyrings.FileTestKeyring",
         "WORKBENCH_TEST_KEYRING": os.path.join(folder, "keyring.json"),
         "PYTHONPATH": path,
@@ -304,11 +308,35 @@ async def demo_journeys(window: Any, camera: Camera) -> None:
     await settle()
     camera.shot("07b-error-in-the-sidebar.png")
 
+    # 10b. an MCP App: the demo's weather tool shown in its sandboxed web view above the result
+    await app_step(window, camera)
+
     # 11. the 2026-07-28 Tasks extension: the demo server runs a counting task; the Tasks tab follows it
     await tasks_step(window, camera)
 
     # 12-13. logins watched step by step in the Login view: one that works, one stopped by a wrong issuer
     await login_steps(window, camera)
+
+
+async def app_step(window: Any, camera: Camera) -> None:
+    """``weather_app`` called through its form; the app initialises, calls its forecast tool and shows it."""
+    from workbench.ui.asyncutil import wait_signal
+
+    window.ctx.selection.select("demo-mcp-stdio")
+    await settle()
+    inspector = window.inspector.inspector("mcp")
+    inspector.tabs.setCurrentWidget(inspector.tools)
+    assert inspector.tools.select_tool("weather_app")
+    call = inspector.tools.detail.call
+    call.form.set_value({"city": "Lisbon"})
+    shown = asyncio.ensure_future(wait_signal(call.app_slot.app_shown, WAIT))
+    call.call_button.click()
+    (view,) = await shown
+    with contextlib.suppress(TimeoutError):
+        await wait_signal(view.initialized, WAIT)
+    await asyncio.sleep(1.0)  # the app's own forecast call and its resize
+    await settle()
+    camera.shot("10b-mcp-app.png")
 
 
 async def tasks_step(window: Any, camera: Camera) -> None:
