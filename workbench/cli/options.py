@@ -14,6 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from workbench.cli.client_options import ClientOptions
+
 MCP_MODES: tuple[str, ...] = ("auto", "legacy", "2026-07-28")
 """``--mode`` values: the MCP protocol era (``auto``: the server's newest)."""
 A2ABindingName = Literal["auto", "JSONRPC", "HTTP+JSON", "GRPC"]
@@ -78,6 +80,7 @@ class TargetOptions:
         allow_origins: ``--allow-origin`` values, in order.
         limits: The size limits given.
         timeouts: The timeouts given.
+        client: MCP: the client capabilities switched and the roots given (``client_options``).
     """
 
     profile: str | None = None
@@ -95,6 +98,7 @@ class TargetOptions:
     allow_origins: tuple[str, ...] = ()
     limits: LimitOptions = field(default_factory=LimitOptions)
     timeouts: TimeoutOptions = field(default_factory=TimeoutOptions)
+    client: ClientOptions = field(default_factory=ClientOptions)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -18,6 +18,7 @@ import argparse
 from collections.abc import Sequence
 from typing import Any
 
+from workbench.cli.client_options import ClientOptions, add_client_options
 from workbench.cli.oauth_grant_parser import (
     OAUTH_GRANT_HELP,
     OAUTH_GRANTS,
@@ -118,6 +119,12 @@ def target_options(args: argparse.Namespace, command: Sequence[str] = ()) -> Tar
             max_message_bytes=_given(args, "max_message_bytes"), max_stream_bytes=_given(args, "max_stream_bytes")
         ),
         timeouts=TimeoutOptions(connect=_given(args, "connect_timeout"), request=_given(args, "timeout")),
+        client=ClientOptions(
+            capabilities=_given(args, "client_capabilities"),
+            switched_off=tuple(_given(args, "capabilities_off") or ()),
+            roots=tuple(_given(args, "root") or ()),
+            forget_roots=tuple(_given(args, "forget_root") or ()),
+        ),
     )
 
 
@@ -415,6 +422,7 @@ def add_target_options(parser: argparse.ArgumentParser, *, with_profile: bool = 
         metavar="SIZE",
         help="HTTP: most bytes of one event stream answering one request (default 128MiB), or none",
     )
+    add_client_options(parser)
 
 
 def add_oauth_client_options(parser: argparse.ArgumentParser) -> None:
@@ -541,6 +549,7 @@ def add_profile_commands(sub: Any) -> None:
     edit.add_argument("--max-message-bytes", metavar="SIZE", help="HTTP: most bytes of one response body or event")
     edit.add_argument("--max-stream-bytes", metavar="SIZE", help="HTTP: most bytes of one event stream")
     edit.add_argument("--oauth", action="store_true", help="MCP over HTTP: log in with OAuth 2.1 from now on")
+    add_client_options(edit, editing=True)
     add_oauth_client_options(edit)
     add_config_dir_option(edit)
     listing = psub.add_parser("list", help="list saved profiles")

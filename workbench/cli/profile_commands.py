@@ -17,6 +17,7 @@ from typing import Any
 from pydantic import SecretStr, ValidationError
 
 from workbench.cli.a2a_oauth_fields import a2a_oauth_fields, refuse_mcp_login
+from workbench.cli.client_options import apply_client_options
 from workbench.cli.login_explain import StepPrinter
 from workbench.cli.oauth_fields import oauth_client_fields, read_secret_value
 from workbench.cli.options import (
@@ -114,7 +115,7 @@ async def _profile(options: ProfileCommandOptions) -> int:
         print(f"saved {edited.name} (id {edited.id})", file=sys.stderr)
         return EXIT_OK
     assert isinstance(options, ProfileAddOptions)
-    new = _new_profile(options)
+    new = apply_client_options(_new_profile(options), options.target.client)  # --root, --no-sampling …
     if options.oauth_client:
         secret = _client_secret(options.oauth_client, new)
         if secret is None and _needs_client_secret(new):

@@ -3,7 +3,8 @@
 ``--mode``, ``--agent-tool``, ``--header``, ``--env``, ``--allow-origin``, ``--binding``,
 ``--a2a-version``, ``--timeout``, ``--connect-timeout``, ``--max-message-bytes`` and
 ``--max-stream-bytes`` given next to ``--profile`` override the saved values for this run only
-(nothing is saved). An option the profile's kind cannot use (``--env`` for an HTTP
+(nothing is saved); so do ``--root`` and the client-capability switches
+(``client_options``). An option the profile's kind cannot use (``--env`` for an HTTP
 server, ``--mode`` for an A2A agent, …) is refused with a ``ConfigError`` naming the conflict.
 """
 
@@ -12,6 +13,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from workbench.cli.client_options import apply_client_options
 from workbench.cli.options import BINDINGS, TargetOptions
 from workbench.cli.parser import target_options
 from workbench.cli.targets import LIMIT_OPTIONS, pairs, parse_limits, parse_origins
@@ -121,4 +123,4 @@ def apply_overrides(profile: ConnectionProfile, options: TargetOptions) -> Conne
         # Copied without validation on purpose: a saved profile refuses credential-looking headers
         # (they belong in the keyring), but this copy is never saved; the wire log still redacts them.
         profile = profile.model_copy(update={"headers": {**profile.headers, **headers}})
-    return profile
+    return apply_client_options(profile, options.client)

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from workbench.cli.client_options import ClientOptions
 from workbench.cli.options import BINDINGS, A2ABindingName, A2AVersionName, LimitOptions, TargetOptions
 from workbench.cli.parser import add_target_options as add_target_options  # re-exported for tests' own parsers
 from workbench.cli.parser import target_options
@@ -32,6 +33,8 @@ class TargetSpec:
     allow_origins: list[str] = field(default_factory=list)
     limits: dict[str, int | None] = field(default_factory=dict)
     """The size limits given (``max_message_bytes`` / ``max_stream_bytes``; ``None``: no limit)."""
+    client: ClientOptions = field(default_factory=ClientOptions)
+    """MCP: the client capabilities switched and the roots offered."""
 
     @property
     def label(self) -> str:
@@ -118,6 +121,7 @@ def target_spec(options: TargetOptions) -> TargetSpec:
         "request_timeout": options.timeouts.request,
         "allow_origins": allow_origins,
         "limits": limits,
+        "client": options.client,
     }
     command = list(options.command)
     if options.stdio:

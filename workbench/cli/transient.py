@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+from workbench.cli.client_options import apply_client_options
 from workbench.cli.targets import TargetSpec
 from workbench.core.profiles import A2AProfile, ConnectionProfile, MCPHTTPProfile, MCPSSEProfile, MCPStdioProfile
 
@@ -35,7 +36,7 @@ def transient_profile(spec: TargetSpec) -> ConnectionProfile:
         stdio = MCPStdioProfile(
             command=spec.command[0], args=spec.command[1:], mode=spec.mode, agent_tool=spec.agent_tool, **fields
         )
-        return stdio.model_copy(update={"env": dict(spec.env)})
+        return apply_client_options(stdio.model_copy(update={"env": dict(spec.env)}), spec.client)
     assert spec.url is not None
     fields.update(url=_checkable(spec.url), allowed_origins=spec.allow_origins, **spec.limits)
     profile: A2AProfile | MCPHTTPProfile | MCPSSEProfile
@@ -49,7 +50,9 @@ def transient_profile(spec: TargetSpec) -> ConnectionProfile:
         profile = MCPSSEProfile(mode=spec.mode, agent_tool=spec.agent_tool, **fields)
     else:
         profile = MCPHTTPProfile(mode=spec.mode, agent_tool=spec.agent_tool, **fields)
-    return profile.model_copy(update={"url": spec.url, "headers": dict(spec.headers)})
+    return apply_client_options(
+        profile.model_copy(update={"url": spec.url, "headers": dict(spec.headers)}), spec.client
+    )
 
 
 def _checkable(url: str) -> str:

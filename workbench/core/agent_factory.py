@@ -75,12 +75,18 @@ class AgentHandlers:
         input: Answers A2A ``input-required`` / ``auth-required`` pauses.
         origin_approval: Asked before a profile's credentials go to an origin the user did not
             configure (``None``: refused with ``CredentialOriginError``); it persists a "yes".
+        renders_apps: The host shows MCP Apps, so an MCP connection advertises them (when the
+            profile's ``apps`` switch is on).
+        edits_roots: The host can change the roots while connected, so an MCP connection declares the
+            ``roots`` capability (when its switch is on) even with no roots yet; otherwise only with some.
     """
 
     elicitation: ElicitationHandler | None = None
     sampling: SamplingHandler | None = None
     input: InputHandler | None = None
     origin_approval: OriginApprover | None = None
+    renders_apps: bool = False
+    edits_roots: bool = False
 
 
 class AgentFactory(Protocol):
@@ -319,7 +325,9 @@ def _build_mcp(
 ) -> RemoteAgent:
     from workbench.core.protocols.mcp import MCPAgent  # lazy: keeps the SDK out until needed
 
-    roots = [(r.uri, r.name) for r in profile.roots] or None
+    roots: list[tuple[str, str | None]] | None = [(r.uri, r.name) for r in profile.roots]
+    if not roots and not handlers.edits_roots:
+        roots = None  # a one-shot run offers no roots later: the capability is declared only with some
     if isinstance(profile, MCPStdioProfile):
         target: str | None = None
         transport: Literal["streamable-http", "sse", "stdio"] = "stdio"
@@ -358,6 +366,8 @@ def _build_mcp(
         auth=auth,
         http_transport=guard,
         limits=limits,
+        client_capabilities=profile.client_capabilities,
+        renders_apps=handlers.renders_apps,
     )
 
 

@@ -26,6 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError,
 
 from workbench.core.errors import ConfigError
 from workbench.core.http.limits import DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_MAX_STREAM_BYTES, HTTPLimits
+from workbench.core.profiles.client_capabilities import ClientCapabilitySwitches
 from workbench.core.profiles.secret_refs import SecretKind, SecretRef, check_env, check_headers, check_url
 from workbench.core.timeouts import DEFAULT_CONNECT_TIMEOUT, DEFAULT_REQUEST_TIMEOUT
 
@@ -174,13 +175,14 @@ class _URLMixin(BaseModel):
 
 
 class _MCPMixin(BaseModel):
-    """MCP-only settings."""
+    """MCP-only settings: the era, the agent entry point, the roots offered and the capabilities advertised."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     mode: MCPMode = "auto"
     agent_tool: str | None = None
     roots: list[Root] = Field(default_factory=list)
+    client_capabilities: ClientCapabilitySwitches = Field(default_factory=ClientCapabilitySwitches)
 
 
 class _OAuthClientMixin(BaseModel):

@@ -86,7 +86,8 @@ class ToolCalls:
 
     async def _requires_task(self, name: str) -> bool:
         await self._funnel.client()  # the catalog says, once connected
-        return self._tasks.supported_for(name) == "required"
+        # Tasks switched off: the call goes out plain, and the server's refusal shows how it degrades.
+        return self._sync.config.client_capabilities.tasks and self._tasks.supported_for(name) == "required"
 
     async def _run_as_task(
         self,

@@ -13,6 +13,7 @@ import mcp.types as types
 from workbench.core.errors import ConfigError
 from workbench.core.events import EventBus
 from workbench.core.http.limits import HTTPLimits
+from workbench.core.profiles.client_capabilities import ALL_ON, ClientCapabilitySwitches
 from workbench.core.protocols.base import ElicitationHandler, SamplingHandler
 from workbench.core.timeouts import DEFAULT_CONNECT_TIMEOUT
 from workbench.core.wire.recorder import WireRecorder
@@ -66,6 +67,10 @@ class MCPConfig:
         http_transport: HTTP: the transport under the wire tap that really talks HTTP (``None``: a plain one).
         limits: HTTP: the response size limits (one message or event, one request's event stream).
         name: The display name given (``None``: the server's name once known, else the target).
+        client_capabilities: Which client capabilities may be advertised (a switch that is off leaves
+            its capability out and refuses the server's requests for it).
+        renders_apps: The host shows MCP Apps: with the ``apps`` switch on, the client advertises the
+            ``io.modelcontextprotocol/ui`` extension.
     """
 
     transport: Transport
@@ -92,6 +97,13 @@ class MCPConfig:
     http_transport: httpx2.AsyncBaseTransport | None = None
     limits: HTTPLimits = field(default_factory=HTTPLimits)
     name: str | None = None
+    client_capabilities: ClientCapabilitySwitches = ALL_ON
+    renders_apps: bool = False
+
+    @property
+    def advertises_apps(self) -> bool:
+        """Whether the client advertises MCP Apps: the host shows them and the switch is on."""
+        return self.renders_apps and self.client_capabilities.apps
 
     def __post_init__(self) -> None:
         # Frozen: copies are taken once here, so a caller's later change to its own list or dict

@@ -61,20 +61,33 @@ class Notifications:
     def client_kwargs(self) -> dict[str, Any]:
         """The callbacks for a new SDK ``Client``.
 
-        ``list_roots_callback`` only when roots are configured: the SDK declares the ``roots``
-        capability exactly when it has one, and a server told of roots asks for them.
+        The SDK declares a capability exactly when it has its callback, so a capability switched off
+        (``config.client_capabilities``) gets none. ``list_roots_callback`` only when roots are
+        configured too: a server told of roots asks for them.
         """
-        kwargs: dict[str, Any] = {
-            "elicitation_callback": self._on_elicit,
-            "sampling_callback": self._on_sample,
+        switches = self.config.client_capabilities
+        kwargs: dict[str, Any] = {"logging_callback": self._on_log, "message_handler": self._on_message}
+        if switches.sampling:
+            kwargs["sampling_callback"] = self._on_sample
             # Tools in sampling requests (SEP-1577): a person, a script or a model can answer with tool_use.
-            "sampling_capabilities": types.SamplingCapability(tools=types.SamplingToolsCapability()),
-            "logging_callback": self._on_log,
-            "message_handler": self._on_message,
-        }
-        if self.live.roots is not None:
+            tools = types.SamplingToolsCapability() if switches.sampling_tools else None
+            kwargs["sampling_capabilities"] = types.SamplingCapability(tools=tools)
+        if switches.elicitation:
+            kwargs["elicitation_callback"] = self._on_elicit
+        if self.live.roots is not None and switches.roots:
             kwargs["list_roots_callback"] = self._on_list_roots
         return kwargs
+
+    def shape_capabilities(self, capabilities: types.ClientCapabilities) -> types.ClientCapabilities:
+        """The capabilities the SDK built, with only the elicitation modes switched on (it declares both)."""
+        switches = self.config.client_capabilities
+        if capabilities.elicitation is None:
+            return capabilities
+        elicitation = types.ElicitationCapability(
+            form=types.FormElicitationCapability() if switches.elicitation_form else None,
+            url=types.UrlElicitationCapability() if switches.elicitation_url else None,
+        )
+        return capabilities.model_copy(update={"elicitation": elicitation})
 
     # ------------------------------------------------------------------ where events go
 
@@ -117,6 +130,15 @@ class Notifications:
         self, context: ClientRequestContext, params: types.ElicitRequestParams
     ) -> types.ElicitResult | types.ErrorData:
         name = self.live.name
+        url_mode = isinstance(params, types.ElicitRequestURLParams)
+        switches = self.config.client_capabilities
+        if not (switches.elicitation_url if url_mode else switches.elicitation_form):
+            # Not advertised: a server that asks anyway is told so, and nobody is shown the request.
+            mode = "url" if url_mode else "form"
+            log.info("%s asked for a %s elicitation, which this connection does not advertise", name, mode)
+            return types.ErrorData(
+                code=types.INVALID_PARAMS, message=f"This client does not support {mode} elicitation."
+            )
         request = convert.elicitation_request(params, name)
         self.emit(ElicitationRequested(request=request, agent=name, protocol="mcp", raw=params))
         handler = self.config.elicitation_handler
@@ -129,6 +151,10 @@ class Notifications:
         self, context: ClientRequestContext, params: types.CreateMessageRequestParams
     ) -> types.CreateMessageResult | types.CreateMessageResultWithTools | types.ErrorData:
         name = self.live.name
+        if params.tools and not self.config.client_capabilities.sampling_tools:
+            return types.ErrorData(
+                code=types.INVALID_PARAMS, message="This client does not support tools in sampling requests."
+            )
         request = convert.sampling_request(params, name)
         self.emit(SamplingRequested(request=request, agent=name, protocol="mcp", raw=params))
         handler = self.config.sampling_handler

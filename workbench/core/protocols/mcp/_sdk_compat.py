@@ -18,6 +18,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 if TYPE_CHECKING:
     import mcp_types as types
+    from mcp import Client
     from mcp.client.session import ClientSession
 
 SDK_VERSION = "2.3.0"
@@ -321,3 +322,32 @@ class _WatchedEvents:
         async for event in self._source:
             self._watch(self._url, event)
             yield event
+
+
+def shape_client_capabilities(
+    client: Client, shape: Callable[[types.ClientCapabilities], types.ClientCapabilities]
+) -> None:
+    """Let ``shape`` change the client capabilities a not yet entered ``client`` declares.
+
+    The SDK builds the capabilities from the callbacks it has (``elicitation`` always with both the
+    form and the URL mode); ``shape`` gets that value for ``initialize`` and for every 2026-era
+    request's ``_meta``. Relies on ``Client._build_session`` and ``ClientSession._build_capabilities``
+    (mcp 2.3.0).
+
+    Args:
+        client: An SDK ``Client`` before ``__aenter__``.
+        shape: Returns the capabilities to declare instead.
+    """
+    build = client._build_session
+
+    async def build_shaped(exit_stack: Any) -> ClientSession:
+        session = await build(exit_stack)
+        built = session._build_capabilities
+
+        def shaped(version: str) -> types.ClientCapabilities:
+            return shape(built(version))
+
+        session._build_capabilities = shaped  # type: ignore[method-assign]
+        return session
+
+    client._build_session = build_shaped  # type: ignore[method-assign]

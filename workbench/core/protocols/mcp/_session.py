@@ -15,6 +15,7 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 import anyio
+import mcp.types as types
 from mcp import Client
 
 from workbench.core.errors import ConnectError, ConnectionLostError, ProtocolError, RequestTimeoutError, WorkbenchError
@@ -23,7 +24,11 @@ from workbench.core.protocols.agent_base import LoopBinding, register_for_exit
 from workbench.core.protocols.contract import LossHandler
 from workbench.core.protocols.mcp import _handshake_era as handshake_era
 from workbench.core.protocols.mcp._config import CLIENT_INFO, LiveSettings, MCPConfig
-from workbench.core.protocols.mcp._sdk_compat import accept_any_tool_result, read_absent_result_type_as_complete
+from workbench.core.protocols.mcp._sdk_compat import (
+    accept_any_tool_result,
+    read_absent_result_type_as_complete,
+    shape_client_capabilities,
+)
 from workbench.core.protocols.mcp.discovery import is_modern, wants_listen
 from workbench.core.protocols.mcp.errors import to_workbench_error
 from workbench.core.protocols.mcp.listen import ACK_TIMEOUT as LISTEN_ACK_TIMEOUT
@@ -53,6 +58,7 @@ class SessionOwner:
         live: The agent's name, roots and log level as they are now (a new session asks for this level).
         client_kwargs: Returns the SDK ``Client`` callbacks (elicitation, sampling, roots, logging,
             message handler) for a new session.
+        shape_capabilities: Changes the client capabilities the SDK would declare (``None``: as built).
         negotiate: Run by the owner first, once the session is open (capabilities the SDK lacks).
         discover: Run by the owner next, before ``connect`` returns.
         keep_fresh: Run by the owner in the background after ``connect`` returned (list changes).
@@ -66,6 +72,7 @@ class SessionOwner:
         live: LiveSettings,
         *,
         client_kwargs: Callable[[], dict[str, Any]],
+        shape_capabilities: Callable[[types.ClientCapabilities], types.ClientCapabilities] | None = None,
         negotiate: ClientJob,
         discover: ClientJob,
         keep_fresh: ClientJob,
@@ -75,6 +82,7 @@ class SessionOwner:
         self.config = config
         self.live = live
         self._client_kwargs = client_kwargs
+        self._shape_capabilities = shape_capabilities
         self._negotiate = negotiate
         self._discover = discover
         self._keep_fresh = keep_fresh
@@ -277,6 +285,8 @@ class SessionOwner:
                 cache=None,
                 **self._client_kwargs(),
             )
+            if self._shape_capabilities is not None:
+                shape_client_capabilities(client, self._shape_capabilities)
             async with client:
                 self.client = client
                 # The SDK would validate structured output and raise; a workbench shows problems instead.

@@ -30,6 +30,7 @@ import httpx2
 from workbench.core.errors import UsageError
 from workbench.core.events import EventBus
 from workbench.core.http.limits import HTTPLimits
+from workbench.core.profiles.client_capabilities import ALL_ON, ClientCapabilitySwitches
 from workbench.core.protocols.agent_base import AgentBase, ToolRegistry, run_sync
 from workbench.core.protocols.base import (
     AgentCapabilities,
@@ -49,6 +50,7 @@ from workbench.core.protocols.mcp._features import MCPServerFeatures
 from workbench.core.protocols.mcp._funnel import RequestFunnel
 from workbench.core.protocols.mcp._notifications import Notifications
 from workbench.core.protocols.mcp._session import SessionOwner
+from workbench.core.protocols.mcp.apps_ext import apps_extension
 from workbench.core.protocols.mcp.stdio import StdioProcessInfo
 from workbench.core.protocols.mcp.task_facet import MCPTaskOperations
 from workbench.core.protocols.snapshot import AgentSnapshot
@@ -56,6 +58,8 @@ from workbench.core.timeouts import DEFAULT_CONNECT_TIMEOUT
 from workbench.core.wire.recorder import WireRecorder
 
 if TYPE_CHECKING:
+    from mcp.client import ClientExtension
+
     from workbench.core.auth_steps import StepCallback
     from workbench.core.credentials import CredentialStore
     from workbench.core.http.browser import BrowserOpener
@@ -114,6 +118,10 @@ class MCPAgent(AgentBase):
             it (``follow_redirects_opener``); ``None``: a login that is needed raises
             ``AuthRequiredError`` (``details["oauth"] == "login-required"``) and stored tokens are used only.
         on_auth_step: Receives each OAuth ``AuthStep`` as it finishes (also published on ``bus``).
+        client_capabilities: Which client capabilities may be advertised (default: all); one that is
+            off is left out of the handshake and the server's requests for it are refused.
+        renders_apps: The caller shows MCP Apps: the client advertises ``io.modelcontextprotocol/ui``
+            (unless ``client_capabilities.apps`` is off).
     """
 
     protocol: Literal["mcp"] = "mcp"
@@ -149,6 +157,8 @@ class MCPAgent(AgentBase):
         credentials: CredentialStore | None = None,
         open_browser: BrowserOpener | None = None,
         on_auth_step: StepCallback | None = None,
+        client_capabilities: ClientCapabilitySwitches | None = None,
+        renders_apps: bool = False,
     ) -> None:
         wire = wire if wire is not None else WireRecorder()
         connection_id = connection_id or f"mcp-{uuid.uuid4().hex[:8]}"
@@ -195,6 +205,8 @@ class MCPAgent(AgentBase):
             http_transport=http_transport,
             limits=limits if limits is not None else HTTPLimits(),
             name=name,
+            client_capabilities=client_capabilities if client_capabilities is not None else ALL_ON,
+            renders_apps=renders_apps,
         )
         self.connection_id = config.connection_id
         self._live = live = LiveSettings.starting_from(config)
@@ -206,7 +218,8 @@ class MCPAgent(AgentBase):
         self._session = session = SessionOwner(
             config,
             live,
-            client_kwargs=lambda: {**notes.client_kwargs(), "extensions": [self._tasks.extension()]},
+            client_kwargs=lambda: {**notes.client_kwargs(), "extensions": self._extensions()},
+            shape_capabilities=notes.shape_capabilities,
             negotiate=self._sync.negotiate,
             discover=self._sync.discover,
             keep_fresh=self._sync.keep_fresh,
@@ -217,6 +230,15 @@ class MCPAgent(AgentBase):
         self._server_features = MCPServerFeatures(funnel, session, self._sync, notes, subscriptions, self._discovered)
         self._tasks = MCPTaskOperations(funnel, self._sync)
         self._calls = ToolCalls(funnel, self._sync, notes, self._tasks)
+
+    def _extensions(self) -> list[ClientExtension]:
+        """The extensions a new session advertises: Tasks and Apps, as the switches and the host allow."""
+        extensions: list[ClientExtension] = []
+        if self._config.client_capabilities.tasks:
+            extensions.append(self._tasks.extension())
+        if self._config.advertises_apps:
+            extensions.append(apps_extension())
+        return extensions
 
     # ------------------------------------------------------------------ construction helpers
 
@@ -325,7 +347,7 @@ class MCPAgent(AgentBase):
         """Tools with full results and server features; chat when a tool is the agent entry point."""
         caps = self._sync.capabilities
         chat = caps is not None and self._sync.catalog.entry_point(self._config.agent_tool) is not None
-        tasks = caps is not None and caps.supports_tasks
+        tasks = caps is not None and caps.supports_tasks and self._config.client_capabilities.tasks
         return AgentFeatures(chat=chat, tasks=tasks, server_features=True, tool_results=True)
 
     @property
