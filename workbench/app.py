@@ -195,6 +195,7 @@ def build_workbench(
     from workbench.core.sampling.endpoints import ModelEndpointStore
     from workbench.core.sampling.service import SamplingService
     from workbench.core.wire.recorder import WireRecorder
+    from workbench.ui.apps.view import engine_refusal
     from workbench.ui.bridge import CoreBridge
     from workbench.ui.context import PanelContext
     from workbench.ui.errors import ErrorPresenter
@@ -217,7 +218,12 @@ def build_workbench(
         config_dir=config_dir,
     )
     handlers = AgentHandlers(
-        elicitation=late.elicit, sampling=sampling, input=late.answer_input, origin_approval=late.approve_origin
+        elicitation=late.elicit,
+        sampling=sampling,
+        input=late.answer_input,
+        origin_approval=late.approve_origin,
+        renders_apps=engine_refusal() is None,  # MCP Apps advertised only where the window can show them
+        edits_roots=True,  # the Roots editor changes them while connected
     )
     factory = (agent_factory or DefaultAgentFactory)(
         handlers=handlers,

@@ -91,7 +91,10 @@ def in_process_demo(
         name=profile.name,
         mode=profile.mode,
         agent_tool=profile.agent_tool,
-        roots=[(r.uri, r.name) for r in profile.roots] or None,
+        # as build_agent: declared with no roots yet only where the host edits them while connected
+        roots=[(r.uri, r.name) for r in profile.roots] or ([] if handlers.edits_roots else None),
+        client_capabilities=profile.client_capabilities,
+        renders_apps=handlers.renders_apps,
         elicitation_handler=handlers.elicitation,
         sampling_handler=handlers.sampling,
         wire=wire,

@@ -88,7 +88,7 @@ async def test_the_workspace_fits_the_protocol_and_nothing_is_cut_at_1366x768(qt
         mcp = window.inspector.inspector("mcp")
         assert mcp is not None
         titles = [mcp.tabs.tabText(i) for i in range(mcp.tabs.count())]
-        assert titles == ["Tools", "Resources", "Prompts", "Tasks", "Chat", "Server"]  # chat: it has an entry point
+        assert titles == ["Tools", "Resources", "Prompts", "Tasks", "Roots", "Chat", "Server"]  # chat: an entry point
         assert mcp.tabs.isTabEnabled(titles.index("Tasks"))  # the demo server offers the Tasks extension
         assert mcp.tabs.currentWidget() is mcp.tools
         assert mcp.tools.select_tool("plan_trip")

@@ -14,11 +14,8 @@ are imported where a profile is changed.
 from __future__ import annotations
 
 import argparse
-import os
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
-from urllib.parse import unquote, urlsplit
 
 if TYPE_CHECKING:
     from workbench.core.profiles import ConnectionProfile
@@ -92,23 +89,15 @@ def _elicitation_mode(mode: str) -> str:
 
 
 def root_uri(text: str) -> tuple[str, str | None]:
-    """A ``--root`` value as a root: a ``file://`` URI as given, or a path made absolute; named after its folder.
+    """A ``--root`` value as ``(uri, name)``: a ``file://`` URI as given, or a path made absolute (``core.roots``).
 
     Raises:
         ConfigError: A URI that is not ``file://``.
     """
-    from workbench.core.errors import ConfigError
+    from workbench.core.roots import root_from
 
-    if "://" in text:
-        if not text.startswith("file://"):
-            raise ConfigError(f"--root expects a folder or a file:// URI, got {text!r}.", details={"option": "--root"})
-        uri = text
-        path = unquote(urlsplit(text).path)
-    else:
-        resolved = Path(os.path.expanduser(text)).resolve()
-        uri, path = resolved.as_uri(), str(resolved)
-    name = os.path.basename(path.rstrip("/")) or None
-    return uri, name
+    root = root_from(text)
+    return root.uri, root.name
 
 
 def apply_client_options(profile: ConnectionProfile, options: ClientOptions) -> ConnectionProfile:

@@ -8,7 +8,7 @@ import pytest
 
 from workbench.cli.capabilities import client_capabilities
 from workbench.core.errors import RemoteError
-from workbench.core.profiles.client_capabilities import ALL_ON
+from workbench.core.profiles.client_capabilities import ALL_ON, ClientCapabilitySwitches
 from workbench.core.protocols.base import ElicitationRequest, ElicitationResponse, SamplingRequest, SamplingResponse
 from workbench.core.protocols.mcp import MCPAgent
 from workbench.core.wire.recorder import WireRecorder
@@ -92,3 +92,27 @@ async def test_without_the_tasks_extension_a_task_tool_runs_inline_or_is_refused
         with pytest.raises(RemoteError) as refused:
             await agent.call_tool("task_confirm", {}, timeout=30)
     assert refused.value.remote_code == -32021  # missing required client capability
+
+
+@pytest.mark.everything
+async def test_server_everything_lists_fewer_tools_for_each_capability_switched_off(everything_http_url: str) -> None:
+    """server-everything registers a tool per client capability it can use (its 'conditional' tools)."""
+
+    async def tools(switches: ClientCapabilitySwitches) -> set[str]:
+        async with MCPAgent(
+            everything_http_url,
+            mode="legacy",
+            roots=[],
+            elicitation_handler=answer_elicitation,
+            sampling_handler=answer_sampling,
+            client_capabilities=switches,
+        ) as agent:
+            return {tool.name for tool in await agent.server_features.list_tools()}
+
+    full = await tools(ALL_ON)
+    assert {"get-roots-list", "trigger-sampling-request", "trigger-elicitation-request"} <= full
+    assert full - await tools(ALL_ON.without(["roots"])) == {"get-roots-list"}
+    assert full - await tools(ALL_ON.without(["sampling"])) == {"trigger-sampling-request"}
+    assert {"trigger-elicitation-request", "trigger-url-elicitation"} <= full - await tools(
+        ALL_ON.without(["elicitation"])
+    )

@@ -14,7 +14,7 @@ their own protocol, that are ``None`` when the agent has no such part::
     ├── tools             call_tool(), call_tool_stream()      (progress as AgentEvents)
     ├── conversation      stream_async(), invoke_async(), __call__, new_conversation(), cancel()
     └── facets
-        ├── server_features  -> ServerFeatures | None  (resources, prompts, skills, completions, logging)
+        ├── server_features  -> ServerFeatures | None  (resources, prompts, skills, completions, logging, roots)
         └── tasks            -> TaskOperations | None  (tasks the agent keeps: list, get, cancel, follow)
 
 Each adapter's ``config`` holds more than ``AgentConfig`` names (``MCPConfig``, ``A2AConfig``); the
@@ -158,7 +158,7 @@ class Skills(Protocol):
 
 @runtime_checkable
 class ServerFeatures(Protocol):
-    """What an MCP server offers beyond tools: resources, prompts, skills, completions, logging, ping."""
+    """What an MCP server offers beyond tools: resources, prompts, skills, completions, logging, ping, and roots."""
 
     @property
     def skills(self) -> Skills:
@@ -218,6 +218,15 @@ class ServerFeatures(Protocol):
 
     async def ping(self) -> float:
         """Round-trip time in milliseconds."""
+        ...
+
+    @property
+    def roots(self) -> list[tuple[str, str | None]] | None:
+        """The roots offered to the server, ``(uri, name)`` (``None``: the roots capability is not declared)."""
+        ...
+
+    async def set_roots(self, roots: list[tuple[str, str | None]]) -> None:
+        """Offer ``roots`` instead, and tell the server they changed."""
         ...
 
 

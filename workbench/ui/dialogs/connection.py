@@ -38,6 +38,7 @@ from workbench.core.errors import SecureStorageUnavailableError, WorkbenchError
 from workbench.core.profiles import ConnectionProfile, names_oauth_client, new_profile_id
 from workbench.core.profiles.service import SecretChanges
 from workbench.ui.dialog_rules import present, refit
+from workbench.ui.dialogs.client_capabilities import ClientCapabilitiesWidget
 from workbench.ui.dialogs.connection_fields import (
     A2A_BINDINGS,
     COMMON_FIELDS,
@@ -131,6 +132,7 @@ class ConnectionDialog(QDialog):
         self.mode_combo.addItems(MCP_MODES)
         self.agent_tool_edit = QLineEdit()
         self.agent_tool_edit.setPlaceholderText("(optional) tool to use as the chat entry point")
+        self.client_capabilities = ClientCapabilitiesWidget()  # what the client advertises (core.profiles)
         self.binding_combo = QComboBox()
         self.binding_combo.addItems(A2A_BINDINGS)
         self.streaming_check = QCheckBox("Use streaming when the agent supports it")
@@ -170,6 +172,7 @@ class ConnectionDialog(QDialog):
             "streaming": ("Streaming", self.streaming_check),
             "mode": ("MCP mode", self.mode_combo),
             "agent_tool": ("Agent tool", self.agent_tool_edit),
+            "client_capabilities": ("Advertises", self.client_capabilities),
             "headers": ("Headers", self.headers_edit),
             "allowed_origins": ("Allowed origins", self.allowed_origins_edit),
             "insecure": ("Plain http", self.insecure_check),
@@ -353,6 +356,7 @@ class ConnectionDialog(QDialog):
             "url": self.url_edit.textChanged,
             "card_url": self.card_url_edit.textChanged,
             "agent_tool": self.agent_tool_edit.textChanged,
+            "client_capabilities": self.client_capabilities.changed,
             "headers": self.headers_edit.textChanged,
             "allowed_origins": self.allowed_origins_edit.textChanged,
             "insecure": self.insecure_check.toggled,

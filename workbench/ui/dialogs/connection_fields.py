@@ -24,6 +24,7 @@ from workbench.core.profiles import (
     MCPStdioProfile,
 )
 from workbench.ui.dialogs.a2a_oauth import A2A_FIELDS
+from workbench.ui.dialogs.client_capabilities import ClientCapabilitiesWidget
 from workbench.ui.dialogs.credential_fields import CredentialsSection, InputError
 from workbench.ui.dialogs.oauth_section import OAuthSection
 from workbench.ui.dialogs.size_limits import SizeLimitsEditor
@@ -68,6 +69,9 @@ FIELDS_BY_KIND: dict[str, frozenset[str]] = {
     ),
 }
 """Which fields each kind shows (the rest are hidden)."""
+MCP_CLIENT_FIELDS = frozenset({"client_capabilities"})
+"""Fields every MCP kind shows besides those above: the client capabilities it advertises."""
+FIELDS_BY_KIND.update({kind: shown | MCP_CLIENT_FIELDS for kind, shown in FIELDS_BY_KIND.items() if kind != "a2a"})
 
 COMMON_FIELDS = ("name", "connect_timeout", "request_timeout", "secrets")
 """Fields every kind shows."""
@@ -130,6 +134,7 @@ class ProfileFields(Protocol):
     card_url_edit: QLineEdit
     mode_combo: QComboBox
     agent_tool_edit: QLineEdit
+    client_capabilities: ClientCapabilitiesWidget
     binding_combo: QComboBox
     streaming_check: QCheckBox
     headers_edit: QPlainTextEdit
@@ -161,6 +166,7 @@ def fill_fields(fields: ProfileFields, profile: ConnectionProfile) -> None:
     if isinstance(profile, (MCPStdioProfile, MCPHTTPProfile, MCPSSEProfile)):
         fields.mode_combo.setCurrentText(profile.mode)
         fields.agent_tool_edit.setText(profile.agent_tool or "")
+        fields.client_capabilities.set_switches(profile.client_capabilities)
     if isinstance(profile, A2AProfile):
         fields.card_url_edit.setText(profile.card_url or "")
         fields.binding_combo.setCurrentText(profile.binding)
@@ -217,6 +223,7 @@ def read_fields(
     if kind != "a2a":
         data["mode"] = fields.mode_combo.currentText()
         data["agent_tool"] = fields.agent_tool_edit.text().strip() or None
+        data["client_capabilities"] = fields.client_capabilities.switches()
     else:
         data["card_url"] = fields.card_url_edit.text().strip() or None
         data["binding"] = fields.binding_combo.currentText()

@@ -104,7 +104,7 @@ class MCPServerFeatures:
     def roots(self) -> list[Root] | None:
         """The roots offered to the server now (``None``: the roots capability is not declared)."""
         roots = self._session.live.roots
-        return list(roots) if roots is not None else None
+        return list(roots) if roots is not None and self._session.config.client_capabilities.roots else None
 
     def add_listener(self, listener: Listener) -> Callable[[], None]:
         """Receive events not tied to one call (the server's log messages); returns a function that removes it."""
@@ -185,13 +185,16 @@ class MCPServerFeatures:
 
         Raises:
             UsageError: The session is open and did not declare roots (none were configured when it
-                opened); configure ``roots=[]`` to offer roots later.
+                opened, or the ``roots`` switch is off); configure ``roots=[]`` to offer roots later.
         """
         live = self._session.live
-        if live.roots is None and self._session.client is not None:
+        declared = live.roots is not None and self._session.config.client_capabilities.roots
+        if not declared and self._session.client is not None:
             raise UsageError(
                 f"{live.name!r} was connected without roots, so the server was not told this client has any.",
-                hint="pass roots=[] (or the roots) when creating the agent to offer roots later",
+                hint="pass roots=[] (or the roots) when creating the agent, with the roots capability on, "
+                "to offer roots later",
+                details={"problem": "roots-not-declared"},
             )
         live.roots = list(roots)
         client = await self._funnel.client()

@@ -1,4 +1,4 @@
-"""MCPInspectorWidget: an MCP server's workspace (Tools, Resources, Prompts, Tasks, Chat where offered, Server)."""
+"""MCPInspectorWidget: an MCP server's workspace (Tools, Resources, Prompts, Tasks, Roots, Chat if offered, Server)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ from PySide6.QtWidgets import QStackedWidget, QTabWidget, QVBoxLayout, QWidget
 from workbench.ui.context import PanelContext
 from workbench.ui.panels.inspector.mcp.prompts import PromptsWidget
 from workbench.ui.panels.inspector.mcp.resources import ResourcesWidget
+from workbench.ui.panels.inspector.mcp.roots import RootsWidget
+from workbench.ui.panels.inspector.mcp.roots_vm import RootsViewModel
 from workbench.ui.panels.inspector.mcp.server_info import ServerInfoWidget
 from workbench.ui.panels.inspector.mcp.tools import ToolsWidget
 from workbench.ui.panels.inspector.mcp.viewmodel import MCPInspectorViewModel
@@ -39,12 +41,15 @@ class MCPInspectorWidget(QWidget):
         # the server's tasks (MCP Tasks): the same view-model and table as an A2A agent's tasks
         self.tasks_vm = TasksViewModel(ctx, self)
         self.tasks = TasksWidget(self.tasks_vm, self, columns=MCP_COLUMNS)
+        self.roots_vm = RootsViewModel(ctx, self)  # the folders this client offers the server
+        self.roots = RootsWidget(self.roots_vm, self)
         self.tabs = QTabWidget(self)
         self.tabs.setDocumentMode(True)
         self.tabs.addTab(self.tools, "Tools")
         self.tabs.addTab(self.resources, "Resources")
         self.tabs.addTab(self.prompts, "Prompts")
         self.tabs.addTab(self.tasks, "Tasks")
+        self.tabs.addTab(self.roots, "Roots")
         self.tabs.addTab(self.server, "Server")
         self.tasks_vm.tasks_changed.connect(self.on_tasks_vm_tasks_changed)
         self.chat: QWidget | None = None
@@ -88,6 +93,7 @@ class MCPInspectorWidget(QWidget):
             self.resources: "resources",
             self.prompts: "prompts",
             self.tasks: "tasks",
+            self.roots: "roots",
             self.server: "server",
         }
         if self.chat is not None:
@@ -95,7 +101,7 @@ class MCPInspectorWidget(QWidget):
         return keys.get(widget)
 
     def _tab_widget(self, key: str | None) -> QWidget | None:
-        widgets = [self.tools, self.resources, self.prompts, self.tasks, self.server, self.chat]
+        widgets = [self.tools, self.resources, self.prompts, self.tasks, self.roots, self.server, self.chat]
         return next((w for w in widgets if w is not None and self._tab_key(w) == key), None)
 
     def on_tabs_current_changed(self, index: int) -> None:
@@ -116,6 +122,7 @@ class MCPInspectorWidget(QWidget):
         agent = self.vm.agent
         has_tasks = agent is not None and agent.features.tasks
         self.tasks_vm.show_connection(connection_id if has_tasks else None)
+        self.roots_vm.show_connection(connection_id if agent is not None else None)
         if agent is None:
             self.status.setText(self.vm.status_text)
             self.pages.setCurrentWidget(self.status)
