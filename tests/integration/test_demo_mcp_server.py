@@ -53,6 +53,7 @@ EXPECTED_TOOLS = {
     "resource_link_tool",
     "add_tool",
     "bump_counter",
+    "reset_counter",
     "broken_output",
     "task_count",
     "task_confirm",

@@ -26,6 +26,7 @@ from workbench.core.events import EventBus, ServerStderrLine
 from workbench.core.protocols.base import Completed, Failed, SamplingHandler
 from workbench.core.protocols.contract import RemoteAgent
 from workbench.core.shell_quote import command_line
+from workbench.core.tool_approval import policy_of
 from workbench.core.wire.recorder import WireRecorder
 from workbench.core.wire.records import WireRecord
 
@@ -136,6 +137,8 @@ async def _run(options: AgentCommandOptions, spec: TargetSpec | None, profile: C
                     as_json=output.json,
                     target=_target_arguments(options.target),
                     validate=options.validate,
+                    policy=policy_of(profile),
+                    approved=options.yes,
                 )
             except (ConfigError, NotFoundError) as exc:  # no such tool, --args that do not fit: nothing sent
                 print_error(exc, as_json=output.json)

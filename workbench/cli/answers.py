@@ -30,7 +30,9 @@ from workbench.core.protocols.base import (
     SamplingResponse,
     parts_text,
 )
+from workbench.core.safe_text import neutralise_line
 from workbench.core.schema_order import in_display_order, ordered_properties
+from workbench.core.tool_approval import ToolCallRequest
 
 MAX_SCHEMA_CHARS = 2_000
 """Characters of a question's schema printed on the terminal (a longer one is cut, its length said)."""
@@ -271,6 +273,26 @@ class AnswerBook:
             self._say("[workbench] not retried: open the URL, then run the command again with --answer accept")
             return False
         return scripted.strip().lower() in ACCEPT_WORDS
+
+    async def approve_tool_call(self, request: ToolCallRequest) -> bool:
+        """Ask on the terminal whether a tool call that needs a yes (a destructive tool) may go out.
+
+        The tool, its hints and the arguments are shown; only a person at the terminal can say yes here
+        (``--answer`` values are for the server's questions; ``--yes`` approves without asking).
+        """
+        hints = ", ".join(f"{label.lower()}: {value}" for label, value in request.hints.lines())
+        arguments = json.dumps(request.arguments, ensure_ascii=False, default=str)
+        if len(arguments) > MAX_SCHEMA_CHARS:
+            arguments = f"{arguments[:MAX_SCHEMA_CHARS]}… ({len(arguments):,} characters in all)"
+        self._say(
+            f"[workbench] {neutralise_line(request.tool.name)!r} on {neutralise_line(request.connection)} ({hints})"
+        )
+        self._say(f"  arguments: {neutralise_line(arguments)}")
+        if not self._interactive:
+            self._say("[workbench] not called: this tool needs your approval; run on a terminal or add --yes")
+            return False
+        answer = await self._ask_or_none("Call it? [y = call / n = don't]: ")
+        return answer is not None and answer.strip().lower() in ACCEPT_WORDS
 
     @property
     def unused(self) -> int:

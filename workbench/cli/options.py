@@ -183,12 +183,14 @@ class CallOptions(AgentCommandOptions):
         arguments: ``--args``: the tool's arguments as JSON text (the parser's default: ``{}``).
         validate: Check the arguments against the tool's input schema (``--no-validate``: don't).
         answers: ``--answer`` values, in order.
+        yes: ``--yes``: call a tool that needs approval (a destructive one) without asking.
     """
 
     tool: str
     arguments: str
     validate: bool = True
     answers: tuple[str, ...] = ()
+    yes: bool = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

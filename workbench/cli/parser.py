@@ -165,7 +165,12 @@ def _agent_command_options(
         )
     if args.command == "call":
         return CallOptions(
-            tool=args.tool, arguments=args.args, validate=not args.no_validate, answers=tuple(args.answer), **common
+            tool=args.tool,
+            arguments=args.args,
+            validate=not args.no_validate,
+            answers=tuple(args.answer),
+            yes=args.yes,
+            **common,
         )
     return SendOptions(
         text=args.text,
@@ -305,6 +310,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--no-validate",
         action="store_true",
         help="send --args as given even if they do not fit the tool's input schema (to test the server's checks)",
+    )
+    call.add_argument(
+        "--yes",
+        action="store_true",
+        help="call a tool that asks first (annotated destructive, or every tool under the profile's "
+        "tool_approval=always) without asking; without a terminal such a call is refused unless --yes",
     )
     call.add_argument(
         "--answer",

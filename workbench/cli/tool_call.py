@@ -18,6 +18,7 @@ from workbench.cli.tool_arguments import check_arguments
 from workbench.core.errors import WorkbenchError
 from workbench.core.protocols.base import Completed, ElicitationRequest, Failed, TextDelta
 from workbench.core.protocols.contract import RemoteAgent
+from workbench.core.tool_approval import DEFAULT_POLICY, ToolApprovalPolicy, ToolCallGate, ToolCallRequest
 
 URL_ELICITATION_REQUIRED = -32042
 """The MCP error code of a call that needs the user to visit a URL first."""
@@ -56,18 +57,26 @@ async def call_tool(
     as_json: bool,
     target: Sequence[str] | None = None,
     validate: bool = True,
+    policy: ToolApprovalPolicy = DEFAULT_POLICY,
+    approved: bool = False,
 ) -> int:
     """Call ``tool`` and print its events; returns the exit code (0 done, 1 failed or ``is_error``).
 
     ``target`` is the command line's target options (as arguments), repeated in the command that continues a task
     the call left waiting (an A2A skill that asks for input). With ``validate`` the arguments are
-    checked against the input schema an MCP tool declares before anything is sent.
+    checked against the input schema an MCP tool declares before anything is sent. A tool that
+    ``policy`` says asks first (a destructive one, by default) is asked about on the terminal, unless
+    ``approved`` (``--yes``); without a terminal it is refused.
 
     Raises:
         NotFoundError: The agent has no such tool (the error lists those it has).
         ConfigError: The arguments do not fit the tool's input schema; nothing was sent.
+        ToolCallDeniedError: The call needed a yes and did not get one; nothing was sent.
     """
     spec = agent.tools[tool].spec  # NotFoundError listing the tools (skills) there are
+    if not approved:
+        asked = ToolCallRequest(agent.name, spec, dict(arguments), caller="cli")
+        await ToolCallGate(book.approve_tool_call).check(asked, policy)
     # only a schema the peer declared (an A2A skill's is the workbench's own: message text, any data)
     declared = spec.kind == "tool"
     if validate and declared and (warning := check_arguments(tool, spec.input_schema, arguments)) is not None:

@@ -190,6 +190,7 @@ class MainWindow(QMainWindow):
         ctx.links.link_refused.connect(self.on_links_link_refused)
         # peers' requests waiting for the user
         self.prompts.pending_changed.connect(self.status.set_pending_prompts)
+        ctx.services.tool_calls.approver = self.prompts.approve_tool_call  # every tool call's yes is asked here
         self.prompts.request_answered.connect(self.chat.viewmodel.on_prompts_request_answered)
         self.prompts.request_deferred.connect(self.chat.viewmodel.on_prompts_request_deferred)
         # sidebar

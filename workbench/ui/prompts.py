@@ -42,6 +42,7 @@ from workbench.ui.dialogs.sampling import SamplingDialog, SamplingRouter
 
 if TYPE_CHECKING:
     from workbench.core.http.origins import OriginApproval
+    from workbench.core.tool_approval import ToolCallRequest
 
 T = TypeVar("T")
 
@@ -218,6 +219,15 @@ class UserPrompts(QObject):
             except WorkbenchError as exc:  # approved for this session; saving it failed
                 self._ctx.errors.report(exc, "saving the approved origin in the profile")
         return approved
+
+    async def approve_tool_call(self, request: ToolCallRequest) -> bool:
+        """Ask whether a tool call may go out (``ToolCallGate``'s approver in the window): Call or Don't call."""
+        from workbench.ui.dialogs.tool_approval import ToolApprovalDialog
+
+        with self._queued():
+            async with self._lock:
+                dialog = ToolApprovalDialog(request, self._parent_widget())
+                return await self._answer_of(dialog, dialog.approved)
 
     async def approve_handoff(self, request: HandoffApprovalRequest) -> bool:
         """Ask the user whether a handoff may go ahead (a route marked "always allow" is not asked again).

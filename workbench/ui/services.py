@@ -10,6 +10,7 @@ from workbench.core.events import EventBus
 from workbench.core.profiles.service import ProfileService
 from workbench.core.profiles.store import ProfileStore
 from workbench.core.sampling.service import SamplingService
+from workbench.core.tool_approval import ToolCallGate
 from workbench.core.wire.recorder import WireRecorder
 
 
@@ -24,6 +25,8 @@ class Services:
         profiles: Saved connection profiles.
         credentials: Where secret values live (the OS keyring in the app; memory in tests).
         sampling: Who answers each connection's sampling requests (``None``: the window's dialog alone).
+        tool_calls: Where every tool call the window makes waits for the user's yes when its profile's
+            policy asks (the window sets its approver to the approval dialog).
     """
 
     bus: EventBus
@@ -32,6 +35,7 @@ class Services:
     profiles: ProfileStore
     credentials: CredentialStore = field(default_factory=MemoryCredentialStore)
     sampling: SamplingService | None = None
+    tool_calls: ToolCallGate = field(default_factory=ToolCallGate)
 
     @property
     def profile_service(self) -> ProfileService:

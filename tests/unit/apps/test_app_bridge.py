@@ -121,15 +121,25 @@ def test_nothing_is_sent_before_initialized_then_input_and_result_in_order_all_r
 
 
 @pytest.mark.asyncio
-async def test_a_read_only_tool_is_called_at_once_and_others_only_once_approved_per_tool() -> None:
+async def test_every_call_goes_through_the_hosts_approval_which_decides_by_its_policy() -> None:
     bridge, host, sent, _ = make()
     post(bridge, {"id": 1, "method": "tools/call", "params": {"name": "lookup", "arguments": {"q": 1}}})
     post(bridge, {"id": 2, "method": "tools/call", "params": {"name": "delete", "arguments": {}}})
     post(bridge, {"id": 3, "method": "tools/call", "params": {"name": "delete", "arguments": {}}})
     await settle()
-    assert host.asked == ["delete"]  # asked once; the second call had its answer already
+    assert host.asked == ["lookup", "delete", "delete"]  # the host's gate asks the user per its policy
     assert {m["id"] for m in sent if "result" in m} == {1, 2, 3}
     assert sent[0]["result"]["content"] == [{"type": "text", "text": "lookup ok"}]
+
+
+@pytest.mark.asyncio
+async def test_a_tool_the_user_refused_is_refused_to_the_app_without_asking_again() -> None:
+    bridge, host, sent, _ = make(approve=False)
+    for rid in (1, 2, 3):
+        post(bridge, {"id": rid, "method": "tools/call", "params": {"name": "delete", "arguments": {}}})
+        await settle()
+    assert host.asked == ["delete"] and host.calls == []
+    assert [m["error"]["data"]["reason"] for m in sent] == ["denied", "denied", "denied"]
 
 
 @pytest.mark.asyncio

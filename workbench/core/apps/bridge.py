@@ -10,8 +10,9 @@ to tear down (``ui/resource-teardown``) before the view goes.
 Every message either way is a wire record (protocol ``mcp-app``) on the bridge's own connection id. The app
 is untrusted: messages past ``AppLimits`` are dropped and counted (one local record per burst, not one per
 message), requests past them are answered with a rate-limit error while replies are affordable, tools an app
-may not call (visibility without ``app``) are refused, a tool that is not read-only runs only once the host
-approved it for this app, and an app that keeps flooding is stopped.
+may not call (visibility without ``app``) are refused, every call goes through the host's approval (the
+window's tool-call gate: a destructive tool asks the user, per the profile's policy), a tool the user refused
+is refused to this app from then on without asking again, and an app that keeps flooding is stopped.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from typing import Any, Protocol
 
 from workbench import __version__
 from workbench.core.apps.limits import AppLimits, TokenBucket
-from workbench.core.apps.resource import AppResource, callable_from_app, read_only
+from workbench.core.apps.resource import AppResource, callable_from_app
 from workbench.core.apps.shapes import resource_contents_json, tool_json, tool_result_json
 from workbench.core.errors import RemoteError, WorkbenchError
 from workbench.core.protocols.base import ToolResult
@@ -52,7 +53,7 @@ class AppHost(Protocol):
         """A tool of the app's server, by name (``None`` when the server has none by that name)."""
 
     async def approve_call(self, tool: ToolSpec, arguments: dict[str, Any]) -> bool:
-        """Whether the user lets the app call ``tool`` (asked once per tool and app)."""
+        """Whether this call may go out (the host asks the user when its tool-call policy says so)."""
 
     async def call_tool(self, name: str, arguments: dict[str, Any]) -> ToolResult:
         """Call a tool on the app's server, as a user's call goes."""
@@ -127,7 +128,8 @@ class AppBridge:
         self._clock = clock
         self._flushed_at = float("-inf")
         self._in_flight: set[asyncio.Task[None]] = set()
-        self._approved: set[str] = set()
+        self._refused: set[str] = set()
+        """Tools the user refused to this app: later calls are refused without asking again."""
         self._result: ToolResult | None = None
         self._cancelled: str | None = None
         self._next_id = 0
@@ -319,11 +321,10 @@ class AppBridge:
 
     async def _call(self, rid: Any, spec: ToolSpec, arguments: dict[str, Any]) -> None:
         try:
-            if not (read_only(spec) or spec.name in self._approved):
-                if not await self.host.approve_call(spec, arguments):
-                    self._respond_error(rid, APP_ERROR, f"The user did not let the app call {spec.name!r}.", "denied")
-                    return
-                self._approved.add(spec.name)
+            if spec.name in self._refused or not await self.host.approve_call(spec, arguments):
+                self._refused.add(spec.name)
+                self._respond_error(rid, APP_ERROR, f"The user did not let the app call {spec.name!r}.", "denied")
+                return
             result = await self.host.call_tool(spec.name, arguments)
         except WorkbenchError as exc:
             self._respond_failure(rid, exc)

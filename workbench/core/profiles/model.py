@@ -33,6 +33,8 @@ from workbench.core.timeouts import DEFAULT_CONNECT_TIMEOUT, DEFAULT_REQUEST_TIM
 MCPMode = Literal["auto", "legacy", "2026-07-28"]
 A2ABinding = Literal["auto", "JSONRPC", "HTTP+JSON", "GRPC"]
 A2AProtocolVersion = Literal["auto", "1.0", "0.3"]
+ToolApprovalPolicy = Literal["always", "destructive", "never"]
+"""When a profile's tool calls ask the user first (``workbench.core.tool_approval``)."""
 OAuthGrantName = Literal["authorization_code", "client_credentials", "jwt_bearer", "enterprise_managed"]
 """A profile's ``oauth_grant``: how an OAuth profile gets its tokens."""
 
@@ -182,6 +184,8 @@ class _MCPMixin(BaseModel):
     mode: MCPMode = "auto"
     agent_tool: str | None = None
     roots: list[Root] = Field(default_factory=list)
+    tool_approval: ToolApprovalPolicy = "destructive"
+    """When a tool call asks first: ``always``, ``destructive`` (tools annotated so) or ``never``."""
     client_capabilities: ClientCapabilitySwitches = Field(default_factory=ClientCapabilitySwitches)
 
 

@@ -1,4 +1,4 @@
-"""Demo resources (readme, logo, counter, items template), the `bump_counter` tool and legacy subscriptions."""
+"""Demo resources (readme, logo, counter, items template), the counter's tools and legacy subscriptions."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import anyio
 from mcp.server.context import ServerRequestContext
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ResourceNotFoundError
-from mcp_types import EmptyResult, SubscribeRequestParams, UnsubscribeRequestParams
+from mcp_types import EmptyResult, SubscribeRequestParams, ToolAnnotations, UnsubscribeRequestParams
 
 from workbench.demo.mcp_server.media import make_png
 from workbench.demo.mcp_server.state import DemoState
@@ -74,6 +74,17 @@ def register(server: MCPServer, state: DemoState) -> None:
         await notify_legacy_subscribers(state, COUNTER_URI)
         await log(ctx, "info", f"bump_counter: now {state.counter} ({'modern' if is_modern(ctx) else 'legacy'} caller)")
         return f"counter = {state.counter}"
+
+    @server.tool(
+        description="Set demo://counter back to 0 (destructive: the count is lost).",
+        annotations=ToolAnnotations(destructive_hint=True, idempotent_hint=True, open_world_hint=False),
+        structured_output=False,
+    )
+    async def reset_counter(ctx: Context) -> str:
+        state.counter = 0
+        await ctx.notify_resource_updated(COUNTER_URI)
+        await notify_legacy_subscribers(state, COUNTER_URI)
+        return "counter = 0"
 
     add_legacy_subscriptions(server, state)
 

@@ -18,9 +18,11 @@ from workbench.core.apps.resource import app_uri, load_app
 from workbench.core.errors import WorkbenchError
 from workbench.core.protocols.catalog import ToolSpec
 from workbench.core.protocols.contract import RemoteAgent
+from workbench.core.tool_approval import ToolCallDeniedError
 from workbench.core.wire.recorder import WireRecorder
 from workbench.ui.apps.view import AppServices, AppView
 from workbench.ui.asyncutil import spawn
+from workbench.ui.services import Services
 from workbench.ui.untrusted import LinkGate, plain_label
 
 
@@ -30,6 +32,8 @@ class AppSlot(QWidget):
     Args:
         links: Where the app's links are offered to the user.
         wire: The window's wire recorder.
+        services: The window's services: the app's tool calls wait at their tool-call gate, under the
+            profile of the call's connection (``None``: destructive tools are refused to apps).
 
     Signals:
         app_shown(object): An ``AppView`` was put in place.
@@ -37,10 +41,17 @@ class AppSlot(QWidget):
 
     app_shown = Signal(object)
 
-    def __init__(self, links: LinkGate, wire: WireRecorder | None, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        links: LinkGate,
+        wire: WireRecorder | None,
+        parent: QWidget | None = None,
+        *,
+        services: Services | None = None,
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("appSlot")
-        self.links, self.wire = links, wire
+        self.links, self.wire, self.services = links, wire, services
         self._layout = QVBoxLayout(self)
         self._layout.setContentsMargins(0, 0, 0, 0)
         self.message = plain_label("", self, wrap=True)
@@ -83,6 +94,19 @@ class AppSlot(QWidget):
         async def call_tool(name: str, arguments: dict[str, Any]) -> Any:
             return await agent.call_tool(name, arguments)
 
+        async def approve_call(spec: ToolSpec, arguments: dict[str, Any]) -> bool:
+            window = self.services
+            if window is None:
+                return await AppView.approve_alone(spec, arguments, uri)
+            conn = window.connections.get(record.connection_id)
+            try:
+                await window.tool_calls.check_for(
+                    conn.profile if conn is not None else None, spec, arguments, caller=f"app:{uri}"
+                )
+            except ToolCallDeniedError:
+                return False
+            return True
+
         services = AppServices(
             tool=tool,
             call_tool=call_tool,
@@ -90,6 +114,7 @@ class AppSlot(QWidget):
             links=self.links,
             wire=self.wire,
             connection_id=record.connection_id,
+            approve_call=approve_call,
         )
         self.message.hide()
         view = AppView(app, spec, dict(record.arguments), services, self)

@@ -3,10 +3,11 @@
 ``AppView`` renders one app. QtWebEngine comes with the ``apps`` extra and is imported (``page.py``) only when
 the first app is shown; without it the view says so in words and the tool's plain result stays the whole
 answer. The app's bridge is the core's ``AppBridge``; this module is its ``AppHost``: tool calls go through
-the same agent (and connection) the user's calls do, a tool that is not read-only runs only after the user
-agreed (once per tool and app), links go to the window's ``LinkGate`` (the user sees the whole URL first),
-size changes set the view's height within bounds, and every refusal (a navigation, a popup, a request, a
-permission) is shown in the view and kept in the wire log.
+the same agent (and connection) the user's calls do, each through the window's tool-call gate (a destructive
+tool asks the user, as the profile's policy says; a tool refused once is refused to the app from then on),
+links go to the window's ``LinkGate`` (the user sees the whole URL first), size changes set the view's height
+within bounds, and every refusal (a navigation, a popup, a request, a permission) is shown in the view and kept
+in the wire log.
 """
 
 from __future__ import annotations
@@ -18,16 +19,17 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt, QUrl, Signal
-from PySide6.QtWidgets import QFrame, QMessageBox, QVBoxLayout, QWidget
+from PySide6.QtCore import QUrl, Signal
+from PySide6.QtWidgets import QFrame, QVBoxLayout, QWidget
 
 from workbench.core.apps.bridge import PROTOCOL, AppBridge
 from workbench.core.apps.resource import AppResource
 from workbench.core.protocols.base import ToolResult
 from workbench.core.protocols.catalog import ResourceContents, ToolSpec
+from workbench.core.tool_approval import DEFAULT_POLICY, ToolCallDeniedError, ToolCallGate, ToolCallRequest
 from workbench.core.wire.recorder import WireRecorder
 from workbench.core.wire.records import WireKind
-from workbench.ui.asyncutil import open_dialog, spawn
+from workbench.ui.asyncutil import spawn
 from workbench.ui.untrusted import SAFE_LINK_SCHEMES, LinkGate, plain_label
 
 if TYPE_CHECKING:
@@ -62,7 +64,8 @@ class AppServices:
         links: Where links go to be offered to the user.
         wire: The window's wire recorder.
         connection_id: The connection the app came from (its records go on ``<id>/app/<n>``).
-        approve_call: Asks the user whether the app may call a tool (a dialog by default).
+        approve_call: Whether a call of the app may go out: the window's tool-call gate, which asks the user
+            as the connection's profile says (``None``: destructive tools are refused, others go out).
     """
 
     tool: Callable[[str], ToolSpec | None]
@@ -269,6 +272,15 @@ class AppView(QFrame):
         if self.web is not None and height is not None:
             self.web.setFixedHeight(max(MIN_HEIGHT, min(height, MAX_HEIGHT)))
 
+    @staticmethod
+    async def approve_alone(tool: ToolSpec, arguments: dict[str, Any], uri: str) -> bool:
+        """Whether an app's call may go out with nobody to ask: the default policy, destructive tools refused."""
+        try:
+            await ToolCallGate().check(ToolCallRequest("", tool, arguments, f"app:{uri}"), DEFAULT_POLICY)
+        except ToolCallDeniedError:
+            return False
+        return True
+
     def stop(self, reason: str) -> None:
         """Take the app down for ``reason`` and say so."""
         self.notice(f"The app was stopped: {reason}")
@@ -289,17 +301,7 @@ class _Host:
         ask = self.view.services.approve_call
         if ask is not None:
             return await ask(tool, arguments)
-        box = QMessageBox(
-            QMessageBox.Icon.Question,
-            "Let the app call a tool?",
-            f"The app {self.view.app.uri} asks to call the tool {tool.name!r}, which may change things "
-            "on the server. Allow it for this app?",
-            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-            self.view,
-        )
-        box.setTextFormat(Qt.TextFormat.PlainText)
-        box.setDefaultButton(QMessageBox.StandardButton.No)
-        return await open_dialog(box) == QMessageBox.StandardButton.Yes
+        return await AppView.approve_alone(tool, arguments, self.view.app.uri)
 
     async def call_tool(self, name: str, arguments: dict[str, Any]) -> ToolResult:
         return await self.view.services.call_tool(name, arguments)

@@ -37,6 +37,7 @@ from workbench.core.credentials import BackendInfo
 from workbench.core.errors import SecureStorageUnavailableError, WorkbenchError
 from workbench.core.profiles import ConnectionProfile, names_oauth_client, new_profile_id
 from workbench.core.profiles.service import SecretChanges
+from workbench.core.tool_approval import DEFAULT_POLICY
 from workbench.ui.dialog_rules import present, refit
 from workbench.ui.dialogs.client_capabilities import ClientCapabilitiesWidget
 from workbench.ui.dialogs.connection_fields import (
@@ -47,6 +48,7 @@ from workbench.ui.dialogs.connection_fields import (
     MCP_MODES,
     OAUTH_KINDS,
     PROFILE_CLASSES,
+    TOOL_APPROVAL_CHOICES,
     URL_PLACEHOLDERS,
     fill_fields,
     problem_message,
@@ -133,6 +135,10 @@ class ConnectionDialog(QDialog):
         self.agent_tool_edit = QLineEdit()
         self.agent_tool_edit.setPlaceholderText("(optional) tool to use as the chat entry point")
         self.client_capabilities = ClientCapabilitiesWidget()  # what the client advertises (core.profiles)
+        self.tool_approval_combo = QComboBox()  # when a tool call asks first (core.tool_approval)
+        for value, label in TOOL_APPROVAL_CHOICES:
+            self.tool_approval_combo.addItem(label, value)
+        self.tool_approval_combo.setCurrentIndex(self.tool_approval_combo.findData(DEFAULT_POLICY))
         self.binding_combo = QComboBox()
         self.binding_combo.addItems(A2A_BINDINGS)
         self.streaming_check = QCheckBox("Use streaming when the agent supports it")
@@ -173,6 +179,7 @@ class ConnectionDialog(QDialog):
             "mode": ("MCP mode", self.mode_combo),
             "agent_tool": ("Agent tool", self.agent_tool_edit),
             "client_capabilities": ("Advertises", self.client_capabilities),
+            "tool_approval": ("Tool calls", self.tool_approval_combo),
             "headers": ("Headers", self.headers_edit),
             "allowed_origins": ("Allowed origins", self.allowed_origins_edit),
             "insecure": ("Plain http", self.insecure_check),
@@ -361,6 +368,7 @@ class ConnectionDialog(QDialog):
             "allowed_origins": self.allowed_origins_edit.textChanged,
             "insecure": self.insecure_check.toggled,
             "mode": self.mode_combo.currentIndexChanged,
+            "tool_approval": self.tool_approval_combo.currentIndexChanged,
             "binding": self.binding_combo.currentIndexChanged,
             "streaming": self.streaming_check.toggled,
             "connect_timeout": self.connect_timeout_spin.valueChanged,

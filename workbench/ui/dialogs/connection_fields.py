@@ -61,9 +61,13 @@ SECRETS_LATER = (
 """Added to a "plaintext secret" refusal so the user knows where secrets go."""
 
 FIELDS_BY_KIND: dict[str, frozenset[str]] = {
-    "mcp-stdio": frozenset({"command", "args", "env", "cwd", "mode", "agent_tool"}),
-    "mcp-http": frozenset({"url", "mode", "agent_tool", "headers", "auth", "allowed_origins", "insecure", "limits"}),
-    "mcp-sse": frozenset({"url", "mode", "agent_tool", "headers", "auth", "allowed_origins", "insecure", "limits"}),
+    "mcp-stdio": frozenset({"command", "args", "env", "cwd", "mode", "agent_tool", "tool_approval"}),
+    "mcp-http": frozenset(
+        {"url", "mode", "agent_tool", "tool_approval", "headers", "auth", "allowed_origins", "insecure", "limits"}
+    ),
+    "mcp-sse": frozenset(
+        {"url", "mode", "agent_tool", "tool_approval", "headers", "auth", "allowed_origins", "insecure", "limits"}
+    ),
     "a2a": frozenset(
         {"url", "card_url", "binding", "streaming", "headers", "auth", "allowed_origins", "insecure", "limits"}
     ),
@@ -72,6 +76,13 @@ FIELDS_BY_KIND: dict[str, frozenset[str]] = {
 MCP_CLIENT_FIELDS = frozenset({"client_capabilities"})
 """Fields every MCP kind shows besides those above: the client capabilities it advertises."""
 FIELDS_BY_KIND.update({kind: shown | MCP_CLIENT_FIELDS for kind, shown in FIELDS_BY_KIND.items() if kind != "a2a"})
+
+TOOL_APPROVAL_CHOICES: tuple[tuple[str, str], ...] = (
+    ("destructive", "Ask before calling a destructive tool"),
+    ("always", "Ask before every tool call"),
+    ("never", "Never ask"),
+)
+"""The tool-call policies (``tool_approval``) and their labels, the default first."""
 
 COMMON_FIELDS = ("name", "connect_timeout", "request_timeout", "secrets")
 """Fields every kind shows."""
@@ -135,6 +146,7 @@ class ProfileFields(Protocol):
     mode_combo: QComboBox
     agent_tool_edit: QLineEdit
     client_capabilities: ClientCapabilitiesWidget
+    tool_approval_combo: QComboBox
     binding_combo: QComboBox
     streaming_check: QCheckBox
     headers_edit: QPlainTextEdit
@@ -167,6 +179,7 @@ def fill_fields(fields: ProfileFields, profile: ConnectionProfile) -> None:
         fields.mode_combo.setCurrentText(profile.mode)
         fields.agent_tool_edit.setText(profile.agent_tool or "")
         fields.client_capabilities.set_switches(profile.client_capabilities)
+        fields.tool_approval_combo.setCurrentIndex(max(0, fields.tool_approval_combo.findData(profile.tool_approval)))
     if isinstance(profile, A2AProfile):
         fields.card_url_edit.setText(profile.card_url or "")
         fields.binding_combo.setCurrentText(profile.binding)
@@ -224,6 +237,7 @@ def read_fields(
         data["mode"] = fields.mode_combo.currentText()
         data["agent_tool"] = fields.agent_tool_edit.text().strip() or None
         data["client_capabilities"] = fields.client_capabilities.switches()
+        data["tool_approval"] = fields.tool_approval_combo.currentData() or "destructive"
     else:
         data["card_url"] = fields.card_url_edit.text().strip() or None
         data["binding"] = fields.binding_combo.currentText()

@@ -15,6 +15,7 @@ from workbench.core.protocols.catalog import ToolSpec
 from workbench.core.protocols.contract import RemoteAgent
 from workbench.core.safe_text import json_line, neutralise_line
 from workbench.ui.asyncutil import spawn
+from workbench.ui.context import PanelContext
 from workbench.ui.errors import ErrorView
 from workbench.ui.panels.inspector.mcp.per_connection import CallRecord, MCPConnectionViewModel
 
@@ -37,6 +38,10 @@ class CallHost(Protocol):
 
     def state_of(self, connection_id: str) -> MCPConnectionViewModel:
         """A connection's own view model."""
+
+    @property
+    def ctx(self) -> PanelContext:
+        """The window's context (its connections and the tool-call gate)."""
 
     @property
     def agent(self) -> RemoteAgent | None:
@@ -130,7 +135,7 @@ class ToolCallViewModel(QObject):
         state.add_call(record)
         state.call_started = time.monotonic()
         state.calling = True
-        state.call_task = spawn(self._call(agent, record, state), doing=f"calling tool {tool}")
+        state.call_task = spawn(self._call(agent, record, state, spec), doing=f"calling tool {tool}")
         self.started.emit(record)
         return True
 
@@ -140,9 +145,14 @@ class ToolCallViewModel(QObject):
         if state is not None and state.call_task is not None and not state.call_task.done():
             state.call_task.cancel()
 
-    async def _call(self, agent: Any, record: CallRecord, state: MCPConnectionViewModel) -> None:
+    async def _call(self, agent: Any, record: CallRecord, state: MCPConnectionViewModel, spec: ToolSpec | None) -> None:
         # The call's stream (not call_tool) so that log messages sent during it land beside its result.
         try:
+            if spec is not None:  # a destructive tool (or any, per the profile's policy) asks first
+                services = self._inspector.ctx.services
+                conn = services.connections.get(record.connection_id)
+                profile = conn.profile if conn is not None else None
+                await services.tool_calls.check_for(profile, spec, record.arguments, caller="you")
             async with contextlib.aclosing(agent.call_tool_stream(record.tool, record.arguments)) as events:
                 async for event in events:
                     if isinstance(event, ProgressReported):

@@ -136,7 +136,8 @@ class ToolCallWidget(QWidget):
         bottom_layout.setSpacing(2)  # the result's lines before white space (space budget: see call_layout.py)
         bottom_layout.addLayout(self.outcome_row)
         bottom_layout.addWidget(self.banner)
-        self.app_slot = AppSlot(vm.ctx.links, vm.ctx.services.wire, bottom)  # a tool's MCP App, above its result
+        # a tool's MCP App, above its result
+        self.app_slot = AppSlot(vm.ctx.links, vm.ctx.services.wire, bottom, services=vm.ctx.services)
         bottom_layout.addWidget(self.app_slot)
         bottom_layout.addWidget(self.result_split, 1)
         self.splitter = splitter = QSplitter(Qt.Orientation.Vertical, self)
