@@ -12,6 +12,10 @@ model asked for:
     hang        headers, then nothing (never finishes)
     leak-key    HTTP 401 whose error message echoes the key that was sent
     flood       a stream of text that never stops (until the client stops reading)
+    call:TOOL   with tools and no tool result yet: "Calling TOOL." and a call of TOOL with the last user
+                message's text as arguments (when it is a JSON object, else {}); after a tool result:
+                "Result: <the result's text>" (a tool chat's model: calls whatever TOOL names)
+    loop:TOOL   a call of TOOL with {} in every answer (a model that never stops calling)
 
 Every request is kept in ``ModelAPI.seen`` (path, the key sent, the JSON body) and its headers in ``headers``.
 """
@@ -69,6 +73,13 @@ def _text_of(content: Any) -> str:
     return "".join(out)
 
 
+def _answered(last: dict[str, Any], anthropic: bool) -> bool:
+    """Whether the last message carries a tool result."""
+    return last.get("role") == "tool" or (
+        anthropic and any(b.get("type") == "tool_result" for b in last.get("content") or [] if isinstance(b, dict))
+    )
+
+
 def _plan(body: dict[str, Any], anthropic: bool) -> tuple[str, tuple[str, str] | None]:
     """(text, tool call (name, JSON arguments) or None) for the model asked for."""
     model = body.get("model")
@@ -76,11 +87,19 @@ def _plan(body: dict[str, Any], anthropic: bool) -> tuple[str, tuple[str, str] |
     last = messages[-1] if messages else {}
     if model == "ghost-tool":
         return "", ("no_such_tool", "{}")
+    if isinstance(model, str) and model.startswith("loop:"):
+        return "", (model.removeprefix("loop:"), "{}")
+    if isinstance(model, str) and model.startswith("call:"):
+        if body.get("tools") and not _answered(last, anthropic):
+            user = _text_of(last.get("content"))
+            try:
+                arguments = user if isinstance(json.loads(user), dict) else "{}"
+            except ValueError:
+                arguments = "{}"
+            return f"Calling {model.removeprefix('call:')}.", (model.removeprefix("call:"), arguments)
+        return "Result: " + _text_of(last.get("content")), None
     if model == "weather":
-        answered = last.get("role") == "tool" or (
-            anthropic and any(b.get("type") == "tool_result" for b in last.get("content") or [] if isinstance(b, dict))
-        )
-        if body.get("tools") and not answered:
+        if body.get("tools") and not _answered(last, anthropic):
             return "Let me look.", ("get_weather", WEATHER_ARGS)
         return "It is " + _text_of(last.get("content")), None
     user = [m for m in messages if m.get("role") == "user"]

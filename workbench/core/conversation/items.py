@@ -277,18 +277,44 @@ class LogLine(Item):
 
 @dataclass(slots=True, kw_only=True)
 class ToolCall(Item):
-    """A tool call the agent asked for (or made)."""
+    """A tool call the agent asked for (or made), and its answer once it has one.
+
+    Attributes:
+        result: The answer's text (``None`` until answered).
+        is_error: The call failed, was refused, or the tool reported an error.
+    """
 
     name: str
     arguments: dict[str, Any] = field(default_factory=dict)
     call_id: str | None = None
+    result: str | None = None
+    is_error: bool = False
 
     def __post_init__(self) -> None:
         self.kind = ItemKind.TOOL_CALL
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict of the item."""
-        return {**Item.to_dict(self), "name": self.name, "arguments": self.arguments, "call_id": self.call_id}
+        out = {**Item.to_dict(self), "name": self.name, "arguments": self.arguments, "call_id": self.call_id}
+        if self.result is not None:
+            out |= {"result": self.result, "is_error": self.is_error}
+        return out
+
+
+def answer_tool_call(items: list[Any], call_id: str | None, name: str, text: str, is_error: bool) -> int | None:
+    """Put an answer on its call: the latest unanswered ``ToolCall`` with ``call_id`` (or ``name`` without one).
+
+    Returns:
+        The index of the call answered, or ``None`` when no call waits for it.
+    """
+    for index in range(len(items) - 1, -1, -1):
+        item = items[index]
+        if not isinstance(item, ToolCall) or item.result is not None:
+            continue
+        if item.call_id == call_id if call_id is not None else item.name == name:
+            item.result, item.is_error = text, is_error
+            return index
+    return None
 
 
 RequestKind = Literal["elicitation", "sampling", "input", "auth"]

@@ -14,6 +14,7 @@ How items arise::
     ProgressReported           apply()              → Progress         (one per turn, updated)
     LogMessage                 apply()              → LogLine
     ToolCallRequested          apply()              → ToolCall
+    ToolCallAnswered           apply()              → ToolCall         (its ``result`` set, in place)
     Elicitation/Sampling/InputRequired/AuthRequired → Question     (``status`` pending →
                                                                          answered / waiting)
     Completed                  apply()              → Completion       (ends the turn)
@@ -50,6 +51,7 @@ from workbench.core.conversation.items import (
     StatusLine,
     ToolCall,
     UserMessage,
+    answer_tool_call,
 )
 from workbench.core.protocols.base import (
     AgentEvent,
@@ -64,6 +66,7 @@ from workbench.core.protocols.base import (
     SamplingRequested,
     StatusChanged,
     TextDelta,
+    ToolCallAnswered,
     ToolCallRequested,
 )
 
@@ -317,6 +320,9 @@ class Conversation:
         elif isinstance(event, ToolCallRequested):
             tool = ToolCall(name=event.name, arguments=dict(event.arguments), call_id=event.call_id, **common)
             changes.append(self._append(tool))
+        elif isinstance(event, ToolCallAnswered):
+            index = answer_tool_call(self.items, event.call_id, event.name, event.text, event.is_error)
+            changes += [] if index is None else [ItemChange(index, "updated")]
         elif isinstance(event, ElicitationRequested | SamplingRequested | InputRequired | AuthRequired):
             changes.append(self._append(_request_item(event, common)))
             self._pending_requests.append(len(self.items) - 1)

@@ -140,6 +140,7 @@ class AgentEventKind(StrEnum):
     LOG = "log"
     ARTIFACT = "artifact"
     TOOL_CALL = "tool_call"
+    TOOL_RESULT = "tool_result"
     ELICITATION_REQUESTED = "elicitation_requested"
     SAMPLING_REQUESTED = "sampling_requested"
     INPUT_REQUIRED = "input_required"
@@ -259,6 +260,24 @@ class ToolCallRequested(AgentEvent):
     name: str
     arguments: dict[str, Any] = field(default_factory=dict)
     call_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ToolCallAnswered(AgentEvent):
+    """A tool call made for the agent (a model's, in a chat the workbench drives) got its answer.
+
+    Attributes:
+        name: The tool called.
+        call_id: The call's id, as in its ``ToolCallRequested``.
+        text: The result's text (bounded), or why the call failed or was refused.
+        is_error: The call failed, was refused, or the tool reported an error.
+    """
+
+    kind: ClassVar[AgentEventKind] = AgentEventKind.TOOL_RESULT
+    name: str
+    call_id: str | None = None
+    text: str = ""
+    is_error: bool = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -8,6 +8,7 @@ however the stream trickles.
 from __future__ import annotations
 
 import importlib.util
+from typing import Any
 
 import anyio
 from pydantic import SecretStr
@@ -17,6 +18,7 @@ from workbench.core.protocols.base import ContentPart, SamplingRequest, Sampling
 from workbench.core.sampling.completion import Completion, TextSink
 from workbench.core.sampling.endpoints import ModelEndpoint
 from workbench.core.sampling.tools import check_tool_uses
+from workbench.core.wire.recorder import WireRecorder
 
 MODELS_EXTRA_HINT = "pip install 'agent-workbench[models]' (the official openai and anthropic packages)"
 _PACKAGES = {"openai": "openai", "anthropic": "anthropic"}
@@ -29,12 +31,24 @@ class ModelResponder:
         endpoint: Where the model is and how to ask it.
         key: The endpoint's API key (``None``: none sent, e.g. a local Ollama).
         on_text: Receives the answer's text as it streams in.
+        wire: Where the endpoint's HTTP exchanges are recorded, redacted (``None``: not recorded).
+        connection_id: The connection those records carry.
     """
 
-    def __init__(self, endpoint: ModelEndpoint, key: SecretStr | None, *, on_text: TextSink | None = None) -> None:
+    def __init__(
+        self,
+        endpoint: ModelEndpoint,
+        key: SecretStr | None,
+        *,
+        on_text: TextSink | None = None,
+        wire: WireRecorder | None = None,
+        connection_id: str = "model",
+    ) -> None:
         self.endpoint = endpoint
         self._key = key
         self.on_text = on_text
+        self.wire = wire
+        self.connection_id = connection_id
         self.name = f"model:{endpoint.name}"
 
     def __repr__(self) -> str:
@@ -47,6 +61,21 @@ class ModelResponder:
             ConfigError: The endpoint's SDK is not installed.
             ModelEndpointError: The endpoint failed (subclasses: timeout, malformed answer, unknown tool).
         """
+        done = await self.complete(request)
+        check_tool_uses(request, done.tool_uses, f"The model behind {self.endpoint.name!r}")
+        return self._response(done)
+
+    async def complete(self, request: SamplingRequest, on_text: TextSink | None = None) -> Completion:
+        """Ask the model; its answer as it came, tool calls unchecked (a caller that answers them checks).
+
+        Args:
+            request: What to ask.
+            on_text: Receives the text as it streams in (default: the responder's ``on_text``).
+
+        Raises:
+            ConfigError: The endpoint's SDK is not installed.
+            ModelEndpointError: The endpoint failed (subclasses: timeout, malformed answer).
+        """
         endpoint = self.endpoint
         if importlib.util.find_spec(_PACKAGES[endpoint.api]) is None:
             raise ConfigError(f"The {endpoint.api} package is not installed.", hint=MODELS_EXTRA_HINT)
@@ -55,15 +84,21 @@ class ModelResponder:
         else:
             from workbench.core.sampling import anthropic_messages as api  # type: ignore[no-redef]
         key = self._key.get_secret_value() if self._key is not None else None
+        http_client: Any = None
+        if self.wire is not None:
+            from workbench.core.http.model_client import tapped_client
+
+            http_client = tapped_client(self.wire, self.connection_id, timeout=endpoint.timeout, secret=key)
         try:
             with anyio.fail_after(endpoint.timeout):
-                done = await api.complete(endpoint, key, request, self.on_text)
+                return await api.complete(endpoint, key, request, on_text or self.on_text, http_client)
         except TimeoutError:
             raise ModelTimeoutError(
                 f"The model endpoint {endpoint.name!r} did not finish its answer within {endpoint.timeout:g} s."
             ) from None
-        check_tool_uses(request, done.tool_uses, f"The model behind {endpoint.name!r}")
-        return self._response(done)
+        finally:
+            if http_client is not None:
+                await http_client.aclose()
 
     def _response(self, done: Completion) -> SamplingResponse:
         parts: list[ContentPart] = [ContentPart("text", text=done.text)] if done.text else []

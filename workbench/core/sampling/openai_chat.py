@@ -93,9 +93,16 @@ def _arguments(endpoint: ModelEndpoint, request: SamplingRequest) -> dict[str, A
 
 
 async def complete(
-    endpoint: ModelEndpoint, key: str | None, request: SamplingRequest, on_text: TextSink | None
+    endpoint: ModelEndpoint,
+    key: str | None,
+    request: SamplingRequest,
+    on_text: TextSink | None,
+    http_client: Any = None,
 ) -> Completion:
     """Ask the endpoint; the answer mapped to a ``Completion``.
+
+    ``http_client`` (an ``httpx2.AsyncClient``, e.g. one that records into the wire log) carries the requests
+    when given; the SDK's own client otherwise.
 
     Raises:
         ModelEndpointError: Refused, unreachable, or an HTTP error status.
@@ -104,7 +111,11 @@ async def complete(
     """
     label = f"The model endpoint {endpoint.name!r}"
     client = openai.AsyncOpenAI(
-        api_key=key or "unused", base_url=endpoint.base_url, timeout=endpoint.timeout, max_retries=0
+        api_key=key or "unused",
+        base_url=endpoint.base_url,
+        timeout=endpoint.timeout,
+        max_retries=0,
+        http_client=http_client,
     )
     try:
         async with client:

@@ -60,6 +60,8 @@ ARTIFACT_EXPANDED_CHARS = 200_000
 
 COMPLETION_TEXT_CHARS = 4_000
 """Characters of a result text shown under the final state when nothing else showed it."""
+TOOL_RESULT_CHARS = 2_000
+"""Characters of a tool call's result shown under it (the wire log has the whole answer)."""
 
 STATE_COLOURS = {
     "submitted": "#6b7280",
@@ -221,6 +223,10 @@ class TranscriptRenderer:
         elif isinstance(item, ToolCall):
             args = escape_json_text(json.dumps(item.arguments, ensure_ascii=False, default=str))
             cursor.insertText(f"tool call  {neutralise(item.name)}({args})", self._mono_fmt("#7c3aed"))
+            if item.result is not None:
+                shown = item.result if len(item.result) <= TOOL_RESULT_CHARS else item.result[:TOOL_RESULT_CHARS] + "…"
+                word, accent = ("error", "#b91c1c") if item.is_error else ("result", "#374151")
+                cursor.insertText(f"\n  {word}  {neutralise(shown)}", self._mono_fmt(accent, small=True))
         elif isinstance(item, Question):
             self._draw_request(cursor, index, item)
         elif isinstance(item, Completion):

@@ -29,11 +29,13 @@ from workbench.ui.asyncutil import spawn
 from workbench.ui.context import PanelContext
 from workbench.ui.errors import connection_state_text
 from workbench.ui.names import connection_name
+from workbench.ui.panels.chat.model_chat import ModelChats, ModelPicker
 
 log = logging.getLogger(__name__)
 
 NO_SELECTION = "Select a connection to chat with it."
 NO_ENTRY_POINT = "This server has no agent entry point (tools: {tools}). Use the Inspector's Tools tab to call a tool."
+PICK_A_MODEL = "Or pick a model above to chat through its tools."
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +93,8 @@ class ChatViewModel(QObject):
         self._sessions: dict[str, _Session] = {}
         self._current: str | None = None
         self._input_state = InputState(False, NO_SELECTION)
+        self.models = ModelChats(ctx.services)
+        """The model chatting for each MCP server without an entry point (picked in the pane)."""
         ctx.selection.changed.connect(self.on_selection_changed)
         ctx.bridge.connection_state_changed.connect(self.on_bridge_connection_state_changed)
         self.select(ctx.selection.current)
@@ -159,7 +163,10 @@ class ChatViewModel(QObject):
         conv = session.conversation
         task_id = conv.waiting_task_id
         stream: AsyncGenerator[AgentEvent, None]
-        if agent.features.tasks and task_id is not None:
+        if ModelChats.applies(agent):  # a model chats through the server's tools
+            self._record(cid, session, conv.add_user_message(text))
+            stream = self.models.turn(cid, agent, text)
+        elif agent.features.tasks and task_id is not None:
             request = conv.waiting_request
             data = _json_object(text) if request is not None and request.schema is not None else None
             self._record(cid, session, conv.add_answer(text, data=data))
@@ -170,6 +177,22 @@ class ChatViewModel(QObject):
             stream = agent.stream_async(text, cancel_on_exit=True)
         self._start(cid, session, stream, doing=f"chatting with {conn.profile.name}")
         return True
+
+    def model_picker(self) -> ModelPicker | None:
+        """The models to pick from for the current connection, when it is an MCP server without an entry point."""
+        cid = self._current
+        conn = self._ctx.services.connections.get(cid) if cid is not None else None
+        if cid is None or conn is None or not ModelChats.applies(conn.agent):
+            return None
+        return self.models.picker(cid)
+
+    def choose_model(self, name: str | None) -> None:
+        """Let the saved model ``name`` chat for the current connection (``None``: none); its conversation restarts."""
+        cid = self._current
+        if cid is None or self.is_streaming(cid):
+            return
+        self.models.choose(cid, name)
+        self._refresh_input_state()
 
     def waiting_form(self, typed: str = "") -> tuple[InputRequest, dict[str, Any] | None] | None:
         """The question the current connection's waiting task asked, when a form (or data object) answers it.
@@ -264,6 +287,7 @@ class ChatViewModel(QObject):
         agent = conn.agent if conn is not None else None
         if agent is not None:
             agent.new_conversation()
+        self.models.forget(cid)
         title = connection_name(self._ctx.services, cid)
         self._sessions[cid] = _Session(Conversation(title), generation=(old.generation + 1) if old else 0)
         self.conversation_reset.emit(cid)
@@ -398,8 +422,11 @@ class ChatViewModel(QObject):
             why = conn.error.message if conn.state is ConnectionState.FAILED and conn.error else ""
             again = "Reconnect" if conn.state is ConnectionState.FAILED else "Connect"
             return InputState(False, f"{connection_state_text(name, conn.state.value, why)} {again} it to chat.")
-        if not conn.agent.features.chat:
-            return InputState(False, NO_ENTRY_POINT.format(tools=", ".join(_tool_names(conn.agent)) or "none"))
+        if not conn.agent.features.chat and not (ModelChats.applies(conn.agent) and self.models.chosen(cid)):
+            reason = NO_ENTRY_POINT.format(tools=", ".join(_tool_names(conn.agent)) or "none")
+            if ModelChats.applies(conn.agent) and self.models.names():
+                reason = f"{reason} {PICK_A_MODEL}"
+            return InputState(False, reason)
         waiting = self._session(cid).conversation.waiting_task_id is not None
         return InputState(True, "", waiting=waiting and not self.is_streaming(cid))
 

@@ -13,6 +13,7 @@ from pathlib import Path
 from PySide6.QtCore import QSizeF, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import (
+    QComboBox,
     QFileDialog,
     QHBoxLayout,
     QPlainTextEdit,
@@ -81,6 +82,16 @@ class ChatWidget(QWidget):
         self.banner = plain_label("", self, wrap=True)
         self.banner.setProperty("banner", "warning")  # the theme's warning colours (resources/styles)
         self.banner.setMargin(6)
+        # an MCP server without an entry point: a saved model may chat through its tools
+        self.model_combo = QComboBox(self)
+        self.model_combo.setObjectName("chatModel")
+        self.model_combo.setToolTip("A saved model endpoint (workbench model add) that calls this server's tools")
+        self.model_row = QWidget(self)
+        model_layout = QHBoxLayout(self.model_row)
+        model_layout.setContentsMargins(0, 0, 0, 0)
+        model_layout.addWidget(plain_label("Chat through a model:", self.model_row, selectable=False))
+        model_layout.addWidget(self.model_combo, 1)
+        self.model_row.hide()
         self.transcript = SafeTextBrowser(self)
         self.transcript.setUndoRedoEnabled(False)
         self.renderer = TranscriptRenderer(self.transcript.document())
@@ -106,6 +117,7 @@ class ChatWidget(QWidget):
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.title)
         layout.addWidget(self.banner)
+        layout.addWidget(self.model_row)
         layout.addWidget(self.transcript, 1)
         layout.addWidget(self.input)
         layout.addLayout(buttons)
@@ -119,6 +131,7 @@ class ChatWidget(QWidget):
         self.new_button.clicked.connect(self.new_conversation)
         self.form_button.clicked.connect(self.answer_in_form)
         self.input.send_requested.connect(self.send)
+        self.model_combo.activated.connect(self.on_model_combo_activated)
         self.transcript.link_clicked.connect(self.on_transcript_link_clicked)
 
         vm = self.viewmodel
@@ -311,7 +324,35 @@ class ChatWidget(QWidget):
             self.flush()
         self._apply_input_state(self.viewmodel.input_state())
 
+    def on_model_combo_activated(self, index: int) -> None:
+        """The user picked a model (or none) to chat for this server."""
+        name = self.model_combo.itemData(index)
+        self.viewmodel.choose_model(name if isinstance(name, str) else None)
+
+    def choose_model(self, name: str | None) -> bool:
+        """Pick ``name`` in the model list as the user would; ``False`` when it is not listed."""
+        index = self.model_combo.findData(name) if name is not None else 0
+        if index < 0 or not self.model_row.isVisible():
+            return False
+        self.model_combo.setCurrentIndex(index)
+        self.on_model_combo_activated(index)
+        return True
+
+    def _show_models(self) -> None:
+        picker = self.viewmodel.model_picker()
+        self.model_row.setVisible(picker is not None and bool(picker.names))
+        if picker is None:
+            return
+        self.model_combo.blockSignals(True)
+        self.model_combo.clear()
+        self.model_combo.addItem("(no model)", None)
+        for name in picker.names:
+            self.model_combo.addItem(name, name)
+        self.model_combo.setCurrentIndex(max(0, self.model_combo.findData(picker.chosen)) if picker.chosen else 0)
+        self.model_combo.blockSignals(False)
+
     def _apply_input_state(self, state: InputState) -> None:
+        self._show_models()
         self.banner.setText(state.reason)
         self.banner.setVisible(bool(state.reason))
         self.input.setEnabled(state.enabled)
@@ -328,6 +369,7 @@ class ChatWidget(QWidget):
         self.form_button.setVisible(self.viewmodel.waiting_form() is not None)
         self.send_button.setEnabled(enabled and not streaming)
         self.cancel_button.setEnabled(streaming)
+        self.model_combo.setEnabled(not streaming)
         self.new_button.setEnabled(self._shown is not None)
 
     async def _save(self, cid: str, index: int, path: str | Path) -> None:

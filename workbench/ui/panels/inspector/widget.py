@@ -101,7 +101,8 @@ class InspectorWidget(QWidget):
     selected, or the selection is not connected, it shows a placeholder saying so (with the failure
     reason for a failed connection) and a Connect button that emits ``connect_requested(id)``.
     The chat widget given to ``set_chat`` becomes a tab of the protocol inspector when the connection
-    takes prompts (``features.chat``: every A2A agent, an MCP server with an entry-point tool).
+    takes prompts (``features.chat``: every A2A agent, an MCP server with an entry-point tool) and for every
+    other MCP server, where a saved model may chat through its tools.
 
     Args:
         ctx: The panel context.
@@ -237,7 +238,9 @@ class InspectorWidget(QWidget):
         self._active = protocol
         self.stack.setCurrentWidget(widget)
         widget.show_connection(cid)
-        widget.place_chat(self._chat if conn.agent.features.chat else None)
+        # an MCP server without an entry point gets the chat too: a saved model may chat through its tools
+        takes_chat = conn.agent.features.chat or conn.agent.server_features is not None
+        widget.place_chat(self._chat if takes_chat else None)
 
     def _show_placeholder(
         self, title: str, detail: str = "", *, can_connect: bool = False, error: ErrorView | None = None

@@ -23,8 +23,9 @@ class MCPInspectorWidget(QWidget):
     """Everything an MCP server offers, and trying it out.
 
     The inspector container decides which connection is shown and calls ``show_connection`` (and
-    ``place_chat`` when the server has an entry-point tool); this widget follows that connection's
-    state and list changes itself. Tools come first: trying a tool is what the workspace is for.
+    ``place_chat``: the chat, for an entry-point tool or a model chatting through the server's tools); this
+    widget follows that connection's state and list changes itself. Tools come first: trying a tool is what
+    the workspace is for.
     The sub-tab on show is the shown connection's (``vm.state.tab``): a connection shows the tab it
     was left on, and one never seen before starts on the first thing it offers.
     """
