@@ -85,6 +85,7 @@ if TYPE_CHECKING:
         OAuthGrant,
         PreRegisteredClient,
     )
+    from workbench.core.profiles.client_capabilities import ClientCapabilitySwitches
     from workbench.core.protocols.a2a import A2AAgent
     from workbench.core.protocols.base import (
         AgentCapabilities,
@@ -169,6 +170,7 @@ _SOURCES: dict[str, str] = {
     "EnterpriseManaged": "workbench.core.oauth_grant_options",
     "JWTBearer": "workbench.core.oauth_grant_options",
     "PrivateKeyJWTClient": "workbench.core.oauth_grant_options",
+    "ClientCapabilitySwitches": "workbench.core.profiles.client_capabilities",
     "AuthorizationCode": "workbench.core.oauth_options",
     "DPoP": "workbench.core.oauth_options",
     "DynamicClient": "workbench.core.oauth_options",
@@ -257,6 +259,7 @@ __all__ = [
     "AuthStep",
     "AuthorizationCode",
     "BrowserOpener",
+    "ClientCapabilitySwitches",
     "ClientCredentials",
     "Completed",
     "ConfigError",

@@ -37,6 +37,8 @@ def test_the_private_names_still_exist_in_the_installed_sdk():
     for name in ("self._stamp", "self._dispatcher", "self._log_level", "self._session_read_timeout_seconds"):
         assert name in session_source, f"ClientSession no longer has {name}"
     assert inspect.iscoroutinefunction(ClientSession.validate_tool_result)
+    assert inspect.iscoroutinefunction(Client._build_session), "Client._build_session is gone"
+    assert "self._build_capabilities(" in session_source, "ClientSession no longer builds its capabilities there"
     assert inspect.iscoroutinefunction(OAuthClientProvider._initialize)
     assert inspect.isasyncgenfunction(OAuthClientProvider._auth_flow)
     flow_source = inspect.getsource(OAuthClientProvider._auth_flow)
@@ -93,6 +95,28 @@ async def test_accept_any_tool_result_lets_a_result_that_violates_its_output_sch
             compat.accept_any_tool_result(c.session)
             result = await c.call_tool("broken_output", {})
             assert result.structured_content == {"city": 42, "condition": "volcanic", "temp_c": "warm"}
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("mode", MODES)
+async def test_shaped_client_capabilities_are_what_the_server_sees_in_both_eras(mode):
+    import mcp.types as types
+
+    async def elicit(context: Any, params: Any) -> types.ElicitResult:
+        return types.ElicitResult(action="decline")
+
+    def form_only(caps: types.ClientCapabilities) -> types.ClientCapabilities:
+        return caps.model_copy(
+            update={"elicitation": types.ElicitationCapability(form=types.FormElicitationCapability())}
+        )
+
+    with anyio.fail_after(10):
+        async with client(mode=mode, elicitation_callback=elicit) as c:
+            assert (await c.call_tool("connect_account", {})).is_error is False  # URL elicitation declined
+        shaped = client(mode=mode, elicitation_callback=elicit)
+        compat.shape_client_capabilities(shaped, form_only)
+        async with shaped as c:
+            assert (await c.call_tool("connect_account", {})).is_error  # the tool needs URL elicitation
 
 
 def test_the_sdk_still_requires_result_type_on_a_2026_result_before_reading_it():
