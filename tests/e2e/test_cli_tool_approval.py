@@ -1,5 +1,6 @@
 """``workbench call`` on a tool annotated destructive: refused without a terminal unless ``--yes``; the
-profile's ``tool_approval`` policy says which tools ask (demo server over HTTP, the CLI in process)."""
+profile's ``tool_approval`` policy (``--tool-approval``) says which tools ask (demo server over HTTP, the CLI in
+process)."""
 
 from __future__ import annotations
 
@@ -39,13 +40,13 @@ async def test_a_destructive_tool_is_refused_without_a_terminal_and_called_with_
         assert code == 0, err
         assert json_lines(out)[-1]["result"]["text"] == "counter = 0"
         # a profile whose policy is "always" asks for a tool that is not destructive too; "never" asks for none
-        code, _, err = await workbench(env, "profile", "add", "demo", "--mcp", url)
+        code, _, err = await workbench(env, "profile", "add", "demo", "--mcp", url, "--tool-approval", "always")
         assert code == 0, err
         store = ProfileStore(Path(env["WORKBENCH_CONFIG_DIR"]))
-        saved = store.find("demo")
-        store.upsert(saved.model_copy(update={"tool_approval": "always"}))
+        assert store.find("demo").tool_approval == "always"  # type: ignore[union-attr]
         code, out, err = await workbench(env, "call", "--profile", "demo", "bump_counter", "--json")
         assert code == 1 and error_code(out, err) == "tool-call-denied"
-        store.upsert(saved.model_copy(update={"tool_approval": "never"}))
+        code, _, err = await workbench(env, "profile", "edit", "demo", "--tool-approval", "never")
+        assert code == 0, err
         code, out, err = await workbench(env, "call", "--profile", "demo", "reset_counter", "--json")
         assert code == 0, err

@@ -312,6 +312,7 @@ class ProfileAddOptions(ProfileCommandOptions):
         oauth: ``--oauth``: log in with OAuth 2.1 (MCP over HTTP).
         oauth_scopes: ``--oauth-scope`` values.
         oauth_client: Who the OAuth client is (default: dynamic registration).
+        tool_approval: ``--tool-approval``: when its tool calls ask first (MCP; ``None``: the default).
     """
 
     name: str
@@ -319,6 +320,7 @@ class ProfileAddOptions(ProfileCommandOptions):
     oauth: bool = False
     oauth_scopes: tuple[str, ...] = ()
     oauth_client: OAuthClientOptions = field(default_factory=OAuthClientOptions)
+    tool_approval: str | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -331,6 +333,7 @@ class ProfileEditOptions(ProfileCommandOptions):
         forget_origins: ``--forget-origin`` values.
         oauth: ``--oauth``: log in with OAuth 2.1 from now on (MCP over HTTP).
         oauth_client: A new OAuth client identity (nothing given: unchanged).
+        tool_approval: ``--tool-approval``: when its tool calls ask first (MCP; ``None``: unchanged).
     """
 
     name: str
@@ -338,6 +341,7 @@ class ProfileEditOptions(ProfileCommandOptions):
     forget_origins: tuple[str, ...] = ()
     oauth: bool = False
     oauth_client: OAuthClientOptions = field(default_factory=OAuthClientOptions)
+    tool_approval: str | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

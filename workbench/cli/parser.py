@@ -57,6 +57,7 @@ from workbench.cli.options import (
 )
 from workbench.cli.sampling_cli import ModelCommandOptions, add_model_commands, add_sampling_options
 from workbench.cli.tasks_parser import add_tasks_commands
+from workbench.cli.tool_approval_cli import add_tool_approval_option
 from workbench.core.oauth_names import SIGNING_ALGORITHMS, TOKEN_ENDPOINT_AUTH_METHODS
 from workbench.core.timeouts import DEFAULT_CONNECT_TIMEOUT, DEFAULT_LOGIN_TIMEOUT, DEFAULT_REQUEST_TIMEOUT
 
@@ -239,6 +240,7 @@ def _profile_command_options(
             oauth=args.oauth,
             oauth_client=oauth_client_options(args),
             config_dir=config_dir,
+            tool_approval=args.tool_approval,
         )
     return ProfileAddOptions(
         name=args.name,
@@ -247,6 +249,7 @@ def _profile_command_options(
         oauth_scopes=tuple(args.oauth_scope),
         oauth_client=oauth_client_options(args),
         config_dir=config_dir,
+        tool_approval=args.tool_approval,
     )
 
 
@@ -541,6 +544,7 @@ def add_profile_commands(sub: Any) -> None:
     add.add_argument("--oauth", action="store_true", help="MCP over HTTP: log in with OAuth 2.1 (workbench login NAME)")
     add.add_argument("--oauth-scope", action="append", default=[], metavar="SCOPE", help="with --oauth: extra scope")
     add_oauth_client_options(add)
+    add_tool_approval_option(add)
     edit = psub.add_parser("edit", help="change a saved profile (only the options given)")
     edit.add_argument("name", metavar="NAME")
     edit.add_argument(
@@ -562,6 +566,7 @@ def add_profile_commands(sub: Any) -> None:
     edit.add_argument("--oauth", action="store_true", help="MCP over HTTP: log in with OAuth 2.1 from now on")
     add_client_options(edit, editing=True)
     add_oauth_client_options(edit)
+    add_tool_approval_option(edit)
     add_config_dir_option(edit)
     listing = psub.add_parser("list", help="list saved profiles")
     listing.add_argument("--json", action="store_true")

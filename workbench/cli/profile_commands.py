@@ -37,6 +37,7 @@ from workbench.cli.profile_overrides import apply_overrides
 from workbench.cli.render import print_error
 from workbench.cli.sampling_cli import ModelCommandOptions
 from workbench.cli.targets import parse_origins, target_spec
+from workbench.cli.tool_approval_cli import with_tool_approval
 from workbench.core.credentials import KeyringCredentialStore
 from workbench.core.errors import ConfigError, WorkbenchError
 from workbench.core.oauth_login import login, logout
@@ -107,7 +108,7 @@ async def _profile(options: ProfileCommandOptions) -> int:
         print(f"removed {profile.name}", file=sys.stderr)
         return EXIT_OK
     if isinstance(options, ProfileEditOptions):
-        edited = _edited_profile(profiles.find(options.name), options)
+        edited = with_tool_approval(_edited_profile(profiles.find(options.name), options), options.tool_approval)
         if options.oauth_client or options.oauth:
             await profiles.save_oauth_client(edited, _client_secret(options.oauth_client, edited))
         else:
@@ -116,6 +117,7 @@ async def _profile(options: ProfileCommandOptions) -> int:
         return EXIT_OK
     assert isinstance(options, ProfileAddOptions)
     new = apply_client_options(_new_profile(options), options.target.client)  # --root, --no-sampling …
+    new = with_tool_approval(new, options.tool_approval)
     if options.oauth_client:
         secret = _client_secret(options.oauth_client, new)
         if secret is None and _needs_client_secret(new):

@@ -4,6 +4,7 @@ model's mistakes answered as errors, the rounds bounded, and the endpoint's HTTP
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -127,3 +128,15 @@ async def test_an_endpoint_that_sends_garbage_fails_the_turn(model_api: ModelAPI
         chat = ToolChat(agent, responder(model_api, "openai", "garbage"), gate=ToolCallGate())
         events = await turn(chat, "hello")
     assert isinstance(events[-1], Failed) and isinstance(events[-1].error, ModelResponseError)
+
+
+async def test_cancelling_a_turn_stops_the_models_answer_under_way(model_api: ModelAPI) -> None:
+    async with MCPAgent.in_process(build_server(), name="demo") as agent:
+        wire, asked = WireRecorder(), asyncio.Event()
+        wire.subscribe(lambda record: asked.set() if record.protocol == "model" else None)
+        chat = ToolChat(agent, responder(model_api, "openai", "hang", wire=wire), gate=ToolCallGate())
+        task = asyncio.ensure_future(turn(chat, "hello"))
+        await asyncio.wait_for(asked.wait(), 10)  # the request went out; its answer never comes
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await asyncio.wait_for(task, 5)
