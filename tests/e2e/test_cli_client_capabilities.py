@@ -57,6 +57,8 @@ async def test_profile_add_and_edit_save_roots_and_switches_and_a_run_uses_them(
         [saved] = [p for p in json_lines(out) if p["name"] == "demo"]
         assert saved["roots"] == [{"uri": second.as_uri(), "name": "b"}]
         assert not saved["client_capabilities"]["roots"] and not saved["client_capabilities"]["apps"]
+        code, out, _ = await workbench(env, "profile", "list")
+        assert f"[roots: {second.as_uri()}] [not advertised: roots, apps]" in out
         code, out, err = await workbench(env, "call", "--profile", "demo", "show_roots", "--json")
         assert code == 1  # roots switched off: the server's roots/list is refused and its tool fails
         code, _, err = await workbench(env, "profile", "edit", "demo", "--client-capabilities", "all")

@@ -151,3 +151,12 @@ def apply_client_options(profile: ConnectionProfile, options: ClientOptions) -> 
         "roots": [Root(uri=uri, name=name) for uri, name in roots],
     }
     return profile.model_copy(update=changes)
+
+
+def client_summary(profile: ConnectionProfile) -> str:
+    """What ``profile list`` adds for an MCP profile: its roots and the capabilities it does not advertise."""
+    roots = getattr(profile, "roots", None) or []
+    switches = getattr(profile, "client_capabilities", None)
+    off = switches.switched_off() if switches is not None else []
+    named = f" [roots: {', '.join(root.uri for root in roots)}]" if roots else ""
+    return named + (f" [not advertised: {', '.join(off)}]" if off else "")

@@ -17,7 +17,7 @@ from typing import Any
 from pydantic import SecretStr, ValidationError
 
 from workbench.cli.a2a_oauth_fields import a2a_oauth_fields, refuse_mcp_login
-from workbench.cli.client_options import apply_client_options
+from workbench.cli.client_options import apply_client_options, client_summary
 from workbench.cli.login_explain import StepPrinter
 from workbench.cli.oauth_fields import oauth_client_fields, read_secret_value
 from workbench.cli.options import (
@@ -100,6 +100,7 @@ async def _profile(options: ProfileCommandOptions) -> int:
                 oauth = _oauth_summary(p)
                 origins = getattr(p, "allowed_origins", None)
                 also = f" [also to: {', '.join(origins)}]" if origins else ""
+                also += client_summary(p)  # MCP: the roots offered, the capabilities not advertised
                 print(f"{p.name:<24} {p.kind:<10} {_target(p)}{key if p.secrets else ''}{oauth}{also}  (id {p.id})")
         return EXIT_OK
     if isinstance(options, ProfileRemoveOptions):
