@@ -29,6 +29,12 @@ Sampling answered by a script or a model (OpenAI-compatible or Anthropic, the ``
     agent = MCPAgent(url, sampling_handler=sampling)   # sampling.ledger counts requests, tokens, cost
     SamplingScript.from_file("replies.yaml")           # rules: match the last user message, reply or call a tool
 
+A model chatting through an MCP server's tools, destructive calls asked about first::
+
+    chat = ToolChat(agent, model, gate=ToolCallGate(ask_the_user))   # ask_the_user(ToolCallRequest) -> bool
+    async for event in chat.send("reset the counter"):   # TextDelta, ToolCallRequested, ToolCallAnswered …
+        ...
+
 Log in (or out) without opening a session, each step reported as it happens::
 
     result = await login(url, oauth=OAuth(...), credentials=store, on_step=print)   # tokens stored
@@ -111,6 +117,7 @@ if TYPE_CHECKING:
         SamplingUsage,
         StatusChanged,
         TextDelta,
+        ToolCallAnswered,
         ToolCallRequested,
         ToolResult,
     )
@@ -132,6 +139,8 @@ if TYPE_CHECKING:
     from workbench.core.sampling.responders import SamplingLogEntry, SamplingPolicy, SamplingResponders
     from workbench.core.sampling.script import SamplingScript
     from workbench.core.sampling.service import SamplingChoice, SamplingService
+    from workbench.core.sampling.tool_chat import ToolChat, ToolChatLimitError, ToolChatLimits
+    from workbench.core.tool_approval import ToolCallDeniedError, ToolCallGate, ToolCallRequest
     from workbench.core.wire.recorder import WireRecorder
 
 _SOURCES: dict[str, str] = {
@@ -202,6 +211,7 @@ _SOURCES: dict[str, str] = {
     "SamplingResponse": "workbench.core.protocols.base",
     "StatusChanged": "workbench.core.protocols.base",
     "TextDelta": "workbench.core.protocols.base",
+    "ToolCallAnswered": "workbench.core.protocols.base",
     "ToolCallRequested": "workbench.core.protocols.base",
     "ToolResult": "workbench.core.protocols.base",
     "AgentConfig": "workbench.core.protocols.contract",
@@ -236,6 +246,12 @@ _SOURCES: dict[str, str] = {
     "SamplingScript": "workbench.core.sampling.script",
     "SamplingChoice": "workbench.core.sampling.service",
     "SamplingService": "workbench.core.sampling.service",
+    "ToolChat": "workbench.core.sampling.tool_chat",
+    "ToolChatLimitError": "workbench.core.sampling.tool_chat",
+    "ToolChatLimits": "workbench.core.sampling.tool_chat",
+    "ToolCallDeniedError": "workbench.core.tool_approval",
+    "ToolCallGate": "workbench.core.tool_approval",
+    "ToolCallRequest": "workbench.core.tool_approval",
     "WireRecorder": "workbench.core.wire.recorder",
 }
 """Public name -> the module that defines it. A name's module is imported when the name is first read
@@ -333,7 +349,14 @@ __all__ = [
     "TaskSnapshot",
     "TaskSummary",
     "TextDelta",
+    "ToolCallAnswered",
+    "ToolCallDeniedError",
+    "ToolCallGate",
+    "ToolCallRequest",
     "ToolCallRequested",
+    "ToolChat",
+    "ToolChatLimitError",
+    "ToolChatLimits",
     "ToolResult",
     "UnreachableError",
     "UnsupportedCapabilityError",
