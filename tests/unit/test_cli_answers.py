@@ -92,3 +92,24 @@ async def test_input_ending_in_the_middle_of_a_terminal_form_cancels_it(monkeypa
     book = AnswerBook([], interactive=True, note=io.StringIO())
     form = ElicitationRequest(mode="form", message="table?", requested_schema=_PARTY_FORM)
     assert (await book.elicitation(form)).action == "cancel"
+
+
+@pytest.mark.asyncio
+async def test_a_call_that_asks_first_is_shown_with_its_hints_and_goes_out_only_on_yes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from workbench.core.protocols.catalog import ToolSpec
+    from workbench.core.tool_approval import ToolCallRequest
+
+    tool = ToolSpec("wipe\x1b[2J", annotations={"destructiveHint": True, "openWorldHint": False})
+    request = ToolCallRequest("demo", tool, {"path": "/tmp/x"}, caller="cli")
+    monkeypatch.setattr("sys.stdin", io.StringIO("y\nn\n"))
+    note = io.StringIO()
+    book = AnswerBook([], interactive=True, note=note)
+    assert await book.approve_tool_call(request) is True
+    assert await book.approve_tool_call(request) is False
+    assert await book.approve_tool_call(request) is False  # the input ended: no
+    shown = note.getvalue()
+    assert "destructive: yes" in shown and "open world: no" in shown and '"/tmp/x"' in shown
+    assert "\x1b" not in shown  # the server's tool name cannot drive the terminal
+    assert await AnswerBook([], interactive=False, note=io.StringIO()).approve_tool_call(request) is False
