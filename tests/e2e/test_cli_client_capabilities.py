@@ -31,6 +31,9 @@ async def test_switches_and_roots_given_for_one_run_are_what_the_client_declares
         code, out, err = await workbench(env, "inspect", "--mcp", url, "--client-capabilities", "none", "--json")
         assert code == 0, err
         assert json_lines(out)[0]["client_capabilities"] == {}
+        code, out, err = await workbench(env, "inspect", "--mcp", url, "--json", "--no-elicitation", "--no-tasks")
+        assert code == 0, err
+        assert json_lines(out)[0]["client_capabilities"] == {"sampling": {"tools": {}}}
         code, out, err = await workbench(
             env, "call", "--mcp", url, "--mode", "legacy", "show_roots", "--json",
             "--root", str(folder), "--root", "file:///data",

@@ -82,7 +82,12 @@ def add_client_options(parser: argparse.ArgumentParser, *, editing: bool = False
 
 
 def _elicitation_mode(mode: str) -> str:
-    """``--no-elicitation=form|url`` → the switch word (``call --no-elicitation TOOL`` is refused, not eaten)."""
+    """``--no-elicitation=form|url`` → the switch word (``call --no-elicitation TOOL`` is refused, not eaten).
+
+    argparse also passes the bare option's ``const`` (``elicitation``: both modes) through here.
+    """
+    if mode == "elicitation":
+        return mode
     if mode not in ("form", "url"):
         raise argparse.ArgumentTypeError(f"takes form or url (--no-elicitation=url), got {mode!r}")
     return f"elicitation-{mode}"
