@@ -94,9 +94,6 @@ async def test_a_model_picked_in_the_chat_calls_the_servers_tools_through_the_ap
     answer_with(prompts, seen, ToolApprovalDialog.call)
     try:
         async with serve_model_api() as api:
-            endpoint = ModelEndpoint(name="loop", api="anthropic", base_url=api.url, model="call:reset_counter")
-            store.put(endpoint)
-            await store.set_key("loop", SecretStr(KEY))
             # the demo server with its entry point named away: a server a person cannot chat with
             conn = await ctx.services.connections.connect(demo_stdio_profile(agent_tool="no_such_entry"))
             widget = ChatWidget(ctx)
@@ -104,6 +101,12 @@ async def test_a_model_picked_in_the_chat_calls_the_servers_tools_through_the_ap
             widget.resize(900, 700)
             widget.show()
             ctx.selection.select(conn.id)
+            assert not widget.input.isEnabled() and not widget.model_row.isVisible()  # no model saved yet
+            endpoint = ModelEndpoint(name="loop", api="anthropic", base_url=api.url, model="call:reset_counter")
+            store.put(endpoint)
+            await store.set_key("loop", SecretStr(KEY))
+            widget.hide()
+            widget.show()  # coming into view, the pane offers the model saved meanwhile
             assert not widget.input.isEnabled() and widget.model_row.isVisible()
             assert widget.choose_model("loop") and widget.input.isEnabled() and not widget.banner.isVisible()
             widget.input.setPlainText("please reset the counter")

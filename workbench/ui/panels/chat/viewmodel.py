@@ -36,6 +36,7 @@ log = logging.getLogger(__name__)
 NO_SELECTION = "Select a connection to chat with it."
 NO_ENTRY_POINT = "This server has no agent entry point (tools: {tools}). Use the Inspector's Tools tab to call a tool."
 PICK_A_MODEL = "Or pick a model above to chat through its tools."
+SAVE_A_MODEL = "Or save a model endpoint (workbench model add) to chat through its tools."
 
 
 @dataclass(frozen=True, slots=True)
@@ -426,6 +427,8 @@ class ChatViewModel(QObject):
             reason = NO_ENTRY_POINT.format(tools=", ".join(_tool_names(conn.agent)) or "none")
             if ModelChats.applies(conn.agent) and self.models.names():
                 reason = f"{reason} {PICK_A_MODEL}"
+            elif ModelChats.applies(conn.agent) and self._ctx.services.sampling is not None:
+                reason = f"{reason} {SAVE_A_MODEL}"
             return InputState(False, reason)
         waiting = self._session(cid).conversation.waiting_task_id is not None
         return InputState(True, "", waiting=waiting and not self.is_streaming(cid))

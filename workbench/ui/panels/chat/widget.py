@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 from PySide6.QtCore import QSizeF, Qt, QTimer, QUrl, Signal
-from PySide6.QtGui import QKeyEvent, QResizeEvent
+from PySide6.QtGui import QKeyEvent, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -169,6 +169,11 @@ class ChatWidget(QWidget):
         """A new pane height moves the box's cap."""
         super().resizeEvent(event)
         self.fit_input()
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802
+        """Coming into view re-reads the saved models (one may have been added meanwhile)."""
+        super().showEvent(event)
+        self._show_models()
 
     # ------------------------------------------------------------------ intents (shortcut targets)
 
