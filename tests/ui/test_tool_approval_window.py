@@ -131,3 +131,23 @@ async def test_a_model_picked_in_the_chat_calls_the_servers_tools_through_the_ap
     finally:
         await ctx.services.connections.aclose()
         ctx.bridge.detach()
+
+
+def test_the_connection_dialog_edits_an_mcp_profiles_tool_call_policy(qtbot) -> None:
+    from PySide6.QtWidgets import QDialog
+
+    from workbench.core.profiles import MCPStdioProfile
+    from workbench.ui.dialogs.connection import ConnectionDialog
+
+    dialog = ConnectionDialog(MCPStdioProfile(name="s", command="python", tool_approval="always"))
+    qtbot.addWidget(dialog)
+    combo = dialog.tool_approval_combo
+    assert combo.currentData() == "always" and combo.isVisibleTo(dialog)
+    combo.setCurrentIndex(combo.findData("never"))
+    assert dialog.ok_button().isEnabled(), dialog.field_errors()
+    dialog.ok_button().click()
+    assert dialog.result() == QDialog.DialogCode.Accepted
+    assert dialog.profile().tool_approval == "never"  # type: ignore[union-attr]
+    fresh = ConnectionDialog()
+    qtbot.addWidget(fresh)
+    assert fresh.tool_approval_combo.currentData() == "destructive"
