@@ -71,6 +71,7 @@ README_SHOTS = {
     "dialog-handoff-approval.png": ("1366x768-light", "08-handoff-approval.png"),
     "handoff-waiting-for-user.png": ("1366x768-light", "09-handoff-waiting-for-user.png"),
     "window-mcp-app.png": ("1920x1080-light", "10b-mcp-app.png"),
+    "window-sampling-model.png": ("1920x1080-light", "10c-sampling-by-a-model.png"),
     "window-tasks.png": ("1920x1080-light", "11-tasks.png"),
     "login-steps.png": ("1920x1080-light", "12-login-steps.png"),
     "login-failed-step.png": ("1366x768-light", "13-login-failed-step.png"),
@@ -311,6 +312,10 @@ async def demo_journeys(window: Any, camera: Camera) -> None:
     # 10b. an MCP App: the demo's weather tool shown in its sandboxed web view above the result
     await app_step(window, camera)
 
+    # 10c. sampling answered by a model: the demo server's handoff tool asks for a completion, a local model
+    # endpoint (the tests' loopback OpenAI-compatible API) answers it; the responder dialog shows the log
+    await sampling_step(window, camera)
+
     # 11. the 2026-07-28 Tasks extension: the demo server runs a counting task; the Tasks tab follows it
     await tasks_step(window, camera)
 
@@ -337,6 +342,40 @@ async def app_step(window: Any, camera: Camera) -> None:
     await asyncio.sleep(1.0)  # the app's own forecast call and its resize
     await settle()
     camera.shot("10b-mcp-app.png")
+
+
+async def sampling_step(window: Any, camera: Camera) -> None:
+    """The demo server's ``handoff`` tool sampled and answered by a model endpoint under the *auto* policy."""
+    from PySide6.QtWidgets import QDialog
+
+    from tests.servers.model_api import serve_model_api
+    from workbench.core.sampling.endpoints import ModelEndpoint
+    from workbench.core.sampling.responders import SamplingPolicy
+    from workbench.core.sampling.service import SamplingChoice
+    from workbench.ui.asyncutil import wait_signal
+
+    service = window.ctx.services.sampling
+    async with serve_model_api() as api:
+        endpoint = ModelEndpoint(
+            name="local", api="openai", base_url=api.openai_url, model="echo", input_price=0.15, output_price=0.6
+        )
+        service.endpoints.put(endpoint)
+        service.set_choice("Demo MCP (stdio)", SamplingChoice("model:local", SamplingPolicy.AUTO))
+        window.ctx.selection.select("demo-mcp-stdio")
+        await settle()
+        inspector = window.inspector.inspector("mcp")
+        inspector.tabs.setCurrentWidget(inspector.tools)
+        assert inspector.tools.select_tool("handoff")
+        call = inspector.tools.detail.call
+        call.form.set_value({"agent_uri": "agent://travel", "message": "Plan a weekend in Lisbon for two"})
+        finished = asyncio.ensure_future(wait_signal(inspector.vm.calls.finished, WAIT))
+        call.call_button.click()
+        await finished
+        window.open_sampling_responder()
+        await settle()
+        camera.shot("10c-sampling-by-a-model.png")
+        for dialog in [w for w in window.findChildren(QDialog) if w.isVisible()]:
+            dialog.reject()
 
 
 async def tasks_step(window: Any, camera: Camera) -> None:
