@@ -8,8 +8,8 @@ command line sees argparse's namespace. Targets: ``--mcp URL`` (Streamable HTTP)
 Only argparse and the option types are imported here (no pydantic, no SDK, no asyncio): the window
 starts through this module.
 
-Over 500 lines on purpose: it is the whole grammar, every subcommand's options beside the one reading of
-the namespace into typed options, so a flag and what it becomes are read in one place.
+The grammar of the target options and of the profile commands is in ``target_parser`` and
+``profile_parser``; the namespace is read here only.
 """
 
 from __future__ import annotations
@@ -18,17 +18,8 @@ import argparse
 from collections.abc import Sequence
 from typing import Any
 
-from workbench.cli.client_options import ClientOptions, add_client_options
-from workbench.cli.oauth_grant_parser import (
-    OAUTH_GRANT_HELP,
-    OAUTH_GRANTS,
-    OAUTH_SECRET_KINDS,
-    add_oauth_grant_options,
-    add_secret_file_options,
-)
+from workbench.cli.client_options import ClientOptions
 from workbench.cli.options import (
-    A2A_VERSIONS,
-    BINDINGS,
     MCP_MODES,
     AgentCommandOptions,
     CallOptions,
@@ -55,11 +46,11 @@ from workbench.cli.options import (
     TimeoutOptions,
     WindowOptions,
 )
+from workbench.cli.profile_parser import add_profile_commands
 from workbench.cli.sampling_cli import ModelCommandOptions, add_model_commands, add_sampling_options
+from workbench.cli.target_parser import add_config_dir_option, add_target_options
 from workbench.cli.tasks_parser import add_tasks_commands
-from workbench.cli.tool_approval_cli import add_tool_approval_option
-from workbench.core.oauth_names import SIGNING_ALGORITHMS, TOKEN_ENDPOINT_AUTH_METHODS
-from workbench.core.timeouts import DEFAULT_CONNECT_TIMEOUT, DEFAULT_LOGIN_TIMEOUT, DEFAULT_REQUEST_TIMEOUT
+from workbench.core.timeouts import DEFAULT_CONNECT_TIMEOUT, DEFAULT_REQUEST_TIMEOUT
 
 
 def parse_command_line(argv: Sequence[str]) -> CommandOptions:
@@ -382,135 +373,6 @@ def add_window_options(parser: argparse.ArgumentParser) -> None:
     add_config_dir_option(parser)
 
 
-def add_target_options(parser: argparse.ArgumentParser, *, with_profile: bool = True) -> None:
-    """Add the mutually exclusive protocol/target options (``--stdio`` takes the command after ``--``).
-
-    ``--profile NAME`` (a saved profile, its secrets from the OS keyring) is one of them unless
-    ``with_profile`` is False.
-    """
-    group = parser.add_mutually_exclusive_group(required=True)
-    if with_profile:
-        group.add_argument("--profile", metavar="NAME", help="a saved profile (see 'workbench profile list')")
-    group.add_argument("--mcp", metavar="URL", help="an MCP server over Streamable HTTP")
-    group.add_argument("--mcp-sse", metavar="URL", help="an MCP server over the legacy HTTP+SSE transport")
-    group.add_argument("--a2a", metavar="URL", help="an A2A agent (base URL or agent card URL)")
-    group.add_argument(
-        "--stdio", action="store_true", help="an MCP server started as a child process: give its command after --"
-    )
-    parser.add_argument("--agent-tool", metavar="TOOL", help="MCP: the tool that serves as the agent entry point")
-    parser.add_argument(
-        "--binding",
-        choices=tuple(BINDINGS),
-        default=None,
-        help="A2A: the protocol binding to use among those the card offers (default: auto, the card's first "
-        "HTTP one; grpc needs a2a-sdk[grpc] and its wire log keeps messages, not HTTP/2 frames)",
-    )
-    parser.add_argument(
-        "--a2a-version",
-        choices=A2A_VERSIONS,
-        default=None,
-        help="A2A: the protocol version to speak, using the card's interface of that version "
-        "(default: auto, 1.0 when the card offers it)",
-    )
-    parser.add_argument(
-        "--header", action="append", default=[], metavar="K=V", help="HTTP header for every request (repeatable)"
-    )
-    parser.add_argument(
-        "--env", action="append", default=[], metavar="K=V", help="stdio: environment variable for the server"
-    )
-    parser.add_argument(
-        "--allow-origin",
-        action="append",
-        default=[],
-        metavar="ORIGIN",
-        help="also send this target's credentials (--header values) to ORIGIN (https://host:port), e.g. where "
-        "an agent card points; by default they go only to the URL given (repeatable)",
-    )
-    parser.add_argument(
-        "--max-message-bytes",
-        metavar="SIZE",
-        help="HTTP: most bytes of one response body or one event, e.g. 64MiB (the default), 128M, 500KB, or none",
-    )
-    parser.add_argument(
-        "--max-stream-bytes",
-        metavar="SIZE",
-        help="HTTP: most bytes of one event stream answering one request (default 128MiB), or none",
-    )
-    add_client_options(parser)
-
-
-def add_oauth_client_options(parser: argparse.ArgumentParser) -> None:
-    """``profile add/edit``'s OAuth client (dynamic, pre-registered, CIMD, private key JWT), grant and DPoP."""
-    parser.add_argument(
-        "--oauth-client-id",
-        metavar="ID",
-        help="with --oauth, or for an --a2a agent card's OAuth schemes: a client registered out of band",
-    )
-    secret = parser.add_mutually_exclusive_group()
-    secret.add_argument(
-        "--oauth-client-secret-from-stdin",
-        dest="oauth_client_secret_from",
-        action="store_const",
-        const="stdin",
-        help="read the pre-registered client's secret from standard input (kept in the OS keyring)",
-    )
-    secret.add_argument(
-        "--oauth-client-secret-ask",
-        dest="oauth_client_secret_from",
-        action="store_const",
-        const="ask",
-        help="ask for the pre-registered client's secret at a hidden prompt (kept in the OS keyring)",
-    )
-    parser.add_argument(
-        "--oauth-token-auth",
-        choices=TOKEN_ENDPOINT_AUTH_METHODS,
-        default=None,
-        metavar="METHOD",
-        help="the pre-registered client's token endpoint auth: client_secret_basic (default), client_secret_post, none",
-    )
-    parser.add_argument(
-        "--oauth-client-metadata-url",
-        metavar="URL",
-        help="with --oauth: the client's metadata document (CIMD); its https URL is the client id",
-    )
-    parser.add_argument(
-        "--oauth-dynamic-client", action="store_true", help="with --oauth: register dynamically (the default)"
-    )
-    parser.add_argument(
-        "--oauth-redirect-port",
-        type=int,
-        default=None,
-        metavar="PORT",
-        help="with --oauth: the loopback redirect port (http://127.0.0.1:PORT/callback) the client is registered with",
-    )
-    parser.add_argument(
-        "--oauth-grant",
-        choices=OAUTH_GRANTS,
-        default=None,
-        help=OAUTH_GRANT_HELP,
-    )
-    add_oauth_grant_options(parser)
-    parser.add_argument(
-        "--oauth-client-key-file",
-        metavar="PEM",
-        help="with --oauth-client-id: a private_key_jwt client's PEM private key file (the profile keeps its path)",
-    )
-    parser.add_argument(
-        "--oauth-client-key-algorithm",
-        choices=SIGNING_ALGORITHMS,
-        default=None,
-        metavar="ALG",
-        help="the client key's signature algorithm: RS256, ES256, … (default: the key's usual one)",
-    )
-    parser.add_argument(
-        "--oauth-dpop",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="with --oauth or --a2a: DPoP-bound tokens, proofs signed with the profile's own key (kept in the OS "
-        "keyring)",
-    )
-
-
 def oauth_client_options(args: argparse.Namespace) -> OAuthClientOptions:
     """The ``--oauth-client-*`` values of ``profile add/edit``."""
     return OAuthClientOptions(
@@ -528,111 +390,4 @@ def oauth_client_options(args: argparse.Namespace) -> OAuthClientOptions:
         idp_token_endpoint=args.oauth_idp_token_endpoint,
         idp_client_id=args.oauth_idp_client_id,
         id_token_file=args.oauth_id_token_file,
-    )
-
-
-def add_profile_commands(sub: Any) -> None:
-    """Register ``profile``, ``secret``, ``login`` and ``logout`` on the top-level subparsers."""
-    profile = sub.add_parser("profile", help="saved connection profiles")
-    psub = profile.add_subparsers(dest="profile_command", required=True)
-    add = psub.add_parser("add", help="save a profile (the protocol is explicit)")
-    add.add_argument("name", metavar="NAME")
-    add_target_options(add, with_profile=False)
-    add.add_argument("--mode", choices=MCP_MODES, default=None, help="MCP protocol era (auto)")
-    add.add_argument("--connect-timeout", type=float, default=None, metavar="S")
-    add.add_argument("--timeout", type=float, default=None, metavar="S")
-    add.add_argument("--oauth", action="store_true", help="MCP over HTTP: log in with OAuth 2.1 (workbench login NAME)")
-    add.add_argument("--oauth-scope", action="append", default=[], metavar="SCOPE", help="with --oauth: extra scope")
-    add_oauth_client_options(add)
-    add_tool_approval_option(add)
-    edit = psub.add_parser("edit", help="change a saved profile (only the options given)")
-    edit.add_argument("name", metavar="NAME")
-    edit.add_argument(
-        "--allow-origin",
-        action="append",
-        default=[],
-        metavar="ORIGIN",
-        help="also send the profile's credentials to ORIGIN (https://host:port), kept with the profile (repeatable)",
-    )
-    edit.add_argument(
-        "--forget-origin", action="append", default=[], metavar="ORIGIN", help="no longer allow ORIGIN (repeatable)"
-    )
-    edit.add_argument("--mode", choices=MCP_MODES, default=None, help="MCP protocol era")
-    edit.add_argument("--agent-tool", metavar="TOOL", help="MCP: the tool that serves as the agent entry point")
-    edit.add_argument("--connect-timeout", type=float, default=None, metavar="S")
-    edit.add_argument("--timeout", type=float, default=None, metavar="S")
-    edit.add_argument("--max-message-bytes", metavar="SIZE", help="HTTP: most bytes of one response body or event")
-    edit.add_argument("--max-stream-bytes", metavar="SIZE", help="HTTP: most bytes of one event stream")
-    edit.add_argument("--oauth", action="store_true", help="MCP over HTTP: log in with OAuth 2.1 from now on")
-    add_client_options(edit, editing=True)
-    add_oauth_client_options(edit)
-    add_tool_approval_option(edit)
-    add_config_dir_option(edit)
-    listing = psub.add_parser("list", help="list saved profiles")
-    listing.add_argument("--json", action="store_true")
-    remove = psub.add_parser("remove", help="delete a profile and forget its secrets")
-    remove.add_argument("name", metavar="NAME")
-
-    secret = sub.add_parser("secret", help="secrets of a profile, kept in the OS keyring")
-    ssub = secret.add_subparsers(dest="secret_command", required=True)
-    sset = ssub.add_parser("set", help="store a secret (value read from standard input)")
-    sset.add_argument("name", metavar="NAME")
-    sset.add_argument(
-        "kind",
-        metavar="KIND",
-        help="bearer | api-key[:HEADER] | header:NAME | env:NAME | query:PARAM | cookie:NAME | "
-        + " | ".join(OAUTH_SECRET_KINDS),
-    )
-    add_secret_file_options(sset)
-    sclear = ssub.add_parser("clear", help="forget a profile's secrets (all, or one kind)")
-    sclear.add_argument("name", metavar="NAME")
-    sclear.add_argument("kind", metavar="KIND", nargs="?")
-
-    for leaf in (add, listing, remove, sset, sclear):
-        add_config_dir_option(leaf)
-    login = sub.add_parser(
-        "login", help="log in to a saved profile's OAuth-protected MCP server, or its A2A agent card's OAuth schemes"
-    )
-    login.add_argument("name", metavar="NAME")
-    login.add_argument("--no-browser", action="store_true", help="only print the authorization URL; open it yourself")
-    login.add_argument(
-        "--timeout",
-        type=float,
-        default=DEFAULT_LOGIN_TIMEOUT,
-        metavar="S",
-        help=f"seconds to finish the login ({DEFAULT_LOGIN_TIMEOUT:g})",
-    )
-    login.add_argument("--json", action="store_true", help="one JSON object per auth step, then the result")
-    login.add_argument(
-        "--explain",
-        action="store_true",
-        help="show each step as it happens: its requests and answers (tokens ***), what was checked, "
-        "and on failure why and what to change",
-    )
-    login.add_argument(
-        "--allow-origin",
-        action="append",
-        default=[],
-        metavar="ORIGIN",
-        help="for this login, also send the profile's credentials to ORIGIN (saved ones: profile edit)",
-    )
-    logout = sub.add_parser("logout", help="revoke and forget the OAuth tokens of a saved profile (A2A: forget)")
-    logout.add_argument("name", metavar="NAME")
-    logout.add_argument("--json", action="store_true", help="one JSON object per auth step, then the result")
-    logout.add_argument(
-        "--explain",
-        action="store_true",
-        help="show the revocation step: its requests and answers (tokens ***) and what was checked",
-    )
-    for leaf in (login, logout):
-        add_config_dir_option(leaf)
-
-
-def add_config_dir_option(parser: argparse.ArgumentParser) -> None:
-    """``--config-dir DIR`` after a subcommand too (``workbench --config-dir DIR …`` works as well).
-
-    Its default is no attribute at all, so that a value given before the subcommand is kept.
-    """
-    parser.add_argument(
-        "--config-dir", metavar="DIR", default=argparse.SUPPRESS, help="where profiles and window settings live"
     )

@@ -9,8 +9,8 @@ from typing import Any
 
 from workbench.cli.client_options import ClientOptions
 from workbench.cli.options import BINDINGS, A2ABindingName, A2AVersionName, LimitOptions, TargetOptions
-from workbench.cli.parser import add_target_options as add_target_options  # re-exported for tests' own parsers
 from workbench.cli.parser import target_options
+from workbench.cli.target_parser import add_target_options as add_target_options  # re-exported for tests' own parsers
 from workbench.core.errors import ConfigError
 from workbench.core.timeouts import DEFAULT_CONNECT_TIMEOUT
 
