@@ -345,12 +345,17 @@ async def run(url: str, scenario: Scenario, context: Context, name: str = "") ->
         await scenario.run(agent, context)
 
 
+RENAMED = {"auth/cross-app-access-complete-flow": "auth/enterprise-managed-authorization"}
+"""Older suites' names of a scenario (0.1.16's), for running this client under them too."""
+
+
 def main(argv: list[str]) -> int:
     """Run the scenario named in the environment against the URL that ends ``argv``; return the exit status."""
     if len(argv) < 2:
         print(f"usage: {argv[0]} SERVER_URL (with MCP_CONFORMANCE_SCENARIO set)", file=sys.stderr)
         return 2
     name = os.environ.get("MCP_CONFORMANCE_SCENARIO", "")
+    name = RENAMED.get(name, name)
     context: Context = json.loads(os.environ.get("MCP_CONFORMANCE_CONTEXT") or "{}")
     if name not in SCENARIOS:
         if name in GAPS:
