@@ -9,12 +9,12 @@ import json
 from typing import Any
 
 import openai
-import pydantic
 
-from workbench.core.errors import ModelEndpointError, ModelResponseError, ModelTimeoutError
+from workbench.core.errors import ModelResponseError
 from workbench.core.protocols.base import ContentPart, SamplingRequest
-from workbench.core.sampling.completion import Budget, Completion, TextSink, ToolCallDraft, status_error
+from workbench.core.sampling.completion import Budget, Completion, TextSink, ToolCallDraft
 from workbench.core.sampling.endpoints import ModelEndpoint
+from workbench.core.sampling.sdk_calls import SDKErrors, read_answer
 from workbench.core.sampling.tools import tool_result_text
 
 _STOP = {"stop": "endTurn", "length": "maxTokens", "tool_calls": "toolUse", "function_call": "toolUse"}
@@ -117,25 +117,10 @@ async def complete(
         max_retries=0,
         http_client=http_client,
     )
-    try:
+    with SDKErrors(openai, label, key, "a chat completion", endpoint.timeout):
         async with client:
             raw = await client.chat.completions.create(**_arguments(endpoint, request))
-            if endpoint.stream:
-                try:
-                    return await _read_stream(raw, endpoint, label, on_text)
-                finally:
-                    await raw.close()  # a stream left mid-way (too big, malformed) is closed here, not by the GC
-            return _read_whole(raw, endpoint, label)
-    except openai.APITimeoutError:
-        raise ModelTimeoutError(f"{label} did not answer within {endpoint.timeout:g} s.") from None
-    except openai.APIStatusError as exc:
-        raise status_error(label, exc.status_code, str(exc.message), key) from None
-    except openai.APIConnectionError:
-        raise ModelEndpointError(f"{label} cannot be reached.", hint="check its base URL and that it runs") from None
-    except (openai.APIError, pydantic.ValidationError, ValueError, TypeError, KeyError, AttributeError) as exc:
-        raise ModelResponseError(
-            f"{label} sent an answer that is not a chat completion.", details={"error": type(exc).__name__}
-        ) from None
+            return await read_answer(raw, endpoint, label, on_text, _read_whole, _read_stream)
 
 
 def _read_whole(raw: Any, endpoint: ModelEndpoint, label: str) -> Completion:
