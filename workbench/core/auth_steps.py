@@ -244,6 +244,24 @@ StepCallback = Callable[[AuthStep], None]
 """Receives each ``AuthStep`` as it finishes."""
 
 
+class StepCollector:
+    """A ``StepCallback`` that keeps each step, in order, and passes it on.
+
+    Args:
+        on_step: Receives each step too, if given.
+    """
+
+    def __init__(self, on_step: StepCallback | None) -> None:
+        self.steps: list[AuthStep] = []
+        self._on_step = on_step
+
+    def __call__(self, step: AuthStep) -> None:
+        """Keep ``step`` and pass it on."""
+        self.steps.append(step)
+        if self._on_step is not None:
+            self._on_step(step)
+
+
 class StepLog:
     """Collects the wire records of each exchange and emits merged ``AuthStep`` events in order.
 

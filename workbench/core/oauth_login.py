@@ -17,13 +17,12 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from workbench.core.errors import AuthRequiredError
 from workbench.core.oauth.results import LoginResult, LogoutResult
 from workbench.core.profiles import A2AProfile, ConnectionProfile, MCPHTTPProfile, MCPSSEProfile, uses_oauth
 from workbench.core.timeouts import DEFAULT_LOGIN_TIMEOUT
 
 if TYPE_CHECKING:
-    from workbench.core.auth_steps import AuthStep
+    from workbench.core.auth_steps import AuthStep, StepCollector
     from workbench.core.credentials import CredentialStore
     from workbench.core.http.browser import BrowserOpener
     from workbench.core.wire.recorder import WireRecorder
@@ -88,7 +87,7 @@ async def login(
     were set aside.
 
     An A2A profile's login fetches the agent card and runs the flow of each OAuth scheme a call would
-    use (``a2a_login``).
+    use.
 
     Args:
         profile: An ``auth="oauth"`` HTTP/SSE profile, or an A2A profile.
@@ -108,36 +107,22 @@ async def login(
         ConfigError: An A2A agent's card declares no OAuth scheme (``details["oauth"] == "no-oauth-scheme"``),
             or the profile's client lacks its secret or key.
     """
+    from workbench.core.auth_steps import AuthStage, StepCollector, StepLog
+
+    collect = StepCollector(on_step)
+    connection_id = connection_id or f"oauth-login-{uuid.uuid4().hex[:8]}"
     if isinstance(profile, A2AProfile):
-        return await a2a_login(
-            profile,
-            credentials,
-            opener=opener,
-            wire=wire,
-            on_step=on_step,
-            timeout=timeout,
-            resolve_secret=resolve_secret,
-            connection_id=connection_id,
-        )
+        return await _a2a_login(profile, credentials, opener, wire, collect, timeout, resolve_secret, connection_id)
     from workbench.core.agent_factory import build_agent
-    from workbench.core.auth_steps import AuthStage, StepLog
     from workbench.core.protocols.mcp.oauth import LOGIN_TIMEOUT  # lazy: the MCP SDK
     from workbench.core.protocols.mcp.oauth_storage import CredentialTokenStorage
     from workbench.core.wire.recorder import WireRecorder
 
     timeout = LOGIN_TIMEOUT if timeout is None else timeout
     wire = wire if wire is not None else WireRecorder()
-    connection_id = connection_id or f"oauth-login-{uuid.uuid4().hex[:8]}"
     storage = CredentialTokenStorage(credentials, profile.id)
     stored = (await storage.load()).tokens
     await storage.forget_tokens()
-    steps: list[AuthStep] = []
-
-    def collect(step: AuthStep) -> None:
-        steps.append(step)
-        if on_step is not None:
-            on_step(step)
-
     if stored is not None and stored.refresh_token:
         # Said as a step, so --explain and the Login view show why no refresh happens.
         StepLog(connection_id, wire, collect).step(
@@ -165,13 +150,11 @@ async def login(
     finally:
         await agent.aclose()
     state = await CredentialTokenStorage(credentials, profile.id).load()
-    if state.tokens is None:
-        raise AuthRequiredError(
-            f"{profile.url} let the workbench in without a login; nothing was stored.",
-            hint="this server may not need OAuth: set the profile's auth to 'none'",
-            details={"oauth": "not-required"},
-        )
-    return LoginResult(tuple(steps), state.expires_at, state.tokens.scope, state.redirect_port or 0)
+    return state.login_result(
+        collect.steps,
+        f"{profile.url} let the workbench in without a login; nothing was stored.",
+        hint="this server may not need OAuth: set the profile's auth to 'none'",
+    )
 
 
 async def logout(
@@ -184,41 +167,31 @@ async def logout(
 ) -> LogoutResult:
     """Revoke the profile's tokens where the server can, and forget them; see ``mcp.oauth.logout``.
 
-    An A2A profile's tokens are forgotten (``a2a_logout``).
+    An A2A profile's tokens are forgotten (an A2A card names no revocation endpoint).
     """
     if isinstance(profile, A2AProfile):
-        return await a2a_logout(profile, credentials, wire=wire, on_step=on_step, connection_id=connection_id)
+        return await _a2a_logout(profile, credentials, wire, on_step, connection_id)
     from workbench.core.protocols.mcp import oauth  # lazy: the MCP SDK
 
     return await oauth.logout(profile, credentials, wire=wire, on_step=on_step, connection_id=connection_id)
 
 
-async def a2a_login(
+async def _a2a_login(
     profile: A2AProfile,
     credentials: CredentialStore,
-    *,
     opener: BrowserOpener,
-    wire: WireRecorder | None = None,
-    on_step: Callable[[AuthStep], None] | None = None,
-    timeout: float | None = None,
-    resolve_secret: Callable[[Any], Awaitable[str | None]] | None = None,
-    connection_id: str | None = None,
+    wire: WireRecorder | None,
+    collect: StepCollector,
+    timeout: float | None,
+    resolve_secret: Callable[[Any], Awaitable[str | None]] | None,
+    connection_id: str,
 ) -> LoginResult:
-    """Log in to the OAuth schemes of an A2A agent's card now, the stored tokens set aside.
+    """Log in to the OAuth schemes of an A2A agent's card now, the stored tokens set aside (``login``).
 
     The agent is built as for a connection (the profile's client and DPoP, its other secrets), its
     card fetched, and each OAuth scheme a call would use signed in to: client credentials, or the
-    authorization code with PKCE in the browser (``opener``). Each exchange is an ``AuthStep``.
-
-    Args:
-        profile: The A2A profile.
-        credentials: The credential store (the client's secret or key; the tokens go there).
-        opener: Shows the authorization URL.
-        wire: Records the exchanges (a fresh recorder if omitted).
-        on_step: Receives each ``AuthStep`` as it finishes.
-        timeout: Seconds a browser sign-in may take (default 300).
-        resolve_secret: Looks up the profile's other secrets (headers the card fetch may need).
-        connection_id: Wire records and steps carry this id (default: a fresh ``oauth-login-…``).
+    authorization code with PKCE in the browser (``opener``). Each exchange is an ``AuthStep``;
+    ``collect`` keeps them. ``timeout`` bounds a browser sign-in (default 300 s).
 
     Raises:
         ConfigError: The card declares no OAuth scheme, or the client lacks its secret or key.
@@ -232,16 +205,9 @@ async def a2a_login(
     from workbench.core.protocols.a2a.security_login import sign_in
 
     timeout = DEFAULT_LOGIN_TIMEOUT if timeout is None else timeout
-    steps: list[AuthStep] = []
-
-    def collect(step: AuthStep) -> None:
-        steps.append(step)
-        if on_step is not None:
-            on_step(step)
-
     agent = await build_agent(
         profile,
-        connection_id=connection_id or f"oauth-login-{uuid.uuid4().hex[:8]}",
+        connection_id=connection_id,
         wire=wire,
         resolve_secret=resolve_secret,
         credentials=credentials,
@@ -256,16 +222,15 @@ async def a2a_login(
         await agent.aclose()
     expiries = [t.expires_at for t in tokens if t.expires_at is not None]
     scopes = [t.scope for t in tokens if t.scope]
-    return LoginResult(tuple(steps), min(expiries) if expiries else None, " ".join(scopes) or None, 0)
+    return LoginResult(tuple(collect.steps), min(expiries) if expiries else None, " ".join(scopes) or None, 0)
 
 
-async def a2a_logout(
+async def _a2a_logout(
     profile: A2AProfile,
     credentials: CredentialStore,
-    *,
-    wire: WireRecorder | None = None,
-    on_step: Callable[[AuthStep], None] | None = None,
-    connection_id: str | None = None,
+    wire: WireRecorder | None,
+    on_step: Callable[[AuthStep], None] | None,
+    connection_id: str | None,
 ) -> LogoutResult:
     """Forget the stored tokens of the OAuth schemes of an A2A agent's card (its card fetched to name them).
 

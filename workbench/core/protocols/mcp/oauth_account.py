@@ -14,7 +14,7 @@ import uuid
 
 import httpx2
 
-from workbench.core.auth_steps import AuthStep, StepCallback
+from workbench.core.auth_steps import StepCallback, StepCollector
 from workbench.core.credentials import CredentialStore, KeyringCredentialStore
 from workbench.core.errors import AuthRequiredError, UnreachableError
 from workbench.core.http.browser import BrowserOpener, system_browser_opener
@@ -87,13 +87,7 @@ async def login(
     connection_id = f"oauth-login-{uuid.uuid4().hex[:8]}"
     if fresh:
         await CredentialTokenStorage(store, options.key_for(url)).forget_tokens()
-    steps: list[AuthStep] = []
-
-    def collect(step: AuthStep) -> None:
-        steps.append(step)
-        if on_step is not None:
-            on_step(step)
-
+    collect = StepCollector(on_step)
     provider = await oauth_provider(
         url, options, store, wire=wire, connection_id=connection_id, opener=open_browser, on_step=collect
     )
@@ -113,19 +107,18 @@ async def login(
             hint="check the URL and that the server is running",
         ) from None
     state = await provider.storage.load()
-    if state.tokens is None:
-        raise AuthRequiredError(
-            f"{url} answered without asking for a login (HTTP {status}); nothing was stored.",
-            hint="this server may not need OAuth",
-            details={"oauth": "not-required"},
-        )
+    result = state.login_result(
+        collect.steps,
+        f"{url} answered without asking for a login (HTTP {status}); nothing was stored.",
+        hint="this server may not need OAuth",
+    )
     if status == 401:
         raise AuthRequiredError(
             f"{url} refused the token it was just given (HTTP 401).",
             hint="see the auth steps and the wire log; the authorization server may issue tokens for another resource",
             details={"oauth": "token-refused"},
         )
-    return LoginResult(tuple(steps), state.expires_at, state.tokens.scope, state.redirect_port or 0)
+    return result
 
 
 async def logout(

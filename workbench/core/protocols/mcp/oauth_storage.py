@@ -18,14 +18,17 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from mcp.shared.auth import OAuthClientInformationFull, OAuthMetadata, OAuthToken, ProtectedResourceMetadata
 from pydantic import ValidationError
 
+from workbench.core.auth_steps import AuthStep
 from workbench.core.credentials import CredentialStore
+from workbench.core.errors import AuthRequiredError
+from workbench.core.oauth.results import LoginResult
 from workbench.core.profiles.credential_keys import oauth_client_secret_key, oauth_keys
 from workbench.core.wire.redaction import Redactor
 
@@ -66,6 +69,21 @@ class StoredOAuth:
     redirect_port: int | None = None
     authorization_server: OAuthMetadata | None = None
     protected_resource: ProtectedResourceMetadata | None = None
+
+    def login_result(self, steps: Sequence[AuthStep], not_stored: str, hint: str) -> LoginResult:
+        """What a login that stored this state did.
+
+        Args:
+            steps: The login's steps, in order.
+            not_stored: What failed when no tokens were stored (the server let the client in without a login).
+            hint: What to do about it.
+
+        Raises:
+            AuthRequiredError: No tokens are stored (``details["oauth"] == "not-required"``).
+        """
+        if self.tokens is None:
+            raise AuthRequiredError(not_stored, hint=hint, details={"oauth": "not-required"})
+        return LoginResult(tuple(steps), self.expires_at, self.tokens.scope, self.redirect_port or 0)
 
 
 def _load_json(raw: str | None) -> dict[str, Any] | None:
