@@ -18,49 +18,36 @@ from tests.servers.oauth_machine import CLIENT_ID, CLIENT_SECRET
 from tests.support.a2a_machine_agent import serve_machine_agent
 from tests.support.a2a_security_agents import CLIENT_ID as OIDC_CLIENT_ID
 from tests.support.a2a_security_agents import OAuthServer, api_key_agent, oauth_agent
-from tests.support.cli_profiles import cli_env, json_error_code, workbench
+from tests.support.cli_profiles import (
+    cli_env,
+    json_error_code,
+    keyring_entries,
+    oauth_cli_env,
+    saved_profile,
+    saved_text,
+    workbench,
+)
 from tests.support.cli_runner import json_lines
 from workbench.demo.a2a_agents import serve_agent
 
 pytestmark = pytest.mark.asyncio
 
 
-def _env(tmp_path: Path) -> dict[str, str]:
-    env = cli_env(tmp_path)
-    env["WORKBENCH_OAUTH_TEST_FOLLOW"] = "1"
-    return env
-
-
-def _keyring(tmp_path: Path) -> dict[str, str]:
-    path = tmp_path / "keyring.json"
-    return json.loads(path.read_text()) if path.exists() else {}
-
-
 def _token_keys(tmp_path: Path) -> list[str]:
-    return [k for k in _keyring(tmp_path) if k.endswith(":token")]
-
-
-def _saved(tmp_path: Path) -> str:
-    return "".join(p.read_text(errors="replace") for p in (tmp_path / "config").rglob("*") if p.is_file())
-
-
-async def _profile(env: dict[str, str], name: str) -> dict[str, object]:
-    code, out, err = await workbench(env, "profile", "list", "--json")
-    assert code == 0, err
-    return next(p for p in map(json.loads, out.splitlines()) if p["name"] == name)
+    return [k for k in keyring_entries(tmp_path) if k.endswith(":token")]
 
 
 async def test_a_pre_registered_client_logs_in_with_client_credentials_explained_and_send_reuses_the_token(
     tmp_path: Path,
 ) -> None:
-    env = _env(tmp_path)
+    env = oauth_cli_env(tmp_path)
     async with serve_machine_agent() as servers:
         code, _, err = await workbench(
             env, "profile", "add", "m", "--a2a", servers.url, "--oauth-client-id", CLIENT_ID,
             "--oauth-client-secret-from-stdin", stdin=CLIENT_SECRET.encode(),
         )  # fmt: skip
         assert code == 0, err
-        saved = await _profile(env, "m")
+        saved = await saved_profile(env, "m")
         assert (saved["oauth_client"], saved["oauth_token_auth"]) == ("pre-registered", "client_secret_basic")
         code, out, _ = await workbench(env, "profile", "list")
         assert "[oauth: pre-registered]" in out
@@ -73,11 +60,11 @@ async def test_a_pre_registered_client_logs_in_with_client_credentials_explained
     assert servers.authorization_server.seen.grants == ["client_credentials"]  # send reused the login's token
     assert set(servers.seen.schemes) == {"Bearer"}
     assert len(_token_keys(tmp_path)) == 1
-    assert CLIENT_SECRET not in out + err and CLIENT_SECRET not in _saved(tmp_path)
+    assert CLIENT_SECRET not in out + err and CLIENT_SECRET not in saved_text(tmp_path)
 
 
 async def test_a_private_key_client_with_dpop_logs_in_as_json_then_logout_forgets_the_token(tmp_path: Path) -> None:
-    env = _env(tmp_path)
+    env = oauth_cli_env(tmp_path)
     async with serve_machine_agent() as servers:
         key_file = tmp_path / "client.pem"
         key_file.write_text(servers.client_key_pem)
@@ -86,7 +73,7 @@ async def test_a_private_key_client_with_dpop_logs_in_as_json_then_logout_forget
             "--oauth-client-key-file", str(key_file), "--oauth-dpop",
         )  # fmt: skip
         assert code == 0, err
-        saved = await _profile(env, "k")
+        saved = await saved_profile(env, "k")
         assert (saved["oauth_client"], saved["oauth_client_key_algorithm"], saved["oauth_dpop"]) == (
             "private-key-jwt",
             "ES256",
@@ -105,11 +92,11 @@ async def test_a_private_key_client_with_dpop_logs_in_as_json_then_logout_forget
         assert _token_keys(tmp_path) == []
     assert servers.authorization_server.seen.token_proofs == 1
     key_body = servers.client_key_pem.splitlines()[1]
-    assert key_body not in out + err and key_body not in json.dumps(_keyring(tmp_path))
+    assert key_body not in out + err and key_body not in json.dumps(keyring_entries(tmp_path))
 
 
 async def test_secret_set_stores_an_a2a_clients_key_and_refuses_an_mcp_grants_secret(tmp_path: Path) -> None:
-    env = _env(tmp_path)
+    env = oauth_cli_env(tmp_path)
     async with serve_machine_agent() as servers:
         key_file = tmp_path / "client.pem"
         key_file.write_text(servers.client_key_pem)
@@ -121,7 +108,7 @@ async def test_secret_set_stores_an_a2a_clients_key_and_refuses_an_mcp_grants_se
         assert code == 0, err
         code, _, err = await workbench(env, "secret", "set", "s", "oauth-client-key", "--file", str(key_file))
         assert code == 0, err
-        saved = await _profile(env, "s")
+        saved = await saved_profile(env, "s")
         assert (saved["oauth_client"], saved["oauth_client_key_file"], saved["oauth_client_key_algorithm"]) == (
             "private-key-jwt",
             None,
@@ -137,7 +124,7 @@ async def test_secret_set_stores_an_a2a_clients_key_and_refuses_an_mcp_grants_se
 async def test_an_openid_connect_agent_logs_in_in_the_browser_with_a_public_pre_registered_client(
     tmp_path: Path,
 ) -> None:
-    env = _env(tmp_path)
+    env = oauth_cli_env(tmp_path)
     server = OAuthServer()
     async with serve_agent(oauth_agent("oidc", server)) as url:
         code, _, err = await workbench(
@@ -161,7 +148,7 @@ async def test_an_openid_connect_agent_logs_in_in_the_browser_with_a_public_pre_
 async def test_a_refused_client_fails_at_the_token_step_prints_no_secret_stores_no_token_until_secret_set_fixes_it(
     tmp_path: Path,
 ) -> None:
-    env = _env(tmp_path)
+    env = oauth_cli_env(tmp_path)
     wrong = "not-the-secret-5521"
     async with serve_machine_agent() as servers:
         code, _, err = await workbench(
@@ -185,7 +172,7 @@ async def test_a_refused_client_fails_at_the_token_step_prints_no_secret_stores_
 
 
 async def test_login_says_when_the_card_declares_no_oauth_scheme(tmp_path: Path) -> None:
-    env = _env(tmp_path)
+    env = oauth_cli_env(tmp_path)
     async with serve_agent(api_key_agent()) as url:
         code, _, err = await workbench(env, "profile", "add", "plain", "--a2a", url)
         assert code == 0, err
@@ -219,4 +206,4 @@ async def test_profile_add_a2a_refuses_a_client_that_cannot_work_and_saves_nothi
     assert "PRIVATE KEY" not in err
     code, out, _ = await workbench(env, "profile", "list", "--json")
     assert out.strip() == ""
-    assert _keyring(tmp_path) == {}
+    assert keyring_entries(tmp_path) == {}

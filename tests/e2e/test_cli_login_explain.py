@@ -13,17 +13,11 @@ from pathlib import Path
 import pytest
 
 from tests.servers.oauth_as import serve_oauth_protected_mcp
-from tests.support.cli_profiles import cli_env, workbench
+from tests.support.cli_profiles import oauth_cli_env, workbench
 
 pytestmark = pytest.mark.asyncio
 
 IMPOSTOR = "https://impostor.example/"
-
-
-def _env(tmp_path: Path) -> dict[str, str]:
-    env = cli_env(tmp_path)
-    env["WORKBENCH_OAUTH_TEST_FOLLOW"] = "1"
-    return env
 
 
 def _headlines(out: str) -> list[str]:
@@ -31,7 +25,7 @@ def _headlines(out: str) -> list[str]:
 
 
 async def test_login_explain_shows_each_step_with_its_exchanges_and_checks_and_never_a_token(tmp_path: Path) -> None:
-    env = _env(tmp_path)
+    env = oauth_cli_env(tmp_path)
     async with serve_oauth_protected_mcp() as servers:
         code, _, err = await workbench(env, "profile", "add", "secure", "--mcp", servers.url, "--oauth")
         assert code == 0, err
@@ -60,7 +54,7 @@ async def test_login_explain_shows_each_step_with_its_exchanges_and_checks_and_n
 
 
 async def test_login_explain_names_the_failed_step_its_reason_and_what_to_change(tmp_path: Path) -> None:
-    env = _env(tmp_path)
+    env = oauth_cli_env(tmp_path)
     async with serve_oauth_protected_mcp(metadata_overrides={"issuer": IMPOSTOR}) as servers:
         code, _, err = await workbench(env, "profile", "add", "secure", "--mcp", servers.url, "--oauth")
         assert code == 0, err
@@ -77,7 +71,7 @@ async def test_login_explain_names_the_failed_step_its_reason_and_what_to_change
 
 
 async def test_login_explain_json_gives_each_step_with_checks_exchanges_and_the_failure(tmp_path: Path) -> None:
-    env = _env(tmp_path)
+    env = oauth_cli_env(tmp_path)
     async with serve_oauth_protected_mcp(metadata_overrides={"issuer": IMPOSTOR}) as servers:
         code, _, err = await workbench(env, "profile", "add", "secure", "--mcp", servers.url, "--oauth")
         assert code == 0, err
@@ -99,7 +93,7 @@ async def test_login_explain_json_gives_each_step_with_checks_exchanges_and_the_
 async def test_a_second_login_explains_the_refresh_it_skips_and_logout_explain_shows_the_revocation(
     tmp_path: Path,
 ) -> None:
-    env = _env(tmp_path)
+    env = oauth_cli_env(tmp_path)
     async with serve_oauth_protected_mcp() as servers:
         code, _, err = await workbench(env, "profile", "add", "secure", "--mcp", servers.url, "--oauth")
         assert code == 0, err

@@ -14,27 +14,16 @@ from pathlib import Path
 import pytest
 
 from tests.servers.oauth_as import TokenAuth, serve_oauth_protected_mcp
-from tests.support.cli_profiles import cli_env, workbench
+from tests.support.cli_profiles import keyring_entries, oauth_cli_env, workbench
 from workbench.core.http.origins import origin_of
 
 pytestmark = pytest.mark.asyncio
 
 
-def _oauth_env(tmp_path: Path) -> dict[str, str]:
-    env = cli_env(tmp_path)
-    env["WORKBENCH_OAUTH_TEST_FOLLOW"] = "1"
-    return env
-
-
-def _keyring(tmp_path: Path) -> dict[str, str]:
-    path = tmp_path / "keyring.json"
-    return json.loads(path.read_text()) if path.exists() else {}
-
-
 async def test_login_reports_each_step_stores_tokens_only_in_the_keyring_and_logout_revokes_them(
     tmp_path: Path,
 ) -> None:
-    env = _oauth_env(tmp_path)
+    env = oauth_cli_env(tmp_path)
     async with serve_oauth_protected_mcp() as servers:
         code, _, err = await workbench(env, "profile", "add", "secure", "--mcp", servers.url, "--oauth")
         assert code == 0, err
@@ -51,7 +40,7 @@ async def test_login_reports_each_step_stores_tokens_only_in_the_keyring_and_log
         ], err
         assert "Open this URL to log in" in err and "logged in to secure" in err
         live = servers.provider.live_tokens()
-        assert live and all(token in json.dumps(_keyring(tmp_path)) for token in live)
+        assert live and all(token in json.dumps(keyring_entries(tmp_path)) for token in live)
         for path in (tmp_path / "config").rglob("*"):
             if path.is_file():
                 assert not any(token in path.read_text(errors="replace") for token in live), path
@@ -61,13 +50,13 @@ async def test_login_reports_each_step_stores_tokens_only_in_the_keyring_and_log
         assert code == 0, err
         assert re.search(r"^\[revoke\] ok:", err, flags=re.MULTILINE), err
         assert servers.provider.live_tokens() == []
-        assert not any("oauth:" in key for key in _keyring(tmp_path))
+        assert not any("oauth:" in key for key in keyring_entries(tmp_path))
 
 
 async def test_login_json_prints_one_object_per_step_and_a_second_login_reuses_the_registration(
     tmp_path: Path,
 ) -> None:
-    env = _oauth_env(tmp_path)
+    env = oauth_cli_env(tmp_path)
     async with serve_oauth_protected_mcp() as servers:
         code, _, err = await workbench(env, "profile", "add", "secure", "--mcp", servers.url, "--oauth")
         assert code == 0, err
@@ -84,7 +73,7 @@ async def test_login_json_prints_one_object_per_step_and_a_second_login_reuses_t
 
 
 async def test_login_to_a_profile_without_oauth_is_a_usage_error(tmp_path: Path) -> None:
-    env = _oauth_env(tmp_path)
+    env = oauth_cli_env(tmp_path)
     code, _, err = await workbench(env, "profile", "add", "plain", "--mcp", "http://127.0.0.1:9/mcp")
     assert code == 0, err
     code, _, err = await workbench(env, "login", "plain")
@@ -108,7 +97,7 @@ def _expire_stored_tokens(tmp_path: Path) -> None:
 async def test_login_and_refresh_work_with_the_authorization_server_elsewhere_whatever_its_client_authentication(
     tmp_path: Path, token_auth: TokenAuth
 ) -> None:
-    env = _oauth_env(tmp_path)
+    env = oauth_cli_env(tmp_path)
     async with serve_oauth_protected_mcp(token_auth=token_auth) as servers:
         assert origin_of(servers.issuer) != origin_of(servers.url)
         code, _, err = await workbench(env, "profile", "add", "secure", "--mcp", servers.url, "--oauth")
@@ -128,7 +117,7 @@ async def test_login_and_refresh_work_with_the_authorization_server_elsewhere_wh
 async def test_a_login_refuses_an_authorization_server_endpoint_over_plain_http_off_this_machine_before_sending(
     tmp_path: Path, endpoint: str
 ) -> None:
-    env = _oauth_env(tmp_path)
+    env = oauth_cli_env(tmp_path)
     elsewhere = "http://auth.example/" + endpoint.removesuffix("_endpoint")
     async with serve_oauth_protected_mcp(metadata_overrides={endpoint: elsewhere}) as servers:
         code, _, err = await workbench(env, "profile", "add", "secure", "--mcp", servers.url, "--oauth")
@@ -142,13 +131,13 @@ async def test_a_login_refuses_an_authorization_server_endpoint_over_plain_http_
         assert steps[-1]["step"] == "discovery" and steps[-1]["status"] == "failed"
         counters = servers.provider.counters
         assert (counters.registrations, counters.authorizations, counters.code_grants) == (0, 0, 0)
-        assert not any("oauth:tokens" in key for key in _keyring(tmp_path))
+        assert not any("oauth:tokens" in key for key in keyring_entries(tmp_path))
 
 
 async def test_a_login_refuses_a_protected_resource_naming_an_authorization_server_over_plain_http_elsewhere(
     tmp_path: Path,
 ) -> None:
-    env = _oauth_env(tmp_path)
+    env = oauth_cli_env(tmp_path)
     async with serve_oauth_protected_mcp(named_authorization_server="http://auth.example/") as servers:
         code, _, err = await workbench(env, "profile", "add", "secure", "--mcp", servers.url, "--oauth")
         assert code == 0, err

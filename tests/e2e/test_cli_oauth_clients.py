@@ -14,7 +14,7 @@ import pytest
 from mcp.shared.auth import OAuthClientInformationFull
 
 from tests.servers.oauth_as import SCOPE, serve_oauth_protected_mcp
-from tests.support.cli_profiles import cli_env, workbench
+from tests.support.cli_profiles import keyring_entries, oauth_cli_env, saved_text, workbench
 from workbench.core.http.loopback import free_port, redirect_uri
 
 pytestmark = pytest.mark.asyncio
@@ -22,26 +22,11 @@ pytestmark = pytest.mark.asyncio
 SECRET = "cli-pre-registered-secret-93d1"
 
 
-def _env(tmp_path: Path) -> dict[str, str]:
-    env = cli_env(tmp_path)
-    env["WORKBENCH_OAUTH_TEST_FOLLOW"] = "1"
-    return env
-
-
-def _keyring(tmp_path: Path) -> dict[str, str]:
-    path = tmp_path / "keyring.json"
-    return json.loads(path.read_text()) if path.exists() else {}
-
-
-def _saved(tmp_path: Path) -> str:
-    return "".join(p.read_text(errors="replace") for p in (tmp_path / "config").rglob("*") if p.is_file())
-
-
 @pytest.mark.parametrize("method", ["client_secret_basic", "client_secret_post"])
 async def test_a_pre_registered_client_with_its_secret_from_stdin_logs_in_without_registering(
     tmp_path: Path, method: str
 ) -> None:
-    env = _env(tmp_path)
+    env = oauth_cli_env(tmp_path)
     async with serve_oauth_protected_mcp() as servers:
         port = free_port()
         code, _, err = await workbench(
@@ -57,8 +42,8 @@ async def test_a_pre_registered_client_with_its_secret_from_stdin_logs_in_withou
             token_endpoint_auth_method=method,  # type: ignore[arg-type]
             scope=SCOPE,
         )
-        assert SECRET in json.dumps(_keyring(tmp_path))
-        assert SECRET not in _saved(tmp_path)
+        assert SECRET in json.dumps(keyring_entries(tmp_path))
+        assert SECRET not in saved_text(tmp_path)
         code, _, err = await workbench(env, "login", "pre", "--no-browser")
         assert code == 0, err
         assert servers.provider.counters.registrations == 0
@@ -69,13 +54,13 @@ async def test_a_pre_registered_client_with_its_secret_from_stdin_logs_in_withou
 async def test_profile_edit_switches_to_a_client_metadata_document_and_back_forgetting_the_secret(
     tmp_path: Path,
 ) -> None:
-    env = _env(tmp_path)
+    env = oauth_cli_env(tmp_path)
     code, _, err = await workbench(
         env, "profile", "add", "p", "--mcp", "https://mcp.example/mcp", "--oauth", "--oauth-client-id", "id",
         "--oauth-client-secret-from-stdin", stdin=SECRET.encode(),
     )  # fmt: skip
     assert code == 0, err
-    assert SECRET in json.dumps(_keyring(tmp_path))
+    assert SECRET in json.dumps(keyring_entries(tmp_path))
     code, _, err = await workbench(
         env, "profile", "edit", "p", "--oauth-client-metadata-url", "https://app.example/client.json"
     )
@@ -83,7 +68,7 @@ async def test_profile_edit_switches_to_a_client_metadata_document_and_back_forg
     profile = json.loads((await workbench(env, "profile", "list", "--json"))[1])
     assert profile["oauth_client"] == "metadata-document"
     assert profile["oauth_client_metadata_url"] == "https://app.example/client.json"
-    assert SECRET not in json.dumps(_keyring(tmp_path))
+    assert SECRET not in json.dumps(keyring_entries(tmp_path))
     code, _, err = await workbench(env, "profile", "edit", "p", "--oauth-dynamic-client")
     assert code == 0, err
     assert json.loads((await workbench(env, "profile", "list", "--json"))[1])["oauth_client"] == "dynamic"
@@ -101,8 +86,8 @@ async def test_profile_edit_switches_to_a_client_metadata_document_and_back_forg
 async def test_profile_add_refuses_an_oauth_client_that_cannot_work_and_saves_nothing(
     tmp_path: Path, args: list[str]
 ) -> None:
-    env = _env(tmp_path)
+    env = oauth_cli_env(tmp_path)
     code, _, err = await workbench(env, "profile", "add", "p", "--mcp", "https://mcp.example/mcp", "--oauth", *args)
     assert code == 2, err
     assert json.loads((await workbench(env, "profile", "list", "--json"))[1] or "null") is None
-    assert _keyring(tmp_path) == {}
+    assert keyring_entries(tmp_path) == {}

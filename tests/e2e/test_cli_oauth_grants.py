@@ -22,20 +22,10 @@ from tests.servers.oauth_machine import (
     TOKEN_EXCHANGE,
     serve_machine_oauth,
 )
-from tests.support.cli_profiles import cli_env, workbench
+from tests.support.cli_profiles import cli_env, saved_profile, saved_text, workbench
 from tests.support.cli_runner import workbench_process
 
 pytestmark = pytest.mark.asyncio
-
-
-def _saved(tmp_path: Path) -> str:
-    return "".join(p.read_text(errors="replace") for p in (tmp_path / "config").rglob("*") if p.is_file())
-
-
-async def _profile(env: dict[str, str], name: str) -> dict[str, object]:
-    code, out, err = await workbench(env, "profile", "list", "--json")
-    assert code == 0, err
-    return next(p for p in map(json.loads, out.splitlines()) if p["name"] == name)
 
 
 async def test_a_jwt_bearer_profile_logs_in_from_its_workload_token_file_as_a_process(tmp_path: Path) -> None:
@@ -49,7 +39,7 @@ async def test_a_jwt_bearer_profile_logs_in_from_its_workload_token_file_as_a_pr
             "--oauth-token-auth", "none", "--oauth-assertion-file", str(token_file),
         )  # fmt: skip
         assert code == 0, err
-        saved = await _profile(env, "wl")
+        saved = await saved_profile(env, "wl")
         assert (saved["oauth_grant"], saved["oauth_assertion_file"]) == ("jwt_bearer", str(token_file))
         code, out, err = await workbench_process("login", "wl", "--no-browser", env=env, timeout=90)
         assert code == 0, err
@@ -57,7 +47,7 @@ async def test_a_jwt_bearer_profile_logs_in_from_its_workload_token_file_as_a_pr
         assert code == 0, err2
     assert "add" in {tool["name"] for tool in json.loads(out2)["tools"]}
     assert servers.authorization_server.seen.grants == [JWT_BEARER]
-    assert token not in out + err + out2 + err2 and token not in _saved(tmp_path)
+    assert token not in out + err + out2 + err2 and token not in saved_text(tmp_path)
 
 
 async def test_an_enterprise_profile_with_its_secrets_in_the_keyring_logs_in(tmp_path: Path) -> None:
@@ -69,7 +59,7 @@ async def test_an_enterprise_profile_with_its_secrets_in_the_keyring_logs_in(tmp
             "--oauth-idp-client-id", "idp-client", stdin=CLIENT_SECRET.encode(),
         )  # fmt: skip
         assert code == 0, err
-        assert (await _profile(env, "ent"))["oauth_grant"] == "enterprise_managed"
+        assert (await saved_profile(env, "ent"))["oauth_grant"] == "enterprise_managed"
         code, _, err = await workbench(env, "secret", "set", "ent", "oauth-id-token", stdin=ID_TOKEN.encode())
         assert code == 0, err
         code, _, err = await workbench(env, "secret", "set", "ent", "oauth-idp-client-secret", stdin=b"idp-s3cr3t")
@@ -79,7 +69,7 @@ async def test_an_enterprise_profile_with_its_secrets_in_the_keyring_logs_in(tmp
     assert servers.authorization_server.seen.grants == [TOKEN_EXCHANGE, JWT_BEARER]
     shown = out + err
     assert ID_TOKEN not in shown and "idp-s3cr3t" not in shown and CLIENT_SECRET not in shown
-    assert ID_TOKEN not in _saved(tmp_path) and "idp-s3cr3t" not in _saved(tmp_path)
+    assert ID_TOKEN not in saved_text(tmp_path) and "idp-s3cr3t" not in saved_text(tmp_path)
 
 
 async def test_secret_set_stores_a_client_key_from_a_file_and_login_signs_with_it(tmp_path: Path) -> None:
@@ -94,7 +84,7 @@ async def test_secret_set_stores_a_client_key_from_a_file_and_login_signs_with_i
         assert code == 0, err
         code, out, err = await workbench(env, "secret", "set", "k", "oauth-client-key", "--file", str(key_file))
         assert code == 0, err
-        saved = await _profile(env, "k")
+        saved = await saved_profile(env, "k")
         assert (saved["oauth_client"], saved["oauth_client_key_file"], saved["oauth_client_key_algorithm"]) == (
             "private-key-jwt",
             None,
@@ -105,7 +95,7 @@ async def test_secret_set_stores_a_client_key_from_a_file_and_login_signs_with_i
         assert code == 0, err2
     assert servers.authorization_server.seen.grants == ["client_credentials"]
     key_body = servers.client_key_pem.splitlines()[1]
-    assert key_body not in out + err + out2 + err2 and key_body not in _saved(tmp_path)
+    assert key_body not in out + err + out2 + err2 and key_body not in saved_text(tmp_path)
 
 
 @pytest.mark.parametrize(
@@ -166,4 +156,4 @@ async def test_secret_set_refuses_a_key_that_does_not_parse_or_a_missing_file_an
     assert code == 2, err  # the profile does not use the jwt_bearer grant
     keyring = tmp_path / "keyring.json"
     assert not keyring.exists() or "oauth:" not in keyring.read_text()
-    assert (await _profile(env, "k"))["oauth_client"] == "pre-registered"
+    assert (await saved_profile(env, "k"))["oauth_client"] == "pre-registered"

@@ -13,19 +13,9 @@ from pathlib import Path
 import pytest
 
 from tests.servers.oauth_machine import CLIENT_ID, serve_machine_oauth
-from tests.support.cli_profiles import cli_env, workbench
+from tests.support.cli_profiles import cli_env, saved_profile, saved_text, workbench
 
 pytestmark = pytest.mark.asyncio
-
-
-def _saved(tmp_path: Path) -> str:
-    return "".join(p.read_text(errors="replace") for p in (tmp_path / "config").rglob("*") if p.is_file())
-
-
-async def _profile(env: dict[str, str], name: str) -> dict[str, object]:
-    code, out, err = await workbench(env, "profile", "list", "--json")
-    assert code == 0, err
-    return next(p for p in map(json.loads, out.splitlines()) if p["name"] == name)
 
 
 async def test_a_private_key_client_credentials_dpop_profile_logs_in_and_inspects_without_a_browser(
@@ -40,7 +30,7 @@ async def test_a_private_key_client_credentials_dpop_profile_logs_in_and_inspect
             "--oauth-client-key-file", str(key_file), "--oauth-dpop",
         )  # fmt: skip
         assert code == 0, err
-        saved = await _profile(env, "machine")
+        saved = await saved_profile(env, "machine")
         assert (saved["oauth_client"], saved["oauth_grant"], saved["oauth_dpop"]) == (
             "private-key-jwt",
             "client_credentials",
@@ -60,7 +50,7 @@ async def test_a_private_key_client_credentials_dpop_profile_logs_in_and_inspect
     assert set(servers.resource.seen.schemes) == {"DPoP"} and servers.resource.seen.replayed == 0
     key_body = servers.client_key_pem.split("-----")[2].strip().splitlines()[1]
     keyring = (tmp_path / "keyring.json").read_text()
-    assert key_body not in keyring and key_body not in _saved(tmp_path)
+    assert key_body not in keyring and key_body not in saved_text(tmp_path)
     assert key_body not in out and key_body not in err
 
 
@@ -76,7 +66,7 @@ async def test_profile_edit_sets_the_grant_the_key_and_dpop_and_turns_dpop_off_a
         "--oauth-client-key-algorithm", "ES256", "--oauth-grant", "client_credentials", "--oauth-dpop",
     )  # fmt: skip
     assert code == 0, err
-    saved = await _profile(env, "m")
+    saved = await saved_profile(env, "m")
     assert (saved["oauth_client"], saved["oauth_grant"], saved["oauth_dpop"]) == (
         "private-key-jwt",
         "client_credentials",
@@ -84,7 +74,7 @@ async def test_profile_edit_sets_the_grant_the_key_and_dpop_and_turns_dpop_off_a
     )
     code, _, err = await workbench(env, "profile", "edit", "m", "--oauth-client-id", "other-id", "--no-oauth-dpop")
     assert code == 0, err
-    saved = await _profile(env, "m")
+    saved = await saved_profile(env, "m")
     assert (saved["oauth_client"], saved["oauth_client_id"], saved["oauth_dpop"]) == (
         "private-key-jwt",
         "other-id",
@@ -93,7 +83,7 @@ async def test_profile_edit_sets_the_grant_the_key_and_dpop_and_turns_dpop_off_a
     assert saved["oauth_client_key_file"] == str(key_file)
     code, _, err = await workbench(env, "profile", "edit", "m", "--oauth-dynamic-client")
     assert code == 0, err
-    saved = await _profile(env, "m")
+    saved = await saved_profile(env, "m")
     assert (saved["oauth_client"], saved["oauth_grant"]) == ("dynamic", "authorization_code")
 
 

@@ -31,6 +31,32 @@ def cli_env(tmp_path: Path, *, keyring_backend: bool = True) -> dict[str, str]:
     return env
 
 
+def oauth_cli_env(tmp_path: Path) -> dict[str, str]:
+    """``cli_env`` with the CLI's test hook ``WORKBENCH_OAUTH_TEST_FOLLOW=1``: a login follows the authorization
+    URL with an HTTP client instead of opening a browser (the test authorization servers approve at once)."""
+    env = cli_env(tmp_path)
+    env["WORKBENCH_OAUTH_TEST_FOLLOW"] = "1"
+    return env
+
+
+def keyring_entries(tmp_path: Path) -> dict[str, str]:
+    """What the test keyring of ``cli_env(tmp_path)`` holds (empty before anything was stored)."""
+    path = tmp_path / "keyring.json"
+    return json.loads(path.read_text()) if path.exists() else {}
+
+
+def saved_text(tmp_path: Path) -> str:
+    """Every file the command wrote under the configuration directory of ``cli_env(tmp_path)``, as one text."""
+    return "".join(p.read_text(errors="replace") for p in (tmp_path / "config").rglob("*") if p.is_file())
+
+
+async def saved_profile(env: dict[str, str], name: str) -> dict[str, object]:
+    """The profile ``name`` as ``workbench profile list --json`` shows it."""
+    code, out, err = await workbench(env, "profile", "list", "--json")
+    assert code == 0, err
+    return next(p for p in map(json.loads, out.splitlines()) if p["name"] == name)
+
+
 async def workbench(env: dict[str, str], *argv: str, stdin: bytes = b"") -> tuple[int, str, str]:
     """Run ``workbench ARGV`` with ``env`` as its whole environment.
 
