@@ -7,7 +7,6 @@ Connect agent of ``tests/support/a2a_security_agents.py`` (the "browser" is ``fo
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 import pytest
@@ -16,19 +15,16 @@ from tests.servers.oauth_machine import CLIENT_ID, CLIENT_SECRET, new_key_pem
 from tests.support.a2a_machine_agent import serve_machine_agent
 from tests.support.a2a_security_agents import CLIENT_ID as OIDC_CLIENT_ID
 from tests.support.a2a_security_agents import OAuthServer, oauth_agent
-from tests.support.panel_context import make_context, reported_errors
-from workbench.core.agent_factory import DefaultAgentFactory
+from tests.support.login_view import log_in_from_the_sidebar, login_context, step_titles
+from tests.support.panel_context import reported_errors
 from workbench.core.credentials import MemoryCredentialStore
 from workbench.core.http.browser import follow_redirects_opener
 from workbench.core.profiles import A2AProfile
 from workbench.core.profiles.credential_keys import oauth_client_key_key, oauth_client_secret_key
 from workbench.demo.a2a_agents import serve_agent
 from workbench.ui.dialogs.connection import ConnectionDialog
-from workbench.ui.panels.authsteps.itemmodel import Column
 from workbench.ui.panels.authsteps.widget import AuthStepsWidget
 from workbench.ui.panels.sidebar.widget import SidebarWidget
-
-BOUND = 30.0
 
 
 def test_the_oauth_section_of_an_a2a_profile_offers_its_clients_and_dpop_but_no_mcp_grant(qtbot) -> None:
@@ -102,25 +98,14 @@ def test_an_a2a_private_key_client_imports_its_key_into_the_keyring_on_save_and_
 
 async def _log_in_from_the_sidebar(qtbot, tmp_path: Path, profile: A2AProfile, store: MemoryCredentialStore):
     """Log ``profile`` in with the sidebar's action; the Login view and the reported errors."""
-    ctx = make_context(tmp_path / "config", factory=DefaultAgentFactory(credentials=store))
-    ctx.services.credentials = store
+    ctx = login_context(tmp_path, store)
     errors = reported_errors(ctx)
     sidebar = SidebarWidget(ctx, oauth_opener=follow_redirects_opener)
     view = AuthStepsWidget(ctx)
     for widget in (sidebar, view):
         qtbot.addWidget(widget)
-    assert sidebar.viewmodel.add(profile)
-    sidebar.select(profile.id)
-    assert sidebar.actions_by_id["login"].isEnabled()
-    sidebar.actions_by_id["login"].trigger()
-    task = sidebar.viewmodel.task(profile.id)
-    assert task is not None
-    await asyncio.wait_for(task, BOUND)
+    await log_in_from_the_sidebar(sidebar, profile)
     return ctx, view, errors
-
-
-def _rows(view: AuthStepsWidget) -> list[str]:
-    return [view.model.index(row, Column.STAGE).data() for row in range(view.model.rowCount())]
 
 
 @pytest.mark.asyncio
@@ -134,7 +119,7 @@ async def test_an_a2a_client_credentials_login_from_the_sidebar_lists_its_token_
         )
         ctx, view, errors = await _log_in_from_the_sidebar(qtbot, tmp_path, profile, store)
         try:
-            assert errors == [] and _rows(view) == ["Token"]
+            assert errors == [] and step_titles(view) == ["Token"]
             assert CLIENT_SECRET not in view.details.toPlainText()
         finally:
             await ctx.services.connections.aclose()
@@ -154,7 +139,7 @@ async def test_an_a2a_openid_connect_login_lists_discovery_authorization_callbac
         ctx, view, errors = await _log_in_from_the_sidebar(qtbot, tmp_path, profile, store)
         try:
             assert errors == []
-            assert _rows(view) == ["Authorization-server metadata", "Authorization request", "Callback", "Token"]
+            assert step_titles(view) == ["Authorization-server metadata", "Authorization request", "Callback", "Token"]
         finally:
             await ctx.services.connections.aclose()
     assert server.grants[0] == "authorization_code"
@@ -171,7 +156,7 @@ async def test_a_refused_a2a_client_shows_the_failed_token_step_and_stores_no_to
         ctx, view, errors = await _log_in_from_the_sidebar(qtbot, tmp_path, profile, store)
         try:
             assert [e.code for e in errors] == ["auth-required"]
-            assert _rows(view)[-1] == "Token" and not view.failure_label.isHidden()
+            assert step_titles(view)[-1] == "Token" and not view.failure_label.isHidden()
             assert view.failure_label.text().startswith("✗ Step 1, Token, failed [http-error]: ")
             assert wrong not in view.details.toPlainText() + view.failure_label.text()
             assert await store.get("w/a2a:oauth:token") is None

@@ -7,7 +7,6 @@ other than its own URL, so the login stops at its second step. The "browser" is 
 
 from __future__ import annotations
 
-import asyncio
 import json
 from pathlib import Path
 
@@ -15,8 +14,8 @@ import pytest
 from PySide6.QtCore import Qt
 
 from tests.servers.oauth_as import serve_oauth_protected_mcp
-from tests.support.panel_context import make_context, reported_errors
-from workbench.core.agent_factory import DefaultAgentFactory
+from tests.support.login_view import log_in_from_the_sidebar, login_context
+from tests.support.panel_context import reported_errors
 from workbench.core.credentials import MemoryCredentialStore
 from workbench.core.profiles import MCPHTTPProfile
 from workbench.core.protocols.mcp.oauth import follow_redirects_opener
@@ -28,7 +27,6 @@ from workbench.ui.panels.sidebar.widget import SidebarWidget
 from workbench.ui.panels.wirelog.format import is_error
 from workbench.ui.theme import semantic_color
 
-BOUND = 30.0
 IMPOSTOR = "https://impostor.example/"
 
 
@@ -37,8 +35,7 @@ async def test_a_login_stopped_by_a_mismatched_issuer_shows_the_failed_step_its_
     qtbot, tmp_path: Path
 ) -> None:
     store = MemoryCredentialStore()
-    ctx = make_context(tmp_path / "config", factory=DefaultAgentFactory(credentials=store))
-    ctx.services.credentials = store
+    ctx = login_context(tmp_path, store)
     errors = reported_errors(ctx)
     sidebar = SidebarWidget(ctx, oauth_opener=follow_redirects_opener)
     view = AuthStepsWidget(ctx)
@@ -55,12 +52,7 @@ async def test_a_login_stopped_by_a_mismatched_issuer_shows_the_failed_step_its_
 
     async with serve_oauth_protected_mcp(metadata_overrides={"issuer": IMPOSTOR}) as servers:
         profile = MCPHTTPProfile(id="prot", name="protected", url=servers.url, auth="oauth")
-        assert sidebar.viewmodel.add(profile)
-        sidebar.select(profile.id)
-        sidebar.actions_by_id["login"].trigger()
-        task = sidebar.viewmodel.task(profile.id)
-        assert task is not None
-        await asyncio.wait_for(task, BOUND)
+        await log_in_from_the_sidebar(sidebar, profile)
         assert servers.provider.counters.registrations == 0
     try:
         assert await store.get(tokens_key(profile.id)) is None

@@ -6,22 +6,17 @@ authorization URL with the core's ``follow_redirects_opener``.
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 import pytest
 
 from tests.servers.oauth_as import serve_oauth_protected_mcp
-from tests.support.panel_context import make_context
-from workbench.core.agent_factory import DefaultAgentFactory
+from tests.support.login_view import log_in_from_the_sidebar, login_context, step_titles
 from workbench.core.credentials import MemoryCredentialStore
 from workbench.core.profiles import MCPHTTPProfile
 from workbench.core.protocols.mcp.oauth import follow_redirects_opener
-from workbench.ui.panels.authsteps.itemmodel import Column
 from workbench.ui.panels.authsteps.widget import AuthStepsWidget
 from workbench.ui.panels.sidebar.widget import SidebarWidget
-
-BOUND = 30.0
 
 
 @pytest.mark.asyncio
@@ -29,13 +24,12 @@ async def test_the_login_view_lists_the_authorization_request_while_the_browser_
     qtbot, tmp_path: Path
 ) -> None:
     store = MemoryCredentialStore()
-    ctx = make_context(tmp_path / "config", factory=DefaultAgentFactory(credentials=store))
-    ctx.services.credentials = store
+    ctx = login_context(tmp_path, store)
     view = AuthStepsWidget(ctx)
     while_open: list[tuple[list[str], str]] = []
 
     async def browser(url: str) -> None:
-        titles = [view.model.index(r, Column.STAGE).data() for r in range(view.model.rowCount())]
+        titles = step_titles(view)
         view.choose(view.model.rowCount() - 1)
         while_open.append((titles, view.details.toPlainText()))
         await follow_redirects_opener(url)
@@ -45,13 +39,8 @@ async def test_the_login_view_lists_the_authorization_request_while_the_browser_
         qtbot.addWidget(widget)
     async with serve_oauth_protected_mcp() as servers:
         profile = MCPHTTPProfile(id="prot", name="protected", url=servers.url, auth="oauth")
-        assert sidebar.viewmodel.add(profile)
-        sidebar.select(profile.id)
-        sidebar.actions_by_id["login"].trigger()
-        task = sidebar.viewmodel.task(profile.id)
-        assert task is not None
         try:
-            await asyncio.wait_for(task, BOUND)
+            await log_in_from_the_sidebar(sidebar, profile)
         finally:
             await ctx.services.connections.aclose()
     ((titles, details),) = while_open
@@ -59,7 +48,7 @@ async def test_the_login_view_lists_the_authorization_request_while_the_browser_
     assert details.startswith(f"{len(titles)}. Authorization request — ok")
     assert "code_challenge_method=S256" in details and "state=" in details and "(in the browser)" in details
     assert "✓ pkce: " in details and "✓ state: " in details
-    after = [view.model.index(r, Column.STAGE).data() for r in range(view.model.rowCount())]
+    after = step_titles(view)
     assert after[len(titles) - 1 : len(titles) + 2] == ["Authorization request", "Callback", "Token"]
     view.choose(len(titles))
     assert "code=***" in view.details.toPlainText() and "✓ state: " in view.details.toPlainText()
