@@ -4,13 +4,16 @@ Login view's steps: for tests of the sidebar's login and the Login view against 
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass
 from pathlib import Path
 
-from tests.support.panel_context import make_context
+from tests.support.panel_context import make_context, reported_errors
 from workbench.core.agent_factory import DefaultAgentFactory
 from workbench.core.credentials import MemoryCredentialStore
+from workbench.core.http.browser import follow_redirects_opener
 from workbench.core.profiles import ConnectionProfile
 from workbench.ui.context import PanelContext
+from workbench.ui.errors import ErrorView
 from workbench.ui.panels.authsteps.itemmodel import Column
 from workbench.ui.panels.authsteps.widget import AuthStepsWidget
 from workbench.ui.panels.sidebar.widget import SidebarWidget
@@ -24,6 +27,28 @@ def login_context(tmp_path: Path, store: MemoryCredentialStore) -> PanelContext:
     ctx = make_context(tmp_path / "config", factory=DefaultAgentFactory(credentials=store))
     ctx.services.credentials = store
     return ctx
+
+
+@dataclass
+class LoginPanels:
+    """A sidebar whose logins follow the authorization URL, and the Login view, over one context."""
+
+    ctx: PanelContext
+    errors: list[ErrorView]
+    sidebar: SidebarWidget
+    view: AuthStepsWidget
+
+
+def login_panels(qtbot, tmp_path: Path, store: MemoryCredentialStore) -> LoginPanels:
+    """``login_context``, the errors reported to it from now on, and its sidebar and Login view (owned by
+    ``qtbot``); the sidebar's "browser" is ``follow_redirects_opener``."""
+    ctx = login_context(tmp_path, store)
+    errors = reported_errors(ctx)
+    sidebar = SidebarWidget(ctx, oauth_opener=follow_redirects_opener)
+    view = AuthStepsWidget(ctx)
+    for widget in (sidebar, view):
+        qtbot.addWidget(widget)
+    return LoginPanels(ctx, errors, sidebar, view)
 
 
 async def log_in_from_the_sidebar(sidebar: SidebarWidget, profile: ConnectionProfile) -> None:

@@ -15,16 +15,12 @@ from tests.servers.oauth_machine import CLIENT_ID, CLIENT_SECRET, new_key_pem
 from tests.support.a2a_machine_agent import serve_machine_agent
 from tests.support.a2a_security_agents import CLIENT_ID as OIDC_CLIENT_ID
 from tests.support.a2a_security_agents import OAuthServer, oauth_agent
-from tests.support.login_view import log_in_from_the_sidebar, login_context, step_titles
-from tests.support.panel_context import reported_errors
+from tests.support.login_view import log_in_from_the_sidebar, login_panels, step_titles
 from workbench.core.credentials import MemoryCredentialStore
-from workbench.core.http.browser import follow_redirects_opener
 from workbench.core.profiles import A2AProfile
 from workbench.core.profiles.credential_keys import oauth_client_key_key, oauth_client_secret_key
 from workbench.demo.a2a_agents import serve_agent
 from workbench.ui.dialogs.connection import ConnectionDialog
-from workbench.ui.panels.authsteps.widget import AuthStepsWidget
-from workbench.ui.panels.sidebar.widget import SidebarWidget
 
 
 def test_the_oauth_section_of_an_a2a_profile_offers_its_clients_and_dpop_but_no_mcp_grant(qtbot) -> None:
@@ -98,14 +94,9 @@ def test_an_a2a_private_key_client_imports_its_key_into_the_keyring_on_save_and_
 
 async def _log_in_from_the_sidebar(qtbot, tmp_path: Path, profile: A2AProfile, store: MemoryCredentialStore):
     """Log ``profile`` in with the sidebar's action; the Login view and the reported errors."""
-    ctx = login_context(tmp_path, store)
-    errors = reported_errors(ctx)
-    sidebar = SidebarWidget(ctx, oauth_opener=follow_redirects_opener)
-    view = AuthStepsWidget(ctx)
-    for widget in (sidebar, view):
-        qtbot.addWidget(widget)
-    await log_in_from_the_sidebar(sidebar, profile)
-    return ctx, view, errors
+    panels = login_panels(qtbot, tmp_path, store)
+    await log_in_from_the_sidebar(panels.sidebar, profile)
+    return panels.ctx, panels.view, panels.errors
 
 
 @pytest.mark.asyncio

@@ -14,16 +14,13 @@ import pytest
 from PySide6.QtCore import Qt
 
 from tests.servers.oauth_as import serve_oauth_protected_mcp
-from tests.support.login_view import log_in_from_the_sidebar, login_context
-from tests.support.panel_context import reported_errors
+from tests.support.login_view import log_in_from_the_sidebar, login_panels
 from workbench.core.credentials import MemoryCredentialStore
 from workbench.core.profiles import MCPHTTPProfile
-from workbench.core.protocols.mcp.oauth import follow_redirects_opener
 from workbench.core.protocols.mcp.oauth_storage import tokens_key
 from workbench.core.wire.records import WireKind
 from workbench.ui.panels.authsteps.itemmodel import Column
-from workbench.ui.panels.authsteps.widget import EMPTY_TEXT, AuthStepsWidget
-from workbench.ui.panels.sidebar.widget import SidebarWidget
+from workbench.ui.panels.authsteps.widget import EMPTY_TEXT
 from workbench.ui.panels.wirelog.format import is_error
 from workbench.ui.theme import semantic_color
 
@@ -35,12 +32,8 @@ async def test_a_login_stopped_by_a_mismatched_issuer_shows_the_failed_step_its_
     qtbot, tmp_path: Path
 ) -> None:
     store = MemoryCredentialStore()
-    ctx = login_context(tmp_path, store)
-    errors = reported_errors(ctx)
-    sidebar = SidebarWidget(ctx, oauth_opener=follow_redirects_opener)
-    view = AuthStepsWidget(ctx)
-    for widget in (sidebar, view):
-        qtbot.addWidget(widget)
+    panels = login_panels(qtbot, tmp_path, store)
+    ctx, errors, sidebar, view = panels.ctx, panels.errors, panels.sidebar, panels.view
     view.resize(1100, 320)
     view.show()
     qtbot.waitExposed(view)
