@@ -10,7 +10,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from tests.support.everything import StdioCommand
-from tests.support.mcp_inspector import inspector, stdio_profile
+from tests.support.mcp_inspector import cancel_first_task, inspector, listed_tasks, stdio_profile
 from tests.support.signals import SignalLog, until
 from workbench.core.errors import WorkbenchError
 from workbench.core.profiles import MCPStdioProfile
@@ -68,15 +68,9 @@ async def test_cancel_in_the_tasks_tab_reaches_a_running_task(
         # a task started by another part of the workbench (the CLI, a chat): the tab lists it from tasks/list
         running = asyncio.ensure_future(conn.agent.call_tool(TOOL, {"topic": "rust"}))
         try:
-            widget.tasks_vm.set_poll_interval(50)
-            widget.tabs.setCurrentWidget(widget.tasks)
-            tasks = widget.tasks
-            await until(widget.tasks_vm.tasks_changed, lambda: bool(tasks.model.rows()), BOUND)
+            tasks = await listed_tasks(widget, BOUND)
             assert tasks.model.rows()[0].state == "working"
-            tasks.table.selectRow(0)
-            await until(widget.tasks_vm.task_changed, lambda: tasks.cancel_button.isEnabled(), BOUND)
-            tasks.cancel_button.click()
-            await until(widget.tasks_vm.tasks_changed, lambda: tasks.model.rows()[0].state == "cancelled", BOUND)
+            await cancel_first_task(widget, BOUND)
             assert tasks.detail_tree.values("Task")["Status"] == "cancelled"
         finally:
             running.cancel()

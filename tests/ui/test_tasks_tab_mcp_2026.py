@@ -7,39 +7,18 @@ test's own, standing in for the form dialog (tested on its own), so the tab's pa
 from __future__ import annotations
 
 import asyncio
-import contextlib
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.support.demo_mcp import InProcessDemoFactory, demo_stdio_profile
-from tests.support.mcp_inspector import Inspected
-from tests.support.panel_context import make_context
+from tests.support.mcp_inspector import Inspected, cancel_first_task, inspector, listed_tasks
 from tests.support.signals import until
 from workbench.core.agent_factory import AgentHandlers
 from workbench.core.protocols.base import ElicitationRequest, ElicitationResponse
 from workbench.core.protocols.mcp import MCPAgent
-from workbench.ui.panels.inspector.mcp import MCPInspectorWidget
 
 BOUND = 30.0
-
-
-@contextlib.asynccontextmanager
-async def demo_inspector(tmp_path: Path, qtbot: Any, handlers: AgentHandlers | None = None) -> AsyncIterator[Inspected]:
-    ctx = make_context(tmp_path, factory=InProcessDemoFactory(handlers=handlers))
-    try:
-        conn = await ctx.services.connections.connect(demo_stdio_profile())
-        widget = MCPInspectorWidget(ctx)
-        qtbot.addWidget(widget)
-        widget.resize(1200, 800)
-        widget.show()
-        widget.show_connection(conn.id)
-        yield Inspected(ctx, widget, conn.id)
-    finally:
-        await ctx.services.connections.aclose()
-        ctx.bridge.detach()
 
 
 def agent_of(it: Inspected) -> MCPAgent:
@@ -52,16 +31,13 @@ def agent_of(it: Inspected) -> MCPAgent:
 async def test_a_tool_call_the_server_made_a_task_is_listed_with_its_tool_state_and_result(
     qtbot: Any, tmp_path: Path
 ) -> None:
-    async with demo_inspector(tmp_path, qtbot) as it:
+    async with inspector(tmp_path, qtbot) as it:
         widget = it.widget
         tab = widget.tabs.indexOf(widget.tasks)
         assert widget.tabs.isTabEnabled(tab)  # the server offers the Tasks extension
         result = await agent_of(it).call_tool("task_count", {"n": 2, "pause_ms": 5})
         assert result.text == "counted to 2"
-        widget.tasks_vm.set_poll_interval(50)
-        widget.tabs.setCurrentWidget(widget.tasks)
-        tasks = widget.tasks
-        await until(widget.tasks_vm.tasks_changed, lambda: bool(tasks.model.rows()), BOUND)
+        tasks = await listed_tasks(widget, BOUND)
         (row,) = tasks.model.rows()
         assert (row.tool, row.state, row.terminal) == ("task_count", "completed", True)
         tasks.table.selectRow(0)
@@ -72,18 +48,12 @@ async def test_a_tool_call_the_server_made_a_task_is_listed_with_its_tool_state_
 
 @pytest.mark.asyncio
 async def test_cancel_in_the_tab_reaches_a_running_2026_task(qtbot: Any, tmp_path: Path) -> None:
-    async with demo_inspector(tmp_path, qtbot) as it:
+    async with inspector(tmp_path, qtbot) as it:
         widget = it.widget
         await agent_of(it).tasks.start("task_forever")
-        widget.tasks_vm.set_poll_interval(50)
-        widget.tabs.setCurrentWidget(widget.tasks)
-        tasks = widget.tasks
-        await until(widget.tasks_vm.tasks_changed, lambda: bool(tasks.model.rows()), BOUND)
+        tasks = await listed_tasks(widget, BOUND)
         assert tasks.model.rows()[0].state == "working"
-        tasks.table.selectRow(0)
-        await until(widget.tasks_vm.task_changed, lambda: tasks.cancel_button.isEnabled(), BOUND)
-        tasks.cancel_button.click()
-        await until(widget.tasks_vm.tasks_changed, lambda: tasks.model.rows()[0].state == "cancelled", BOUND)
+        await cancel_first_task(widget, BOUND)
         assert tasks.detail_tree.values("Task")["Status"] == "cancelled"
 
 
@@ -97,13 +67,10 @@ async def test_a_waiting_tasks_input_request_is_shown_then_answered_when_followe
         answered.set()
         return ElicitationResponse("accept", {"ok": True})
 
-    async with demo_inspector(tmp_path, qtbot, AgentHandlers(elicitation=agree)) as it:
+    async with inspector(tmp_path, qtbot, handlers=AgentHandlers(elicitation=agree)) as it:
         widget = it.widget
         started = await agent_of(it).tasks.start("task_confirm", {"question": "Deploy now?"})
-        widget.tasks_vm.set_poll_interval(50)
-        widget.tabs.setCurrentWidget(widget.tasks)
-        tasks = widget.tasks
-        await until(widget.tasks_vm.tasks_changed, lambda: bool(tasks.model.rows()), BOUND)
+        tasks = await listed_tasks(widget, BOUND)
         tasks.table.selectRow(0)
         await until(widget.tasks_vm.task_changed, lambda: bool(tasks.detail_tree.values("Input requests")), BOUND)
         assert tasks.detail_tree.values("Input requests") == {"confirm": "elicitation/create: Deploy now?"}
