@@ -4,6 +4,8 @@ the connection dialog's client-capability check boxes."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -13,10 +15,13 @@ from PySide6.QtCore import Qt
 from tests.support.demo_mcp import InProcessDemoFactory, demo_stdio_profile
 from tests.support.panel_context import make_context
 from workbench.core.agent_factory import AgentHandlers
+from workbench.core.connection import Connection
 from workbench.core.profiles import A2AProfile, MCPHTTPProfile
 from workbench.core.profiles.client_capabilities import ALL_ON
 from workbench.core.wire.records import Direction, WireKind
+from workbench.ui.context import PanelContext
 from workbench.ui.dialogs.connection import ConnectionDialog
+from workbench.ui.panels.inspector.mcp.roots import RootsWidget
 from workbench.ui.panels.inspector.mcp.roots_vm import OFFERED, SAVED_ONLY
 from workbench.ui.panels.inspector.mcp.widget import MCPInspectorWidget
 
@@ -63,19 +68,31 @@ async def offered(agent: Any) -> list[str]:
     return roots
 
 
-@pytest.mark.asyncio
-async def test_roots_added_typed_and_removed_in_the_window_reach_the_server_at_once_and_stay_saved(
-    qtbot: Any, tmp_path: Path
-) -> None:
+@contextlib.asynccontextmanager
+async def roots_editor(
+    qtbot: Any, tmp_path: Path, **profile_options: Any
+) -> AsyncIterator[tuple[PanelContext, Connection, RootsWidget]]:
+    """The Roots editor of an inspector connected to a saved demo-server profile (in process, on a legacy wire)
+    whose client edits its roots; ``profile_options`` change the profile."""
     ctx = make_context(tmp_path / "config", factory=InProcessDemoFactory(handlers=AgentHandlers(edits_roots=True)))
     try:
-        profile = demo_stdio_profile(name="demo", mode="legacy")
+        profile = demo_stdio_profile(name="demo", mode="legacy", **profile_options)
         ctx.services.profiles.upsert(profile)
         conn = await ctx.services.connections.connect(profile)
         widget = MCPInspectorWidget(ctx)
         qtbot.addWidget(widget)
         widget.show_connection(conn.id)
-        roots = widget.roots
+        yield ctx, conn, widget.roots
+    finally:
+        await ctx.services.connections.aclose()
+        ctx.bridge.detach()
+
+
+@pytest.mark.asyncio
+async def test_roots_added_typed_and_removed_in_the_window_reach_the_server_at_once_and_stay_saved(
+    qtbot: Any, tmp_path: Path
+) -> None:
+    async with roots_editor(qtbot, tmp_path) as (ctx, conn, roots):
         assert roots.note.text() == OFFERED and roots.list.topLevelItemCount() == 0
         folder = tmp_path / "project"
         qtbot.keyClicks(roots.uri_edit, str(folder))
@@ -101,24 +118,13 @@ async def test_roots_added_typed_and_removed_in_the_window_reach_the_server_at_o
         assert not roots.error.isHidden() and roots.error.error is not None
         assert roots.error.error.code == "config"
         assert list_changed(ctx) == 3
-    finally:
-        await ctx.services.connections.aclose()
-        ctx.bridge.detach()
 
 
 @pytest.mark.asyncio
 async def test_with_the_roots_capability_off_the_editor_saves_and_says_the_server_is_not_told(
     qtbot: Any, tmp_path: Path
 ) -> None:
-    ctx = make_context(tmp_path / "config", factory=InProcessDemoFactory(handlers=AgentHandlers(edits_roots=True)))
-    try:
-        profile = demo_stdio_profile(name="demo", mode="legacy", client_capabilities=ALL_ON.without(["roots"]))
-        ctx.services.profiles.upsert(profile)
-        conn = await ctx.services.connections.connect(profile)
-        widget = MCPInspectorWidget(ctx)
-        qtbot.addWidget(widget)
-        widget.show_connection(conn.id)
-        roots = widget.roots
+    async with roots_editor(qtbot, tmp_path, client_capabilities=ALL_ON.without(["roots"])) as (ctx, _, roots):
         assert roots.note.text() == SAVED_ONLY
         qtbot.keyClicks(roots.uri_edit, "file:///data")
         qtbot.mouseClick(roots.add_button, Qt.MouseButton.LeftButton)
@@ -126,6 +132,3 @@ async def test_with_the_roots_capability_off_the_editor_saves_and_says_the_serve
         assert list_changed(ctx) == 0
         [saved] = ctx.services.profiles.load()
         assert [r.uri for r in saved.roots] == ["file:///data"]
-    finally:
-        await ctx.services.connections.aclose()
-        ctx.bridge.detach()
