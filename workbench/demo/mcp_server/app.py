@@ -15,6 +15,7 @@ from workbench.demo.mcp_server import (
     tools_agent,
     tools_apps,
     tools_basic,
+    tools_documents,
     tools_dynamic,
     tools_interactive,
     tools_media,
@@ -56,6 +57,7 @@ def build_server(state: DemoState | None = None) -> MCPServer:
     tools_basic.register(server)
     tools_interactive.register(server)
     tools_media.register(server)
+    tools_documents.register(server)
     tools_dynamic.register(server, state)
     resources.register(server, state)
     prompts.register(server)

@@ -7,6 +7,7 @@ from typing import Any
 
 from workbench.ui.forms.compound_fields import ArrayField, ChoiceField, MultiSelectField, ObjectField
 from workbench.ui.forms.field_base import Field, FormContext
+from workbench.ui.forms.file_field import FileField, is_file_input
 from workbench.ui.forms.scalar_fields import (
     BooleanField,
     ConstField,
@@ -56,7 +57,7 @@ def build_field(
         ctx.recursive_fields += 1
         if ctx.recursive_fields > MAX_RECURSIVE_FIELDS:
             shape = Shape("raw", shape.schema, shape.nullable, refs=shape.refs)
-    cls = _CLASSES[shape.kind]
+    cls = FileField if shape.kind == "string" and is_file_input(shape.schema) else _CLASSES[shape.kind]
     try:
         field = cls(shape, ctx, required=required, item=item)
         field.apply_default()

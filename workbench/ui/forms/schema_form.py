@@ -36,6 +36,24 @@ MAX_LISTED = 12
 
 JSON_PATH = "(json)"
 """Path shown for a problem in the raw-JSON editor itself."""
+JSON_EDITOR_MAX_STRING = 10_000
+"""Longest string the raw-JSON editor shows whole (a file's content is shortened there and sent whole).
+
+A text editor lays out one unbreakable line of n characters in time growing with n² (a 400,000
+character data: URL took 19 s to show); shortened strings keep the editor quick, and read-only."""
+
+
+def shortened_for_editor(value: Any) -> tuple[Any, bool]:
+    """``value`` with every string longer than ``JSON_EDITOR_MAX_STRING`` shortened, and whether one was."""
+    if isinstance(value, str) and len(value) > JSON_EDITOR_MAX_STRING:
+        return f"{value[:200]}… ({len(value):,} characters, sent whole; edit them in the form)", True
+    if isinstance(value, dict):
+        pairs = [(key, shortened_for_editor(item)) for key, item in value.items()]
+        return {key: item for key, (item, _) in pairs}, any(cut for _, (_, cut) in pairs)
+    if isinstance(value, list):
+        items = [shortened_for_editor(item) for item in value]
+        return [item for item, _ in items], any(cut for _, cut in items)
+    return value, False
 
 
 def as_shown(message: str) -> str:
@@ -240,7 +258,9 @@ class SchemaForm(QWidget):
     def _write_json(self) -> None:
         if self.json_editor is None:
             return
-        text = escape_json_text(json.dumps(self.value(), indent=2, ensure_ascii=False))  # invisible ones as \uXXXX
+        value, shortened = shortened_for_editor(self.value())
+        text = escape_json_text(json.dumps(value, indent=2, ensure_ascii=False))  # invisible ones as \uXXXX
+        self.json_editor.setReadOnly(shortened)  # text that is not the value must not be typed back into it
         if text != self.json_text():
             self.json_editor.blockSignals(True)
             try:

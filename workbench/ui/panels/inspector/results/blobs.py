@@ -28,6 +28,10 @@ _EXTENSIONS = {
     "text/plain": ".txt",
     "text/markdown": ".md",
     "application/json": ".json",
+    "application/pdf": ".pdf",
+    "text/csv": ".csv",
+    "text/tab-separated-values": ".tsv",
+    "text/html": ".html",
 }
 
 
@@ -78,5 +82,5 @@ def suggested_file_name(part: ContentPart, fallback: str) -> str:
     if part.uri:
         tail = part.uri.rstrip("/").rsplit("/", 1)[-1]
         base = safe_file_name("".join(c if c.isalnum() or c in "._-" else "_" for c in tail), fallback=fallback)
-    ext = _EXTENSIONS.get((part.mime_type or "").lower(), "")
+    ext = _EXTENSIONS.get((part.mime_type or "").split(";", 1)[0].strip().lower(), "")
     return base if not ext or base.endswith(ext) else base + ext

@@ -5,11 +5,14 @@ from __future__ import annotations
 from PySide6.QtCore import QUrl, Signal
 from PySide6.QtWidgets import QHBoxLayout, QPushButton, QVBoxLayout, QWidget
 
+from workbench.core.documents import decode_text, document_kind, parse_csv
 from workbench.core.protocols.base import ContentPart
 from workbench.core.protocols.catalog import ResourceContents
 from workbench.ui.panels.inspector.results.blobs import decode_blob, human_size, suggested_file_name
+from workbench.ui.panels.inspector.results.document_views import CSVView, HTMLView
 from workbench.ui.panels.inspector.results.frame import PartFrame, text_view
 from workbench.ui.panels.inspector.results.media_parts import AudioPartView, ImagePartView
+from workbench.ui.panels.inspector.results.pdf_view import PDFView
 from workbench.ui.panels.inspector.results.text_parts import JSONPartView, MarkdownView, TextPartView, is_markdown
 from workbench.ui.payload import PayloadView
 from workbench.ui.untrusted import plain_label
@@ -25,8 +28,13 @@ class EmbeddedResourceView(PartFrame):
         self.payload: PayloadView | None = None
         self.markdown: MarkdownView | None = None
         self.image: ImagePartView | None = None
+        self.document: QWidget | None = None
+        kind = document_kind(part.mime_type)
         if part.text is not None:
             self.header.setText(f"{header} · {part.mime_type or 'text'} · {len(part.text):,} characters")
+            if kind in ("csv", "html"):
+                self._show_document(part, part.text, "resource.csv" if kind == "csv" else "resource.html")
+                return
             if is_markdown(part):
                 self.markdown = MarkdownView(part.text, self)
                 self.markdown.link_clicked.connect(self.link_clicked)
@@ -45,6 +53,23 @@ class EmbeddedResourceView(PartFrame):
         if (part.mime_type or "").lower().startswith("image/"):
             self.image = ImagePartView(part, self, header="preview")
             self.body.addWidget(self.image)
+        elif kind == "pdf":
+            self.document = PDFView(data, self)  # Qt PDF is imported here, with the first PDF shown
+            self.body.addWidget(self.document)
+        elif kind in ("csv", "html"):
+            self._show_document(part, decode_text(data, part.mime_type), None)
+
+    def _show_document(self, part: ContentPart, text: str, suggested: str | None) -> None:
+        """Show a CSV as a table or HTML sanitised (``suggested``: offer the text for saving under that name)."""
+        if suggested is not None:
+            self.set_savable(text.encode("utf-8"), suggested_file_name(part, suggested))
+        if document_kind(part.mime_type) == "csv":
+            self.document = CSVView(parse_csv(text, part.mime_type), self)
+        else:
+            html = HTMLView(text, self)
+            html.link_clicked.connect(self.link_clicked)
+            self.document = html
+        self.body.addWidget(self.document)
 
 
 class ResourceLinkView(PartFrame):
