@@ -1,4 +1,4 @@
-"""A tool input that takes a file gets "Choose file…": a data: URL, base64 with its media type, or text, bounded."""
+"""A tool input that takes a file gets "Choose file…" (a data: URL, base64 with its media type, or text, bounded)."""
 
 from __future__ import annotations
 
@@ -10,12 +10,15 @@ from typing import Any
 import pytest
 from PySide6.QtWidgets import QFileDialog, QWidget
 
+from tests.support.mcp_inspector import inspector
+from tests.support.signals import SignalLog
 from workbench.core.file_inputs import MAX_FILE_BYTES, FileInputSpec
 from workbench.demo.mcp_server.documents import make_pdf
 from workbench.ui.asyncutil import wait_signal
 from workbench.ui.forms.file_field import HOLD_OVER, FileField
 from workbench.ui.forms.scalar_fields import StringField
 from workbench.ui.forms.schema_form import SchemaForm
+from workbench.ui.panels.inspector.results import CSVView, EmbeddedResourceView, HTMLView, PDFView
 
 SCHEMA = {
     "type": "object",
@@ -157,3 +160,30 @@ async def test_the_button_opens_a_file_dialog_filtered_by_the_media_type(qtbot: 
     await wait_signal(content.file_read)
     assert base64.b64decode(form.value()["content"]) == make_pdf()
     dialog.reject()
+
+
+@pytest.mark.asyncio
+async def test_in_the_inspector_a_demo_tool_takes_a_chosen_file_and_its_documents_are_shown(
+    qtbot: Any, tmp_path: Path, chosen_paths: list[str]
+) -> None:
+    async with inspector(tmp_path, qtbot) as it:
+        tools = it.widget.tools
+        assert tools.select_tool("inspect_file")
+        call = tools.detail.call
+        assert call.form is not None
+        pdf = tmp_path / "report.pdf"
+        pdf.write_bytes(make_pdf())
+        await _choose(_field(call.form, "file"), pdf, chosen_paths)
+        finished = SignalLog(it.widget.vm.calls.finished)
+        call.call_button.click()
+        await finished.wait_for()
+        (answer,) = call.result_view.parts.part_views
+        assert answer.payload.text().startswith(f"application/pdf, {len(make_pdf())} bytes")
+        for tool, kind in (("pdf_report", PDFView), ("csv_table", CSVView), ("html_page", HTMLView)):
+            assert tools.select_tool(tool)
+            call = tools.detail.call
+            finished = SignalLog(it.widget.vm.calls.finished)
+            call.call_button.click()
+            await finished.wait_for()
+            document = call.result_view.parts.part_views[-1]
+            assert isinstance(document, EmbeddedResourceView) and isinstance(document.document, kind), tool
