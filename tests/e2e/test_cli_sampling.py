@@ -12,18 +12,12 @@ import pytest
 import pytest_asyncio
 
 from tests.servers.model_api import ModelAPI, serve_model_api
-from tests.servers.sampling_tools import serve_sampling_tools
+from tests.servers.sampling_tools import FORECAST_RULES, serve_sampling_tools
 from tests.support.cli_profiles import cli_env, workbench
 
 pytestmark = pytest.mark.asyncio
 KEY = "sk-cli-0123456789abcdef-SECRET"
-SCRIPT = """
-rules:
-  - match: {after_tool_result: true}
-    reply: "Forecast: \\\\0"
-  - match: {regex: "weather in (\\\\w+)"}
-    tool_use: {name: get_weather, input: {city: "\\\\1"}}
-"""
+SCRIPT = FORECAST_RULES
 
 
 @pytest_asyncio.fixture

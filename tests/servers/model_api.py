@@ -59,6 +59,10 @@ class ModelAPI:
     def openai_url(self) -> str:
         return self.url + "/v1"
 
+    def base_url(self, api: str) -> str:
+        """The base URL a model endpoint of ``api`` ("openai" or "anthropic") names for this server."""
+        return self.openai_url if api == "openai" else self.url
+
 
 def _text_of(content: Any) -> str:
     if isinstance(content, str):

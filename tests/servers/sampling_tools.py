@@ -22,6 +22,16 @@ WEATHER_TOOL = types.Tool(
     input_schema={"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
 )
 
+FORECAST_RULES = """
+rules:
+  - match: {after_tool_result: true}
+    reply: "Forecast: \\\\0"
+  - match: {regex: "weather in (\\\\w+)"}
+    tool_use: {name: get_weather, input: {city: "\\\\1"}}
+"""
+"""A sampling script's rules that answer ``forecast``'s loop: call ``get_weather`` for the city asked about, then
+reply with the tool's result after "Forecast: "."""
+
 
 def build_server() -> MCPServer:
     """The server, for ``MCPAgent.in_process``."""

@@ -3,13 +3,10 @@ Anthropic messages, streamed and whole): text, tool calls, usage and cost, and t
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 import pytest
-import pytest_asyncio
 from pydantic import SecretStr
 
-from tests.servers.model_api import ModelAPI, serve_model_api
+from tests.servers.model_api import ModelAPI
 from workbench.core.errors import (
     ModelEndpointError,
     ModelResponseError,
@@ -31,14 +28,8 @@ WEATHER = ToolSpec(
 )
 
 
-@pytest_asyncio.fixture
-async def model_api() -> AsyncIterator[ModelAPI]:
-    async with serve_model_api() as api:
-        yield api
-
-
 def endpoint(api: ModelAPI, kind: str, model: str, *, stream: bool = True, timeout: float = 10) -> ModelEndpoint:
-    base = api.openai_url if kind == "openai" else api.url
+    base = api.base_url(kind)
     return ModelEndpoint(
         name="loopback",
         api=kind,  # type: ignore[arg-type]

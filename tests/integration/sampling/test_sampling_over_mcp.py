@@ -3,15 +3,13 @@ server), answered by a script and by a model behind the loopback endpoint; the p
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-import pytest_asyncio
 from pydantic import SecretStr
 
-from tests.servers.model_api import ModelAPI, serve_model_api
-from tests.servers.sampling_tools import build_server
+from tests.servers.model_api import ModelAPI
+from tests.servers.sampling_tools import FORECAST_RULES, build_server
 from workbench.core.errors import RemoteError, SamplingRejectedError
 from workbench.core.protocols.base import SamplingHandler, SamplingRequest, SamplingResponse
 from workbench.core.protocols.mcp import MCPAgent
@@ -22,20 +20,7 @@ from workbench.core.sampling.script import SamplingScript
 
 pytestmark = pytest.mark.asyncio
 
-SCRIPT = """
-model: demo-script
-rules:
-  - match: {after_tool_result: true}
-    reply: "Forecast: \\\\0"
-  - match: {regex: "weather in (\\\\w+)"}
-    tool_use: {name: get_weather, input: {city: "\\\\1"}}
-"""
-
-
-@pytest_asyncio.fixture
-async def model_api() -> AsyncIterator[ModelAPI]:
-    async with serve_model_api() as api:
-        yield api
+SCRIPT = "\nmodel: demo-script" + FORECAST_RULES
 
 
 def agent(handler: SamplingHandler) -> MCPAgent:
@@ -65,7 +50,7 @@ async def test_a_script_answers_a_tool_loop_with_a_tool_call_then_text(tmp_path:
 
 @pytest.mark.parametrize("kind", ["openai", "anthropic"])
 async def test_a_model_answers_a_tool_loop_and_its_tokens_are_counted(model_api: ModelAPI, kind: str) -> None:
-    base = model_api.openai_url if kind == "openai" else model_api.url
+    base = model_api.base_url(kind)
     endpoint = ModelEndpoint(name="loop", api=kind, base_url=base, model="weather", input_price=1.0, output_price=2.0)  # type: ignore[arg-type]
     model = ModelResponder(endpoint, SecretStr("k-123"))
     responders = SamplingResponders({model.name: model}, model.name)

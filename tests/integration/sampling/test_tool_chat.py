@@ -5,14 +5,12 @@ model's mistakes answered as errors, the rounds bounded, and the endpoint's HTTP
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-import pytest_asyncio
 from pydantic import SecretStr
 
-from tests.servers.model_api import ModelAPI, serve_model_api
+from tests.servers.model_api import ModelAPI
 from workbench.core.errors import ModelResponseError
 from workbench.core.protocols.base import AgentEvent, Completed, Failed, TextDelta, ToolCallAnswered, ToolCallRequested
 from workbench.core.protocols.catalog import ToolSpec
@@ -28,14 +26,8 @@ pytestmark = pytest.mark.asyncio
 KEY = "sk-tool-chat-0123456789-SECRET"
 
 
-@pytest_asyncio.fixture
-async def model_api() -> AsyncIterator[ModelAPI]:
-    async with serve_model_api() as api:
-        yield api
-
-
 def responder(api: ModelAPI, kind: str, model: str, *, wire: WireRecorder | None = None) -> ModelResponder:
-    base = api.openai_url if kind == "openai" else api.url
+    base = api.base_url(kind)
     endpoint = ModelEndpoint(name="loop", api=kind, base_url=base, model=model, timeout=10)  # type: ignore[arg-type]
     return ModelResponder(endpoint, SecretStr(KEY), wire=wire, connection_id="demo-conn")
 
