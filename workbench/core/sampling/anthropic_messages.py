@@ -13,7 +13,7 @@ from workbench.core.errors import ModelResponseError
 from workbench.core.protocols.base import ContentPart, SamplingRequest
 from workbench.core.sampling.completion import Budget, Completion, TextSink, ToolCallDraft
 from workbench.core.sampling.endpoints import ModelEndpoint
-from workbench.core.sampling.sdk_calls import SDKErrors, read_answer
+from workbench.core.sampling.sdk_calls import SDKErrors, client_options, read_answer
 from workbench.core.sampling.tools import tool_result_text
 
 _STOP = {"end_turn": "endTurn", "max_tokens": "maxTokens", "stop_sequence": "stopSequence", "tool_use": "toolUse"}
@@ -88,13 +88,7 @@ async def complete(
         ModelResponseError: The answer (or its stream) is malformed.
     """
     label = f"The model endpoint {endpoint.name!r}"
-    client = anthropic.AsyncAnthropic(
-        api_key=key or "unused",
-        base_url=endpoint.base_url,
-        timeout=endpoint.timeout,
-        max_retries=0,
-        http_client=http_client,
-    )
+    client = anthropic.AsyncAnthropic(**client_options(endpoint, key, http_client))
     with SDKErrors(anthropic, label, key, "an Anthropic message", endpoint.timeout):
         async with client:
             raw = await client.messages.create(**_arguments(endpoint, request))

@@ -14,7 +14,7 @@ from workbench.core.errors import ModelResponseError
 from workbench.core.protocols.base import ContentPart, SamplingRequest
 from workbench.core.sampling.completion import Budget, Completion, TextSink, ToolCallDraft
 from workbench.core.sampling.endpoints import ModelEndpoint
-from workbench.core.sampling.sdk_calls import SDKErrors, read_answer
+from workbench.core.sampling.sdk_calls import SDKErrors, client_options, read_answer
 from workbench.core.sampling.tools import tool_result_text
 
 _STOP = {"stop": "endTurn", "length": "maxTokens", "tool_calls": "toolUse", "function_call": "toolUse"}
@@ -110,13 +110,7 @@ async def complete(
         ModelResponseError: The answer (or its stream) is malformed.
     """
     label = f"The model endpoint {endpoint.name!r}"
-    client = openai.AsyncOpenAI(
-        api_key=key or "unused",
-        base_url=endpoint.base_url,
-        timeout=endpoint.timeout,
-        max_retries=0,
-        http_client=http_client,
-    )
+    client = openai.AsyncOpenAI(**client_options(endpoint, key, http_client))
     with SDKErrors(openai, label, key, "a chat completion", endpoint.timeout):
         async with client:
             raw = await client.chat.completions.create(**_arguments(endpoint, request))

@@ -19,6 +19,20 @@ ReadStream = Callable[[Any, ModelEndpoint, str, TextSink | None], Awaitable[Comp
 """Maps a streamed answer (the SDK's stream, the endpoint, its label, the text sink) to a ``Completion``."""
 
 
+def client_options(endpoint: ModelEndpoint, key: str | None, http_client: Any) -> dict[str, Any]:
+    """The arguments of either SDK's async client for ``endpoint``: its URL and timeout, no retries.
+
+    An endpoint without a key (a local server) is sent a placeholder, as both SDKs refuse to start without one.
+    """
+    return {
+        "api_key": key or "unused",
+        "base_url": endpoint.base_url,
+        "timeout": endpoint.timeout,
+        "max_retries": 0,
+        "http_client": http_client,
+    }
+
+
 class SDKErrors:
     """Turns the errors of a model SDK raised inside a ``with`` block into the workbench's model errors.
 
