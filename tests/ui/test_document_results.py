@@ -15,7 +15,7 @@ from workbench.core.protocols.base import ContentPart, ToolResult
 from workbench.demo.mcp_server.documents import HTML_PAGE, make_csv, make_pdf
 from workbench.ui.panels.inspector.results import EmbeddedResourceView, ToolResultView
 from workbench.ui.panels.inspector.results.document_views import CSVView, HTMLView
-from workbench.ui.panels.inspector.results.pdf_view import PDFView
+from workbench.ui.panels.inspector.results.pdf_view import MAX_PAGE_PIXELS, PDFView
 
 
 def _blob(data: bytes, mime_type: str, uri: str = "demo://doc") -> ContentPart:
@@ -174,3 +174,19 @@ def test_a_link_in_html_goes_to_the_window_to_ask_and_never_navigates(qtbot: Any
     assert clicked.args == [QUrl("https://example.com/forecast")]
     assert browser.toHtml() == before and browser.source().isEmpty()
     QApplication.processEvents()
+
+
+@pytest.mark.parametrize("media_box", [b"0 0 14400 14400", b"0 0 10 1000000"])
+def test_a_page_too_big_to_render_is_held_under_the_pixel_limit(qtbot: Any, media_box: bytes) -> None:
+    data = make_pdf().replace(b"/MediaBox [0 0 420 595]", b"/MediaBox [" + media_box + b"]")
+    pdf = PDFView(data)
+    qtbot.addWidget(pdf)
+    pdf.resize(900, 600)
+    pdf.show()
+    assert pdf.problem is None and pdf.view is not None
+    size = pdf.document.pagePointSize(0)
+    scale = pdf.logicalDpiX() / 72.0
+    pixels = size.width() * scale * size.height() * scale
+    assert pixels * pdf.shown_zoom**2 <= MAX_PAGE_PIXELS * 1.01  # fitting to the width did not blow it up
+    pdf.set_zoom(4.0)
+    assert pixels * pdf.shown_zoom**2 <= MAX_PAGE_PIXELS * 1.01 and not pdf.zoom_in_button.isEnabled()

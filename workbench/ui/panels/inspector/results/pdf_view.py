@@ -13,6 +13,7 @@ import importlib.util
 from typing import Any
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPointF
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QHBoxLayout, QSpinBox, QToolButton, QVBoxLayout, QWidget
 
 from workbench.core.documents import PDF_MAX_BYTES
@@ -24,6 +25,11 @@ HAS_PDF = importlib.util.find_spec("PySide6.QtPdfWidgets") is not None
 PDF_VIEW_HEIGHT = 460
 """Height of the page view, in pixels."""
 ZOOM_STEPS = (0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 3.0, 4.0)
+MAX_PAGE_PIXELS = 25_000_000
+"""Most pixels one page is rendered with (QPdfView renders a whole page into one image: 100 MB here).
+
+A page's size comes from the PDF: 200 inches square at 400 %, or a strip 10 points wide and a million
+tall fitted to the width, would ask for an image of tens of gigabytes. The zoom is held below this."""
 
 
 class PDFView(QWidget):
@@ -132,11 +138,35 @@ class PDFView(QWidget):
             self.view.pageNavigator().jump(page, QPointF(), self.view.pageNavigator().currentZoom())
 
     def set_zoom(self, factor: float) -> None:
-        """Zoom to ``factor`` (bounded by ``ZOOM_STEPS``)."""
+        """Zoom to ``factor`` (bounded by ``ZOOM_STEPS`` and by the page's ``zoom_limit``)."""
         if self.view is not None:
             self.view.setZoomMode(self._zoom_modes.Custom)
             self.view.setZoomFactor(max(ZOOM_STEPS[0], min(factor, ZOOM_STEPS[-1])))
-            self._update_controls()
+            self._update_controls()  # which holds it under the page's zoom_limit
+
+    def _page_pixels(self, page: int) -> tuple[float, float]:
+        """The page's width and height in pixels at zoom 1 (QPdfView's scale: the screen's logical DPI)."""
+        size = self.document.pagePointSize(page)
+        scale = self.logicalDpiX() / 72.0
+        return max(size.width(), 1.0) * scale, max(size.height(), 1.0) * scale
+
+    def zoom_limit(self, page: int) -> float:
+        """The largest zoom at which ``page`` stays within ``MAX_PAGE_PIXELS``."""
+        width, height = self._page_pixels(page)
+        return float((MAX_PAGE_PIXELS / (width * height)) ** 0.5)
+
+    def _fit_zoom(self, page: int) -> float:
+        """The zoom that fitting ``page`` to the view's width comes to."""
+        width, _ = self._page_pixels(page)
+        return float(max(self.view.viewport().width(), PDF_VIEW_HEIGHT) / width)
+
+    @property
+    def shown_zoom(self) -> float:
+        """The zoom the page is drawn at: ``zoom``, or what fitting the page's width comes to."""
+        if self.view is None:
+            return 1.0
+        fitting = self.view.zoomMode() == self._zoom_modes.FitToWidth
+        return self._fit_zoom(self.current_page) if fitting else self.zoom
 
     def on_previous_button_clicked(self) -> None:
         """Show the page before."""
@@ -165,12 +195,22 @@ class PDFView(QWidget):
             self.view.setZoomMode(self._zoom_modes.FitToWidth)
             self._update_controls()
 
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
+        """A wider view fits the page at a larger zoom: hold it under the page's limit again."""
+        super().resizeEvent(event)
+        if self.view is not None:
+            self._update_controls()
+
     def on_navigator_current_page_changed(self, page: int) -> None:
         """Keep the controls in step with the page on show."""
         self._update_controls()
 
     def _update_controls(self) -> None:
         page = self.current_page
+        limit = self.zoom_limit(page)
+        if self.shown_zoom > limit:
+            self.view.setZoomMode(self._zoom_modes.Custom)  # this page would make too big an image
+            self.view.setZoomFactor(limit)
         self.previous_button.setEnabled(page > 0)
         self.next_button.setEnabled(page < self.page_count - 1)
         blocked = self.page_box.blockSignals(True)
@@ -178,6 +218,6 @@ class PDFView(QWidget):
         self.page_box.blockSignals(blocked)
         fit = self.view.zoomMode() == self._zoom_modes.FitToWidth
         self.zoom_label.setText("fit to width" if fit else f"{round(self.zoom * 100)} %")
-        self.zoom_in_button.setEnabled(fit or self.zoom < ZOOM_STEPS[-1])
+        self.zoom_in_button.setEnabled(fit or self.zoom < min(ZOOM_STEPS[-1], limit * 0.999))
         self.zoom_out_button.setEnabled(fit or self.zoom > ZOOM_STEPS[0])
         self.fit_button.setEnabled(not fit)
