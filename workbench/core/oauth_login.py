@@ -12,8 +12,9 @@ card decides). The SDKs are imported only when a login, logout or token read rea
 
 from __future__ import annotations
 
+import contextlib
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
     from workbench.core.auth_steps import AuthStep, StepCollector
     from workbench.core.credentials import CredentialStore
     from workbench.core.http.browser import BrowserOpener
+    from workbench.core.protocols.a2a import A2AAgent
     from workbench.core.wire.recorder import WireRecorder
 
 OAuthProfile = MCPHTTPProfile | MCPSSEProfile | A2AProfile
@@ -200,12 +202,10 @@ async def _a2a_login(
         RequestTimeoutError: Nobody came back from the browser in time.
         ConnectError: The agent could not be reached.
     """
-    from workbench.core.agent_factory import build_agent
-    from workbench.core.protocols.a2a import A2AAgent  # lazy: the A2A SDK
-    from workbench.core.protocols.a2a.security_login import sign_in
+    from workbench.core.protocols.a2a.security_login import sign_in  # lazy: the A2A SDK
 
     timeout = DEFAULT_LOGIN_TIMEOUT if timeout is None else timeout
-    agent = await build_agent(
+    async with _connected_a2a_agent(
         profile,
         connection_id=connection_id,
         wire=wire,
@@ -213,13 +213,8 @@ async def _a2a_login(
         credentials=credentials,
         oauth_opener=opener,
         on_auth_step=collect,
-    )
-    assert isinstance(agent, A2AAgent)
-    try:
-        await agent.connect()
+    ) as agent:
         tokens = await sign_in(agent, timeout=timeout)
-    finally:
-        await agent.aclose()
     expiries = [t.expires_at for t in tokens if t.expires_at is not None]
     scopes = [t.scope for t in tokens if t.scope]
     return LoginResult(tuple(collect.steps), min(expiries) if expiries else None, " ".join(scopes) or None, 0)
@@ -240,21 +235,29 @@ async def _a2a_logout(
         ConfigError: The card declares no OAuth scheme.
         ConnectError: The agent could not be reached.
     """
-    from workbench.core.agent_factory import build_agent
-    from workbench.core.protocols.a2a import A2AAgent  # lazy: the A2A SDK
-    from workbench.core.protocols.a2a.security_login import forget_tokens
+    from workbench.core.protocols.a2a.security_login import forget_tokens  # lazy: the A2A SDK
 
-    agent = await build_agent(
+    async with _connected_a2a_agent(
         profile.with_changes(oauth_client="per-scheme", oauth_client_id=None, oauth_client_key_file=None),
         connection_id=connection_id or f"oauth-logout-{uuid.uuid4().hex[:8]}",
         wire=wire,
         credentials=credentials,
         on_auth_step=on_step,
-    )
+    ) as agent:
+        forgotten = await forget_tokens(agent)
+    return LogoutResult(False, forgotten, ())
+
+
+@contextlib.asynccontextmanager
+async def _connected_a2a_agent(profile: A2AProfile, **options: Any) -> AsyncIterator[A2AAgent]:
+    """The agent of ``profile``, built by ``build_agent`` with ``options`` and connected; closed on leaving."""
+    from workbench.core.agent_factory import build_agent
+    from workbench.core.protocols.a2a import A2AAgent  # lazy: the A2A SDK
+
+    agent = await build_agent(profile, **options)
     assert isinstance(agent, A2AAgent)
     try:
         await agent.connect()
-        forgotten = await forget_tokens(agent)
+        yield agent
     finally:
         await agent.aclose()
-    return LogoutResult(False, forgotten, ())
