@@ -53,10 +53,17 @@ async def test_every_switch_on_declares_sampling_with_tools_both_elicitation_mod
     extensions = caps.pop("extensions")
     assert extensions[APPS] == {"mimeTypes": ["text/html;profile=mcp-app"]}
     assert (TASKS in extensions) == (mode == "2026-07-28")  # the Tasks extension is a 2026-07-28 one
+    # 2025-11-25: the client runs the server's task-augmented sampling and elicitation (client_tasks)
+    client_tasks = {
+        "list": {},
+        "cancel": {},
+        "requests": {"sampling": {"createMessage": {}}, "elicitation": {"create": {}}},
+    }
     assert caps == {
         "sampling": {"tools": {}},
         "elicitation": {"form": {}, "url": {}},
         "roots": {"listChanged": True},
+        **({"tasks": client_tasks} if mode == "legacy" else {}),
     }
 
 
@@ -112,7 +119,14 @@ async def test_server_everything_lists_fewer_tools_for_each_capability_switched_
     full = await tools(ALL_ON)
     assert {"get-roots-list", "trigger-sampling-request", "trigger-elicitation-request"} <= full
     assert full - await tools(ALL_ON.without(["roots"])) == {"get-roots-list"}
-    assert full - await tools(ALL_ON.without(["sampling"])) == {"trigger-sampling-request"}
+    assert full - await tools(ALL_ON.without(["sampling"])) == {
+        "trigger-sampling-request",
+        "trigger-sampling-request-async",  # it asks for sampling as a client-side task
+    }
+    assert full - await tools(ALL_ON.without(["tasks"])) == {
+        "trigger-sampling-request-async",
+        "trigger-elicitation-request-async",
+    }
     assert {"trigger-elicitation-request", "trigger-url-elicitation"} <= full - await tools(
         ALL_ON.without(["elicitation"])
     )

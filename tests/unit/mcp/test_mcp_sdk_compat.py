@@ -39,6 +39,7 @@ def test_the_private_names_still_exist_in_the_installed_sdk():
     assert inspect.iscoroutinefunction(ClientSession.validate_tool_result)
     assert inspect.iscoroutinefunction(Client._build_session), "Client._build_session is gone"
     assert "self._build_capabilities(" in session_source, "ClientSession no longer builds its capabilities there"
+    assert "self._dispatcher.run, self._on_request," in session_source, "ClientSession no longer serves requests so"
     assert inspect.iscoroutinefunction(OAuthClientProvider._initialize)
     assert inspect.isasyncgenfunction(OAuthClientProvider._auth_flow)
     flow_source = inspect.getsource(OAuthClientProvider._auth_flow)
@@ -105,7 +106,10 @@ async def test_shaped_client_capabilities_are_what_the_server_sees_in_both_eras(
     async def elicit(context: Any, params: Any) -> types.ElicitResult:
         return types.ElicitResult(action="decline")
 
-    def form_only(caps: types.ClientCapabilities) -> types.ClientCapabilities:
+    versions: list[str] = []
+
+    def form_only(caps: types.ClientCapabilities, version: str) -> types.ClientCapabilities:
+        versions.append(version)
         return caps.model_copy(
             update={"elicitation": types.ElicitationCapability(form=types.FormElicitationCapability())}
         )
@@ -117,6 +121,41 @@ async def test_shaped_client_capabilities_are_what_the_server_sees_in_both_eras(
         compat.shape_client_capabilities(shaped, form_only)
         async with shaped as c:
             assert (await c.call_tool("connect_account", {})).is_error  # the tool needs URL elicitation
+            negotiated = c.session.protocol_version
+    # initialize is built for 2025-11-25; a 2026-era session builds each request's _meta for its own version
+    assert set(versions) == ({"2025-11-25"} if mode == "legacy" else {negotiated})
+
+
+@pytest.mark.asyncio
+async def test_a_route_answers_the_servers_requests_it_takes_and_leaves_the_others_to_the_sdk():
+    import mcp.types as types
+
+    called: list[str] = []
+    routed: list[tuple[str, Any]] = []
+
+    async def elicit(context: Any, params: Any) -> types.ElicitResult:
+        called.append(params.message)
+        return types.ElicitResult(action="decline")
+
+    def route_taking(taking: bool) -> Any:
+        async def route(session: Any, request_id: Any, method: str, params: Any) -> dict[str, Any] | None:
+            routed.append((method, request_id))
+            if method == "elicitation/create" and taking:
+                return {"action": "accept", "content": {}}  # sent as it is, no callback
+            return None
+
+        return route
+
+    with anyio.fail_after(10):
+        for taking in (True, False):
+            routed_client = client(mode="legacy", elicitation_callback=elicit)
+            compat.route_server_requests(routed_client, route_taking(taking))
+            async with routed_client as c:
+                result = await c.call_tool("connect_account", {})
+                assert result.is_error is False
+    assert [method for method, _ in routed] == ["elicitation/create", "elicitation/create"]
+    assert all(request_id is not None for _, request_id in routed)
+    assert len(called) == 1  # only the request the route left to the SDK reached the callback
 
 
 def test_the_sdk_still_requires_result_type_on_a_2026_result_before_reading_it():

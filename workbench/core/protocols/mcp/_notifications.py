@@ -27,6 +27,7 @@ from workbench.core.protocols.base import (
 from workbench.core.protocols.mcp import convert
 from workbench.core.protocols.mcp._catalog_sync import changed_list
 from workbench.core.protocols.mcp._config import LiveSettings, MCPConfig
+from workbench.core.protocols.mcp.client_tasks import ClientTaskHost, hosted_methods, tasks_capability
 
 log = logging.getLogger(__name__)
 
@@ -78,16 +79,24 @@ class Notifications:
             kwargs["list_roots_callback"] = self._on_list_roots
         return kwargs
 
-    def shape_capabilities(self, capabilities: types.ClientCapabilities) -> types.ClientCapabilities:
-        """The capabilities the SDK built, with only the elicitation modes switched on (it declares both)."""
+    def shape_capabilities(self, capabilities: types.ClientCapabilities, version: str) -> types.ClientCapabilities:
+        """The capabilities the SDK built, with only the elicitation modes switched on (it declares both).
+
+        A handshake-era client also declares ``tasks`` for the requests it runs as tasks (``client_tasks``).
+        """
         switches = self.config.client_capabilities
-        if capabilities.elicitation is None:
-            return capabilities
-        elicitation = types.ElicitationCapability(
-            form=types.FormElicitationCapability() if switches.elicitation_form else None,
-            url=types.UrlElicitationCapability() if switches.elicitation_url else None,
-        )
-        return capabilities.model_copy(update={"elicitation": elicitation})
+        update: dict[str, Any] = {"tasks": tasks_capability(hosted_methods(switches), version)}
+        if capabilities.elicitation is not None:
+            update["elicitation"] = types.ElicitationCapability(
+                form=types.FormElicitationCapability() if switches.elicitation_form else None,
+                url=types.UrlElicitationCapability() if switches.elicitation_url else None,
+            )
+        return capabilities.model_copy(update=update)
+
+    def client_task_host(self) -> ClientTaskHost | None:
+        """A new session's host of the server's task-augmented requests (``None``: tasks or both requests off)."""
+        hosted = hosted_methods(self.config.client_capabilities)
+        return ClientTaskHost(hosted) if hosted else None
 
     # ------------------------------------------------------------------ where events go
 

@@ -8,7 +8,7 @@ and fails loudly when an upgrade removes or changes one of them.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterator, Mapping
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 import httpx2
@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     import mcp_types as types
     from mcp import Client
     from mcp.client.session import ClientSession
+    from mcp_types import RequestId
 
 SDK_VERSION = "2.3.0"
 """The ``mcp`` version every function here was written and tested against."""
@@ -325,14 +326,14 @@ class _WatchedEvents:
 
 
 def shape_client_capabilities(
-    client: Client, shape: Callable[[types.ClientCapabilities], types.ClientCapabilities]
+    client: Client, shape: Callable[[types.ClientCapabilities, str], types.ClientCapabilities]
 ) -> None:
     """Let ``shape`` change the client capabilities a not yet entered ``client`` declares.
 
     The SDK builds the capabilities from the callbacks it has (``elicitation`` always with both the
-    form and the URL mode); ``shape`` gets that value for ``initialize`` and for every 2026-era
-    request's ``_meta``. Relies on ``Client._build_session`` and ``ClientSession._build_capabilities``
-    (mcp 2.3.0).
+    form and the URL mode); ``shape`` gets that value and the protocol version it is built for
+    (``2025-11-25`` for ``initialize``, the negotiated one for every 2026-era request's ``_meta``).
+    Relies on ``Client._build_session`` and ``ClientSession._build_capabilities`` (mcp 2.3.0).
 
     Args:
         client: An SDK ``Client`` before ``__aenter__``.
@@ -345,9 +346,52 @@ def shape_client_capabilities(
         built = session._build_capabilities
 
         def shaped(version: str) -> types.ClientCapabilities:
-            return shape(built(version))
+            return shape(built(version), version)
 
         session._build_capabilities = shaped  # type: ignore[method-assign]
         return session
 
     client._build_session = build_shaped  # type: ignore[method-assign]
+
+
+ServerRequestRoute = Callable[
+    ["ClientSession", "RequestId", str, "Mapping[str, Any] | None"], Awaitable["dict[str, Any] | None"]
+]
+"""Answers a server→client request (session, JSON-RPC id, method, params) with a raw result, or
+``None`` to leave it to the SDK; raising ``mcp.MCPError`` answers with that error."""
+
+
+def route_server_requests(client: Client, route: ServerRequestRoute) -> None:
+    """Let ``route`` answer the server's requests to a not yet entered ``client`` before the SDK does.
+
+    The SDK answers a server→client request from a fixed table (``ping``, sampling, elicitation,
+    roots) and refuses any other method with -32601; its callbacks must return the request's plain
+    result. A client that runs such requests as tasks (2025-11-25) must answer methods outside that
+    table (``tasks/get`` …) and a result of another shape (``CreateTaskResult``). ``route`` sees each
+    request first, on the SDK's own request task (so it may block, and a peer's cancel cancels it);
+    what it returns goes out as the result as it is. Relies on ``Client._build_session`` and
+    ``ClientSession._on_request`` (mcp 2.3.0: the handler ``__aenter__`` hands to the dispatcher,
+    so it is replaced before the session is entered).
+
+    Args:
+        client: An SDK ``Client`` before ``__aenter__``.
+        route: Answers a request, or returns ``None`` to let the SDK answer it.
+    """
+    build = client._build_session
+
+    async def build_routed(exit_stack: Any) -> ClientSession:
+        session = await build(exit_stack)
+        answer = session._on_request
+
+        async def on_request(dctx: Any, method: str, params: Mapping[str, Any] | None) -> dict[str, Any]:
+            request_id = dctx.request_id
+            if request_id is not None:
+                result = await route(session, request_id, method, params)
+                if result is not None:
+                    return result
+            return await answer(dctx, method, params)
+
+        session._on_request = on_request  # type: ignore[method-assign]
+        return session
+
+    client._build_session = build_routed  # type: ignore[method-assign]

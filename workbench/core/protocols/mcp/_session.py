@@ -27,8 +27,10 @@ from workbench.core.protocols.mcp._config import CLIENT_INFO, LiveSettings, MCPC
 from workbench.core.protocols.mcp._sdk_compat import (
     accept_any_tool_result,
     read_absent_result_type_as_complete,
+    route_server_requests,
     shape_client_capabilities,
 )
+from workbench.core.protocols.mcp.client_tasks import ClientTaskHost
 from workbench.core.protocols.mcp.discovery import is_modern, wants_listen
 from workbench.core.protocols.mcp.errors import to_workbench_error
 from workbench.core.protocols.mcp.listen import ACK_TIMEOUT as LISTEN_ACK_TIMEOUT
@@ -58,7 +60,10 @@ class SessionOwner:
         live: The agent's name, roots and log level as they are now (a new session asks for this level).
         client_kwargs: Returns the SDK ``Client`` callbacks (elicitation, sampling, roots, logging,
             message handler) for a new session.
-        shape_capabilities: Changes the client capabilities the SDK would declare (``None``: as built).
+        shape_capabilities: Changes the client capabilities the SDK would declare for a protocol
+            version (``None``: as built).
+        client_tasks: Returns a new session's host of the server's task-augmented requests
+            (``None``: the SDK answers every server request itself).
         negotiate: Run by the owner first, once the session is open (capabilities the SDK lacks).
         discover: Run by the owner next, before ``connect`` returns.
         keep_fresh: Run by the owner in the background after ``connect`` returned (list changes).
@@ -72,7 +77,8 @@ class SessionOwner:
         live: LiveSettings,
         *,
         client_kwargs: Callable[[], dict[str, Any]],
-        shape_capabilities: Callable[[types.ClientCapabilities], types.ClientCapabilities] | None = None,
+        shape_capabilities: Callable[[types.ClientCapabilities, str], types.ClientCapabilities] | None = None,
+        client_tasks: Callable[[], ClientTaskHost | None] = lambda: None,
         negotiate: ClientJob,
         discover: ClientJob,
         keep_fresh: ClientJob,
@@ -83,6 +89,7 @@ class SessionOwner:
         self.live = live
         self._client_kwargs = client_kwargs
         self._shape_capabilities = shape_capabilities
+        self._client_tasks = client_tasks
         self._negotiate = negotiate
         self._discover = discover
         self._keep_fresh = keep_fresh
@@ -287,7 +294,11 @@ class SessionOwner:
             )
             if self._shape_capabilities is not None:
                 shape_client_capabilities(client, self._shape_capabilities)
-            async with client:
+            task_host = self._client_tasks()
+            if task_host is not None:
+                route_server_requests(client, task_host.answer)
+            # Entered before the client and left after it: the tasks it runs end with the session.
+            async with task_host if task_host is not None else contextlib.nullcontext(), client:
                 self.client = client
                 # The SDK would validate structured output and raise; a workbench shows problems instead.
                 accept_any_tool_result(client.session)

@@ -12,6 +12,7 @@ A thin façade over parts with one job each; three of them are public, reached b
     ├── _funnel.RequestFunnel        every request goes out here; failures come back typed
     ├── _catalog_sync.CatalogSync    discovery on connect; one re-list per burst of list_changed
     ├── _notifications.Notifications the server's requests, logs and notifications → events
+    │   └── client_tasks.ClientTaskHost  its task-augmented sampling/elicitation run as client tasks (2025-11-25)
     └── _calls.ToolCalls             tool calls, streamed progress, task-augmented when required
 
 Names the agent had before its facets (``agent.read_resource``, ``agent.transport`` …) still answer
@@ -220,6 +221,7 @@ class MCPAgent(AgentBase):
             live,
             client_kwargs=lambda: {**notes.client_kwargs(), "extensions": self._extensions()},
             shape_capabilities=notes.shape_capabilities,
+            client_tasks=notes.client_task_host,
             negotiate=self._sync.negotiate,
             discover=self._sync.discover,
             keep_fresh=self._sync.keep_fresh,
