@@ -77,9 +77,9 @@ async def test_file_schemas_get_a_choose_button_and_a_pdf_fills_a_data_url(
         "document",
         "content",
         "table",
-        "website",
     }
     assert type(form.field("name")) is StringField
+    assert type(form.field("website")) is StringField  # format uri alone: an address to type, no file chooser
     pdf = tmp_path / "report.pdf"
     pdf.write_bytes(make_pdf())
     document = _field(form, "document")

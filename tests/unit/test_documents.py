@@ -111,8 +111,9 @@ def test_file_inputs_are_the_string_schemas_that_name_a_format_an_encoding_or_a_
     assert file_input_spec({"type": "string", "format": "email"}) is None
     data_url = file_input_spec({"type": "string", "format": "data-url"})
     assert data_url is not None and data_url.encoding == "data-url" and data_url.max_bytes == MAX_FILE_BYTES
-    uri = file_input_spec({"type": "string", "format": "uri"})
-    assert uri is not None and uri.encoding == "data-url"
+    assert file_input_spec({"type": "string", "format": "uri"}) is None  # a typed address: no file chooser
+    image_uri = file_input_spec({"type": "string", "format": "uri", "contentMediaType": "image/png"})
+    assert image_uri is not None and image_uri.encoding == "data-url"
     b64 = file_input_spec({"type": "string", "contentEncoding": "base64", "contentMediaType": "image/png"})
     assert b64 is not None and b64.encoding == "base64" and b64.media_type == "image/png"
     text = file_input_spec({"type": "string", "contentMediaType": "text/csv"})

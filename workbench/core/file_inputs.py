@@ -1,7 +1,8 @@
 """Tool inputs that take a file: which schemas ask for one, and a chosen file turned into the string they take.
 
-A string schema asks for a file when it says ``format: "data-url"`` or ``"uri"`` (a ``data:`` URL is
-one), ``contentEncoding: "base64"``, or ``contentMediaType`` (JSON Schema's content vocabulary). The
+A string schema asks for a file when it says ``format: "data-url"``, ``contentEncoding: "base64"``, or
+``contentMediaType`` (JSON Schema's content vocabulary). A plain ``format: "uri"`` does not: a web
+address, an agent URI or a resource URI is typed, and a file chooser beside it would mislead. The
 value filled in is a ``data:`` URL with the file's media type, the file's bytes in base64, or, for a
 text media type without an encoding, the file's text. Files are read up to ``MAX_FILE_BYTES`` (or
 what the schema's ``maxLength`` leaves room for): a bigger file is an ``InputError`` that says both
@@ -26,7 +27,8 @@ FileEncoding = Literal["data-url", "base64", "text"]
 MAX_FILE_BYTES = 8_000_000
 """Largest file a tool input is filled from (its base64 is a third bigger, and travels in one JSON message)."""
 
-_URI_FORMATS = frozenset({"data-url", "uri", "uri-reference", "iri", "iri-reference"})
+_URI_FORMATS = frozenset({"uri", "uri-reference", "iri", "iri-reference"})
+"""Formats whose value may be a ``data:`` URL: a file fills one when the schema also names a media type."""
 _TEXT_TYPES = ("text/*", "application/json", "application/*+json", "application/xml", "application/*+xml")
 
 
@@ -100,7 +102,7 @@ def file_input_spec(schema: Mapping[str, Any]) -> FileInputSpec | None:
     kind: FileEncoding
     if isinstance(encoding, str) and encoding.lower() == "base64":
         kind = "base64"
-    elif fmt in _URI_FORMATS:
+    elif fmt == "data-url" or (fmt in _URI_FORMATS and media_type is not None):
         kind = "data-url"
     elif media_type is not None:
         kind = "text" if _is_text(media_type.lower()) else "base64"
