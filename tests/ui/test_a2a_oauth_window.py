@@ -7,6 +7,8 @@ Connect agent of ``tests/support/a2a_security_agents.py`` (the "browser" is ``fo
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -21,6 +23,8 @@ from workbench.core.profiles import A2AProfile
 from workbench.core.profiles.credential_keys import oauth_client_key_key, oauth_client_secret_key
 from workbench.demo.a2a_agents import serve_agent
 from workbench.ui.dialogs.connection import ConnectionDialog
+from workbench.ui.errors import ErrorView
+from workbench.ui.panels.authsteps.widget import AuthStepsWidget
 
 
 def test_the_oauth_section_of_an_a2a_profile_offers_its_clients_and_dpop_but_no_mcp_grant(qtbot) -> None:
@@ -92,11 +96,23 @@ def test_an_a2a_private_key_client_imports_its_key_into_the_keyring_on_save_and_
     assert pem.splitlines()[1] not in profile.model_dump_json()
 
 
-async def _log_in_from_the_sidebar(qtbot, tmp_path: Path, profile: A2AProfile, store: MemoryCredentialStore):
-    """Log ``profile`` in with the sidebar's action; the Login view and the reported errors."""
+def _pre_registered(profile_id: str, name: str, url: str, client_id: str) -> A2AProfile:
+    """An A2A profile whose OAuth client is pre-registered as ``client_id``."""
+    return A2AProfile(id=profile_id, name=name, url=url, oauth_client="pre-registered", oauth_client_id=client_id)
+
+
+@contextlib.asynccontextmanager
+async def _logged_in_from_the_sidebar(
+    qtbot, tmp_path: Path, profile: A2AProfile, store: MemoryCredentialStore
+) -> AsyncIterator[tuple[AuthStepsWidget, list[ErrorView]]]:
+    """Log ``profile`` in with the sidebar's action; the Login view and the reported errors, until the
+    connections are closed on leaving."""
     panels = login_panels(qtbot, tmp_path, store)
     await log_in_from_the_sidebar(panels.sidebar, profile)
-    return panels.ctx, panels.view, panels.errors
+    try:
+        yield panels.view, panels.errors
+    finally:
+        await panels.ctx.services.connections.aclose()
 
 
 @pytest.mark.asyncio
@@ -105,15 +121,10 @@ async def test_an_a2a_client_credentials_login_from_the_sidebar_lists_its_token_
 ) -> None:
     store = MemoryCredentialStore({oauth_client_secret_key("m"): CLIENT_SECRET})
     async with serve_machine_agent() as servers:
-        profile = A2AProfile(
-            id="m", name="machine", url=servers.url, oauth_client="pre-registered", oauth_client_id=CLIENT_ID
-        )
-        ctx, view, errors = await _log_in_from_the_sidebar(qtbot, tmp_path, profile, store)
-        try:
+        profile = _pre_registered("m", "machine", servers.url, CLIENT_ID)
+        async with _logged_in_from_the_sidebar(qtbot, tmp_path, profile, store) as (view, errors):
             assert errors == [] and step_titles(view) == ["Token"]
             assert CLIENT_SECRET not in view.details.toPlainText()
-        finally:
-            await ctx.services.connections.aclose()
     assert servers.authorization_server.seen.grants[0] == "client_credentials"
 
 
@@ -124,15 +135,10 @@ async def test_an_a2a_openid_connect_login_lists_discovery_authorization_callbac
     server = OAuthServer()
     store = MemoryCredentialStore()
     async with serve_agent(oauth_agent("oidc", server)) as url:
-        profile = A2AProfile(
-            id="o", name="oidc", url=url, oauth_client="pre-registered", oauth_client_id=OIDC_CLIENT_ID
-        ).with_changes(oauth_token_auth="none")
-        ctx, view, errors = await _log_in_from_the_sidebar(qtbot, tmp_path, profile, store)
-        try:
+        profile = _pre_registered("o", "oidc", url, OIDC_CLIENT_ID).with_changes(oauth_token_auth="none")
+        async with _logged_in_from_the_sidebar(qtbot, tmp_path, profile, store) as (view, errors):
             assert errors == []
             assert step_titles(view) == ["Authorization-server metadata", "Authorization request", "Callback", "Token"]
-        finally:
-            await ctx.services.connections.aclose()
     assert server.grants[0] == "authorization_code"
 
 
@@ -141,15 +147,10 @@ async def test_a_refused_a2a_client_shows_the_failed_token_step_and_stores_no_to
     wrong = "not-the-secret-4410"
     store = MemoryCredentialStore({oauth_client_secret_key("w"): wrong})
     async with serve_machine_agent() as servers:
-        profile = A2AProfile(
-            id="w", name="wrong", url=servers.url, oauth_client="pre-registered", oauth_client_id=CLIENT_ID
-        )
-        ctx, view, errors = await _log_in_from_the_sidebar(qtbot, tmp_path, profile, store)
-        try:
+        profile = _pre_registered("w", "wrong", servers.url, CLIENT_ID)
+        async with _logged_in_from_the_sidebar(qtbot, tmp_path, profile, store) as (view, errors):
             assert [e.code for e in errors] == ["auth-required"]
             assert step_titles(view)[-1] == "Token" and not view.failure_label.isHidden()
             assert view.failure_label.text().startswith("✗ Step 1, Token, failed [http-error]: ")
             assert wrong not in view.details.toPlainText() + view.failure_label.text()
             assert await store.get("w/a2a:oauth:token") is None
-        finally:
-            await ctx.services.connections.aclose()
