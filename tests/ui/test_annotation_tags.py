@@ -36,3 +36,15 @@ async def test_annotation_tags_are_flat_tinted_and_lower_than_the_button_beside_
             assert not close(fill, window, 4)  # a tint: the tag has a body ...
             assert close(image.pixelColor(w // 2, 0), fill)  # ... and no outline around it
             assert close(image.pixelColor(w // 2, h - 1), fill)
+
+
+@pytest.mark.asyncio
+async def test_a_tool_with_an_app_and_one_kept_for_apps_say_so_in_their_tags(qtbot: Any, tmp_path: Path) -> None:
+    async with inspector(tmp_path, qtbot) as it:
+        tools = it.widget.tools
+        assert tools.select_tool("weather_app")
+        assert tools.detail.badges[-1].text() == "MCP App"
+        assert tools.select_tool("weather_forecast")  # _meta.ui.visibility ["app"]: the weather app's own
+        assert [b.text() for b in tools.detail.badges][-1] == "app only"
+        assert tools.select_tool("add")
+        assert not {"MCP App", "app only"} & {b.text() for b in tools.detail.badges}

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from workbench.core.apps.resource import MODEL_VISIBILITY, app_uri, app_visibility
 from workbench.core.protocols.catalog import ToolSpec
 from workbench.ui.panels.inspector.mcp.catalog_delegate import TagLabel
 from workbench.ui.panels.inspector.mcp.catalog_list import CatalogListWidget, lay_out_list_and_detail
@@ -53,9 +54,19 @@ def is_call_keys(event: QKeyEvent) -> bool:
 
 
 def annotation_badges(spec: ToolSpec) -> list[str]:
-    """Badges for the behaviour hints the tool declares (as sent; the server may not tell the truth)."""
+    """Badges for the behaviour hints the tool declares (as sent; the server may not tell the truth).
+
+    Then the MCP Apps ones: ``MCP App`` for a tool that names a ``ui://`` app, ``app only`` for one its
+    server keeps for apps (``_meta.ui.visibility: ["app"]``: listed here for its developer, never offered to
+    a model).
+    """
     annotations = spec.annotations or {}
-    return [yes if annotations[key] else no for key, yes, no in HINTS if isinstance(annotations.get(key), bool)]
+    badges = [yes if annotations[key] else no for key, yes, no in HINTS if isinstance(annotations.get(key), bool)]
+    if app_uri(spec) is not None and MODEL_VISIBILITY in app_visibility(spec):
+        badges.append("MCP App")
+    if MODEL_VISIBILITY not in app_visibility(spec):
+        badges.append("app only")
+    return badges
 
 
 def _row(spec: ToolSpec) -> ListRow:
