@@ -17,6 +17,7 @@ from tests.servers.oauth_machine import CLIENT_ID, CLIENT_SECRET, new_key_pem
 from tests.support.a2a_machine_agent import serve_machine_agent
 from tests.support.a2a_security_agents import CLIENT_ID as OIDC_CLIENT_ID
 from tests.support.a2a_security_agents import OAuthServer, oauth_agent
+from tests.support.connection_dialogs import new_connection_dialog
 from tests.support.login_view import log_in_from_the_sidebar, login_panels, step_titles
 from workbench.core.credentials import MemoryCredentialStore
 from workbench.core.profiles import A2AProfile
@@ -28,11 +29,7 @@ from workbench.ui.panels.authsteps.widget import AuthStepsWidget
 
 
 def test_the_oauth_section_of_an_a2a_profile_offers_its_clients_and_dpop_but_no_mcp_grant(qtbot) -> None:
-    dialog = ConnectionDialog()
-    qtbot.addWidget(dialog)
-    dialog.set_kind("a2a")
-    dialog.name_edit.setText("agent")
-    dialog.url_edit.setText("https://agent.example")
+    dialog = new_connection_dialog(qtbot, "a2a", "agent", "https://agent.example")
     oauth = dialog.oauth
     assert oauth.auth_combo.isHidden() and not oauth._details.isHidden()
     choices = [oauth.client_combo.itemData(i) for i in range(oauth.client_combo.count())]

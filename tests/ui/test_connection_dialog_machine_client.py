@@ -14,6 +14,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QComboBox, QFileDialog, QWidget
 
 from tests.servers.oauth_machine import CLIENT_ID, new_key_pem, serve_machine_oauth
+from tests.support.connection_dialogs import new_connection_dialog
 from tests.support.panel_context import make_context, reported_errors
 from workbench.core.agent_factory import DefaultAgentFactory
 from workbench.core.credentials import MemoryCredentialStore
@@ -109,11 +110,7 @@ async def test_a_private_key_client_credentials_dpop_profile_is_added_with_the_k
 
 
 def test_a_pre_registered_client_chooses_its_grant_and_a_public_one_only_signs_in_in_a_browser(qtbot):
-    dialog = ConnectionDialog()
-    qtbot.addWidget(dialog)
-    dialog.set_kind("mcp-http")
-    dialog.name_edit.setText("p")
-    dialog.url_edit.setText("https://mcp.example/mcp")
+    dialog = new_connection_dialog(qtbot, "mcp-http", "p", "https://mcp.example/mcp")
     oauth = dialog.oauth
     oauth.set_auth("oauth")
     oauth.client_combo.setCurrentIndex(oauth.client_combo.findData("pre-registered"))

@@ -14,6 +14,7 @@ import pytest
 
 from tests.servers.oauth_machine import CLIENT_ID, CLIENT_SECRET, ID_TOKEN, JWT_BEARER, TOKEN_EXCHANGE, new_key_pem
 from tests.servers.oauth_machine import serve_machine_oauth as serve
+from tests.support.connection_dialogs import new_connection_dialog
 from tests.support.panel_context import make_context, reported_errors
 from workbench.core.agent_factory import DefaultAgentFactory
 from workbench.core.credentials import MemoryCredentialStore
@@ -32,11 +33,7 @@ def no_browser(url: str) -> None:
 
 
 def _dialog(qtbot, url: str = "https://mcp.example/mcp") -> ConnectionDialog:
-    dialog = ConnectionDialog()
-    qtbot.addWidget(dialog)
-    dialog.set_kind("mcp-http")
-    dialog.name_edit.setText("p")
-    dialog.url_edit.setText(url)
+    dialog = new_connection_dialog(qtbot, "mcp-http", "p", url)
     dialog.oauth.set_auth("oauth")
     return dialog
 

@@ -17,6 +17,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog
 
 from tests.servers.oauth_as import EXTRA_SCOPE, SCOPE, OAuthServers, serve_oauth_protected_mcp
+from tests.support.connection_dialogs import new_connection_dialog
 from tests.support.panel_context import make_context, reported_errors
 from workbench.core.agent_factory import DefaultAgentFactory
 from workbench.core.auth_steps import AuthStage
@@ -87,11 +88,7 @@ def _state_text(sidebar: SidebarWidget, profile_id: str) -> str:
 
 
 def test_choosing_oauth_builds_an_oauth_profile_with_scopes_and_client_name(qtbot):
-    dialog = ConnectionDialog()
-    qtbot.addWidget(dialog)
-    dialog.set_kind("mcp-http")
-    dialog.name_edit.setText("remote")
-    dialog.url_edit.setText("http://127.0.0.1:8000/mcp")
+    dialog = new_connection_dialog(qtbot, "mcp-http", "remote", "http://127.0.0.1:8000/mcp")
     assert dialog.oauth.isVisibleTo(dialog) and not dialog.oauth.scopes_edit.isVisibleTo(dialog)
     assert dialog.credentials.bearer.isEnabled()
     dialog.oauth.set_auth("oauth")
