@@ -216,6 +216,7 @@ def build_workbench(
         approver=late.approve_sampling,
         bus=bus,
         config_dir=config_dir,
+        wire=wire,  # a model's HTTP exchanges are records of the connection it answers
     )
     handlers = AgentHandlers(
         elicitation=late.elicit,

@@ -62,6 +62,8 @@ class SamplingRequest:
     """An MCP ``sampling/createMessage`` request, protocol-neutral.
 
     ``metadata`` is the server's pass-through dict; the handoff router reads ``agent_uri`` from it.
+    ``agent`` names the connection that asked (its profile's name) and ``connection_id`` is that
+    connection's id (its wire records' id; ``""`` when the request did not come through a connection).
     """
 
     messages: list[SamplingMessage]
@@ -75,6 +77,7 @@ class SamplingRequest:
     tools: list[ToolSpec] | None = None
     tool_choice: dict[str, Any] | None = None
     agent: str = ""
+    connection_id: str = ""
     raw: Any = field(default=None, compare=False, repr=False)
 
     def to_dict(self) -> dict[str, Any]:

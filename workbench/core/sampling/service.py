@@ -5,7 +5,9 @@
 saved choice (``sampling.json`` in the configuration directory: ``{"version": 1, "connections":
 {NAME: {"responder": "model:local", "policy": "auto"}}}``; no secret in it) and the saved model
 endpoints. Every answer is published on the bus as ``SamplingAnswered`` (the visible log), and each
-connection's ledger counts requests, tokens and cost.
+connection's ledger counts requests, tokens and cost. A model's HTTP exchanges are recorded in the wire log
+(when the service has one) as records of the connection that asked (``request.connection_id``, protocol
+``model``, the endpoint's key redacted), as the model chat's are.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from workbench.core.sampling.responders import (
     SamplingPolicy,
     SamplingResponders,
 )
+from workbench.core.wire.recorder import WireRecorder
 
 CHOICES_FILE = "sampling.json"
 
@@ -63,6 +66,8 @@ class SamplingService:
         approver: Shows a script's or model's draft to a person under the ``ask`` policy.
         bus: Where ``SamplingAnswered`` events go.
         config_dir: Where ``sampling.json`` lives.
+        wire: Where a model's HTTP exchanges are recorded, as records of the connection that asked
+            (``None``: not recorded).
     """
 
     def __init__(
@@ -73,13 +78,15 @@ class SamplingService:
         approver: Approver | None = None,
         bus: EventBus | None = None,
         config_dir: str | os.PathLike[str] | None = None,
+        wire: WireRecorder | None = None,
     ) -> None:
         self.person = person
+        self.wire = wire
         self.endpoints = endpoints
         self.approver = approver
         self.bus = bus
         self.path = resolve_config_dir(config_dir) / CHOICES_FILE
-        self._routers: dict[str, tuple[SamplingChoice, SamplingResponders]] = {}
+        self._routers: dict[str, tuple[SamplingChoice, str, SamplingResponders]] = {}
         self._ledgers: dict[str, SamplingLedger] = {}
 
     # ------------------------------------------------------------------ choices
@@ -130,8 +137,12 @@ class SamplingService:
 
     # ------------------------------------------------------------------ answering
 
-    async def responder(self, choice: SamplingChoice) -> SamplingHandler:
+    async def responder(self, choice: SamplingChoice, connection_id: str = "") -> SamplingHandler:
         """The handler a choice names (a script read now, a model with its key from the store).
+
+        Args:
+            choice: Who answers.
+            connection_id: The connection a model's wire records carry (``""``: they are not recorded).
 
         Raises:
             ConfigError: An unreadable script; NotFoundError: an unknown endpoint.
@@ -144,7 +155,9 @@ class SamplingService:
             from workbench.core.sampling.model import ModelResponder
 
             endpoint = self.endpoints.find(choice.responder.removeprefix("model:"))
-            return ModelResponder(endpoint, await self.endpoints.key(endpoint))
+            key = await self.endpoints.key(endpoint)
+            wire = self.wire if connection_id else None
+            return ModelResponder(endpoint, key, wire=wire, connection_id=connection_id or "model")
         return self.person
 
     def drafters(self, connection: str) -> list[str]:
@@ -160,24 +173,26 @@ class SamplingService:
             WorkbenchError: The responder failed or cannot be used.
         """
         router = SamplingResponders(
-            {responder: await self.responder(SamplingChoice(responder))}, responder, policy=SamplingPolicy.AUTO
+            {responder: await self.responder(SamplingChoice(responder), request.connection_id)},
+            responder,
+            policy=SamplingPolicy.AUTO,
         )
         router.ledger = self.ledger(request.agent)
         router.subscribe(lambda entry: self._publish(request.agent, entry))
         return await router(request)
 
-    async def _router(self, connection: str) -> SamplingResponders:
+    async def _router(self, connection: str, connection_id: str) -> SamplingResponders:
         choice = self.choice(connection)
         cached = self._routers.get(connection)
-        if cached is not None and cached[0] == choice:
-            return cached[1]
+        if cached is not None and cached[:2] == (choice, connection_id):
+            return cached[2]
         handlers = {PERSON: self.person}
         if choice.responder != PERSON:
-            handlers[choice.responder] = await self.responder(choice)
+            handlers[choice.responder] = await self.responder(choice, connection_id)
         router = SamplingResponders(handlers, choice.responder, policy=choice.policy, approver=self.approver)
         router.ledger = self.ledger(connection)
         router.subscribe(lambda entry: self._publish(connection, entry))
-        self._routers[connection] = (choice, router)
+        self._routers[connection] = (choice, connection_id, router)
         return router
 
     def _publish(self, connection: str, entry: SamplingLogEntry) -> None:
@@ -191,5 +206,5 @@ class SamplingService:
             SamplingRejectedError: The policy or a person refused.
             WorkbenchError: The responder failed, or the connection's choice cannot be used.
         """
-        router = await self._router(request.agent)
+        router = await self._router(request.agent, request.connection_id)
         return await router(request)

@@ -164,7 +164,7 @@ class Notifications:
             return types.ErrorData(
                 code=types.INVALID_PARAMS, message="This client does not support tools in sampling requests."
             )
-        request = convert.sampling_request(params, name)
+        request = convert.sampling_request(params, name, self.config.connection_id)
         self.emit(SamplingRequested(request=request, agent=name, protocol="mcp", raw=params))
         handler = self.config.sampling_handler
         if handler is None:

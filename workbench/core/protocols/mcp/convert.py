@@ -143,8 +143,8 @@ def elicit_result(response: ElicitationResponse) -> types.ElicitResult:
     return types.ElicitResult(action=response.action)
 
 
-def sampling_request(params: types.CreateMessageRequestParams, agent: str) -> SamplingRequest:
-    """Convert a sampling request."""
+def sampling_request(params: types.CreateMessageRequestParams, agent: str, connection_id: str = "") -> SamplingRequest:
+    """Convert a sampling request from the connection called ``agent`` whose id is ``connection_id``."""
     messages = []
     for m in params.messages:
         blocks = m.content if isinstance(m.content, list) else [m.content]
@@ -162,6 +162,7 @@ def sampling_request(params: types.CreateMessageRequestParams, agent: str) -> Sa
         tools=tools,
         tool_choice=dump(getattr(params, "tool_choice", None)),
         agent=agent,
+        connection_id=connection_id,
         raw=params,
     )
 
