@@ -125,8 +125,45 @@ class ModelEndpointStore:
 
     def put(self, endpoint: ModelEndpoint) -> None:
         """Save ``endpoint``, replacing one of the same name."""
-        endpoints = [e for e in self.load() if e.name != endpoint.name] + [endpoint]
+        endpoints = self.load()
+        names = [e.name for e in endpoints]
+        if endpoint.name in names:
+            endpoints[names.index(endpoint.name)] = endpoint  # an edited endpoint keeps its place in the list
+        else:
+            endpoints.append(endpoint)
         self._write(endpoints)
+
+    async def save(
+        self, endpoint: ModelEndpoint, key: SecretStr | None = None, *, new: bool = False, forget_key: bool = False
+    ) -> None:
+        """Save ``endpoint`` and, when one is given, its API key (the window's add and edit).
+
+        The key goes to the credential store first: when the store refuses it (no secure keyring) nothing
+        is saved, and the key is never written anywhere else. ``key=None`` keeps a stored key as it is,
+        unless ``forget_key``.
+
+        Args:
+            endpoint: The endpoint to save (replacing the one of its name unless ``new``).
+            key: Its API key, or ``None`` to keep what is stored (or to have none).
+            new: The endpoint is being added: a saved one of the same name is an error, not replaced.
+            forget_key: Remove its stored key (when no new ``key`` is given).
+
+        Raises:
+            ConfigError: ``new`` and an endpoint of that name exists (``details["field"]`` is ``name``),
+                or ``models.json`` cannot be read or written.
+            SecureStorageUnavailableError: No secure keyring to keep the key.
+        """
+        if new and any(e.name == endpoint.name for e in self.load()):
+            raise ConfigError(
+                f"A model endpoint called {endpoint.name!r} exists already.",
+                hint="pick another name, or edit that one",
+                details={"field": "name", "name": endpoint.name},
+            )
+        if key is not None:
+            await self.credentials.set(endpoint.key_name, key)
+        elif forget_key:
+            await self.credentials.delete(endpoint.key_name)
+        self.put(endpoint)
 
     async def remove(self, name: str) -> None:
         """Forget the endpoint and its key.

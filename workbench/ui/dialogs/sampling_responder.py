@@ -1,8 +1,8 @@
 """Choose who answers a connection's sampling requests (a person, a script, a model) and under which policy.
 
 Shows the connection's counters (requests, tokens, cost) and its recent log, from the core's
-``SamplingService``; the choice is saved there (``sampling.json``). Model endpoints are added with
-``workbench model add`` (their keys in the keyring); scripts are picked as files.
+``SamplingService``; the choice is saved there (``sampling.json``). Model endpoints are added, edited and
+removed in the Endpoints… dialog (``model_endpoints``; their keys in the keyring); scripts are picked as files.
 """
 
 from __future__ import annotations
@@ -23,6 +23,8 @@ from PySide6.QtWidgets import (
 from workbench.core.errors import WorkbenchError
 from workbench.core.sampling.responders import SamplingLogEntry, SamplingPolicy
 from workbench.core.sampling.service import SamplingChoice, SamplingService
+from workbench.ui.dialog_rules import present
+from workbench.ui.dialogs.model_endpoints import ModelEndpointsDialog
 from workbench.ui.errors import describe_error
 from workbench.ui.untrusted import plain_label, shown
 
@@ -64,21 +66,16 @@ class SamplingResponderDialog(QDialog):
         self.setWindowTitle(shown(f"Sampling for {connection}"))
         current = service.choice(connection)
         self.responder_combo = QComboBox(self)
-        self.responder_combo.addItem("A person (the sampling dialog)", "person")
-        try:
-            endpoints = service.endpoints.load()
-        except WorkbenchError:
-            endpoints = []
-        for endpoint in endpoints:
-            label = f"Model {endpoint.name} ({endpoint.api}: {endpoint.model})"
-            self.responder_combo.addItem(shown(label), f"model:{endpoint.name}")
-        if current.responder.startswith("script:"):
-            self._add_script(current.responder.removeprefix("script:"))
-        index = self.responder_combo.findData(current.responder)
-        self.responder_combo.setCurrentIndex(max(index, 0))
+        self.endpoints_dialog: ModelEndpointsDialog | None = None
+        """The Endpoints… dialog while it is open."""
+        self._fill_responders(current.responder)
         self.script_button = QPushButton("Script file…", self)
         self.script_button.setAutoDefault(False)
         self.script_button.clicked.connect(self.on_script_button_clicked)
+        self.endpoints_button = QPushButton("Endpoints…", self)
+        self.endpoints_button.setAutoDefault(False)
+        self.endpoints_button.setToolTip("Add, edit or remove model endpoints (their API keys go to the keyring)")
+        self.endpoints_button.clicked.connect(self.on_endpoints_button_clicked)
         self.policy_combo = QComboBox(self)
         for policy, label in POLICY_LABELS.items():
             self.policy_combo.addItem(label, policy.value)
@@ -96,6 +93,7 @@ class SamplingResponderDialog(QDialog):
         row = QHBoxLayout()
         row.addWidget(self.responder_combo, 1)
         row.addWidget(self.script_button)
+        row.addWidget(self.endpoints_button)
         form = QFormLayout()
         form.addRow("Answered by:", row)
         form.addRow("Policy:", self.policy_combo)
@@ -104,15 +102,49 @@ class SamplingResponderDialog(QDialog):
         buttons.accepted.connect(self.on_buttons_accepted)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
-        layout.addWidget(
-            plain_label("Model endpoints are added with 'workbench model add' (keys in the keyring).", wrap=True)
-        )
         layout.addLayout(form)
         layout.addWidget(plain_label("Recent answers:"))
         layout.addWidget(self.log_view, 1)
         layout.addWidget(self.status_label)
         layout.addWidget(buttons)
         self.resize(560, 420)
+
+    def _fill_responders(self, chosen: str) -> None:
+        """List a person, every saved model endpoint and a chosen script; select ``chosen`` (else a person)."""
+        listed = [str(self.responder_combo.itemData(i)) for i in range(self.responder_combo.count())]
+        script = next((d for d in listed if d.startswith("script:")), chosen if chosen.startswith("script:") else None)
+        self.responder_combo.clear()
+        self.responder_combo.addItem("A person (the sampling dialog)", "person")
+        try:
+            endpoints = self._service.endpoints.load()
+        except WorkbenchError:
+            endpoints = []
+        for endpoint in endpoints:
+            label = f"Model {endpoint.name} ({endpoint.api}: {endpoint.model})"
+            self.responder_combo.addItem(shown(label), f"model:{endpoint.name}")
+        if script is not None:
+            self.responder_combo.addItem(shown(f"Script {script.removeprefix('script:')}"), script)
+        self.responder_combo.setCurrentIndex(max(self.responder_combo.findData(chosen), 0))
+
+    def open_endpoints(self) -> ModelEndpointsDialog:
+        """Open the Endpoints… dialog (or raise the open one); the responder list follows its changes."""
+        if self.endpoints_dialog is None:
+            dialog = ModelEndpointsDialog(self._service.endpoints, self)
+            dialog.changed.connect(lambda: self._fill_responders(str(self.responder_combo.currentData())))
+            dialog.finished.connect(lambda _code: self._forget_endpoints_dialog(dialog))
+            self.endpoints_dialog = dialog
+            present(dialog)
+        self.endpoints_dialog.raise_()
+        return self.endpoints_dialog
+
+    def on_endpoints_button_clicked(self) -> None:
+        """Manage the model endpoints."""
+        self.open_endpoints()
+
+    def _forget_endpoints_dialog(self, dialog: ModelEndpointsDialog) -> None:
+        if self.endpoints_dialog is dialog:
+            self.endpoints_dialog = None
+        dialog.deleteLater()
 
     def _add_script(self, path: str) -> None:
         data = f"script:{path}"

@@ -25,7 +25,7 @@ class ModelPicker:
     """What the chat shows to pick a model for a server without an entry point.
 
     Attributes:
-        names: The saved model endpoints (empty: none saved; ``workbench model add``).
+        names: The saved model endpoints (empty: none saved; the Model endpoints… dialog adds one).
         chosen: The one chatting for this connection, if any.
     """
 

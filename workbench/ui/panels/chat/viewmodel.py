@@ -36,7 +36,7 @@ log = logging.getLogger(__name__)
 NO_SELECTION = "Select a connection to chat with it."
 NO_ENTRY_POINT = "This server has no agent entry point (tools: {tools}). Use the Inspector's Tools tab to call a tool."
 PICK_A_MODEL = "Or pick a model above to chat through its tools."
-SAVE_A_MODEL = "Or save a model endpoint (workbench model add) to chat through its tools."
+SAVE_A_MODEL = "Or add a model endpoint (Model endpoints…) to chat through its tools."
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,6 +27,7 @@ from workbench.ui.asyncutil import spawn
 from workbench.ui.context import PanelContext
 from workbench.ui.dialog_rules import present
 from workbench.ui.dialogs.input_required import InputRequiredDialog
+from workbench.ui.dialogs.model_endpoints import ModelEndpointsDialog
 from workbench.ui.names import connection_name
 from workbench.ui.panels.chat.render import TranscriptRenderer
 from workbench.ui.panels.chat.viewmodel import ChatViewModel, InputState
@@ -85,13 +86,18 @@ class ChatWidget(QWidget):
         # an MCP server without an entry point: a saved model may chat through its tools
         self.model_combo = QComboBox(self)
         self.model_combo.setObjectName("chatModel")
-        self.model_combo.setToolTip("A saved model endpoint (workbench model add) that calls this server's tools")
+        self.model_combo.setToolTip("A saved model endpoint that calls this server's tools")
         self.model_row = QWidget(self)
         model_layout = QHBoxLayout(self.model_row)
         model_layout.setContentsMargins(0, 0, 0, 0)
         model_layout.addWidget(plain_label("Chat through a model:", self.model_row, selectable=False))
         model_layout.addWidget(self.model_combo, 1)
         self.model_row.hide()
+        self.endpoints_button = QPushButton("Model endpoints…", self)
+        self.endpoints_button.setToolTip("Add, edit or remove model endpoints (their API keys go to the keyring)")
+        self.endpoints_button.hide()
+        self.endpoints_dialog: ModelEndpointsDialog | None = None
+        """The model endpoints dialog opened from the chat, while it is open."""
         self.transcript = SafeTextBrowser(self)
         self.transcript.setUndoRedoEnabled(False)
         self.renderer = TranscriptRenderer(self.transcript.document())
@@ -117,7 +123,10 @@ class ChatWidget(QWidget):
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.title)
         layout.addWidget(self.banner)
-        layout.addWidget(self.model_row)
+        model_bar = QHBoxLayout()
+        model_bar.addWidget(self.model_row, 1)
+        model_bar.addWidget(self.endpoints_button, 0, Qt.AlignmentFlag.AlignRight)
+        layout.addLayout(model_bar)
         layout.addWidget(self.transcript, 1)
         layout.addWidget(self.input)
         layout.addLayout(buttons)
@@ -132,6 +141,7 @@ class ChatWidget(QWidget):
         self.form_button.clicked.connect(self.answer_in_form)
         self.input.send_requested.connect(self.send)
         self.model_combo.activated.connect(self.on_model_combo_activated)
+        self.endpoints_button.clicked.connect(self.open_endpoints)
         self.transcript.link_clicked.connect(self.on_transcript_link_clicked)
 
         vm = self.viewmodel
@@ -343,9 +353,29 @@ class ChatWidget(QWidget):
         self.on_model_combo_activated(index)
         return True
 
+    def open_endpoints(self) -> ModelEndpointsDialog | None:
+        """Open the model endpoints dialog (or raise the open one); the model list follows its changes."""
+        sampling = self._ctx.services.sampling
+        if sampling is None:
+            return None
+        if self.endpoints_dialog is None:
+            dialog = ModelEndpointsDialog(sampling.endpoints, self)
+            dialog.changed.connect(lambda: self._apply_input_state(self.viewmodel.input_state()))
+            dialog.finished.connect(lambda _code: self._forget_endpoints_dialog(dialog))
+            self.endpoints_dialog = dialog
+            present(dialog)
+        self.endpoints_dialog.raise_()
+        return self.endpoints_dialog
+
+    def _forget_endpoints_dialog(self, dialog: ModelEndpointsDialog) -> None:
+        if self.endpoints_dialog is dialog:
+            self.endpoints_dialog = None
+        dialog.deleteLater()
+
     def _show_models(self) -> None:
         picker = self.viewmodel.model_picker()
         self.model_row.setVisible(picker is not None and bool(picker.names))
+        self.endpoints_button.setVisible(picker is not None and self._ctx.services.sampling is not None)
         if picker is None:
             return
         self.model_combo.blockSignals(True)
