@@ -42,6 +42,13 @@ async def test_inspect_says_what_the_server_declared_and_what_the_client_declare
     declared = info["client_capabilities"]
     tasks_ext = {"io.modelcontextprotocol/tasks": {}}  # the Tasks extension: 2026-07-28 wires only
     assert declared.pop("extensions", None) == (tasks_ext if mode == "2026-07-28" else None)
+    # 2025-11-25: the client runs a server's task-augmented sampling and elicitation as tasks of its own
+    client_tasks = {
+        "cancel": {},
+        "list": {},
+        "requests": {"elicitation": {"create": {}}, "sampling": {"createMessage": {}}},
+    }
+    assert declared.pop("tasks", None) == (client_tasks if mode == "legacy" else None)
     assert declared == {
         "sampling": {"tools": {}},
         "elicitation": {"form": {}, "url": {}},

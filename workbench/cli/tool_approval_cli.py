@@ -3,17 +3,22 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from workbench.core.errors import ConfigError
-from workbench.core.profiles import ConnectionProfile
-from workbench.core.tool_approval import POLICIES
+
+if TYPE_CHECKING:  # the window starts through the parser: no pydantic before its first frame
+    from workbench.core.profiles import ConnectionProfile
+
+POLICY_NAMES = ("always", "destructive", "never")
+"""``workbench.core.tool_approval.POLICIES``, spelled out (a unit test keeps the two equal)."""
 
 
 def add_tool_approval_option(parser: argparse.ArgumentParser) -> None:
     """Add ``--tool-approval {always,destructive,never}``."""
     parser.add_argument(
         "--tool-approval",
-        choices=POLICIES,
+        choices=POLICY_NAMES,
         default=None,
         help="MCP: when a tool call asks first: always, destructive (tools annotated so; the default) or never",
     )
