@@ -19,7 +19,7 @@ from typing import Any, Literal
 
 from PySide6.QtCore import QObject, Signal
 
-from workbench.core.errors import WorkbenchError
+from workbench.core.errors import ConnectionLostError, WorkbenchError
 from workbench.core.events import ConnectionState, ConnectionStateChanged, ListChanged, ResourceUpdated
 from workbench.core.protocols.base import AgentCapabilities
 from workbench.core.protocols.catalog import PromptSpec, ResourceSpec, ResourceTemplateSpec, ToolSpec
@@ -260,8 +260,15 @@ class MCPInspectorViewModel(QObject):
         return spawn(coro, doing=doing)
 
     def _server(self, cid: str) -> ServerFeatures:
+        """The server of connection ``cid``.
+
+        Raises:
+            ConnectionLostError: It closed since the request was started (a disconnect between the click
+                and the task's first step).
+        """
         agent = self.agent_of(cid)
-        assert agent is not None and agent.server_features is not None
+        if agent is None or agent.server_features is None:
+            raise ConnectionLostError("The connection closed before the request was sent.", details={"connection": cid})
         return agent.server_features
 
     # ------------------------------------------------------------------ server
@@ -461,6 +468,8 @@ class MCPInspectorViewModel(QObject):
         area: Area = "prompts" if ref_type == "prompt" else "resources"
         try:
             result = await self._server(cid).complete(ref_type, ref, argument, value, context)  # type: ignore[arg-type]
+        except ConnectionLostError:
+            return  # suggestions for a form whose connection just closed: nobody waits for them
         except WorkbenchError as exc:
             self.report(area, exc, f"completing {argument}", connection_id=cid)
             return
