@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from tests.support.cli_runner import json_lines, workbench
-from tests.support.demo_mcp import DEMO_STDIO
+from tests.support.demo_mcp import demo_stdio_command
 from tests.support.everything import StdioCommand
 
 pytestmark = pytest.mark.asyncio
@@ -52,7 +52,7 @@ def demo() -> Iterator[dict[str, dict[str, str]]]:
 def target_args(agents: dict[str, dict[str, str]], transport: str) -> tuple[list[str], list[str]]:
     """(options before '--', command after '--') for the demo MCP server on ``transport``."""
     if transport == "stdio":
-        return ["--stdio"], ["--", *DEMO_STDIO]
+        return ["--stdio"], ["--", *demo_stdio_command()]
     if transport == "sse":
         return ["--mcp-sse", agents["demo-mcp-sse"]["target"]], []
     return ["--mcp", agents["demo-mcp"]["target"]], []
@@ -161,7 +161,9 @@ async def test_call_reports_a_schema_mismatch_and_tool_errors_with_exit_codes(de
 
 async def test_send_naming_an_agent_tool_the_server_lacks_is_bad_usage_with_the_unsupported_code() -> None:
     # like `call missing`: the command named a tool that is not there (exit 2), the server did not fail
-    code, out, _ = await workbench("send", "--stdio", "hello", "--json", "--agent-tool", "missing", "--", *DEMO_STDIO)
+    code, out, _ = await workbench(
+        "send", "--stdio", "hello", "--json", "--agent-tool", "missing", "--", *demo_stdio_command()
+    )
     assert code == 2
     assert json_lines(out)[-1]["error"]["code"] == "unsupported"
 

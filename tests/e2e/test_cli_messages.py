@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from tests.support.cli_runner import json_lines, wire_records, workbench, workbench_process
-from tests.support.demo_mcp import DEMO_STDIO
+from tests.support.demo_mcp import demo_stdio_command
 from workbench.demo.a2a_agents.common import serve_agent
 from workbench.demo.a2a_agents.travel import build_travel_app
 
@@ -29,14 +29,14 @@ def tool_calls(path: Path) -> list[dict[str, Any]]:
 
 @pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
 async def test_inspect_says_what_the_server_declared_and_what_the_client_declared(mode: str) -> None:
-    code, out, err = await workbench("inspect", "--stdio", "--mode", mode, "--", *DEMO_STDIO)
+    code, out, err = await workbench("inspect", "--stdio", "--mode", mode, "--", *demo_stdio_command())
     assert code == 0, err
     lines = {line.split(None, 1)[0]: line for line in out.splitlines() if line.strip()}
     assert "offers" not in lines
     assert "tools" in lines["server"] and "completions" in lines["server"]
     assert "sampling" not in lines["server"] and "elicitation" not in lines["server"]  # the server asks, not offers
     assert "sampling" in lines["client"] and "elicitation (form, url)" in lines["client"]
-    code, out, err = await workbench("inspect", "--stdio", "--mode", mode, "--json", "--", *DEMO_STDIO)
+    code, out, err = await workbench("inspect", "--stdio", "--mode", mode, "--json", "--", *demo_stdio_command())
     assert code == 0, err
     [info] = json_lines(out)
     declared = info["client_capabilities"]
@@ -106,7 +106,17 @@ async def test_sampling_declined_from_answer_is_sent_as_the_specs_rejection(
 
 async def test_unused_answers_are_counted_in_a_warning() -> None:
     code, out, err = await workbench(
-        "call", "--stdio", "echo", "--args", '{"text": "hi"}', "--answer", "a", "--answer", "b", "--", *DEMO_STDIO
+        "call",
+        "--stdio",
+        "echo",
+        "--args",
+        '{"text": "hi"}',
+        "--answer",
+        "a",
+        "--answer",
+        "b",
+        "--",
+        *demo_stdio_command(),
     )
     assert code == 0, err
     assert "2 --answer values were not used" in err

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.cli_profiles import TOKEN, cli_env, json_error_code, workbench
-from tests.support.demo_mcp import DEMO_STDIO
+from tests.support.demo_mcp import demo_stdio_command
 from workbench.demo.mcp_server import serve_http
 
 pytestmark = pytest.mark.asyncio
@@ -21,7 +21,9 @@ def last(out: str) -> dict:
 
 async def test_mode_and_agent_tool_override_a_saved_stdio_profile(tmp_path: Path) -> None:
     env = cli_env(tmp_path)
-    code, _, err = await workbench(env, "profile", "add", "demo", "--stdio", "--mode", "2026-07-28", "--", *DEMO_STDIO)
+    code, _, err = await workbench(
+        env, "profile", "add", "demo", "--stdio", "--mode", "2026-07-28", "--", *demo_stdio_command()
+    )
     assert code == 0, err
     code, out, err = await workbench(env, "inspect", "--profile", "demo", "--json")
     assert code == 0, err
@@ -40,7 +42,12 @@ async def test_env_overrides_and_timeout_bounds_a_saved_stdio_profile(tmp_path: 
     from tests.servers import script_path
 
     env = cli_env(tmp_path)
-    gated = ["sh", "-c", 'test "$WB_GATE" = open && exec "$0" "$@"', *DEMO_STDIO]  # the demo, only with WB_GATE=open
+    gated = [
+        "sh",
+        "-c",
+        'test "$WB_GATE" = open && exec "$0" "$@"',
+        *demo_stdio_command(),
+    ]  # the demo, only with WB_GATE=open
     code, _, err = await workbench(env, "profile", "add", "gated", "--stdio", "--", *gated)
     assert code == 0, err
     code, out, _ = await workbench(env, "inspect", "--profile", "gated", "--json", "--connect-timeout", "20")

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from tests.support.cli_runner import workbench
-from tests.support.demo_mcp import DEMO_STDIO
+from tests.support.demo_mcp import demo_stdio_command
 from workbench.demo.mcp_server import serve_http
 
 pytestmark = pytest.mark.asyncio
@@ -100,6 +100,6 @@ async def test_a_har_for_a_stdio_server_is_refused_before_it_starts(tmp_path: Pa
     assert "HTTP" in err and "--wire session.jsonl" in err
     assert not har.exists()
     jsonl = tmp_path / "session.jsonl"
-    code, _, err = await workbench("inspect", "--stdio", "--wire", str(jsonl), "--", *DEMO_STDIO)
+    code, _, err = await workbench("inspect", "--stdio", "--wire", str(jsonl), "--", *demo_stdio_command())
     assert code == 0, err
     assert jsonl.read_text(encoding="utf-8").count("\n") > 4
