@@ -11,7 +11,9 @@ MCP server and A2A agents (``workbench demo``'s set), the demo MCP server behind
 token is in ``token.txt``, as the secret example reads it), and the demo MCP server behind the test
 OAuth authorization server (``WORKBENCH_OAUTH_TEST_FOLLOW=1`` stands in for the person approving in a
 browser). Each example runs through ``bash -c`` exactly as written after that binding, in a scratch
-directory with its own config dir and file keyring; ``python`` and ``workbench`` are this checkout's.
+directory with its own config dir and file keyring; ``python`` and ``workbench`` are this checkout's
+(``workbench`` a script first on ``PATH`` that runs ``python -m workbench`` through a fork server which
+has imported the SDKs once: ``tests/support/forkserver.py``; each run is still a process of its own).
 The examples that read or write saved profiles and secrets (``profile``, ``secret``, ``login``,
 ``logout``, ``--profile``) run one after another in the order the docs give them, as a user would type
 them (two processes saving profiles at once is not guarded against: the last write wins); every other
@@ -35,6 +37,7 @@ from pathlib import Path
 import pytest
 
 from tests.servers.oauth_as import serve_oauth_protected_mcp
+from tests.support import forkserver
 from tests.support.cli_profiles import cli_env
 from workbench.demo.launcher import EPHEMERAL_PORTS, run_demo
 from workbench.demo.mcp_server import serve_http
@@ -251,9 +254,16 @@ def stateful(example: Example) -> bool:
     return words[1] in STATEFUL_COMMANDS or "--profile" in words
 
 
-def _environment(scratch: Path) -> dict[str, str]:
+CLI_IMPORTS = ["anyio", "httpx", "pydantic", "mcp", "mcp.client.stdio", "mcp.client.streamable_http", "a2a.client"]
+"""The third-party packages a ``workbench`` run imports, done once in the fork server; none reads the
+environment when imported (the keyring backend, the config dir are chosen later, from the run's own)."""
+
+
+def _environment(scratch: Path, workbench: Path | None = None) -> dict[str, str]:
     env = cli_env(scratch)
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"  # this checkout's python, workbench
+    if workbench is not None:  # `workbench` first on PATH: this checkout's, its imports done in a fork server
+        env["PATH"] = f"{workbench.parent}{os.pathsep}{env['PATH']}"
     env["WORKBENCH_OAUTH_TEST_FOLLOW"] = "1"  # the login follows the authorization URL instead of a browser
     env["QT_QPA_PLATFORM"] = "offscreen"
     return env
@@ -332,7 +342,11 @@ async def test_every_command_line_example_in_the_docs_runs_as_written(tmp_path: 
     examples = [e for e in doc_examples(DOCS) if isinstance(EXAMPLES.get(e.key), Runs)]
     assert examples, "no runnable examples found"
     (tmp_path / "token.txt").write_text(TOKEN + "\n")
-    env = _environment(tmp_path)
+    cli_server = forkserver.ForkServer(CLI_IMPORTS) if forkserver.enabled() else None
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    wrapper = cli_server.script(bin_dir, "workbench", "-m", "workbench") if cli_server is not None else None
+    env = _environment(tmp_path, wrapper)
     slots = asyncio.Semaphore(max(2, os.cpu_count() or 1))  # CPU-bound: more at once only thrashes
     async with (
         run_demo(chunk_delay=0.01, ports=EPHEMERAL_PORTS) as demo,
@@ -353,8 +367,12 @@ async def test_every_command_line_example_in_the_docs_runs_as_written(tmp_path: 
         async def in_order(chain: list[Example]) -> list[str | None]:
             return [await run(example, in_turn=True) for example in chain]
 
-        in_sequence = asyncio.ensure_future(in_order([e for e in examples if stateful(e)]))
-        at_once = await asyncio.gather(*(run(e) for e in examples if not stateful(e)))
-        verdicts = [*await in_sequence, *at_once]
+        try:
+            in_sequence = asyncio.ensure_future(in_order([e for e in examples if stateful(e)]))
+            at_once = await asyncio.gather(*(run(e) for e in examples if not stateful(e)))
+            verdicts = [*await in_sequence, *at_once]
+        finally:
+            if cli_server is not None:
+                cli_server.close()
     failures = [v for v in verdicts if v]
     assert not failures, f"{len(failures)} of {len(examples)} examples failed:\n\n" + "\n\n".join(failures)

@@ -83,6 +83,9 @@ def _run(request: dict[str, object], fds: list[int]) -> None:
     else:
         sys.argv = ["-m", *argv[2:]]  # run_module puts the module's file name first
         sys.path[0] = os.getcwd()
+    for entry in reversed(os.environ.get("PYTHONPATH", "").split(os.pathsep)):
+        if entry:  # as the interpreter puts them, right after the program's own directory
+            sys.path.insert(1, entry)
     random.seed()
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
@@ -180,6 +183,13 @@ class ForkServer:
     def argv(self, *target: str) -> list[str]:
         """The command that runs ``target`` through this server: ``PROGRAM ARGS…`` or ``-m MODULE ARGS…``."""
         return [sys.executable, "-I", "-S", str(SHIM), self.socket_path, *target]
+
+    def script(self, folder: Path, name: str, *target: str) -> Path:
+        """An executable ``folder/name`` that runs ``target`` (``-m MODULE``…) with its own arguments appended."""
+        path = folder / name
+        path.write_text("#!/bin/sh\nexec " + " ".join(shlex.quote(part) for part in self.argv(*target)) + ' "$@"\n')
+        path.chmod(0o755)
+        return path
 
     def command(self, program: Path) -> str:
         """A shell command line that runs ``program`` (its arguments appended) through this server."""
