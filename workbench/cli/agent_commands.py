@@ -20,7 +20,7 @@ from workbench.cli.options import (
 )
 from workbench.cli.render import HumanPrinter, describe_human, print_error, print_json
 from workbench.cli.targets import TargetSpec, target_spec
-from workbench.cli.tool_call import call_tool
+from workbench.cli.tool_call import call_tool, with_files
 from workbench.core.errors import ConfigError, NotFoundError, WorkbenchError
 from workbench.core.events import EventBus, ServerStderrLine
 from workbench.core.protocols.base import Completed, Failed, SamplingHandler
@@ -129,6 +129,9 @@ async def _run(options: AgentCommandOptions, spec: TargetSpec | None, profile: C
         if isinstance(options, CallOptions):
             arguments = _json_value(options.arguments, "--args")
             try:
+                if options.files:
+                    tool_spec = agent.tools[options.tool].spec  # NotFoundError listing the tools there are
+                    arguments = with_files(tool_spec.input_schema, arguments, options.files)
                 status = await call_tool(
                     agent,
                     options.tool,

@@ -184,6 +184,7 @@ class CallOptions(AgentCommandOptions):
         validate: Check the arguments against the tool's input schema (``--no-validate``: don't).
         answers: ``--answer`` values, in order.
         yes: ``--yes``: call a tool that needs approval (a destructive one) without asking.
+        files: ``--file FIELD=PATH`` values: a file read into the argument FIELD as its schema asks.
     """
 
     tool: str
@@ -191,6 +192,7 @@ class CallOptions(AgentCommandOptions):
     validate: bool = True
     answers: tuple[str, ...] = ()
     yes: bool = False
+    files: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

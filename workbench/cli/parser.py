@@ -162,6 +162,7 @@ def _agent_command_options(
             validate=not args.no_validate,
             answers=tuple(args.answer),
             yes=args.yes,
+            files=tuple(args.file),
             **common,
         )
     return SendOptions(
@@ -300,6 +301,13 @@ def build_parser() -> argparse.ArgumentParser:
     add_target_options(call)
     call.add_argument("tool", metavar="TOOL")
     call.add_argument("--args", default="{}", metavar="JSON", help="tool arguments as a JSON object")
+    call.add_argument(
+        "--file",
+        action="append",
+        default=[],
+        metavar="FIELD=PATH",
+        help="fill the argument FIELD from a file, as its schema asks (a data: URL, base64 or text; repeatable)",
+    )
     call.add_argument(
         "--no-validate",
         action="store_true",

@@ -15,7 +15,7 @@ from workbench.cli.answers import AnswerBook
 from workbench.cli.render import HumanPrinter, print_json, tool_result_human
 from workbench.cli.terminal import STDERR
 from workbench.cli.tool_arguments import check_arguments
-from workbench.core.errors import WorkbenchError
+from workbench.core.errors import ConfigError, WorkbenchError
 from workbench.core.protocols.base import Completed, ElicitationRequest, Failed, TextDelta
 from workbench.core.protocols.contract import RemoteAgent
 from workbench.core.tool_approval import DEFAULT_POLICY, ToolApprovalPolicy, ToolCallGate, ToolCallRequest
@@ -45,6 +45,39 @@ def required_urls(error: BaseException | None, agent: str = "") -> list[Elicitat
                     agent=agent,
                 )
             )
+    return out
+
+
+def with_files(spec_schema: dict[str, Any] | None, arguments: dict[str, Any], files: Sequence[str]) -> dict[str, Any]:
+    """``arguments`` with each ``FIELD=PATH`` of ``files`` read into FIELD as its schema asks.
+
+    A field takes a file when its schema says ``format: data-url``, ``contentEncoding: base64`` or
+    ``contentMediaType`` (``workbench.core.file_inputs``); the file is read up to the size it allows.
+
+    Raises:
+        ConfigError: Not ``FIELD=PATH``, a field the tool does not have or that takes no file, or a file that
+            cannot fill it (missing, too big, not text where text is asked for).
+    """
+    from workbench.core.file_inputs import file_input_spec, read_file_input
+
+    properties = (spec_schema or {}).get("properties") or {}
+    out = dict(arguments)
+    for given in files:
+        field, sep, path = given.partition("=")
+        if not sep or not field or not path:
+            raise ConfigError(f"--file takes FIELD=PATH, not {given!r}.")
+        schema = properties.get(field)
+        if not isinstance(schema, dict):
+            raise ConfigError(
+                f"The tool has no argument {field!r} to fill from a file.", hint="see 'workbench inspect'"
+            )
+        file_spec = file_input_spec(schema)
+        if file_spec is None:
+            raise ConfigError(
+                f"The argument {field!r} takes no file (its schema names no data-url format, encoding or media type).",
+                hint="pass its value in --args",
+            )
+        out[field] = read_file_input(path, file_spec).value
     return out
 
 
