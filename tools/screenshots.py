@@ -319,6 +319,9 @@ async def demo_journeys(window: Any, camera: Camera) -> None:
     # 11. the 2026-07-28 Tasks extension: the demo server runs a counting task; the Tasks tab follows it
     await tasks_step(window, camera)
 
+    # 11b-11f. documents in the result pane, a destructive tool asking first, the Roots tab
+    await surface_steps(window, camera)
+
     # 12-13. logins watched step by step in the Login view: one that works, one stopped by a wrong issuer
     await login_steps(window, camera)
 
@@ -393,6 +396,38 @@ async def tasks_step(window: Any, camera: Camera) -> None:
     inspector.tasks.table.selectRow(0)
     await settle()
     camera.shot("11-tasks.png")
+    inspector.tabs.setCurrentWidget(inspector.tools)
+
+
+async def surface_steps(window: Any, camera: Camera) -> None:
+    """The demo's PDF, CSV and HTML results, ``reset_counter`` asking before its call, and the Roots tab."""
+    from workbench.ui.asyncutil import wait_signal
+
+    window.ctx.selection.select("demo-mcp-stdio")
+    await settle()
+    inspector = window.inspector.inspector("mcp")
+    inspector.tabs.setCurrentWidget(inspector.tools)
+    call = inspector.tools.detail.call
+    for tool, step in (("pdf_report", "11b-pdf-result"), ("csv_table", "11c-csv-result"), ("html_page", "11d-html")):
+        assert inspector.tools.select_tool(tool)
+        finished = asyncio.ensure_future(wait_signal(inspector.vm.calls.finished, WAIT))
+        call.call_button.click()
+        await finished
+        await settle()
+        camera.shot(f"{step}.png")
+    assert inspector.tools.select_tool("reset_counter")
+    shown = asyncio.ensure_future(wait_signal(window.prompts.prompt_shown, WAIT))
+    finished = asyncio.ensure_future(wait_signal(inspector.vm.calls.finished, WAIT))
+    call.call_button.click()
+    (dialog,) = await shown
+    await settle()
+    camera.shot("11e-destructive-tool-asks.png")
+    dialog.reject()
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(finished, WAIT)
+    inspector.tabs.setCurrentWidget(inspector.roots)
+    await settle()
+    camera.shot("11f-roots.png")
     inspector.tabs.setCurrentWidget(inspector.tools)
 
 
