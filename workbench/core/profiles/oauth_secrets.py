@@ -32,6 +32,7 @@ from workbench.core.profiles.model import (
 )
 from workbench.core.profiles.oauth_files import check_client_key_pem
 from workbench.core.profiles.service import ProfileService, SecretChanges
+from workbench.core.shell_quote import command_line
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,7 +144,7 @@ async def set_oauth_secret(
         raise ConfigError(
             f"{secret.what[0].upper()}{secret.what[1:]} is for the {' or '.join(secret.grants)} grant; "
             f"{profile.name!r} uses {profile.oauth_grant}.",
-            hint=f"workbench profile edit {profile.name} --oauth-grant {secret.grants[0]} …",
+            hint=f"{command_line('workbench', 'profile', 'edit', profile.name, '--oauth-grant', secret.grants[0])} …",
         )
     elif secret.client is not None and profile.oauth_client != secret.client:
         raise ConfigError(f"{secret.what[0].upper()}{secret.what[1:]} is for a {secret.client} client.")

@@ -26,6 +26,7 @@ from workbench.core.protocols.mcp._oauth_sdk import CLIENT_NAME, LOGIN_TIMEOUT
 from workbench.core.protocols.mcp.oauth_dpop import DPoPSession, dpop_bound_tokens, dpop_key
 from workbench.core.protocols.mcp.oauth_grants import MACHINE_GRANTS, MachineGrant, check_client, profile_key_client
 from workbench.core.protocols.mcp.oauth_storage import CredentialTokenStorage, client_secret_key
+from workbench.core.shell_quote import command_line
 from workbench.core.wire.recorder import WireRecorder
 
 if TYPE_CHECKING:
@@ -176,7 +177,7 @@ async def profile_oauth(
                 raise ConfigError(
                     f"The profile {profile.name!r} names a pre-registered OAuth client, and its client secret "
                     "is not in the keyring.",
-                    hint=f"workbench profile edit {profile.name} --oauth-client-secret-from-stdin",
+                    hint=command_line("workbench", "profile", "edit", profile.name, "--oauth-client-secret-from-stdin"),
                     details={"oauth": "client-secret-missing"},
                 )
             secret = value.get_secret_value()

@@ -23,6 +23,7 @@ from workbench.core.profiles.credential_keys import (
     oauth_idp_client_secret_key,
 )
 from workbench.core.profiles.oauth_files import read_token_file
+from workbench.core.shell_quote import command_line
 
 if TYPE_CHECKING:
     from workbench.core.profiles import MCPHTTPProfile, MCPSSEProfile
@@ -44,7 +45,8 @@ async def _stored(store: CredentialStore, key: str, profile_name: str, what: str
     if value is None or not value.get_secret_value():
         raise ConfigError(
             f"The profile {profile_name!r} takes {what} from the keyring, and none is stored.",
-            hint=f"workbench secret set {profile_name} {kind} < FILE (or name a file in the profile)",
+            hint=command_line("workbench", "secret", "set", profile_name, kind)
+            + " < FILE (or name a file in the profile)",
             details={"oauth": code},
         )
     return value.get_secret_value()
