@@ -14,7 +14,7 @@ import math
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QApplication, QWidget
@@ -138,6 +138,8 @@ def dispose(form: QWidget) -> None:
 
 @FUZZ
 @given(root_schemas(), st.dictionaries(names, scalars | st.lists(scalars, max_size=2), max_size=3))
+@example({"type": "object", "properties": {"_": {"const": "\xa0"}}}, {})  # the JSON pane keeps a no-break space
+@example({"type": "object", "properties": {"a": {}, "b": {}}, "required": True}, {})
 def test_any_schema_builds_a_bounded_form_that_reports_problems_as_data(
     qapp: QApplication, schema: Any, typed: dict[str, Any]
 ) -> None:

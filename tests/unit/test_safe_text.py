@@ -10,7 +10,14 @@ import unicodedata
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from workbench.core.safe_text import hidden_kinds, json_line, neutralise, neutralise_line, safe_file_name
+from workbench.core.safe_text import (
+    escape_json_text,
+    hidden_kinds,
+    json_line,
+    neutralise,
+    neutralise_line,
+    safe_file_name,
+)
 
 RAW_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
@@ -126,3 +133,9 @@ def test_the_narrow_patterns_for_ascii_and_bmp_text_find_what_the_full_one_finds
     flat = text.replace("\r\n", "\n")
     assert neutralise(text) == safe_text._UNSAFE.sub(safe_text._visible, flat)
     assert safe_text.escape_json_text(text) == safe_text.JSON_UNSAFE.sub(safe_text._json_escape, text)
+
+
+def test_json_text_writes_a_no_break_space_as_an_escape_with_the_same_value() -> None:
+    text = escape_json_text(json.dumps({"v": "a\xa0b"}, ensure_ascii=False))
+    assert "\xa0" not in text and "\\u00a0" in text
+    assert json.loads(text) == {"v": "a\xa0b"}

@@ -61,3 +61,8 @@ async def test_the_terminal_form_asks_for_the_fields_in_the_forms_order(monkeypa
     assert list(response.content) == NAMES
     asked = note.getvalue()
     assert [asked.index(n) for n in NAMES] == sorted(asked.index(n) for n in NAMES)
+
+
+def test_a_required_that_is_not_a_list_is_ignored() -> None:
+    schema = {"type": "object", "properties": {"a": {}, "b": {}}, "required": True}
+    assert [name for name, _ in ordered_properties(schema)] == ["a", "b"]

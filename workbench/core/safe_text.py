@@ -40,7 +40,7 @@ _FORMAT = (
 _SELECTORS_BMP = "\ufe00-\ufe0f"
 _SELECTORS = _SELECTORS_BMP + "\U000e0100-\U000e01ef"
 """Variation selectors."""
-_CONTROL = "\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff"
+_CONTROL = "\x00-\x08\x0b-\x1f\x7f-\xa0\u2028\u2029\ud800-\udfff"
 """C0 and C1 controls (newline and tab excepted), DEL, line/paragraph separators, lone surrogates."""
 
 _UNSAFE = re.compile(f"[{_CONTROL}{_FORMAT}]|[{_SELECTORS}]{{2,}}")
@@ -50,8 +50,11 @@ _UNSAFE = re.compile(f"[{_CONTROL}{_FORMAT}]|[{_SELECTORS}]{{2,}}")
 _UNSAFE_BMP = re.compile(f"[{_CONTROL}{_FORMAT_BMP}]|[{_SELECTORS_BMP}]{{2,}}")
 _UNSAFE_ASCII = re.compile("[\x00-\x08\x0b-\x1f\x7f]")
 
-JSON_UNSAFE = re.compile(f"[\x7f-\x9f\u2028\u2029\ud800-\udfff{_FORMAT}{_SELECTORS}]")
-"""What ``json.dumps(ensure_ascii=False)`` leaves raw but a terminal may act on or a reader not see (C0 is escaped)."""
+JSON_UNSAFE = re.compile(f"[\x7f-\xa0\u2028\u2029\ud800-\udfff{_FORMAT}{_SELECTORS}]")
+"""What ``json.dumps(ensure_ascii=False)`` leaves raw but a terminal may act on or a reader not see (C0 is escaped).
+
+The no-break space (U+00A0) is among them: it reads as a space, and a Qt text editor's plain text turns it into
+one, so JSON shown for editing would lose it."""
 
 _JOINERS = "\u200c\u200d"
 _JOINABLE = ("L", "M", "So", "Sk")

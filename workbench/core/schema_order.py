@@ -44,7 +44,8 @@ def ordered_properties(schema: Mapping[str, Any]) -> list[tuple[str, Any]]:
     if any(position(sub) is not None for _, sub in items):
         return sorted(items, key=lambda kv: (position(kv[1]) is None, position(kv[1]) or 0.0, index[kv[0]]))
     names = list(index)
-    required = [r for r in schema.get("required") or () if isinstance(r, str) and r in props]
+    listed = schema.get("required")
+    required = [r for r in listed if isinstance(r, str) and r in props] if isinstance(listed, list) else []
     if len(names) > 1 and names == sorted(names) and required:
         rank = {n: i for i, n in enumerate(required)}
         return sorted(items, key=lambda kv: rank.get(kv[0], len(rank) + index[kv[0]]))
