@@ -7,10 +7,11 @@ from typing import Any
 
 import pytest
 
-from workbench.core.agent_factory import AgentHandlers, DefaultAgentFactory, build_agent, resolve_secrets
+from workbench.core.agent_factory import AgentHandlers, DefaultAgentFactory, build_agent
 from workbench.core.errors import SecureStorageUnavailableError
 from workbench.core.events import EventBus
 from workbench.core.profiles import A2AProfile, MCPHTTPProfile, MCPSSEProfile, MCPStdioProfile, Root, SecretRef
+from workbench.core.profiles.secret_values import resolve_secrets
 from workbench.core.protocols.base import ElicitationRequest, ElicitationResponse, InputRequest, InputResponse
 from workbench.core.wire.recorder import WireRecorder
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from workbench.core.agent_factory import request_headers, resolve_secrets, with_query
 from workbench.core.profiles import A2AProfile, MCPHTTPProfile, MCPSSEProfile, SecretKind, SecretRef
+from workbench.core.profiles.secret_values import request_headers, resolve_secrets, with_query
 from workbench.core.wire.redaction import mask_query_values
 
 REF = SecretRef(kind=SecretKind.QUERY, name="api_key", key="p/query:api_key")

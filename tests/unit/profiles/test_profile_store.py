@@ -10,10 +10,10 @@ from pathlib import Path
 import platformdirs
 import pytest
 
-from workbench.core.agent_factory import resolve_secrets
 from workbench.core.config_dir import APP_NAME, CONFIG_DIR_ENV, resolve_config_dir
 from workbench.core.errors import ConfigError, NotFoundError
 from workbench.core.profiles import A2AProfile, MCPHTTPProfile, MCPStdioProfile, SecretRef
+from workbench.core.profiles.secret_values import resolve_secrets
 from workbench.core.profiles.store import PROFILES_FILE, ProfileStore
 
 SECRET_VALUES = {"gh-token": "ghp_SECRET111111", "http-token": "SECRET-bearer-2222", "a2a-token": "SECRET-a2a-3333"}
