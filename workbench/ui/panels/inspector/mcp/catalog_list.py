@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QItemSelection, Qt, Signal
+from PySide6.QtCore import QItemSelection, QItemSelectionModel, Qt, Signal
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QAbstractItemView, QLineEdit, QListView, QSplitter, QVBoxLayout, QWidget
 
 from workbench.ui.panels.inspector.mcp.catalog_delegate import CatalogDelegate
@@ -10,6 +11,37 @@ from workbench.ui.panels.inspector.mcp.itemmodel import KEY_ROLE, CatalogListMod
 
 MIN_LIST_WIDTH = 120
 """A catalog list is never squeezed below this (names stay readable)."""
+
+
+PICKING_KEYS = frozenset(
+    {
+        Qt.Key.Key_Up,
+        Qt.Key.Key_Down,
+        Qt.Key.Key_Home,
+        Qt.Key.Key_End,
+        Qt.Key.Key_PageUp,
+        Qt.Key.Key_PageDown,
+        Qt.Key.Key_Return,
+        Qt.Key.Key_Enter,
+    }
+)
+"""Keys that pick the current row of a catalog list, as a click does."""
+
+
+class CatalogView(QListView):
+    """A catalog's list: an arrow key, Home/End, Page Up/Down or Enter picks the row it lands on.
+
+    Qt makes a row current without selecting it when the list gets the focus; the row is drawn as the
+    one the keys are on, yet Down on the last (or only) row moves nowhere and so picked nothing, and
+    Enter never picks. Here those keys select the current row when it is not selected yet.
+    """
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
+        """Let the list move, then pick the row the keys are on (the event goes on as the list left it)."""
+        super().keyPressEvent(event)
+        current = self.currentIndex()
+        if event.key() in PICKING_KEYS and current.isValid() and not self.selectionModel().isSelected(current):
+            self.selectionModel().select(current, QItemSelectionModel.SelectionFlag.ClearAndSelect)
 
 
 class CatalogListWidget(QWidget):
@@ -23,7 +55,7 @@ class CatalogListWidget(QWidget):
         self.filter_edit.setPlaceholderText(placeholder)
         self.filter_edit.setClearButtonEnabled(True)
         self.model = CatalogListModel(self)
-        self.view = QListView(self)
+        self.view = CatalogView(self)
         self.view.setModel(self.model)
         self.delegate = CatalogDelegate(self.view)
         self.view.setItemDelegate(self.delegate)
