@@ -1,5 +1,6 @@
-"""What a third walk through the window by keyboard found: Down or Enter on the only tool the filter left
-picks it."""
+"""What a third walk through the window by keyboard found: picking the only filtered tool with Down or Enter,
+and Tab through a form in the order it reads (an array's items before its "Add item", a date's "Today" after
+the fields)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,10 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QWidget
 
 from tests.support.mcp_inspector import activate, inspector
+from workbench.core.protocols.base import InputRequest
+from workbench.demo.a2a_agents.travel import TRIP_SCHEMA
+from workbench.ui.dialog_rules import present
+from workbench.ui.dialogs.input_required import InputRequiredDialog
 
 WAIT = 10.0
 
@@ -44,3 +49,47 @@ async def test_down_or_enter_on_the_only_tool_the_filter_left_opens_it(qtbot, tm
         QTest.keyClick(tools.list.view, key)
         assert tools.list.current_key == "plan_trip"
         assert tools.detail.call.form is not None
+
+
+@pytest.mark.asyncio
+async def test_tab_in_a_tool_form_visits_an_arrays_items_before_its_add_item_button(qtbot, tmp_path: Path) -> None:
+    async with inspector(tmp_path, qtbot) as it:
+        await activate(it)
+        tools = it.widget.tools
+        assert tools.select_tool("plan_trip")
+        QApplication.processEvents()
+        form = tools.detail.call.form
+        assert form is not None
+        end = form.field("dates", "end")
+        travellers = form.field("travellers")
+        assert end is not None and travellers is not None
+        first_input = next(w for w in end.findChildren(QWidget) if w.focusPolicy() & Qt.FocusPolicy.TabFocus)
+        first_input.setFocus(Qt.FocusReason.TabFocusReason)
+        assert _inside(_tab(), form.field("travellers", 0, "name"))  # the traveller's name, not "Add item"
+        assert _inside(_tab(), form.field("travellers", 0, "age"))
+        assert _inside(_tab(), form.field("travellers", 0, "email"))
+        assert _inside(_tab(), form.field("travellers", 0, "seat"))
+        add = travellers.add_button  # type: ignore[attr-defined]
+        assert _tab() is add  # after the item it adds to
+        QTest.keyClick(add, Qt.Key.Key_Space)  # a second traveller, by keyboard
+        QApplication.processEvents()
+        assert form.field("travellers", 1, "name") is not None
+        seat = form.field("travellers", 0, "seat")
+        assert seat is not None
+        next(w for w in seat.findChildren(QWidget) if w.focusPolicy() & Qt.FocusPolicy.TabFocus).setFocus(
+            Qt.FocusReason.TabFocusReason
+        )
+        assert _inside(_tab(), form.field("travellers", 1, "name"))  # the new item sits where it is drawn
+
+
+def test_tab_in_an_input_form_dialog_goes_from_a_date_to_the_next_field_not_its_today_button(qtbot) -> None:
+    dialog = InputRequiredDialog(InputRequest("input", "When?", task_id="t-1", context_id="c-1", schema=TRIP_SCHEMA))
+    qtbot.addWidget(dialog)
+    present(dialog)
+    qtbot.waitUntil(dialog.isActiveWindow, timeout=int(WAIT * 1000))
+    form = dialog.form
+    assert form is not None
+    assert _inside(_focus(), form.field("departure_date"))
+    assert _inside(_tab(), form.field("return_date"))
+    assert _inside(_tab(), form.field("travellers"))
+    dialog.reject()

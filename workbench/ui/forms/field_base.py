@@ -51,16 +51,20 @@ class FormContext:
         build: Builds the field for a sub-schema (set by the builder; compound fields call it).
         quiet: While > 0, programmatic changes do not emit ``changed``.
         recursive_fields: How many fields were built inside a ``$ref`` cycle (the builder's budget).
+        built: How many fields ``make`` built (grows when an item or a branch is added after the form
+            was made: the form then orders its Tab stops again).
     """
 
     resolver: SchemaResolver
     build: Callable[..., Field] | None = None
     quiet: int = 0
     recursive_fields: int = 0
+    built: int = 0
 
     def make(self, schema: Any, refs: tuple[str, ...], *, required: bool, item: bool = False) -> Field:
         """Build the field for ``schema`` (a sub-schema reached through ``refs``)."""
         assert self.build is not None, "FormContext.build is set by the builder"
+        self.built += 1
         return self.build(self, schema, refs, required=required, item=item)
 
 

@@ -2,13 +2,24 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFontDatabase, QTextOption
-from PySide6.QtWidgets import QLabel, QPlainTextEdit, QScrollArea, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QFormLayout,
+    QLabel,
+    QLayout,
+    QPlainTextEdit,
+    QScrollArea,
+    QSplitter,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from workbench.core.safe_text import escape_json_text
 from workbench.ui.dialog_rules import SECONDARY_INPUT
@@ -33,6 +44,9 @@ if TYPE_CHECKING:
 
 MAX_LISTED = 12
 """How many entries the summary under the form lists (all of them stay inline and in ``errors()``)."""
+
+MAX_TAB_STOPS = 2000
+"""The form orders this many fields for Tab at most (a huge schema's fields beyond keep their order)."""
 
 JSON_PATH = "(json)"
 """Path shown for a problem in the raw-JSON editor itself."""
@@ -88,11 +102,18 @@ class SchemaForm(QWidget):
         show_json: Show the raw-JSON editor beside the form.
         parent: Parent widget.
 
+    Tab goes through the fields in the order they are drawn (an array's items before its "Add item", an
+    item added later where it is drawn), then the fields' small tool buttons (clear, today, move and
+    remove an item), which would otherwise come between one field and the next; ``tab_stops()`` lists
+    both for an owner that puts its own buttons between them.
+
     Signals:
         changed: The value (or the JSON text's validity) changed.
+        tab_stops_changed: Fields were added (an item, a branch) and the form ordered its Tab stops again.
     """
 
     changed = Signal()
+    tab_stops_changed = Signal()
 
     def __init__(
         self,
@@ -177,6 +198,8 @@ class SchemaForm(QWidget):
         self.root.changed.connect(self._on_form_changed)
         if self.json_editor is not None:
             self.json_editor.textChanged.connect(self._on_json_edited)
+        self._ordered_at = -1  # ctx.built when the Tab stops were last ordered
+        self._keep_tab_order()
 
     # ---------------------------------------------------------------- public API
 
@@ -191,7 +214,46 @@ class SchemaForm(QWidget):
         self._json_problem = None
         self._write_json()
         self._refresh()
+        self._keep_tab_order()
         self.changed.emit()
+
+    def tab_stops(self) -> tuple[list[QWidget], list[QWidget]]:
+        """The fields' widgets that take Tab, in the order they are drawn, and the fields' small tool buttons.
+
+        Read from the layouts top to bottom (never from creation order: "Add item" is made before the items
+        it adds); popups of the form's (a combo's list, a completer's) and widgets reached through a focus
+        proxy are left out. At most ``MAX_TAB_STOPS`` fields. Never found by walking the focus chain:
+        PySide6 records each widget ``nextInFocusChain()`` returns as a child of the widget asked, so a walk
+        round the window would make other panels "belong" to the form, and deleting the form would
+        invalidate their Qt-made parts while they are still on screen.
+        """
+        fields: list[QWidget] = []
+        buttons: list[QWidget] = []
+        window = self.window()
+        for widget in _drawn_order(self.root):
+            if len(fields) >= MAX_TAB_STOPS:
+                break
+            if (
+                widget.focusPolicy().value & Qt.FocusPolicy.TabFocus.value
+                and widget.window() is window
+                and widget.focusProxy() is None
+                and not isinstance(widget, QScrollArea)
+            ):
+                (buttons if isinstance(widget, QToolButton) else fields).append(widget)
+        return fields, buttons
+
+    def _keep_tab_order(self) -> None:
+        """Order the Tab stops again when fields were built since they were last ordered."""
+        if self._ctx.built == self._ordered_at:
+            return
+        first_time = self._ordered_at < 0
+        self._ordered_at = self._ctx.built
+        fields, buttons = self.tab_stops()
+        chain = [*fields, *buttons]
+        for first, second in itertools.pairwise(chain):
+            QWidget.setTabOrder(first, second)
+        if not first_time:
+            self.tab_stops_changed.emit()
 
     def errors(self) -> list[str]:
         """Validation problems as ``"path: message"`` (``[]`` when valid)."""
@@ -253,6 +315,7 @@ class SchemaForm(QWidget):
         self._json_problem = None
         self._write_json()
         self._refresh()
+        self._keep_tab_order()
         self.changed.emit()
 
     def _write_json(self) -> None:
@@ -293,6 +356,7 @@ class SchemaForm(QWidget):
                 self._json_problem = "the arguments must be a JSON object ({…})"
         self._show_json_problem()
         self._refresh()
+        self._keep_tab_order()
         self.changed.emit()
 
     def _show_json_problem(self) -> None:
@@ -434,3 +498,36 @@ class SchemaForm(QWidget):
                 continue
             return field  # errors of a chosen branch show under the selector
         return field
+
+
+def _drawn_order(widget: QWidget) -> Iterator[QWidget]:
+    """``widget`` and every widget inside it, in the order its layouts draw them (top to bottom, left to right).
+
+    A form layout is read row by row (label, then field); children in no layout come after the laid-out ones.
+    """
+    yield widget
+    seen: set[int] = set()
+    layout = widget.layout()
+    for child in _layout_widgets(layout) if layout is not None else ():
+        seen.add(id(child))
+        yield from _drawn_order(child)
+    for child in widget.findChildren(QWidget, options=Qt.FindChildOption.FindDirectChildrenOnly):
+        if id(child) not in seen:
+            yield from _drawn_order(child)
+
+
+def _layout_widgets(layout: QLayout) -> Iterator[QWidget]:
+    """The widgets of ``layout`` and of the layouts inside it, in the order they are drawn."""
+    if isinstance(layout, QFormLayout):
+        roles = (QFormLayout.ItemRole.LabelRole, QFormLayout.ItemRole.FieldRole, QFormLayout.ItemRole.SpanningRole)
+        items = [layout.itemAt(row, role) for row in range(layout.rowCount()) for role in roles]
+    else:
+        items = [layout.itemAt(index) for index in range(layout.count())]
+    for item in items:
+        if item is None:
+            continue
+        child, inner = item.widget(), item.layout()
+        if child is not None:
+            yield child
+        elif inner is not None:
+            yield from _layout_widgets(inner)

@@ -14,10 +14,8 @@ from PySide6.QtWidgets import (
     QLabel,
     QProgressBar,
     QPushButton,
-    QScrollArea,
     QSizePolicy,
     QSplitter,
-    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -41,8 +39,6 @@ REFUSAL_NOTE = "Not sent: fix what is marked, or tick “Send even if invalid”
 """Said under the form's problem list when Call found problems (the list names them; this says why nothing went)."""
 OUTCOME_GAP = 12
 """Pixels between the call's state and the "History" label beside it."""
-MAX_TAB_STOPS = 2000
-"""Walking a form's focus chain stops after this many widgets (a huge schema's fields beyond keep their order)."""
 
 
 class ToolCallWidget(QWidget):
@@ -241,29 +237,8 @@ class ToolCallWidget(QWidget):
         then the fields' small tool buttons (clear, today, move and remove an item), which would
         otherwise come between one field and the next.
         """
-        fields: list[QWidget] = []
-        field_buttons: list[QWidget] = []
         form = self.form
-        if form is not None:
-            # the form's own widgets in the order the form made them, skipping the scroll area that
-            # holds them and the JSON editor (a secondary way to type the same). Taken from the form's
-            # children, never by walking the focus chain: PySide6 records each widget nextInFocusChain()
-            # returns as a child of the widget asked, so a walk round the window would make every other
-            # panel "belong" to this form, and deleting the form would invalidate their Qt-made parts
-            # (the chat transcript's document, the status bar) while they are still on screen.
-            window = form.window()
-            for widget in form.findChildren(QWidget):
-                if len(fields) >= MAX_TAB_STOPS:
-                    break
-                takes_tab = widget.focusPolicy().value & Qt.FocusPolicy.TabFocus.value
-                if (
-                    takes_tab
-                    and widget.window() is window  # not a popup of the form's (a combo's list, a completer's)
-                    and widget.focusProxy() is None
-                    and not isinstance(widget, QScrollArea)
-                    and widget is not form.json_editor
-                ):
-                    (field_buttons if isinstance(widget, QToolButton) else fields).append(widget)
+        fields, field_buttons = form.tab_stops() if form is not None else ([], [])
         json = [form.json_editor] if form is not None and form.json_editor is not None else []
         secondary = [self.cancel_button, *json, self.skip_validation, self.history, self.reuse_button, *field_buttons]
         return [*fields, self.call_button, *secondary]

@@ -208,6 +208,9 @@ class ToolsWidget(QWidget):
         if state is not None:
             state.tool = name
         self.detail.show_tool(self.vm.tool(name) if name else None, none_listed=not self.vm.tools())
+        form = self.detail.call.form
+        if form is not None:  # a new form each time: an item added later joins the chain where it is drawn
+            form.tab_stops_changed.connect(self._order_tabs)
         self._order_tabs()
 
     def on_filter_edit_text_changed(self, text: str) -> None:
