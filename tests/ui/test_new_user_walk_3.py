@@ -1,10 +1,12 @@
 """What a third walk through the window by keyboard found: picking the only filtered tool with Down or Enter,
-and Tab through a form in the order it reads (an array's items before its "Add item", a date's "Today" after
-the fields)."""
+Tab through a form in the order it reads (an array's items before its "Add item", a date's "Today" after
+the fields), and the sampling log's durations written as every other duration."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
@@ -12,7 +14,11 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QWidget
 
 from tests.support.mcp_inspector import activate, inspector
-from workbench.core.protocols.base import InputRequest
+from tests.support.windows import plain_window
+from workbench.core.protocols.base import ContentPart, InputRequest, SamplingMessage, SamplingRequest
+from workbench.core.sampling.responders import SamplingPolicy
+from workbench.core.sampling.service import SamplingChoice
+from workbench.core.timefmt import duration_text
 from workbench.demo.a2a_agents.travel import TRIP_SCHEMA
 from workbench.ui.dialog_rules import present
 from workbench.ui.dialogs.input_required import InputRequiredDialog
@@ -93,3 +99,24 @@ def test_tab_in_an_input_form_dialog_goes_from_a_date_to_the_next_field_not_its_
     assert _inside(_tab(), form.field("return_date"))
     assert _inside(_tab(), form.field("travellers"))
     dialog.reject()
+
+
+def _request() -> SamplingRequest:
+    return SamplingRequest(
+        messages=[SamplingMessage("user", [ContentPart("text", text="hi")])], max_tokens=20, agent="demo"
+    )
+
+
+@pytest.mark.asyncio
+async def test_the_status_bar_writes_a_sampling_answers_duration_as_every_panel_does(qtbot, tmp_path: Path) -> None:
+    script = tmp_path / "canned.json"
+    script.write_text('{"model": "canned", "rules": [{"reply": "a canned reply"}]}', encoding="utf-8")
+    async with plain_window(tmp_path / "config", qtbot) as window:
+        service = window.ctx.services.sampling
+        assert service is not None
+        service.set_choice("demo", SamplingChoice(f"script:{script}", SamplingPolicy.AUTO))
+        with qtbot.waitSignal(window.ctx.bridge.sampling_answered, timeout=int(WAIT * 1000)) as logged:
+            await asyncio.wait_for(service(_request()), WAIT)
+        (event,) = logged.args
+        message: Any = window.statusBar().currentMessage()
+        assert f"in {duration_text(event.entry.seconds)}" in message, message

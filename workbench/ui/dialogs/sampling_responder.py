@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 from workbench.core.errors import WorkbenchError
 from workbench.core.sampling.responders import SamplingLogEntry, SamplingPolicy
 from workbench.core.sampling.service import SamplingChoice, SamplingService
+from workbench.core.timefmt import duration_text
 from workbench.ui.dialog_rules import present
 from workbench.ui.dialogs.model_endpoints import ModelEndpointsDialog
 from workbench.ui.errors import describe_error
@@ -43,7 +44,7 @@ def describe_entry(entry: SamplingLogEntry) -> str:
     response = entry.response
     calls = ", ".join(str((p.data or {}).get("name")) for p in response.tool_uses) if response else ""
     what = f"tool call {calls}" if calls else f"{len(response.text) if response else 0} characters"
-    line = f"answered by {entry.responder}: {what} in {entry.seconds:.2f} s"
+    line = f"answered by {entry.responder}: {what} in {duration_text(entry.seconds)}"
     usage = response.usage if response else None
     if usage is not None and usage.output_tokens is not None:
         line += f", tokens {usage.input_tokens or 0} in / {usage.output_tokens} out"
