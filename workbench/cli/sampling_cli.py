@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from workbench.cli.options import ProfileCommandOptions
 from workbench.core.errors import ConfigError
+from workbench.core.timefmt import duration_text
 
 if TYPE_CHECKING:
     from workbench.core.protocols.base import SamplingHandler
@@ -127,7 +128,7 @@ def describe_entry(entry: SamplingLogEntry) -> str:
     assert response is not None
     calls = ", ".join(str((p.data or {}).get("name")) for p in response.tool_uses)
     what = f"tool call: {calls}" if calls else f"{len(response.text):,} characters"
-    line = f"{head} answered with {what} in {entry.seconds:.2f} s"
+    line = f"{head} answered with {what} in {duration_text(entry.seconds)}"
     usage = response.usage
     if usage is not None and (usage.input_tokens is not None or usage.output_tokens is not None):
         line += f"; tokens in {usage.input_tokens or 0} / out {usage.output_tokens or 0}"
