@@ -191,3 +191,46 @@ def test_the_factory_builds_a_0_3_json_rpc_transport_that_keeps_unknown_codes() 
     assert isinstance(unknown, compat.AgentJSONRPCError)
     assert (unknown.code, unknown.message) == (-32000, "the agent's own")
     assert isinstance(transport._create_jsonrpc_error({"code": -32001, "message": "gone"}), TaskNotFoundError)
+
+
+SURROGATE_CASES = [
+    "",
+    "plain ascii",
+    "é and ünïcödé",
+    "astral 😀 emoji",
+    "lone high \ud800 here",
+    "lone low \udc00 here",
+    "pair as two code points \ud83d\ude00",
+    "low then high \udc00\ud800",
+    "ends high \udbff",
+]
+
+
+def test_protobuf_still_has_the_surrogate_pattern_the_check_stands_in_for() -> None:
+    from google.protobuf import __version__ as protobuf_version
+    from google.protobuf import json_format
+
+    assert protobuf_version == compat.PROTOBUF_VERSION
+    assert isinstance(json_format._UNPAIRED_SURROGATE_PATTERN, compat.SurrogateCheck)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("value", SURROGATE_CASES)
+def test_the_surrogate_check_answers_as_the_pattern_does(value: str) -> None:
+    from google.protobuf import json_format
+
+    check: compat.SurrogateCheck = json_format._UNPAIRED_SURROGATE_PATTERN  # type: ignore[attr-defined]
+    expected = check.pattern.search(value)
+    found = check.search(value)
+    assert (found is None) == (expected is None)
+    assert found is None or (expected is not None and found.span() == expected.span())
+
+
+def test_a_lone_surrogate_in_a_string_field_is_still_a_parse_error_and_a_non_string_a_type_error() -> None:
+    from a2a.types import Message
+    from google.protobuf.json_format import ParseDict, ParseError
+
+    with pytest.raises(ParseError):
+        ParseDict({"messageId": "m\ud800", "role": "ROLE_USER"}, Message())
+    with pytest.raises(ParseError):
+        ParseDict({"messageId": 5, "role": "ROLE_USER"}, Message())
+    assert ParseDict({"messageId": "m-é", "role": "ROLE_USER"}, Message()).message_id == "m-é"

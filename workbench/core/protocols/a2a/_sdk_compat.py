@@ -8,6 +8,7 @@ version and the private name, with a contract test in ``tests/unit/a2a/`` that r
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import AsyncGenerator
 from typing import Any
 
@@ -20,11 +21,55 @@ from a2a.client.transports.jsonrpc import JsonRpcTransport
 from a2a.compat.v0_3.versions import is_legacy_version
 from a2a.types import AgentCard, AgentInterface, StreamResponse
 from a2a.utils.constants import TransportProtocol
+from google.protobuf import json_format
 
 from workbench.core.protocols.a2a.stream_parse import stream_response
 
 SDK_VERSION = "1.3.0"
 """The ``a2a-sdk`` version this module was checked against."""
+PROTOBUF_VERSION = "7.36.2"
+"""The ``protobuf`` version ``SurrogateCheck`` was checked against."""
+
+
+class SurrogateCheck:
+    """protobuf's unpaired-surrogate pattern, searched only in strings that hold a surrogate.
+
+    ``json_format`` (protobuf 7.36.2) searches every string field it parses with the private
+    ``_UNPAIRED_SURROGATE_PATTERN``, a regex with look-arounds that Python runs character by
+    character: 25-50 ms per MiB on this machine, most of the CPU a stream of large text parts costs
+    (status updates and tasks take the SDK's parse, on the window's event loop). A string UTF-8 can
+    encode holds no surrogate, so the pattern cannot match it: that is checked in C first
+    (``str.isascii`` in constant time, else ``encode``, ~1 ms per MiB), and only a string that fails
+    goes to the pattern. The answers are the pattern's own.
+
+    Args:
+        pattern: The pattern it stands in for.
+    """
+
+    def __init__(self, pattern: re.Pattern[str]) -> None:
+        self.pattern = pattern
+
+    def search(self, value: object) -> re.Match[str] | None:
+        """The pattern's match in ``value`` (``None`` without a lone surrogate; what isn't text, as the pattern)."""
+        if not isinstance(value, str):
+            return self.pattern.search(value)  # type: ignore[call-overload,no-any-return]  # its TypeError
+        if value.isascii():
+            return None
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return self.pattern.search(value)
+        return None
+
+
+def check_surrogates_fast() -> None:
+    """Put ``SurrogateCheck`` in place of ``json_format._UNPAIRED_SURROGATE_PATTERN`` (once)."""
+    current = getattr(json_format, "_UNPAIRED_SURROGATE_PATTERN")  # noqa: B009 (private, not in the stubs)
+    if not isinstance(current, SurrogateCheck):
+        setattr(json_format, "_UNPAIRED_SURROGATE_PATTERN", SurrogateCheck(current))  # noqa: B010 (typed as a Pattern)
+
+
+check_surrogates_fast()
 
 
 class AgentJSONRPCError(A2AClientError):
