@@ -23,14 +23,23 @@ other secondary window through ``show_window``; each applies, before the window 
    a button has ``DestructiveRole`` in its button box or is marked with ``mark_destructive``. When
    the dialog has no default left, its first accept-role button becomes the default; with none,
    no button is (Qt would otherwise make the first button in the tab order the default).
+4. **Ctrl+Enter answers a form.** In a dialog where the user fills something in and sends it (an
+   elicitation form, an input-required answer, a sampling reply, a sign-in, a connection), Ctrl+Enter
+   (Ctrl+Return, the keypad's Enter too) presses the dialog's accept action wherever the focus is, a
+   multi-line field included (there plain Enter writes a new line), as Ctrl+Enter calls a tool on the
+   tools page. The dialog names that action with ``accept_action()``. While the action is disabled
+   Ctrl+Enter does nothing (the dialog says beside it what is missing); it never presses a destructive
+   button (Reject, Decline, Cancel task), whichever button has the focus. A permission question (the
+   tool-approval and handoff-approval dialogs) names no accept action: there Ctrl+Enter is not a way to
+   approve, and its keys stay Qt's (Enter presses the focused button; the dialog opens on the refusal).
 """
 
 from __future__ import annotations
 
 from typing import Protocol, runtime_checkable
 
-from PySide6.QtCore import QMargins, QPoint, QRect, QSize, Qt
-from PySide6.QtGui import QGuiApplication, QScreen
+from PySide6.QtCore import QMargins, QObject, QPoint, QRect, QSize, Qt
+from PySide6.QtGui import QGuiApplication, QKeySequence, QScreen, QShortcut
 from PySide6.QtWidgets import (
     QAbstractButton,
     QAbstractItemView,
@@ -72,6 +81,19 @@ class NamesFirstFocus(Protocol):
         ...
 
 
+@runtime_checkable
+class NamesAcceptAction(Protocol):
+    """A form dialog that says which button Ctrl+Enter presses (rule 4)."""
+
+    def accept_action(self) -> QAbstractButton | None:
+        """The button that sends what the dialog holds (Accept, Send, Approve, OK), enabled or not."""
+        ...
+
+
+ACCEPT_KEYS = ("Ctrl+Return", "Ctrl+Enter")
+"""The keys that press a form dialog's accept action (rule 4); Qt matches the keypad's Enter to both."""
+
+
 def present(dialog: QDialog) -> None:
     """Apply the rules (placement, first focus, no destructive default) and open ``dialog`` window-modally."""
     prepare(dialog)
@@ -85,8 +107,9 @@ def show_window(window: QWidget) -> None:
 
 
 def prepare(window: QWidget) -> None:
-    """Apply the three rules to ``window`` before it is shown (``present`` and ``show_window`` call it)."""
+    """Apply the rules to ``window`` before it is shown (``present`` and ``show_window`` call it)."""
     settle_default_button(window)
+    install_accept_keys(window)
     place_on_parent_screen(window)
     give_first_focus(window)
 
@@ -148,6 +171,59 @@ def settle_default_button(window: QWidget) -> QPushButton | None:
             for button in destructive:  # else Qt makes the first auto-default button in the tab order the default
                 button.setAutoDefault(False)
     return default
+
+
+# ---------------------------------------------------------------------------------------------- Ctrl+Enter
+
+_ACCEPT_KEYS_NAME = "workbenchAcceptKeys"
+
+
+class _AcceptKeys(QObject):
+    """Ctrl+Return and Ctrl+Enter on a form dialog (rule 4): shortcuts of its window, owned by it.
+
+    A window shortcut fires before the focused widget sees the key (a multi-line field would write a new
+    line), and only while the dialog is the active window.
+    """
+
+    def __init__(self, window: QWidget) -> None:
+        super().__init__(window)
+        self.setObjectName(_ACCEPT_KEYS_NAME)
+        self._window = window
+        for keys in ACCEPT_KEYS:
+            shortcut = QShortcut(QKeySequence(keys), window)
+            shortcut.setContext(Qt.ShortcutContext.WindowShortcut)
+            shortcut.activated.connect(self.on_shortcut_activated)
+
+    def on_shortcut_activated(self) -> None:
+        press_accept_action(self._window)
+
+
+def install_accept_keys(window: QWidget) -> bool:
+    """Rule 4: make Ctrl+Enter press ``window``'s accept action, if it names one (once per window).
+
+    Returns:
+        Whether the window has the keys afterwards.
+    """
+    if not isinstance(window, NamesAcceptAction):
+        return False
+    if window.findChild(_AcceptKeys, _ACCEPT_KEYS_NAME, Qt.FindChildOption.FindDirectChildrenOnly) is None:
+        _AcceptKeys(window)
+    return True
+
+
+def press_accept_action(window: QWidget) -> bool:
+    """Press ``window``'s accept action as Ctrl+Enter does: only when it is shown, enabled and not destructive.
+
+    Returns:
+        Whether it was pressed (a disabled action: no, and the dialog's own line says what is missing).
+    """
+    if not isinstance(window, NamesAcceptAction):
+        return False
+    button = window.accept_action()
+    if button is None or is_destructive(button) or not button.isEnabled() or not button.isVisibleTo(window):
+        return False
+    button.click()
+    return True
 
 
 # ---------------------------------------------------------------------------------------------- focus

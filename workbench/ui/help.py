@@ -55,7 +55,7 @@ Press Ctrl+/ for every keyboard shortcut.
 """
 
 WIDGET_SHORTCUTS: tuple[tuple[str, str], ...] = (
-    ("Ctrl+Enter", "Call the selected tool (in its form) / send the chat message"),
+    ("Ctrl+Enter", "Call the selected tool (in its form) / send the chat message / send a dialog's form or reply"),
     ("Tab / Shift+Tab", "Move between form fields"),
     ("Escape", "Close a dialog without answering"),
 )

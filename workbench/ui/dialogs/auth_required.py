@@ -240,6 +240,10 @@ class AuthRequiredDialog(QDialog):
         """The first credential field (dialog_rules, rule 2)."""
         return next(iter(self.field_edits.values()), self.token_edit)
 
+    def accept_action(self) -> QPushButton:
+        """Send: what Ctrl+Enter presses, once the credentials are typed (dialog_rules, rule 4)."""
+        return self.send_button
+
     def _need_box(self, need: Need) -> QGroupBox:
         box = QGroupBox(self)
         box.setFlat(True)

@@ -292,6 +292,10 @@ class ConnectionDialog(QDialog):
         """The name field, the form's first (dialog_rules, rule 2)."""
         return self.name_edit
 
+    def accept_action(self) -> QPushButton:
+        """OK: what Ctrl+Enter presses (dialog_rules, rule 4)."""
+        return self.ok_button()
+
     def kind(self) -> str:
         """The selected profile kind (``mcp-stdio``, ``mcp-http``, ``mcp-sse`` or ``a2a``)."""
         return str(self.kind_combo.currentData())

@@ -51,8 +51,8 @@ def message_view(text: str, *, max_lines: int = 8) -> tuple[QWidget, QLabel]:
 class ElicitationFormDialog(QDialog):
     """Asks the user to fill in the form a server requested (MCP ``elicitation/create``, form mode).
 
-    Accept is enabled only while the form is valid (beside it, while it is not, which fields still
-    need a value or a fix, by their labels) and validates again before answering; Decline
+    Accept (also Ctrl+Enter) is enabled only while the form is valid (beside it, while it is not, which
+    fields still need a value or a fix, by their labels) and validates again before answering; Decline
     answers "no"; Cancel, Esc or closing the window answer "cancel". Open with ``open()`` and await
     ``asyncutil.open_dialog``; then read ``response()``.
 
@@ -119,6 +119,10 @@ class ElicitationFormDialog(QDialog):
         """The form's first field (dialog_rules, rule 2); Accept when the form has none."""
         return first_input(self.form) or self.accept_button
 
+    def accept_action(self) -> QPushButton:
+        """Accept: what Ctrl+Enter presses, while the form is valid (dialog_rules, rule 4)."""
+        return self.accept_button
+
     # ---------------------------------------------------------------- slots
 
     def _update_buttons(self) -> None:
@@ -126,7 +130,7 @@ class ElicitationFormDialog(QDialog):
         self.accept_button.setEnabled(not hint)
         self.accept_hint.setText(hint)
         self.accept_hint.setVisible(bool(hint))
-        self.accept_button.setToolTip(plain_tooltip(hint) if hint else "Send the form's answers")
+        self.accept_button.setToolTip(plain_tooltip(hint) if hint else "Send the form's answers (Ctrl+Enter)")
 
     def on_accept_clicked(self) -> None:
         """Answer "accept" with the form's value, if it is valid (otherwise show what is wrong)."""

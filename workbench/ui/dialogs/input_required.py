@@ -6,7 +6,7 @@ import json
 from typing import Any, Literal
 
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
-from PySide6.QtGui import QFont, QFontDatabase, QKeyEvent, QKeySequence, QShortcut, QShowEvent
+from PySide6.QtGui import QFont, QFontDatabase, QKeyEvent, QShowEvent
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -157,9 +157,6 @@ class InputRequiredDialog(QDialog):
         button_row.addWidget(self.send_hint, 1)
         button_row.addWidget(self.buttons)
         layout.addLayout(button_row)
-        for keys in ("Ctrl+Return", "Ctrl+Enter"):
-            shortcut = QShortcut(QKeySequence(keys), self)
-            shortcut.activated.connect(self._send_if_valid)
         # a form with its JSON beside it needs the width for both (at 600 px the JSON's lines are cut)
         self.resize(720 if self.form is not None else 600, 460 if self.mode == "text" else 560)
         if self.form is not None and self.form.json_pane is not None:
@@ -183,6 +180,10 @@ class InputRequiredDialog(QDialog):
         if self.form is not None:
             return first_input(self.form) or self.message_edit
         return self.data_editor or self.text_editor
+
+    def accept_action(self) -> QPushButton:
+        """Send: what Ctrl+Enter presses in every mode, while the answer is valid (dialog_rules, rule 4)."""
+        return self.send_button
 
     # ---------------------------------------------------------------- the answer
 

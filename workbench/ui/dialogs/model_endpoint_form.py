@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFormLayout,
     QLineEdit,
+    QPushButton,
     QVBoxLayout,
     QWidget,
 )
@@ -153,6 +154,12 @@ class ModelEndpointDialog(QDialog):
     def first_focus(self) -> QWidget:
         """The name field when adding, the base URL when editing (dialog_rules, rule 2)."""
         return self.name_edit if self._original is None else self.url_edit
+
+    def accept_action(self) -> QPushButton:
+        """Save: what Ctrl+Enter presses (dialog_rules, rule 4)."""
+        button = self.buttons.button(QDialogButtonBox.StandardButton.Save)
+        assert button is not None
+        return button
 
     def endpoint(self) -> ModelEndpoint:
         """The validated endpoint (after the dialog was accepted).

@@ -274,6 +274,7 @@ class SamplingDialog(QDialog):
         # fails the server's request, so it is never the default (dialog_rules, rule 3).
         self.approve_button = QPushButton("Approve", self)
         self.approve_button.setDefault(True)
+        self.approve_button.setToolTip("Send the reply to the server (Ctrl+Enter)")
         self.reject_button = QPushButton("Reject", self)
         mark_destructive(self.reject_button)
         self.route_button.clicked.connect(self.on_route_clicked)
@@ -381,6 +382,13 @@ class SamplingDialog(QDialog):
     def first_focus(self) -> QWidget:
         """The reply editor: what the user is asked to write (dialog_rules, rule 2)."""
         return self.reply_edit
+
+    def accept_action(self) -> QPushButton:
+        """Approve: what Ctrl+Enter presses, once a reply is written (dialog_rules, rule 4).
+
+        In the reply editor Enter writes a new line; Ctrl+Enter sends the reply as written.
+        """
+        return self.approve_button
 
     def set_router(self, router: SamplingRouter | None) -> None:
         """Offer (or stop offering) "Route to agent…" with ``router``."""
