@@ -7,9 +7,12 @@ measured on the widgets as laid out.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import keyring
+import keyring.backends.null
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
@@ -17,7 +20,8 @@ from PySide6.QtWidgets import QApplication, QDialog, QWidget
 
 from tests.support.connection_dialogs import new_connection_dialog
 from tests.support.panel_context import make_context
-from workbench.core.errors import SamplingRejectedError
+from workbench.core.credentials import BackendInfo, KeyringCredentialStore
+from workbench.core.errors import SamplingRejectedError, SecureStorageUnavailableError
 from workbench.core.protocols.base import (
     ContentPart,
     ElicitationRequest,
@@ -223,4 +227,40 @@ def test_ctrl_enter_never_approves_a_tool_call_or_a_handoff_from_where_the_dialo
     qtbot.waitUntil(dialog.isActiveWindow, timeout=WAIT_MS)
     _press(dialog, key, modifiers)
     assert dialog.result() != QDialog.DialogCode.Accepted
+    dialog.reject()
+
+
+# ---------------------------------------------------------------------------------------------- 3. no keyring
+
+
+@pytest.fixture
+def null_keyring() -> Iterator[None]:
+    """keyring's ``null`` backend, as with PYTHON_KEYRING_BACKEND=keyring.backends.null.Keyring."""
+    previous = keyring.get_keyring()
+    keyring.set_keyring(keyring.backends.null.Keyring())
+    try:
+        yield
+    finally:
+        keyring.set_keyring(previous)
+
+
+@pytest.mark.parametrize("kind", ["a2a", "mcp-http"])
+def test_without_a_keyring_the_oauth_section_says_the_tokens_cannot_be_kept_as_the_credentials_notice_does(
+    qtbot, null_keyring, kind
+):
+    with pytest.raises(SecureStorageUnavailableError) as no_keyring:
+        KeyringCredentialStore().backend()
+    dialog = new_connection_dialog(qtbot, kind, "agent", "http://127.0.0.1:9/mcp")
+    if kind == "mcp-http":
+        dialog.oauth.auth_combo.setCurrentIndex(dialog.oauth.auth_combo.findData("oauth"))
+    dialog.set_credentials_backend(None, no_keyring.value)  # as the sidebar's keyring check answers
+    present(dialog)
+    qtbot.waitUntil(dialog.isActiveWindow, timeout=WAIT_MS)
+    notice, note = dialog.credentials.status, dialog.oauth.note
+    assert notice.isVisible() and "no secure keyring" in notice.text()
+    assert note.isVisible() and note.height() >= note.heightForWidth(note.width())
+    assert "go to the system keyring" not in note.text()
+    assert "no secure keyring" in note.text()  # the notice's words: one story in both sections
+    dialog.set_credentials_backend(BackendInfo(name="keyring.backends.SecretService.Keyring", secure=True))
+    assert "go to the system keyring" in note.text()  # a keyring found later: the tokens go there
     dialog.reject()

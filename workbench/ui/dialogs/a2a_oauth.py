@@ -20,8 +20,8 @@ A2A_FIELDS = frozenset(
 )
 """The A2A profile fields the section edits."""
 
-A2A_NOTE = (
+A2A_LOGIN = (
     "For the OAuth schemes the agent card declares (it names their flows): log in with “Log in (OAuth)” or by "
-    "connecting; the tokens go to the system keyring."
+    "connecting"
 )
-"""The section's note for an A2A profile."""
+"""The start of the section's note for an A2A profile (``oauth_section.login_note`` ends it)."""

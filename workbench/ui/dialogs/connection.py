@@ -261,6 +261,7 @@ class ConnectionDialog(QDialog):
         else:
             self.credentials.set_status("")
         self.credentials.set_secrets_enabled(error is None)
+        self.oauth.set_keyring_available(error is None)
         self._fit_height()
 
     def show_save_error(self, error: WorkbenchError) -> None:

@@ -29,7 +29,7 @@ from workbench.core.oauth_names import SIGNING_ALGORITHMS
 from workbench.core.profiles import A2AProfile, ConnectionProfile, MCPHTTPProfile, MCPSSEProfile
 from workbench.core.profiles.credential_keys import oauth_client_key_key, oauth_client_secret_key
 from workbench.ui.dialog_rules import present
-from workbench.ui.dialogs.a2a_oauth import A2A_CLIENT_CHOICES, A2A_NOTE
+from workbench.ui.dialogs.a2a_oauth import A2A_CLIENT_CHOICES, A2A_LOGIN
 from workbench.ui.dialogs.credential_fields import InputError
 from workbench.ui.dialogs.oauth_grant_fields import GrantFields
 from workbench.ui.dialogs.secret_fields import SecretField
@@ -62,6 +62,18 @@ TOKEN_AUTH_CHOICES: list[tuple[str, str]] = [
     ("none", "none (public client, no secret)"),
 ]
 """The pre-registered client's token endpoint auth methods: value and label."""
+
+
+NO_KEYRING_TOKENS = (
+    "this system has no secure keyring to keep the tokens in, so a login cannot be kept until one is set up "
+    "(see Credentials)."
+)
+"""How the note ends when no secure keyring was found (the Credentials section's notice says why and what to do)."""
+
+
+def login_note(start: str, *, keyring: bool) -> str:
+    """The OAuth note: how to log in (``start``, a clause), then where the tokens go, or that nothing keeps them."""
+    return f"{start}; the tokens go to the system keyring." if keyring else f"{start}, but {NO_KEYRING_TOKENS}"
 
 
 def _narrow(combo: QComboBox) -> None:
@@ -115,6 +127,7 @@ class OAuthSection(QWidget):
     def __init__(self, original: ConnectionProfile | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._kind: str = original.kind if original is not None else "mcp-http"
+        self._keyring = True
         self.auth_combo = QComboBox()
         for value, label in AUTH_CHOICES:
             self.auth_combo.addItem(label, value)
@@ -219,9 +232,6 @@ class OAuthSection(QWidget):
             self.grant_fields.key_source_combo.setCurrentIndex(1)
         self.dpop_check = QCheckBox("Bind the tokens to this profile's key")
         self.dpop_check.setAccessibleName("DPoP-bound tokens")
-        self.dpop_check.setToolTip(
-            "Each request then proves it holds the key; the key pair stays in the system keyring"
-        )
         if client is not None:
             self.token_auth_combo.setCurrentIndex(max(0, self.token_auth_combo.findData(client.oauth_token_auth)))
             self.dpop_check.setChecked(client.oauth_dpop)
@@ -301,15 +311,26 @@ class OAuthSection(QWidget):
         for widget, visible in shown.items():
             self._client_form.setRowVisible(widget, visible)
         if not mcp:
-            self.note.setText(A2A_NOTE)
-            return
-        self.note.setText(
-            "Log in with “Log in (OAuth)” on the connection (or by connecting): the client gets its tokens "
-            "itself, no browser opens, and the tokens go to the system keyring."
-            if machine
-            else "Log in with “Log in (OAuth)” on the connection (or by connecting); the browser opens, and the "
-            "tokens go to the system keyring."
+            start = A2A_LOGIN
+        elif machine:
+            start = (
+                "Log in with “Log in (OAuth)” on the connection (or by connecting): the client gets its tokens "
+                "itself and no browser opens"
+            )
+        else:
+            start = "Log in with “Log in (OAuth)” on the connection (or by connecting): the browser opens"
+        self.note.setText(login_note(start, keyring=self._keyring))
+        self.dpop_check.setToolTip(
+            "Each request then proves it holds the key; the key pair stays in the system keyring"
+            if self._keyring
+            else "Each request then proves it holds the key; without a secure keyring the key pair cannot be kept"
         )
+
+    def set_keyring_available(self, available: bool) -> None:
+        """Say in the note where the tokens go: the system keyring, or (none found) that nothing can keep them."""
+        if available != self._keyring:
+            self._keyring = available
+            self._show_client_fields()
 
     def _follow_client(self, client: str) -> None:
         """Offer only the grants ``client`` can use, and choose the one it must.
