@@ -19,7 +19,9 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QDialog, QWidget
 
 from tests.support.connection_dialogs import new_connection_dialog
+from tests.support.mcp_inspector import focused_template_field, inspector
 from tests.support.panel_context import make_context
+from tests.support.signals import SignalLog
 from workbench.core.credentials import BackendInfo, KeyringCredentialStore
 from workbench.core.errors import SamplingRejectedError, SecureStorageUnavailableError
 from workbench.core.protocols.base import (
@@ -264,3 +266,20 @@ def test_without_a_keyring_the_oauth_section_says_the_tokens_cannot_be_kept_as_t
     dialog.set_credentials_backend(BackendInfo(name="keyring.backends.SecretService.Keyring", secure=True))
     assert "go to the system keyring" in note.text()  # a keyring found later: the tokens go there
     dialog.reject()
+
+
+# ---------------------------------------------------------------------------------------------- 4. read errors
+
+
+@pytest.mark.asyncio
+async def test_a_failed_template_read_names_its_uri_once(qtbot, tmp_path):
+    async with inspector(tmp_path, qtbot) as it:
+        field = await focused_template_field(qtbot, it)
+        page = it.widget.resources.template_page
+        failed = SignalLog(it.widget.vm.resource_read_failed)
+        qtbot.keyClicks(field, "4")  # the demo has items 1, 2, 3, 7 …: no 4
+        qtbot.keyClick(field, Qt.Key.Key_Return)
+        _purpose, uri, view = await failed.wait_for()
+        assert uri == "demo://items/4" and view.code == "remote"
+        shown = page.banner.label.text()
+        assert page.banner.isVisibleTo(page) and shown.count("demo://items/4") == 1, shown

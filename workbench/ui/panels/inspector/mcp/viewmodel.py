@@ -327,7 +327,9 @@ class MCPInspectorViewModel(QObject):
             contents = await self._server(cid).read_resource(uri)
         except WorkbenchError as exc:
             area: Area = "call" if purpose == "link" else "resources"
-            view = self.report(area, exc, f"reading {uri}", connection_id=cid)
+            # the core's message often names the URI already ("… while reading 'demo://items/4': …"): once is enough
+            doing = "reading the resource" if uri in exc.message else f"reading {uri}"
+            view = self.report(area, exc, doing, connection_id=cid)
             if purpose != "link":
                 state.reads[purpose] = ReadOutcome(uri, error=view)
             if cid == self._cid:
