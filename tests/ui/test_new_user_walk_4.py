@@ -14,7 +14,7 @@ from typing import Any
 import keyring
 import keyring.backends.null
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QDialog, QWidget
 
@@ -22,6 +22,7 @@ from tests.support.connection_dialogs import new_connection_dialog
 from tests.support.mcp_inspector import focused_template_field, inspector
 from tests.support.panel_context import make_context
 from tests.support.signals import SignalLog
+from tests.support.windows import demo_window
 from workbench.core.credentials import BackendInfo, KeyringCredentialStore
 from workbench.core.errors import SamplingRejectedError, SecureStorageUnavailableError
 from workbench.core.protocols.base import (
@@ -283,3 +284,43 @@ async def test_a_failed_template_read_names_its_uri_once(qtbot, tmp_path):
         assert uri == "demo://items/4" and view.code == "remote"
         shown = page.banner.label.text()
         assert page.banner.isVisibleTo(page) and shown.count("demo://items/4") == 1, shown
+
+
+# ---------------------------------------------------------------------------------------------- 5. JSON panes
+
+
+LAPTOP = QSize(1366, 740)
+"""A 1366×768 screen less a window's title bar: a maximised window's client area (test_window_space_budget)."""
+
+
+async def settle() -> None:
+    """Let the layouts run (a resize, a dock shown, a tool picked) before anything is measured."""
+    for _ in range(4):
+        await asyncio.sleep(0.02)
+        QApplication.processEvents()
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("wire_log", [False, True], ids=["alone", "wire-log-open"])
+async def test_a_small_tool_forms_json_fits_its_pane_with_no_scroll_bar_at_1366x768(qtbot, tmp_path, wire_log):
+    async with demo_window(tmp_path, qtbot) as bench:
+        window = bench.window
+        window.resize(LAPTOP)
+        if wire_log:
+            window.wire_dock.toggleViewAction().trigger()
+        bench.ctx.selection.select("demo-mcp-stdio")
+        mcp = window.inspector.inspector("mcp")
+        assert mcp is not None
+        await settle()
+        call = mcp.tools.detail.call
+        for tool in ("task_count", "add"):
+            assert mcp.tools.select_tool(tool)
+            await settle()
+            editor = call.form.json_editor
+            document = editor.document()
+            # a plain text document's height is in lines (wrapped lines counted)
+            text = document.size().height() * editor.fontMetrics().lineSpacing() + 2 * document.documentMargin()
+            needed = round(text) + 2 * editor.frameWidth()
+            assert editor.height() >= needed, (tool, editor.height(), needed)
+            # and Qt agrees that it fits (it wants a pixel more than the above: no scroll bar at exactly that)
+            assert not editor.verticalScrollBar().isVisible(), (tool, editor.height(), needed)

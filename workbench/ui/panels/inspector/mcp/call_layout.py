@@ -163,14 +163,21 @@ class CallAreaBudget(QObject):
             inner.setSizes([extent - json, json])
 
     def _json_heights(self) -> tuple[int, int]:
-        """``(chrome, content)`` of the form's JSON pane: its title and frame, and its text's lines."""
+        """``(chrome, content)`` of the form's JSON pane: its title and frame, and its text's lines (wrapped ones too).
+
+        The chrome has one pixel more than the editor's frame and margins: a plain text editor shows a
+        scroll bar unless its viewport is a pixel taller than its lines and margins (Qt counts the
+        viewport's height less the margin, less 1), so JSON that fits shows none.
+        """
         form = self.form
         editor = form.json_editor if form is not None else None
         if form is None or editor is None or form.json_pane is None:
             return 0, 0
-        text = 2 * editor.frameWidth() + 2 * round(editor.document().documentMargin())
+        document = editor.document()
+        text = 2 * editor.frameWidth() + 2 * round(document.documentMargin()) + 1
         chrome = form.json_pane.sizeHint().height() - editor.sizeHint().height() + text
-        return chrome, editor.document().blockCount() * self._line_height()
+        wrapped = round(document.documentLayout().documentSize().height())  # lines, as laid out at its width
+        return chrome, max(document.blockCount(), wrapped) * self._line_height()
 
     def _line_height(self) -> int:
         return QFontMetrics(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)).lineSpacing()
