@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import secrets
 import socket
 from dataclasses import dataclass
 from urllib.parse import parse_qs, urlsplit
@@ -42,12 +43,28 @@ def redirect_uri(port: int) -> str:
     return f"http://127.0.0.1:{port}{CALLBACK_PATH}"
 
 
-def free_port() -> int:
-    """A TCP port on 127.0.0.1 that is free now (chosen once per profile, then kept)."""
+REDIRECT_PORTS = range(20000, 32768)
+"""Where a redirect port is chosen: below the ports systems hand out for outgoing connections (Linux from
+32768, Windows and macOS from 49152), so none of this machine's connections takes it between the
+registration that names it and a login that listens on it (which may be days later)."""
+
+
+def free_port(*, tries: int = 32) -> int:
+    """A TCP port on 127.0.0.1 that is free now (chosen once per profile, then kept).
+
+    A random free port of ``REDIRECT_PORTS``; a port the system picks when ``tries`` of them are taken.
+    """
+    for port in secrets.SystemRandom().sample(REDIRECT_PORTS, tries):
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
+        chosen: int = sock.getsockname()[1]
+        return chosen
 
 
 class LoopbackReceiver:
