@@ -11,9 +11,12 @@ import shlex
 import shutil
 import subprocess
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from tests.support.conformance_bundles import Bundle
 from tests.support.forkserver import ForkServer
@@ -148,3 +151,16 @@ def allows_client_error(bundle: Path, scenario: str) -> bool:
     """Whether the suite passes ``scenario`` although its client exits with an error (``this.allowClientError=!0``)."""
     source = _bundle(bundle).scenario_source(scenario)
     return source is not None and "allowClientError = ! 0" in source
+
+
+def judge_each(
+    runs: dict[str, ScenarioRun], judged: set[str], bundle: Path, gaps: Mapping[str, str], subtests: pytest.Subtests
+) -> None:
+    """One subtest per scenario of ``judged``: it passes (``scenario_problems``), or fails if it is a known gap."""
+    for scenario in sorted(judged):
+        with subtests.test(scenario=scenario):
+            problems = scenario_problems(runs[scenario], bundle)
+            if scenario in gaps:
+                assert problems, f"{scenario} passes now: it is no gap any more ({gaps[scenario]})"
+            else:
+                assert not problems, "\n".join(problems)

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.conformance import client_command, node, run_batch, scenario_problems
+from tests.support.conformance import client_command, judge_each, node, run_batch
 from tests.support.conformance_bundles import differing_scenarios
 from tests.support.everything import REPO_ROOT
 from tests.support.forkserver import ForkServer
@@ -120,10 +120,4 @@ def test_every_client_scenario_passes(
     runs = run_batch([runner, str(SUITE)], ["--suite", "all"], dispatcher(tmp_path, client_forkserver), tmp_path)
     judged = {*CLI_SCENARIOS, *AUTH_SCENARIOS}
     assert judged <= set(runs) <= judged | SAME_IN_0_2, sorted(runs)
-    for scenario in sorted(judged):
-        with subtests.test(scenario=scenario):
-            problems = scenario_problems(runs[scenario], SUITE)
-            if scenario in KNOWN_GAPS:
-                assert problems, f"{scenario} passes now: take it out of KNOWN_GAPS"
-            else:
-                assert not problems, "\n".join(problems)
+    judge_each(runs, judged, SUITE, KNOWN_GAPS, subtests)

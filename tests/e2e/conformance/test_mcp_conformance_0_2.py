@@ -25,7 +25,7 @@ from types import ModuleType
 
 import pytest
 
-from tests.support.conformance import ScenarioRun, client_command, node, run_batch, scenario_problems
+from tests.support.conformance import ScenarioRun, client_command, judge_each, node, run_batch
 from tests.support.everything import REPO_ROOT
 from tests.support.forkserver import ForkServer
 
@@ -93,13 +93,7 @@ def test_client_py_uses_nothing_of_workbench_but_workbench_agents() -> None:
 def _judge(runs: dict[str, ScenarioRun], expected: set[str], subtests: pytest.Subtests) -> None:
     """One subtest per scenario; every expected scenario ran and no other."""
     assert set(runs) == expected, f"ran and not expected: {set(runs) - expected}; missing: {expected - set(runs)}"
-    for scenario in sorted(runs):
-        with subtests.test(scenario=scenario):
-            problems = scenario_problems(runs[scenario], SUITE)
-            if scenario in GAPS:
-                assert problems, f"{scenario} passes now: take it out of client.GAPS"
-            else:
-                assert not problems, "\n".join(problems)
+    judge_each(runs, expected, SUITE, GAPS, subtests)
 
 
 def test_every_client_scenario_passes_at_its_own_wire(
