@@ -2,7 +2,8 @@
 
 The roots are the profile's (``core.roots.offer_roots`` saves a change and offers it to the open
 connection at once); this view-model only knows which connection is on show, runs the change and
-says what became of it.
+says what became of it. A connection whose profile is not saved (the demo's) has nowhere to keep
+them: the roots offered here are shown while the connection that was offered them stays open.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ SAVED_ONLY = (
     "changes are saved and offered once it advertises them and reconnects."
 )
 CLOSED = "Not connected: changes are saved and offered when it connects."
+UNSAVED = "Its profile is not saved: the roots added here last until it disconnects."
 
 
 class RootsViewModel(QObject):
@@ -44,6 +46,8 @@ class RootsViewModel(QObject):
         self.ctx = ctx
         self._cid: str | None = None
         self.pending: asyncio.Task[None] | None = None
+        # by profile id, for profiles that are not saved: the agent offered them, and the roots
+        self._offered: dict[str, tuple[RemoteAgent, list[Root]]] = {}
 
     @property
     def connection_id(self) -> str | None:
@@ -56,14 +60,15 @@ class RootsViewModel(QObject):
         self.changed.emit()
 
     def roots(self) -> list[Root]:
-        """The roots of the connection on show: its saved profile's, else those it was opened with."""
+        """The roots of the connection on show: its saved profile's, else those offered here or it was opened with."""
         profile_id = self._profile_id()
         if profile_id is None:
             return []
-        profile: ConnectionProfile | None
-        try:
-            profile = self.ctx.services.profiles.get(profile_id)
-        except (NotFoundError, WorkbenchError):
+        profile = self._saved_profile(profile_id)
+        if profile is None:
+            offered = self._offered.get(profile_id)
+            if offered is not None and offered[0] is self._agent():
+                return list(offered[1])
             conn = self.ctx.services.connections.get(self._cid or "")
             profile = conn.profile if conn is not None else None
         return list(getattr(profile, "roots", []) or [])
@@ -74,7 +79,11 @@ class RootsViewModel(QObject):
         if agent is None:
             return CLOSED
         features = agent.server_features
-        return OFFERED if features is not None and features.roots is not None else SAVED_ONLY
+        if features is None or features.roots is None:
+            return SAVED_ONLY
+        profile_id = self._profile_id()
+        saved = profile_id is not None and self._saved_profile(profile_id) is not None
+        return OFFERED if saved else f"{OFFERED} {UNSAVED}"
 
     def add_root(self, text: str, name: str = "") -> asyncio.Task[None] | None:
         """Add a folder or ``file://`` URI (named ``name``, else after its folder); saved and offered."""
@@ -97,9 +106,15 @@ class RootsViewModel(QObject):
 
         async def run() -> None:
             try:
-                await offer_roots(self.ctx.services.profiles, profile_id, agent, roots)
+                offered = await offer_roots(self.ctx.services.profiles, profile_id, agent, roots)
             except WorkbenchError as exc:
                 self._report(exc, doing)
+            else:
+                if offered and agent is not None and self._saved_profile(profile_id) is None:
+                    kept: dict[str, Root] = {}
+                    for root in roots:  # as offer_roots offers them: a URI given twice once
+                        kept.setdefault(root.uri, root)
+                    self._offered[profile_id] = (agent, list(kept.values()))
             self.changed.emit()
 
         self.pending = spawn(run(), doing=doing)
@@ -107,6 +122,12 @@ class RootsViewModel(QObject):
 
     def _report(self, error: WorkbenchError, doing: str) -> None:
         self.failed.emit(self.ctx.errors.report(error, doing, connection_id=self._cid, inline=True))
+
+    def _saved_profile(self, profile_id: str) -> ConnectionProfile | None:
+        try:
+            return self.ctx.services.profiles.get(profile_id)
+        except (NotFoundError, WorkbenchError):
+            return None
 
     def _profile_id(self) -> str | None:
         if self._cid is None:
