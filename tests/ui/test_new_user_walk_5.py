@@ -1,5 +1,6 @@
 """What a fifth walk through the window found: roots added to a connection whose profile is not saved (the demo's)
-show in the Roots tab."""
+show in the Roots tab, and a catalog filter shows no clear button once another connection's empty filter is
+restored."""
 
 from __future__ import annotations
 
@@ -10,10 +11,13 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QToolButton
 
 from tests.support.mcp_inspector import activate, inspector
 from workbench.core.agent_factory import AgentHandlers
 from workbench.core.errors import NotFoundError
+from workbench.ui.panels.inspector.mcp.catalog_list import CatalogListWidget
+from workbench.ui.panels.inspector.mcp.itemmodel import ListRow
 from workbench.ui.panels.inspector.mcp.roots_vm import UNSAVED
 
 WAIT = 30.0
@@ -53,3 +57,25 @@ async def test_roots_typed_for_a_connection_whose_profile_is_not_saved_show_in_t
         qtbot.mouseClick(roots.remove_button, Qt.MouseButton.LeftButton)
         await asyncio.wait_for(roots.vm.pending, WAIT)
         assert _names(roots) == ["project-b"]
+
+
+def _clear_button(catalog: CatalogListWidget) -> QToolButton:
+    (button,) = catalog.filter_edit.findChildren(QToolButton)
+    return button
+
+
+def test_a_filter_restored_empty_for_another_connection_shows_no_clear_button(qtbot: Any) -> None:
+    catalog = CatalogListWidget("Filter tools")
+    qtbot.addWidget(catalog)
+    catalog.show()
+    rows = [ListRow("echo", "echo", "Return the text"), ListRow("add", "add", "Add two numbers")]
+    catalog.restore(rows, "", None)
+    qtbot.keyClicks(catalog.filter_edit, "ech")
+    qtbot.waitUntil(_clear_button(catalog).isVisible, timeout=FADE_MS)
+    # the inspector shows another connection: its own (empty) filter comes back
+    catalog.restore(rows, "", None)
+    assert catalog.filter_edit.text() == ""
+    qtbot.waitUntil(lambda: not _clear_button(catalog).isVisible(), timeout=FADE_MS)
+    qtbot.keyClicks(catalog.filter_edit, "a")  # and typing again brings it back
+    qtbot.waitUntil(_clear_button(catalog).isVisible, timeout=FADE_MS)
+    assert catalog.model.visible_keys() == ["add"]

@@ -69,6 +69,7 @@ class CatalogListWidget(QWidget):
         layout.addWidget(self.filter_edit)
         layout.addWidget(self.view, 1)
         self._current: str | None = None
+        self._restoring = False
 
     @property
     def current_key(self) -> str | None:
@@ -86,13 +87,15 @@ class CatalogListWidget(QWidget):
             self._set_current(None)
 
     def restore(self, rows: list[ListRow], filter_text: str, key: str | None) -> None:
-        """Show ``rows`` filtered by ``filter_text``, with ``key`` selected if it passes: emits nothing.
+        """Show ``rows`` filtered by ``filter_text``, with ``key`` selected if it passes: emits no ``selected``.
 
         For an owner that redraws everything from a connection's own state (its filter and selection);
-        it then shows the detail of ``current_key`` itself.
+        it then shows the detail of ``current_key`` itself. The filter box still says its text changed
+        (the owner's handler hears the text it restored): the line edit hides or shows its clear button
+        on that signal (blocked, the last connection's filter would leave its button on an empty box).
         """
         self.blockSignals(True)
-        self.filter_edit.blockSignals(True)
+        self._restoring = True
         try:
             if self.filter_edit.text() != filter_text:  # the same text keeps the cursor where the user types
                 self.filter_edit.setText(filter_text)
@@ -102,7 +105,7 @@ class CatalogListWidget(QWidget):
             if key is None or not self.select(key):
                 self.select(None)
         finally:
-            self.filter_edit.blockSignals(False)
+            self._restoring = False
             self.blockSignals(False)
 
     def select(self, key: str | None) -> bool:
@@ -120,7 +123,9 @@ class CatalogListWidget(QWidget):
         return True
 
     def on_filter_edit_text_changed(self, text: str) -> None:
-        """Filter, then keep the selection if it still passes."""
+        """Filter, then keep the selection if it still passes (``restore`` filters and selects itself)."""
+        if self._restoring:
+            return
         keep = self._current
         self.model.set_filter(text)
         if keep is not None and self.model.row_of(keep) >= 0:
