@@ -1,6 +1,6 @@
 """What a fifth walk through the window found: roots added to a connection whose profile is not saved (the demo's)
-show in the Roots tab, and a catalog filter shows no clear button once another connection's empty filter is
-restored."""
+show in the Roots tab, a catalog filter shows no clear button once another connection's empty filter is
+restored, and a PDF pages with Page Down / Page Up and Ctrl+Home / Ctrl+End."""
 
 from __future__ import annotations
 
@@ -16,9 +16,11 @@ from PySide6.QtWidgets import QToolButton
 from tests.support.mcp_inspector import activate, inspector
 from workbench.core.agent_factory import AgentHandlers
 from workbench.core.errors import NotFoundError
+from workbench.demo.mcp_server.documents import make_pdf
 from workbench.ui.panels.inspector.mcp.catalog_list import CatalogListWidget
 from workbench.ui.panels.inspector.mcp.itemmodel import ListRow
 from workbench.ui.panels.inspector.mcp.roots_vm import UNSAVED
+from workbench.ui.panels.inspector.results.pdf_view import PDFView
 
 WAIT = 30.0
 FADE_MS = 2000
@@ -79,3 +81,27 @@ def test_a_filter_restored_empty_for_another_connection_shows_no_clear_button(qt
     qtbot.keyClicks(catalog.filter_edit, "a")  # and typing again brings it back
     qtbot.waitUntil(_clear_button(catalog).isVisible, timeout=FADE_MS)
     assert catalog.model.visible_keys() == ["add"]
+
+
+def test_page_down_at_a_pages_end_and_ctrl_end_turn_the_pdfs_pages(qtbot: Any) -> None:
+    pdf = PDFView(make_pdf([["one"], ["two"], ["three"]]))
+    qtbot.addWidget(pdf)
+    pdf.resize(700, 600)
+    pdf.show()
+    qtbot.waitExposed(pdf)
+    view = pdf.view
+    view.setFocus()
+    bar = view.verticalScrollBar()
+    assert bar.maximum() > 0  # an A5 page fitted to the width is taller than the view: Page Down scrolls first
+    for _ in range(bar.maximum() // max(bar.pageStep(), 1) + 2):
+        if pdf.current_page:
+            break
+        QTest.keyClick(view, Qt.Key.Key_PageDown)
+    assert pdf.current_page == 1 and bar.value() == 0  # the next page, from its top
+    QTest.keyClick(view, Qt.Key.Key_PageUp)
+    assert pdf.current_page == 0 and bar.value() == bar.maximum()  # back to the previous page's end
+    QTest.keyClick(view, Qt.Key.Key_End, Qt.KeyboardModifier.ControlModifier)
+    assert pdf.current_page == 2 and pdf.page_box.value() == 3 and bar.value() == bar.maximum()
+    QTest.keyClick(view, Qt.Key.Key_Home, Qt.KeyboardModifier.ControlModifier)
+    assert pdf.current_page == 0 and bar.value() == 0
+    assert "Page Down" in view.toolTip()

@@ -12,8 +12,8 @@ import importlib
 import importlib.util
 from typing import Any
 
-from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPointF
-from PySide6.QtGui import QResizeEvent
+from PySide6.QtCore import QBuffer, QByteArray, QEvent, QIODevice, QObject, QPointF, Qt
+from PySide6.QtGui import QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import QHBoxLayout, QSpinBox, QToolButton, QVBoxLayout, QWidget
 
 from workbench.core.documents import PDF_MAX_BYTES
@@ -24,6 +24,10 @@ HAS_PDF = importlib.util.find_spec("PySide6.QtPdfWidgets") is not None
 """Whether Qt PDF is installed (pyside6-pdf, a dependency of the workbench)."""
 PDF_VIEW_HEIGHT = 460
 """Height of the page view, in pixels."""
+PAGING_TIP = (
+    "Page Down at the end of a page shows the next one, Page Up at its top the one before; "
+    "Ctrl+Home and Ctrl+End go to the start and the end of the document."
+)
 ZOOM_STEPS = (0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 3.0, 4.0)
 MAX_PAGE_PIXELS = 25_000_000
 """Most pixels one page is rendered with (QPdfView renders a whole page into one image: 100 MB here).
@@ -34,6 +38,9 @@ tall fitted to the width, would ask for an image of tens of gigabytes. The zoom 
 
 class PDFView(QWidget):
     """A PDF's pages, one at a time: ◀ page n of N ▶, zoom out / fit width / zoom in.
+
+    Keys in the page view turn the pages as in a reader (``PAGING_TIP``): a page shows alone, so
+    Page Down, which only scrolls it, goes on to the next page once the page's end is in view.
 
     Attributes:
         problem: Why the PDF is not shown (a sentence), or ``None`` when it is.
@@ -86,6 +93,8 @@ class PDFView(QWidget):
         self.view.setZoomMode(widgets.QPdfView.ZoomMode.FitToWidth)
         self.view.setDocument(self.document)
         self.view.setFixedHeight(PDF_VIEW_HEIGHT)
+        self.view.setToolTip(PAGING_TIP)
+        self.view.installEventFilter(self)
         self._zoom_modes = widgets.QPdfView.ZoomMode
         self.previous_button = self._button("◀", "Previous page", self.on_previous_button_clicked)
         self.next_button = self._button("▶", "Next page", self.on_next_button_clicked)
@@ -200,6 +209,33 @@ class PDFView(QWidget):
         super().resizeEvent(event)
         if self.view is not None:
             self._update_controls()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
+        """Turn the pages with Page Down / Page Up at a page's end / top, Ctrl+Home and Ctrl+End."""
+        if watched is self.view and event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent):
+            return self._page_key(event)
+        return super().eventFilter(watched, event)
+
+    def _page_key(self, event: QKeyEvent) -> bool:
+        """Whether the key turned the page (else the view scrolls as usual)."""
+        bar = self.view.verticalScrollBar()
+        key, ctrl = event.key(), bool(event.modifiers() & Qt.KeyboardModifier.ControlModifier)
+        page = self.current_page
+        if key == Qt.Key.Key_PageDown and bar.value() >= bar.maximum() and page < self.page_count - 1:
+            self.go_to(page + 1)
+            bar.setValue(bar.minimum())
+        elif key == Qt.Key.Key_PageUp and bar.value() <= bar.minimum() and page > 0:
+            self.go_to(page - 1)
+            bar.setValue(bar.maximum())  # the end of the page before, as a reader scrolls back into it
+        elif ctrl and key == Qt.Key.Key_Home:
+            self.go_to(0)
+            bar.setValue(bar.minimum())
+        elif ctrl and key == Qt.Key.Key_End:
+            self.go_to(self.page_count - 1)
+            bar.setValue(bar.maximum())
+        else:
+            return False
+        return True
 
     def on_navigator_current_page_changed(self, page: int) -> None:
         """Keep the controls in step with the page on show."""
