@@ -57,13 +57,11 @@ from workbench.ui.dialogs.connection_fields import (
 from workbench.ui.dialogs.credential_fields import CredentialsSection, FieldRow, InputError, credential_family
 from workbench.ui.dialogs.form_area import FormArea
 from workbench.ui.dialogs.oauth_section import OAuthSection
+from workbench.ui.dialogs.secret_fields import NO_KEYRING_NOTICE
 from workbench.ui.dialogs.size_limits import SizeLimitsEditor
 from workbench.ui.errors import full_stop
 from workbench.ui.theme import set_tone
 from workbench.ui.untrusted import plain_label
-
-NO_KEYRING_NOTICE = "Secret fields are off: this system has no secure keyring to keep them in."
-"""The Credentials section's notice when no usable keyring was found (before anything was tried)."""
 
 
 def _sentence(hint: str | None) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pydantic import SecretStr
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QStandardItemModel
 from PySide6.QtWidgets import QComboBox, QFileDialog, QFormLayout, QHBoxLayout, QLineEdit, QPushButton, QWidget
 
 from workbench.core.errors import ConfigError
@@ -31,6 +32,8 @@ KEY_SOURCES: list[tuple[str, str]] = [
     ("keyring", "Import into the system keyring on save"),
 ]
 """The client key's sources: value and label."""
+NO_KEYRING_KEY_SOURCE = "Not offered: this system has no secure keyring to keep the key in."
+"""The tooltip of the keyring import while no secure keyring was found (the key file stays the key's source)."""
 
 TOKEN_FILE_FILTERS = ["Tokens (*.jwt *.token *.txt)", "All files (*)"]
 """The token file chooser's name filters."""
@@ -82,6 +85,7 @@ class GrantFields:
         self.key_source_combo.setAccessibleName("client key source")
         key_stored = oauth is not None and oauth.oauth_client == "private-key-jwt" and not oauth.oauth_client_key_file
         self.key_source_combo.setCurrentIndex(1 if key_stored else 0)
+        self._key_stored = key_stored
         self.assertion_file = FileRow("workload JWT file", "e.g. /var/run/secrets/tokens/mcp — empty: the keyring")
         self.assertion_file.edit.setText(oauth.oauth_assertion_file or "" if oauth is not None else "")
         self.assertion_secret = SecretField(
@@ -98,6 +102,27 @@ class GrantFields:
         self.id_token_secret = SecretField(
             stored=grant == "enterprise_managed" and not (oauth and oauth.oauth_id_token_file), what="ID token"
         )
+
+    def secret_fields(self) -> tuple[SecretField, ...]:
+        """The grants' secrets typed here (each goes to the keyring)."""
+        return (self.assertion_secret, self.idp_secret, self.id_token_secret)
+
+    def set_keyring_available(self, available: bool) -> None:
+        """Offer the keyring (pasted tokens, the key's import) only while a secure keyring can keep what goes there.
+
+        Without one the secret fields are off (their tooltip says why) and the key is read from its file;
+        a key already kept in the keyring stays chosen (the profile still refers to it).
+        """
+        for field in self.secret_fields():
+            field.set_entry_enabled(available)
+        model = self.key_source_combo.model()
+        assert isinstance(model, QStandardItemModel)
+        item = model.item(self.key_source_combo.findData("keyring"))
+        item.setEnabled(available)
+        item.setToolTip("" if available else NO_KEYRING_KEY_SOURCE)
+        self.key_source_combo.setToolTip("" if available else NO_KEYRING_KEY_SOURCE)
+        if not available and self.key_in_keyring() and not self._key_stored:
+            self.key_source_combo.setCurrentIndex(self.key_source_combo.findData("file"))
 
     def signals(self) -> list[object]:
         """The signals that mean the input changed."""
@@ -173,6 +198,8 @@ class GrantFields:
                 out[key] = value
             elif required and not field.keeps_stored():
                 what = "the workload JWT" if field is self.assertion_secret else "the ID token"
+                if not field.is_entry_enabled():
+                    raise InputError("auth", f"choose the file of {what}: no secure keyring can keep a pasted one")
                 raise InputError("auth", f"choose the file of {what}, or paste it to keep it in the keyring")
         return out
 

@@ -71,6 +71,13 @@ NO_KEYRING_TOKENS = (
 """How the note ends when no secure keyring was found (the Credentials section's notice says why and what to do)."""
 
 
+NO_KEYRING_CLIENT_SECRET = (
+    "this system has no secure keyring to keep a client secret in: choose the token auth method none, "
+    "or a private key JWT client with its key file"
+)
+"""Why a pre-registered client with a secret cannot be saved while no secure keyring was found."""
+
+
 def login_note(start: str, *, keyring: bool) -> str:
     """The OAuth note: how to log in (``start``, a clause), then where the tokens go, or that nothing keeps them."""
     return f"{start}; the tokens go to the system keyring." if keyring else f"{start}, but {NO_KEYRING_TOKENS}"
@@ -327,9 +334,15 @@ class OAuthSection(QWidget):
         )
 
     def set_keyring_available(self, available: bool) -> None:
-        """Say in the note where the tokens go: the system keyring, or (none found) that nothing can keep them."""
+        """Say in the note where the tokens go: the system keyring, or (none found) that nothing can keep them.
+
+        Without a secure keyring every secret field here is off (its tooltip says why: the Credentials
+        notice's words) and a client key is read from its file, not imported.
+        """
         if available != self._keyring:
             self._keyring = available
+            self.client_secret.set_entry_enabled(available)
+            self.grant_fields.set_keyring_available(available)
             self._show_client_fields()
 
     def _follow_client(self, client: str) -> None:
@@ -431,6 +444,8 @@ class OAuthSection(QWidget):
             return {**grant, oauth_client_secret_key(profile_id): value}
         if self.client_secret.keeps_stored():
             return grant
+        if not self.client_secret.is_entry_enabled():
+            raise InputError("auth", NO_KEYRING_CLIENT_SECRET)
         raise InputError("auth", "enter the client secret, or choose the token auth method none")
 
     def client_secret_forget(self, profile_id: str, oauth: bool) -> tuple[str, ...]:

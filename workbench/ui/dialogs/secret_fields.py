@@ -10,6 +10,8 @@ from workbench.core.profiles import SecretKind, SecretRef
 
 STORED_PLACEHOLDER = "stored in keyring — leave empty to keep, or type to replace"
 FORGOTTEN_PLACEHOLDER = "forgotten when you save — type a value to replace it instead"
+NO_KEYRING_NOTICE = "Secret fields are off: this system has no secure keyring to keep them in."
+"""Why a secret field takes no typing (the connection dialog's Credentials notice starts with it too)."""
 _ROW_NOUNS = {SecretKind.ENV: "variable", SecretKind.QUERY: "query parameter", SecretKind.COOKIE: "cookie"}
 """What a row names, by kind (a header otherwise)."""
 
@@ -40,6 +42,7 @@ class SecretField(QWidget):
         self._stored = stored
         self._what = what
         self._optional = optional
+        self._off = False
         self.edit = QLineEdit()
         self.edit.setEchoMode(QLineEdit.EchoMode.Password)
         self.edit.setAccessibleName(what)
@@ -63,10 +66,19 @@ class SecretField(QWidget):
         self.update_placeholder()
 
     def set_entry_enabled(self, enabled: bool) -> None:
-        """Let the user type a value, or not (no keyring to keep it); a value already typed stays editable."""
+        """Let the user type a value, or not (no keyring to keep it); a value already typed stays editable.
+
+        A field that is off says why in its tooltip (``NO_KEYRING_NOTICE``).
+        """
         on = enabled or bool(self.edit.text())
         self.edit.setEnabled(on)
         self.show_button.setEnabled(on)
+        self._off = not on
+        self.update_placeholder()
+
+    def is_entry_enabled(self) -> bool:
+        """Whether a value can be typed (a field is off while no secure keyring could keep it)."""
+        return not self._off
 
     def value(self) -> SecretStr | None:
         """The typed value, or ``None`` when the field is empty."""
@@ -101,7 +113,8 @@ class SecretField(QWidget):
         else:
             text = STORED_PLACEHOLDER
         self.edit.setPlaceholderText(text)
-        self.edit.setToolTip(text)  # the placeholder may be cut off; never the value
+        # the placeholder may be cut off (never the value); a field that is off says why instead
+        self.edit.setToolTip(NO_KEYRING_NOTICE if self._off else text)
 
 
 class SecretRow(QWidget):

@@ -1,0 +1,109 @@
+"""A new user's walk of the window (6): secrets with no keyring, text panes that fit, why a button is greyed.
+
+Keys go to the widget that has the focus, as a keyboard's would; sizes are measured on the widgets as
+laid out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QStandardItemModel
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QComboBox
+
+from tests.support.no_keyring import no_keyring_dialog, null_keyring
+from workbench.ui.dialog_rules import present
+from workbench.ui.dialogs.connection import NO_KEYRING_NOTICE, ConnectionDialog
+from workbench.ui.dialogs.secret_fields import SecretField
+
+WAIT_MS = 5000
+
+
+@pytest.fixture
+def no_keyring() -> Iterator[None]:
+    with null_keyring():
+        yield
+
+
+def _choose(qtbot: Any, combo: QComboBox, value: str) -> None:
+    """Choose ``value`` in ``combo`` with the keyboard: Home, then Down until it is current."""
+    combo.setFocus()
+    QTest.keyClick(combo, Qt.Key.Key_Home)
+    for _ in range(combo.count()):
+        if combo.currentData() == value:
+            return
+        QTest.keyClick(combo, Qt.Key.Key_Down)
+    assert combo.currentData() == value, (value, combo.currentData())
+
+
+def _shown_dialog(qtbot: Any, kind: str) -> ConnectionDialog:
+    dialog = no_keyring_dialog(qtbot, kind)
+    if kind == "mcp-http":
+        _choose(qtbot, dialog.oauth.auth_combo, "oauth")
+    present(dialog)
+    qtbot.waitUntil(dialog.isActiveWindow, timeout=WAIT_MS)
+    return dialog
+
+
+def _takes_no_typing(qtbot: Any, field: SecretField) -> None:
+    assert field.isVisible(), field.edit.accessibleName()
+    qtbot.keyClicks(field.edit, "s3cret")
+    assert field.edit.text() == "", field.edit.accessibleName()
+    assert not field.edit.isEnabled() and field.edit.toolTip() == NO_KEYRING_NOTICE
+
+
+# ---------------------------------------------------------------------------------------------- 1. no keyring
+
+
+@pytest.mark.parametrize("kind", ["mcp-http", "a2a"])
+def test_without_a_keyring_the_oauth_client_secret_takes_no_typing_and_a_client_that_needs_one_is_not_saved(
+    qtbot, no_keyring, kind
+):
+    dialog = _shown_dialog(qtbot, kind)
+    oauth = dialog.oauth
+    _choose(qtbot, oauth.client_combo, "pre-registered")
+    oauth.client_id_edit.setText("client-1")
+    _takes_no_typing(qtbot, oauth.client_secret)
+    assert not dialog.ok_button().isEnabled() and "auth" in dialog.field_errors()  # says why it cannot be saved
+    _choose(qtbot, oauth.token_auth_combo, "none")  # a public client needs no secret
+    assert dialog.ok_button().isEnabled(), dialog.field_errors()
+    dialog.reject()
+
+
+@pytest.mark.parametrize("kind", ["mcp-http", "a2a"])
+def test_without_a_keyring_a_private_key_jwt_client_is_offered_its_key_file_not_the_keyring_import(
+    qtbot, no_keyring, kind
+):
+    dialog = _shown_dialog(qtbot, kind)
+    oauth = dialog.oauth
+    _choose(qtbot, oauth.client_combo, "private-key-jwt")
+    source = oauth.grant_fields.key_source_combo
+    assert source.isVisible() and source.currentData() == "file"
+    source.setFocus()
+    for key in (Qt.Key.Key_Down, Qt.Key.Key_End, Qt.Key.Key_PageDown):
+        QTest.keyClick(source, key)
+        assert source.currentData() == "file"  # the import is not offered
+    model = source.model()
+    assert isinstance(model, QStandardItemModel)
+    keyring_item = model.item(source.findData("keyring"))
+    assert not keyring_item.isEnabled() and "no secure keyring" in keyring_item.toolTip()
+    assert oauth.key_file_edit.isEnabled() and oauth.key_browse.isEnabled()
+    dialog.reject()
+
+
+@pytest.mark.parametrize("grant", ["jwt_bearer", "enterprise_managed"])
+def test_without_a_keyring_the_grants_pasted_tokens_and_idp_secret_take_no_typing(qtbot, no_keyring, grant):
+    dialog = _shown_dialog(qtbot, "mcp-http")
+    oauth = dialog.oauth
+    _choose(qtbot, oauth.client_combo, "pre-registered")
+    _choose(qtbot, oauth.grant_combo, grant)
+    fields = oauth.grant_fields
+    secrets = [fields.assertion_secret] if grant == "jwt_bearer" else [fields.idp_secret, fields.id_token_secret]
+    for field in secrets:
+        _takes_no_typing(qtbot, field)
+    assert not dialog.ok_button().isEnabled() and "auth" in dialog.field_errors()
+    dialog.reject()
