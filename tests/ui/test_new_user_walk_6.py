@@ -7,18 +7,25 @@ laid out.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QStandardItemModel
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QComboBox
+from PySide6.QtWidgets import QApplication, QComboBox, QPlainTextEdit, QSplitter, QWidget
 
 from tests.support.no_keyring import no_keyring_dialog, null_keyring
+from tests.support.panel_context import make_context
 from workbench.ui.dialog_rules import present
 from workbench.ui.dialogs.connection import NO_KEYRING_NOTICE, ConnectionDialog
 from workbench.ui.dialogs.secret_fields import SecretField
+from workbench.ui.panels.chat.widget import ChatWidget
+from workbench.ui.panels.inspector.mcp.call_log import CALL_LOG_MIN_LINES, CallLogWidget
+from workbench.ui.panels.inspector.mcp.per_connection import CallRecord
+from workbench.ui.panels.wirelog.detail import WireDetailWidget
+from workbench.ui.panels.wirelog.viewmodel import WireLogViewModel
 
 WAIT_MS = 5000
 
@@ -107,3 +114,76 @@ def test_without_a_keyring_the_grants_pasted_tokens_and_idp_secret_take_no_typin
         _takes_no_typing(qtbot, field)
     assert not dialog.ok_button().isEnabled() and "auth" in dialog.field_errors()
     dialog.reject()
+
+
+# ---------------------------------------------------------------------------------------------- 2. text panes
+
+
+def _settle() -> None:
+    for _ in range(3):
+        QApplication.processEvents()
+
+
+def _fits_with_no_scroll_bar(editor: QPlainTextEdit) -> None:
+    """The pane shows its text whole: at least its lines, margins and frame tall, and Qt shows no vertical bar."""
+    document = editor.document()
+    lines = max(document.blockCount(), round(document.documentLayout().documentSize().height()))
+    needed = lines * editor.fontMetrics().lineSpacing() + 2 * round(document.documentMargin()) + 2 * editor.frameWidth()
+    sideways = editor.horizontalScrollBar()
+    needed += sideways.height() if sideways.isVisible() else 0
+    assert editor.height() >= needed, (editor.objectName(), editor.height(), needed)
+    assert not editor.verticalScrollBar().isVisible(), (editor.objectName(), editor.height(), needed)
+
+
+@pytest.mark.parametrize("lines", [3, 6])
+def test_the_chat_message_box_shows_what_is_typed_with_no_scroll_bar(qtbot, tmp_path: Path, qloop, lines):
+    chat = ChatWidget(make_context(tmp_path / "config"))
+    qtbot.addWidget(chat)
+    chat.resize(900, 700)
+    chat.show()
+    qtbot.waitExposed(chat)
+    chat.input.setPlainText("\n".join(f"line {n}" for n in range(lines)))
+    _settle()
+    _fits_with_no_scroll_bar(chat.input)
+
+
+class _TallResult(QWidget):
+    """A result pane whose content wants more room than there is (the log keeps its floor of lines)."""
+
+    def content_height(self) -> int:
+        return 10_000
+
+
+def test_a_call_log_at_its_floor_of_lines_shows_them_with_no_scroll_bar(qtbot):
+    split = QSplitter(Qt.Orientation.Vertical)
+    qtbot.addWidget(split)
+    split.addWidget(_TallResult())
+    log = CallLogWidget(split, split.widget(0))  # type: ignore[arg-type]
+    split.resize(600, 500)
+    split.show()
+    qtbot.waitExposed(split)
+    record = CallRecord("c-1", "tool", {})
+    record.logs = [f"log line {n}" for n in range(CALL_LOG_MIN_LINES)]
+    log.show_record(record)
+    qtbot.waitUntil(lambda: split.sizes()[0] > split.sizes()[1], timeout=WAIT_MS)
+    _settle()
+    _fits_with_no_scroll_bar(log.text)
+
+
+@pytest.mark.parametrize("lines", [3, 6])
+def test_a_wire_record_detail_sized_for_its_lines_shows_them_with_no_scroll_bar(qtbot, tmp_path: Path, qloop, lines):
+    detail = WireDetailWidget(WireLogViewModel(make_context(tmp_path / "config")))
+    qtbot.addWidget(detail)
+    width = 700
+    detail.resize(width, detail.height_for_lines(lines, width=width))
+    detail.show()
+    qtbot.waitExposed(detail)
+    # one line wider than the pane: the horizontal scroll bar shows, as for a long payload line
+    text = "\n".join(["x" * 400, *(f"line {n}" for n in range(lines - 1))])
+    detail.pretty_view.set_text(text)
+    detail.pretty_view.save_button.hide()  # as the detail fills a tab: its own row has the Save button
+    _settle()
+    editor = detail.pretty_view.editor
+    assert editor.horizontalScrollBar().isVisible()
+    _fits_with_no_scroll_bar(editor)
+

@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 from workbench.core.http.origins import is_loopback_host
 from workbench.core.protocols.base import ElicitationRequest, ElicitationResponse
 from workbench.ui.dialog_rules import mark_destructive
+from workbench.ui.text_sizes import text_pane_height
 from workbench.ui.theme import semantic_color, set_tone
 from workbench.ui.untrusted import plain_label, shown
 
@@ -202,7 +203,7 @@ class UrlElicitationDialog(QDialog):
         self.url_view.setReadOnly(True)
         self.url_view.setPlainText(shown(self._facts.raw))
         self.url_view.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        self.url_view.setMaximumHeight(self.url_view.fontMetrics().lineSpacing() * 4 + 12)
+        self.url_view.setMaximumHeight(text_pane_height(self.url_view, 4))
         self.warning_label = plain_label("\n".join(f"⚠ {w}" for w in self._facts.warnings), wrap=True)
         set_tone(self.warning_label, "error")
         self.warning_label.setVisible(bool(self._facts.warnings))

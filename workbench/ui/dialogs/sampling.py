@@ -43,6 +43,7 @@ from workbench.ui.dialog_rules import mark_destructive
 from workbench.ui.dialogs.sampling_tool_use import ToolUseEditor
 from workbench.ui.errors import describe_error
 from workbench.ui.payload import TRUNCATE_AT, PayloadView
+from workbench.ui.text_sizes import text_pane_height
 from workbench.ui.untrusted import plain_label, set_plain_tooltip, shown
 
 SamplingRouter = Callable[[SamplingRequest], Awaitable[SamplingResponse]]
@@ -161,7 +162,7 @@ def _read_only_text(text: str, *, max_lines: int = 8, monospace: bool = False) -
     if monospace:
         edit.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
     lines = min(max(text.count("\n") + 1, 1), max_lines)
-    edit.setFixedHeight(edit.fontMetrics().lineSpacing() * lines + 14)
+    edit.setFixedHeight(text_pane_height(edit, lines))
     return edit
 
 

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QFormLayout, QPlainTextEdit,
 
 from workbench.core.protocols.base import ContentPart
 from workbench.core.protocols.catalog import ToolSpec
+from workbench.ui.text_sizes import text_pane_height
 from workbench.ui.untrusted import plain_label, shown
 
 
@@ -49,7 +50,7 @@ class ToolUseEditor(QWidget):
             self.tool_combo.addItem(shown(tool.name), tool.name)
         self.input_edit = QPlainTextEdit(self)
         self.input_edit.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        self.input_edit.setFixedHeight(self.input_edit.fontMetrics().lineSpacing() * 4 + 14)
+        self.input_edit.setFixedHeight(text_pane_height(self.input_edit, 4))
         self.problem_label = plain_label("", wrap=True)
         self.problem_label.hide()
         form = QFormLayout()

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 from workbench.core.safe_text import escape_json_text
 from workbench.ui.forms.field_base import Field, FormContext, WheelSafeComboBox, pass_wheel_unless_focused
 from workbench.ui.forms.schema_tools import MISSING, Path, Shape, display
+from workbench.ui.text_sizes import text_pane_height
 from workbench.ui.untrusted import plain_label, plain_tooltip, set_plain_tooltip, shown
 
 MULTILINE_OVER = 200
@@ -67,7 +68,7 @@ class StringField(Field):
         if self.multiline:
             text_edit = QPlainTextEdit()
             text_edit.setTabChangesFocus(True)
-            text_edit.setFixedHeight(text_edit.fontMetrics().lineSpacing() * 5 + 12)
+            text_edit.setFixedHeight(text_pane_height(text_edit, 5))
             text_edit.textChanged.connect(self._edited)
             self.editor = text_edit
         else:
@@ -432,7 +433,7 @@ class RawJsonField(Field):
         self.editor.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.editor.setPlaceholderText("JSON value")
         self.editor.setTabChangesFocus(True)
-        self.editor.setFixedHeight(self.editor.fontMetrics().lineSpacing() * 4 + 12)
+        self.editor.setFixedHeight(text_pane_height(self.editor, 4))
         self.editor.textChanged.connect(self._edited)
         _describe(self.editor, shape)
         self.body_layout.addWidget(self.editor)

@@ -31,6 +31,7 @@ from workbench.ui.dialogs.model_endpoints import ModelEndpointsDialog
 from workbench.ui.names import connection_name
 from workbench.ui.panels.chat.render import TranscriptRenderer
 from workbench.ui.panels.chat.viewmodel import ChatViewModel, InputState
+from workbench.ui.text_sizes import laid_out_lines, text_pane_chrome
 from workbench.ui.untrusted import SafeTextBrowser, plain_label
 
 FLUSH_INTERVAL_MS = 33
@@ -161,10 +162,10 @@ class ChatWidget(QWidget):
         The history (the transcript) takes every other pixel, so it is several times the box's height.
         """
         box = self.input
-        lines = max(1, round(box.document().documentLayout().documentSize().height()))  # wrapped lines
+        lines = laid_out_lines(box)  # wrapped lines too
         low, high = INPUT_LINES
         spacing = box.fontMetrics().lineSpacing()
-        chrome = 2 * box.frameWidth() + 2 * round(box.document().documentMargin())
+        chrome = text_pane_chrome(box)  # with the pixel it wants before it hides its scroll bar
         cap = max(low * spacing, int(self.height() * INPUT_MAX_SHARE) - chrome)
         text = min(max(lines, low), high) * spacing
         height = min(text, max(cap // spacing, low) * spacing) + chrome

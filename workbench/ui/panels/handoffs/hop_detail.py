@@ -23,6 +23,7 @@ from workbench.core.safe_text import escape_json_text
 from workbench.core.timefmt import duration_text, time_of_day
 from workbench.ui.panels.handoffs.diagram import Hop
 from workbench.ui.panels.handoffs.items import lane_title
+from workbench.ui.text_sizes import text_pane_height
 from workbench.ui.untrusted import plain_label, shown
 
 DETAIL_MIN_LINES = 6
@@ -78,7 +79,7 @@ class HopDetailWidget(QScrollArea):
         self.json_view.setReadOnly(True)
         self.json_view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         self.json_view.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        self.json_view.setMinimumHeight(self.json_view.fontMetrics().lineSpacing() * DETAIL_MIN_LINES + 12)
+        self.json_view.setMinimumHeight(text_pane_height(self.json_view, DETAIL_MIN_LINES))
         layout = QVBoxLayout(page)
         layout.setContentsMargins(4, 2, 4, 2)
         layout.addWidget(self.title)

@@ -19,6 +19,7 @@ from workbench.core.wire.records import WireRecord
 from workbench.ui.panels.wirelog.format import info_text, pretty_payload
 from workbench.ui.panels.wirelog.viewmodel import WireLogViewModel
 from workbench.ui.payload import PayloadView
+from workbench.ui.text_sizes import text_pane_height
 from workbench.ui.untrusted import PlainLabel, set_plain_tooltip
 
 TITLE_MIN_CHARS = 18
@@ -164,8 +165,7 @@ class WireDetailWidget(QWidget):
         pages = max(page.sizeHint().height() for page in (self.pretty_view, self.raw_view, self.info_view))
         tabs_frame = self.tabs.sizeHint().height() - pages
         editor = self.pretty_view.editor
-        text = lines * editor.fontMetrics().lineSpacing() + 2 * editor.frameWidth()
-        text += 2 * round(editor.document().documentMargin())
+        text = text_pane_height(editor, lines)
         text += editor.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)  # long lines scroll sideways
         return margins.top() + tabs_frame + text + margins.bottom()
 

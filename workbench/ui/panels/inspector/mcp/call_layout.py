@@ -9,6 +9,7 @@ from PySide6.QtGui import QFontDatabase, QFontMetrics
 from PySide6.QtWidgets import QBoxLayout, QLayoutItem, QSplitter, QWidget
 
 from workbench.ui.forms.schema_form import SchemaForm
+from workbench.ui.text_sizes import laid_out_lines, text_pane_chrome
 
 SIDE_BY_SIDE_WIDTH = 980
 """From this width on, the form and the result sit side by side; below it the result is under the form."""
@@ -165,19 +166,15 @@ class CallAreaBudget(QObject):
     def _json_heights(self) -> tuple[int, int]:
         """``(chrome, content)`` of the form's JSON pane: its title and frame, and its text's lines (wrapped ones too).
 
-        The chrome has one pixel more than the editor's frame and margins: a plain text editor shows a
-        scroll bar unless its viewport is a pixel taller than its lines and margins (Qt counts the
-        viewport's height less the margin, less 1), so JSON that fits shows none.
+        The editor's part of the chrome is ``text_pane_chrome``'s (with the pixel a plain text editor
+        wants before it hides its scroll bar), so JSON that fits shows none.
         """
         form = self.form
         editor = form.json_editor if form is not None else None
         if form is None or editor is None or form.json_pane is None:
             return 0, 0
-        document = editor.document()
-        text = 2 * editor.frameWidth() + 2 * round(document.documentMargin()) + 1
-        chrome = form.json_pane.sizeHint().height() - editor.sizeHint().height() + text
-        wrapped = round(document.documentLayout().documentSize().height())  # lines, as laid out at its width
-        return chrome, max(document.blockCount(), wrapped) * self._line_height()
+        chrome = form.json_pane.sizeHint().height() - editor.sizeHint().height() + text_pane_chrome(editor)
+        return chrome, laid_out_lines(editor) * self._line_height()
 
     def _line_height(self) -> int:
         return QFontMetrics(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)).lineSpacing()

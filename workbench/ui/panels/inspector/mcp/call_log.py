@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QPlainTextEdit, QSplitter, QVBoxLayout, QWidget
 
 from workbench.ui.panels.inspector.mcp.calls import MAX_CALL_LOG_LINES
 from workbench.ui.panels.inspector.mcp.per_connection import CallRecord
+from workbench.ui.text_sizes import text_pane_height
 from workbench.ui.untrusted import plain_label
 
 CALL_LOG_MIN_LINES = 5
@@ -110,9 +111,7 @@ class CallLogWidget(QWidget):
 
     def _height_for(self, lines: int) -> int:
         """Pixels the pane needs for its title and ``lines`` lines of log."""
-        text = self.text
-        frame = 2 * text.frameWidth() + 2 * int(text.document().documentMargin())
-        body = lines * text.fontMetrics().lineSpacing() + frame
+        body = text_pane_height(self.text, lines)
         return self.title.sizeHint().height() + self._column.spacing() + body
 
     def _sync_title(self) -> None:

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 
 from workbench.ui.dialog_rules import present
 from workbench.ui.payload import PayloadView
+from workbench.ui.text_sizes import text_pane_height
 from workbench.ui.untrusted import plain_label
 
 TEXT_VIEW_HEIGHT = (60, 520)
@@ -88,7 +89,7 @@ def _visual_lines(text: str, view: PayloadView) -> int:
 def fit_height(view: PayloadView, text: str) -> None:
     """Make ``view`` as tall as ``text`` needs, within ``TEXT_VIEW_HEIGHT``."""
     lines = min(_visual_lines(text, view), 60)
-    height = view.editor.fontMetrics().lineSpacing() * lines + 2 * view.editor.frameWidth() + 10
+    height = text_pane_height(view.editor, lines)
     view.editor.setFixedHeight(max(TEXT_VIEW_HEIGHT[0], min(height, TEXT_VIEW_HEIGHT[1])))
 
 
