@@ -6,6 +6,7 @@ laid out.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,8 @@ from PySide6.QtWidgets import QApplication, QComboBox, QPlainTextEdit, QSplitter
 
 from tests.support.no_keyring import no_keyring_dialog, null_keyring
 from tests.support.panel_context import make_context
+from workbench.core.errors import SamplingRejectedError
+from workbench.core.protocols.base import ContentPart, SamplingMessage, SamplingRequest
 from workbench.ui.dialog_rules import present
 from workbench.ui.dialogs.connection import NO_KEYRING_NOTICE, ConnectionDialog
 from workbench.ui.dialogs.secret_fields import SecretField
@@ -26,6 +29,7 @@ from workbench.ui.panels.inspector.mcp.call_log import CALL_LOG_MIN_LINES, CallL
 from workbench.ui.panels.inspector.mcp.per_connection import CallRecord
 from workbench.ui.panels.wirelog.detail import WireDetailWidget
 from workbench.ui.panels.wirelog.viewmodel import WireLogViewModel
+from workbench.ui.prompts import UserPrompts
 
 WAIT_MS = 5000
 
@@ -187,3 +191,31 @@ def test_a_wire_record_detail_sized_for_its_lines_shows_them_with_no_scroll_bar(
     assert editor.horizontalScrollBar().isVisible()
     _fits_with_no_scroll_bar(editor)
 
+
+# ---------------------------------------------------------------------------------------------- 3. greyed Approve
+
+
+def test_the_sampling_dialog_says_beside_its_greyed_approve_why_and_the_words_go_once_it_can_be_pressed(
+    qtbot, tmp_path: Path, qloop
+):
+    prompts = UserPrompts(make_context(tmp_path), lambda: None)
+    question = [SamplingMessage("user", [ContentPart("text", text="What is the weather in Oslo?")])]
+    with qtbot.waitSignal(prompts.prompt_shown, timeout=WAIT_MS) as shown:
+        answer = asyncio.ensure_future(prompts.sample(SamplingRequest(question, max_tokens=50, agent="demo")))
+    dialog = shown.args[0]
+    qtbot.waitUntil(dialog.isActiveWindow, timeout=WAIT_MS)
+    approve, hint = dialog.approve_button, dialog.approve_hint
+    assert not approve.isEnabled() and hint.isVisible() and hint.text().endswith(".")
+    assert hint.parentWidget() is approve.parentWidget()  # in the buttons' row, beside Approve
+    assert 0 <= approve.x() - (hint.x() + hint.width()) <= 3 * hint.fontMetrics().averageCharWidth()
+    assert hint.width() >= hint.sizeHint().width()  # the sentence whole, not cut
+    dialog.reply_edit.setFocus()
+    for char in "Sunny":
+        QTest.keyClick(dialog.windowHandle(), char)
+    assert approve.isEnabled() and not hint.isVisible()
+    for _ in "Sunny":
+        QTest.keyClick(dialog.windowHandle(), Qt.Key.Key_Backspace)
+    assert not approve.isEnabled() and hint.isVisible()
+    dialog.reject()
+    qtbot.waitUntil(answer.done, timeout=WAIT_MS)
+    assert isinstance(answer.exception(), SamplingRejectedError)

@@ -166,6 +166,17 @@ def _read_only_text(text: str, *, max_lines: int = 8, monospace: bool = False) -
     return edit
 
 
+APPROVE_TIP = "Send the reply to the server (Ctrl+Enter)"
+"""Approve's tooltip while it can be pressed."""
+
+
+def approve_hint(*, written: bool, named: bool, tool_call: bool) -> str:
+    """Why Approve is greyed, as a short sentence beside it: the reply (or tool call) to write, the model to name."""
+    if not written:
+        return "Fill in the tool call to approve." if tool_call else "Write a reply to approve."
+    return "" if named else "Name the model to approve."
+
+
 class _Collapsible(QWidget):
     """A title button that shows or hides a body widget (collapsed at first)."""
 
@@ -275,7 +286,10 @@ class SamplingDialog(QDialog):
         # fails the server's request, so it is never the default (dialog_rules, rule 3).
         self.approve_button = QPushButton("Approve", self)
         self.approve_button.setDefault(True)
-        self.approve_button.setToolTip("Send the reply to the server (Ctrl+Enter)")
+        self.approve_button.setToolTip(APPROVE_TIP)
+        self.approve_hint = plain_label("", selectable=False)
+        self.approve_hint.setObjectName("approveHint")
+        self.approve_hint.hide()
         self.reject_button = QPushButton("Reject", self)
         mark_destructive(self.reject_button)
         self.route_button.clicked.connect(self.on_route_clicked)
@@ -297,6 +311,7 @@ class SamplingDialog(QDialog):
         buttons.addWidget(self.draft_button)
         buttons.addWidget(self.drafter_combo)
         buttons.addStretch(1)
+        buttons.addWidget(self.approve_hint)  # why Approve is greyed, beside it
         buttons.addWidget(self.approve_button)
         buttons.addWidget(self.reject_button)
         layout = QVBoxLayout(self)
@@ -403,8 +418,17 @@ class SamplingDialog(QDialog):
             written = tool_use.part() is not None
         else:
             written = bool(self.reply_edit.toPlainText().strip())
-        ready = written and bool(self.model_edit.text().strip())
+        named = bool(self.model_edit.text().strip())
+        ready = written and named
         self.approve_button.setEnabled(ready and not routing)
+        hint = (
+            ""
+            if ready or routing
+            else approve_hint(written=written, named=named, tool_call=tool_use is not None and tool_use.active)
+        )
+        self.approve_hint.setText(hint)
+        self.approve_hint.setVisible(bool(hint))
+        self.approve_button.setToolTip(hint or APPROVE_TIP)
         self.route_button.setEnabled(not routing)
         self.draft_button.setEnabled(not routing)
 
