@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QBoxLayout,
@@ -31,7 +31,7 @@ from workbench.ui.panels.inspector.mcp.inline_error import InlineErrorWidget
 from workbench.ui.panels.inspector.mcp.per_connection import CallRecord, MCPConnectionViewModel
 from workbench.ui.panels.inspector.mcp.viewmodel import MCPInspectorViewModel
 from workbench.ui.panels.inspector.results import ToolResultView
-from workbench.ui.untrusted import plain_label
+from workbench.ui.untrusted import plain_label, set_plain_tooltip, shown
 
 ELAPSED_TICK_MS = 100
 PROGRESS_STEPS = 1000
@@ -39,6 +39,13 @@ REFUSAL_NOTE = "Not sent: fix what is marked, or tick “Send even if invalid”
 """Said under the form's problem list when Call found problems (the list names them; this says why nothing went)."""
 OUTCOME_GAP = 12
 """Pixels between the call's state and the "History" label beside it."""
+CANCEL_TIP = "Cancel the call under way (the server is told to stop)"
+CANCEL_ELSEWHERE_TIP = "The call under way is {tool}'s: cancel it on its page (Go to {tool})"
+
+
+def button_text(text: str) -> str:
+    """Untrusted ``text`` as a button shows it: literally (``shown``), an ``&`` drawn, not taken for a shortcut key."""
+    return shown(text).replace("&", "&&")
 
 
 class ToolCallWidget(QWidget):
@@ -50,7 +57,12 @@ class ToolCallWidget(QWidget):
     under way, the history and the result on show are the shown connection's (``vm.state``, see
     per_connection.py), written there as they happen and redrawn from there by ``set_tool``.
     Ctrl+Enter is the tools page's (``ToolsWidget``), wherever the focus is on it.
+
+    Signals:
+        go_to_tool_requested(str): The user asked to see the tool whose call is under way.
     """
+
+    go_to_tool_requested = Signal(str)
 
     def __init__(self, vm: MCPInspectorViewModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -71,7 +83,14 @@ class ToolCallWidget(QWidget):
         self.call_button.clicked.connect(self.on_call_button_clicked)
         self.cancel_button = QPushButton("Cancel", self)
         self.cancel_button.setEnabled(False)
+        self.cancel_button.setToolTip(CANCEL_TIP)
         self.cancel_button.clicked.connect(vm.calls.cancel)
+        # another tool's call under way on this connection: which one, and the way to it (``_sync_buttons``)
+        self.running_note = plain_label("", self)
+        self.running_note.setVisible(False)
+        self.go_to_running = QPushButton("", self)
+        self.go_to_running.setVisible(False)
+        self.go_to_running.clicked.connect(self.on_go_to_running_clicked)
         self.progress = QProgressBar(self)
         self.progress.setRange(0, PROGRESS_STEPS)
         self.progress.setVisible(False)
@@ -86,6 +105,8 @@ class ToolCallWidget(QWidget):
         buttons.addWidget(self.progress_message)
         buttons.addWidget(self.progress_separator)
         buttons.addWidget(self.elapsed)
+        buttons.addWidget(self.running_note)
+        buttons.addWidget(self.go_to_running)
         buttons.addStretch(0)
         buttons.addWidget(self.skip_validation)
 
@@ -295,9 +316,24 @@ class ToolCallWidget(QWidget):
         self._ticker.start()
 
     def _sync_buttons(self) -> None:
+        """Call, Cancel and the note of another tool's call, for the tool on show and its connection's call.
+
+        The rule (as in Postman or Insomnia, where a request's Cancel is on that request's own tab):
+        a connection runs one call at a time, and only the running tool's page offers Cancel. Another
+        tool's page has Call off, says which tool's call runs, and offers "Go to <tool>" to reach its
+        Cancel, so no page's Cancel stops a call the user cannot see.
+        """
         running = self.vm.calls.running
+        record = self.vm.calls.current
+        mine = running and record is not None and self._is_mine(record)
+        elsewhere = record.tool if running and record is not None and not mine else None
         self.call_button.setEnabled(self.spec is not None and not running)
-        self.cancel_button.setEnabled(running)
+        self.cancel_button.setEnabled(mine)
+        set_plain_tooltip(self.cancel_button, CANCEL_ELSEWHERE_TIP.format(tool=elsewhere) if elsewhere else CANCEL_TIP)
+        self.running_note.setText(f"{elsewhere} is running" if elsewhere else "")
+        self.running_note.setVisible(elsewhere is not None)
+        self.go_to_running.setText(button_text(f"Go to {elsewhere}") if elsewhere else "")
+        self.go_to_running.setVisible(elsewhere is not None)
 
     # ------------------------------------------------------------------ user intent
 
@@ -313,6 +349,12 @@ class ToolCallWidget(QWidget):
             return
         self._forget_refusal()
         self.vm.calls.call(self.spec.name, self.form.value())
+
+    def on_go_to_running_clicked(self) -> None:
+        """Show the tool whose call is under way on this connection (its page has the call's progress and Cancel)."""
+        record = self.vm.calls.current
+        if self.vm.calls.running and record is not None:
+            self.go_to_tool_requested.emit(record.tool)
 
     def on_form_changed(self) -> None:
         """The arguments changed: keep them for the connection and tool they belong to; a refusal no longer holds."""

@@ -186,6 +186,7 @@ class ToolsWidget(QWidget):
         self.splitter = lay_out_list_and_detail(self, self.list, self.detail, list_width=TOOL_LIST_WIDTH)
         self.list.selected.connect(self.on_list_selected)
         self.list.filter_edit.textChanged.connect(self.on_filter_edit_text_changed)
+        self.detail.call.go_to_tool_requested.connect(self.select_tool)
         self._order_tabs()
 
     def refresh(self) -> None:

@@ -1,0 +1,63 @@
+"""A new user's walk of the window (7): the tools page while a call runs, where the focus goes when it ends,
+a call cancelled from the Tasks tab, the Call button beside a short form on a wide screen, the connection
+dialog's "Advertises" row, and Resubscribe on a task that has ended.
+
+Clicks and keys go to the widgets as a person's would; distances are measured on the widgets as laid out.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtWidgets import QApplication
+
+from tests.support.mcp_inspector import Inspected, activate, inspector
+from tests.support.tool_page import click_call, click_cancel_once_running, pick_tool
+from workbench.core.protocols.mcp import MCPAgent
+
+WAIT = 30.0
+SLOW = {"n": 2000, "delay": 0.05}
+"""slow_count's arguments for a call that runs until it is cancelled (100 s)."""
+WIDE, LAPTOP = QSize(1920, 1052), QSize(1366, 740)
+"""1920×1080 and 1366×768 screens less a window's title bar."""
+
+
+def _agent(it: Inspected) -> MCPAgent:
+    conn = it.ctx.services.connections.get(it.connection_id)
+    assert conn is not None and isinstance(conn.agent, MCPAgent)
+    return conn.agent
+
+
+async def _settle() -> None:
+    for _ in range(4):
+        await asyncio.sleep(0.02)
+        QApplication.processEvents()
+
+
+@pytest.mark.asyncio
+async def test_another_tools_page_names_the_running_call_goes_to_it_and_offers_no_cancel_of_it(
+    qtbot: Any, tmp_path: Path
+) -> None:
+    async with inspector(tmp_path, qtbot) as it:
+        await activate(it)
+        finished = click_call(qtbot, it, "slow_count", SLOW)
+        call = pick_tool(qtbot, it, "echo")
+        assert not call.call_button.isEnabled()  # one call at a time per connection
+        assert call.running_note.isVisible() and "slow_count" in call.running_note.text()
+        assert call.go_to_running.isVisible() and call.go_to_running.text() == "Go to slow_count"
+        # this page's Cancel would stop another tool's call: not offered here, and says where it is
+        assert not call.cancel_button.isEnabled()
+        assert "slow_count" in call.cancel_button.toolTip()
+        qtbot.mouseClick(call.go_to_running, Qt.MouseButton.LeftButton)
+        assert it.widget.tools.list.current_key == "slow_count"
+        assert not call.running_note.isVisible() and not call.go_to_running.isVisible()
+        assert call.progress.isVisible() and call.cancel_button.isEnabled()
+        await click_cancel_once_running(qtbot, it)
+        (record,) = await finished.wait_for(timeout=WAIT)
+        assert record.outcome == "cancelled"
+        call = pick_tool(qtbot, it, "echo")
+        assert call.call_button.isEnabled() and not call.running_note.isVisible()
