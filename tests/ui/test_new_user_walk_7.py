@@ -61,3 +61,22 @@ async def test_another_tools_page_names_the_running_call_goes_to_it_and_offers_n
         assert record.outcome == "cancelled"
         call = pick_tool(qtbot, it, "echo")
         assert call.call_button.isEnabled() and not call.running_note.isVisible()
+
+
+@pytest.mark.asyncio
+async def test_the_focus_is_on_call_after_cancel_and_after_a_call_that_ends(qtbot: Any, tmp_path: Path) -> None:
+    async with inspector(tmp_path, qtbot) as it:
+        await activate(it)
+        finished = click_call(qtbot, it, "slow_count", SLOW)
+        call = it.widget.tools.detail.call
+        await click_cancel_once_running(qtbot, it)
+        await finished.wait_for(timeout=WAIT)
+        assert call.call_button.hasFocus(), QApplication.focusWidget()
+        finished = click_call(qtbot, it, "echo", {"text": "hi"})
+        (record,) = await finished.wait_for(timeout=WAIT)
+        assert record.outcome == "ok"
+        assert call.call_button.hasFocus(), QApplication.focusWidget()
+        # from the keyboard: Space on Call calls, and the focus is back on Call when the call ends
+        qtbot.keyClick(call.call_button, Qt.Key.Key_Space)
+        await finished.wait_for(lambda ended: ended is not record, timeout=WAIT)
+        assert call.call_button.hasFocus(), QApplication.focusWidget()

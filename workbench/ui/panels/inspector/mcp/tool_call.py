@@ -322,13 +322,23 @@ class ToolCallWidget(QWidget):
         a connection runs one call at a time, and only the running tool's page offers Cancel. Another
         tool's page has Call off, says which tool's call runs, and offers "Go to <tool>" to reach its
         Cancel, so no page's Cancel stops a call the user cannot see.
+
+        The focus stays where the hands are: on Call or Cancel, it moves to whichever of the two is
+        enabled now (Call after a call ends or is cancelled, as Qt would otherwise hand it to the next
+        widget in the chain, the form's JSON).
         """
         running = self.vm.calls.running
         record = self.vm.calls.current
         mine = running and record is not None and self._is_mine(record)
         elsewhere = record.tool if running and record is not None and not mine else None
+        on_buttons = self.call_button.hasFocus() or self.cancel_button.hasFocus()
         self.call_button.setEnabled(self.spec is not None and not running)
         self.cancel_button.setEnabled(mine)
+        if on_buttons:
+            if self.call_button.isEnabled():
+                self.call_button.setFocus(Qt.FocusReason.OtherFocusReason)
+            elif self.cancel_button.isEnabled():
+                self.cancel_button.setFocus(Qt.FocusReason.OtherFocusReason)
         set_plain_tooltip(self.cancel_button, CANCEL_ELSEWHERE_TIP.format(tool=elsewhere) if elsewhere else CANCEL_TIP)
         self.running_note.setText(f"{elsewhere} is running" if elsewhere else "")
         self.running_note.setVisible(elsewhere is not None)
