@@ -15,7 +15,7 @@ import pytest
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtWidgets import QApplication
 
-from tests.support.mcp_inspector import Inspected, activate, inspector
+from tests.support.mcp_inspector import Inspected, activate, cancel_first_task, inspector, listed_tasks
 from tests.support.tool_page import click_call, click_cancel_once_running, pick_tool
 from workbench.core.protocols.mcp import MCPAgent
 
@@ -80,3 +80,29 @@ async def test_the_focus_is_on_call_after_cancel_and_after_a_call_that_ends(qtbo
         qtbot.keyClick(call.call_button, Qt.Key.Key_Space)
         await finished.wait_for(lambda ended: ended is not record, timeout=WAIT)
         assert call.call_button.hasFocus(), QApplication.focusWidget()
+
+
+@pytest.mark.asyncio
+async def test_a_call_cancelled_from_the_tasks_tab_reads_as_cancelled_on_its_tool_page(
+    qtbot: Any, tmp_path: Path
+) -> None:
+    async with inspector(tmp_path, qtbot) as it:
+        await activate(it)
+        # the page's own Cancel, for the words and look a cancelled call has
+        finished = click_call(qtbot, it, "slow_count", SLOW)
+        call = it.widget.tools.detail.call
+        await click_cancel_once_running(qtbot, it)
+        await finished.wait_for(timeout=WAIT)
+        own_words, own_banner = call.status.text().split(" after ")[0], call.banner.isVisible()
+        assert own_words == "Cancelled" and not own_banner
+
+        finished = click_call(qtbot, it, "task_forever")
+        await listed_tasks(it.widget, WAIT)
+        await cancel_first_task(it.widget, WAIT)
+        (record,) = await finished.wait_for(timeout=WAIT)
+        assert record.outcome == "cancelled" and record.error is None
+        it.widget.tabs.setCurrentWidget(it.widget.tools)
+        assert it.widget.tools.list.current_key == "task_forever"
+        assert call.status.text().split(" after ")[0] == own_words
+        assert call.banner.isVisible() == own_banner
+        assert call.history.currentText().split(" · ")[1] == "cancelled"

@@ -9,7 +9,7 @@ from typing import Any, Literal, Protocol
 
 from PySide6.QtCore import QObject, Signal
 
-from workbench.core.errors import ProtocolError, WorkbenchError
+from workbench.core.errors import ProtocolError, RemoteError, WorkbenchError
 from workbench.core.protocols.base import Completed, Failed, LogMessage, ProgressReported
 from workbench.core.protocols.catalog import ToolSpec
 from workbench.core.protocols.contract import RemoteAgent
@@ -54,6 +54,21 @@ class CallHost(Protocol):
         self, area: Literal["call"], error: WorkbenchError, doing: str, *, connection_id: str | None = None
     ) -> ErrorView:
         """Show ``error`` where the user looks and return how it was put."""
+
+
+CANCELLED_STATES = frozenset({"cancelled", "canceled"})
+"""A task's state once it was cancelled (MCP spells it ``cancelled``, an agent result ``canceled``)."""
+
+
+def ended_as_cancelled(error: WorkbenchError) -> bool:
+    """Whether ``error`` says the call's task was cancelled (from the Tasks tab, or by the server), not that it failed.
+
+    A tool call the server runs as a task ends, once its task is cancelled, with the peer's error whose
+    data carries the task's final ``status``; that call reads as cancelled, as one cancelled with the
+    page's own Cancel does, and is no error to report.
+    """
+    data = error.remote_data if isinstance(error, RemoteError) else None
+    return isinstance(data, dict) and data.get("status") in CANCELLED_STATES
 
 
 def log_line(event: LogMessage) -> str:
@@ -166,14 +181,19 @@ class ToolCallViewModel(QObject):
                             self.logged.emit(record, line)
                     elif isinstance(event, Completed):
                         record.result = event.result.tool_result
+                        if record.result is None and event.result.state in CANCELLED_STATES:
+                            record.cancelled = True  # its task was cancelled: no result, and no failure
                     elif isinstance(event, Failed):
                         error = event.error
                         if not isinstance(error, WorkbenchError):
                             error = ProtocolError(event.message or str(error))
                         raise error
-            if record.result is None:
+            if record.result is None and not record.cancelled:
                 raise ProtocolError(f"The call of {record.tool!r} ended without a result.")
         except WorkbenchError as exc:
+            if ended_as_cancelled(exc):
+                record.cancelled = True
+                return
             record.error = self._inspector.report(
                 "call", exc, f"calling tool {record.tool}", connection_id=record.connection_id
             )
