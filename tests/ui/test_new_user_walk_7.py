@@ -12,12 +12,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QSize, Qt
-from PySide6.QtWidgets import QApplication
+from PySide6.QtCore import QPoint, QSize, Qt
+from PySide6.QtWidgets import QApplication, QWidget
 
 from tests.support.mcp_inspector import Inspected, activate, cancel_first_task, inspector, listed_tasks
 from tests.support.tool_page import click_call, click_cancel_once_running, pick_tool
+from tests.support.windows import demo_window
 from workbench.core.protocols.mcp import MCPAgent
+from workbench.ui.mainwindow import MainWindow
 
 WAIT = 30.0
 SLOW = {"n": 2000, "delay": 0.05}
@@ -106,3 +108,38 @@ async def test_a_call_cancelled_from_the_tasks_tab_reads_as_cancelled_on_its_too
         assert call.status.text().split(" after ")[0] == own_words
         assert call.banner.isVisible() == own_banner
         assert call.history.currentText().split(" · ")[1] == "cancelled"
+
+
+def _gap_under_last_field(window: MainWindow) -> int:
+    """Pixels from the bottom of the tool form's last field to the top of the Call button."""
+    mcp = window.inspector.inspector("mcp")
+    assert mcp is not None
+    call = mcp.tools.detail.call
+    assert call.form is not None
+    fields, _ = call.form.tab_stops()
+    last: QWidget = fields[-1]
+    bottom = last.mapTo(call, QPoint(0, last.height())).y()
+    return call.call_button.mapTo(call, QPoint(0, 0)).y() - bottom
+
+
+@pytest.mark.asyncio
+async def test_the_call_button_stays_under_a_one_field_form_on_a_wide_screen_and_a_laptop(
+    qtbot: Any, tmp_path: Path
+) -> None:
+    async with demo_window(tmp_path, qtbot) as bench:
+        window: MainWindow = bench.window
+        bench.ctx.selection.select("demo-mcp-stdio")
+        mcp = window.inspector.inspector("mcp")
+        assert mcp is not None
+        for size in (WIDE, LAPTOP):
+            window.resize(size)
+            await _settle()
+            assert mcp.tools.select_tool("echo")
+            await _settle()
+            call = mcp.tools.detail.call
+            lines = call.fontMetrics().lineSpacing()
+            gap = _gap_under_last_field(window)
+            # what is under the field is the form's JSON beside it, whole (3 lines): 28 px wide, 60 px stacked
+            assert 0 <= gap <= 5 * lines, (size, gap)
+            # what was under the Call row is blank space, not the Call row pushed to the bottom
+            assert call.call_button.mapTo(call, QPoint(0, 0)).y() < call.height() // 2, size

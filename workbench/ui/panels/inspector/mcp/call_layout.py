@@ -11,6 +11,8 @@ from PySide6.QtWidgets import QBoxLayout, QLayoutItem, QSplitter, QWidget
 from workbench.ui.forms.schema_form import SchemaForm
 from workbench.ui.text_sizes import laid_out_lines, text_pane_chrome
 
+QWIDGETSIZE_MAX = (1 << 24) - 1
+"""Qt's "no maximum" for a widget's size."""
 SIDE_BY_SIDE_WIDTH = 980
 """From this width on, the form and the result sit side by side; below it the result is under the form."""
 RESULT_MIN_LINES = 8
@@ -84,6 +86,9 @@ class CallAreaBudget(QObject):
           lines; 1280×720 with the wire log open), last the result.
         - The form's JSON sits beside its fields in a pane ``JSON_BESIDE_WIDTH`` wide, else under them
           (each keeps ``FORM_MIN_LINES``): a narrow JSON column wrapped every value.
+        - Side by side, the form pane is the area's height and the form is as tall as its content (fields
+          and JSON whole), its Call row right under it and blank space below: a one-field form has its
+          Call button under its field, never at the foot of a 1080 px window.
         - A split the user dragged is kept until the orientation changes or another tool is shown.
         """
         width, height = self._area.width(), self._area.height()
@@ -98,6 +103,7 @@ class CallAreaBudget(QObject):
         if orientation != splitter.orientation() or not self._oriented:
             splitter.setOrientation(orientation)
             self._oriented = self._user_split = False
+        self._hold_form()
         if self._oriented and self._user_split:
             return
         if wide:
@@ -105,6 +111,7 @@ class CallAreaBudget(QObject):
             form = min(form, width - handle - panes[1])  # the result pane as narrow as it goes, no narrower
             self._place_json(form >= JSON_BESIDE_WIDTH)
             splitter.setSizes([form, max(width - handle - form, 1)])
+            self._hold_form()  # the JSON may have moved beside the fields: another height
         else:
             extent = height - handle
             content, least = self._form_heights()
@@ -126,9 +133,30 @@ class CallAreaBudget(QObject):
         self.arrange()
 
     def on_form_resized(self) -> None:
-        """The form changed: a stacked form follows its content's height (unless the user chose the split)."""
+        """The form changed: a stacked form follows its content's height (unless the user chose the split).
+
+        Side by side, the form is held to its new content's height.
+        """
         if self._splitter.orientation() == Qt.Orientation.Vertical and not self._user_split:
             self.arrange()
+        else:
+            self._hold_form()
+
+    def _hold_form(self) -> None:
+        """Side by side, hold the form (the form pane's first item) to its content's height; stacked, let it fill.
+
+        Stacked, the splitter gives the form pane the form's height already (and a split the user dragged
+        is theirs to fill); side by side the pane is the area's height, and the form would fill it and push
+        the Call row under it to the area's foot (the pane's layout keeps blank space after the Call row).
+        """
+        holder = _box(self._splitter.widget(0)).itemAt(0)
+        widget = holder.widget() if holder is not None else None
+        if widget is None:
+            return
+        beside = self._splitter.orientation() == Qt.Orientation.Horizontal and self.form is not None
+        most = self._form_heights()[0] - self._form_chrome() if beside else QWIDGETSIZE_MAX
+        if widget.maximumHeight() != most:
+            widget.setMaximumHeight(most)
 
     def on_splitter_moved(self, pos: int, index: int) -> None:
         """The user chose the split: keep it (until the orientation changes or another tool is shown)."""

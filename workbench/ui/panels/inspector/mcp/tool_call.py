@@ -147,6 +147,7 @@ class ToolCallWidget(QWidget):
         top_layout.setSpacing(2)  # the form's lines before white space (space budget: see call_layout.py)
         top_layout.addWidget(self._form_holder, 1)
         top_layout.addLayout(buttons)
+        top_layout.addStretch(0)  # side by side, the blank space under a short form's Call row (``CallAreaBudget``)
         bottom = QWidget(self)
         bottom_layout = QVBoxLayout(bottom)
         bottom_layout.setContentsMargins(4, 4, 0, 0)
