@@ -13,8 +13,9 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import QPoint, QSize, Qt
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtWidgets import QApplication, QLabel, QWidget
 
+from tests.support.connection_dialogs import new_connection_dialog
 from tests.support.mcp_inspector import Inspected, activate, cancel_first_task, inspector, listed_tasks
 from tests.support.tool_page import click_call, click_cancel_once_running, pick_tool
 from tests.support.windows import demo_window
@@ -143,3 +144,10 @@ async def test_the_call_button_stays_under_a_one_field_form_on_a_wide_screen_and
             assert 0 <= gap <= 5 * lines, (size, gap)
             # what was under the Call row is blank space, not the Call row pushed to the bottom
             assert call.call_button.mapTo(call, QPoint(0, 0)).y() < call.height() // 2, size
+
+
+def test_the_connection_dialogs_advertises_row_says_what_it_is(qtbot: Any) -> None:
+    dialog = new_connection_dialog(qtbot, "mcp-http", "x", "http://127.0.0.1:1/mcp")
+    (label,) = [label for label in dialog.findChildren(QLabel) if label.text() == "Advertises"]
+    tip = label.toolTip().lower()
+    assert "capabilit" in tip and "server" in tip and "connect" in tip

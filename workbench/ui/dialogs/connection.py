@@ -70,6 +70,12 @@ def _sentence(hint: str | None) -> str:
     return f" {hint[:1].upper()}{hint[1:]}" if hint else ""
 
 
+ADVERTISES_TIP = (
+    "The client capabilities the workbench declares to the server when it connects "
+    "(what the server may ask of it: roots, sampling, elicitation …)"
+)
+
+
 class ConnectionDialog(QDialog):
     """Add a new profile (``profile=None``) or edit one; OK stays disabled while the input is invalid.
 
@@ -194,6 +200,9 @@ class ConnectionDialog(QDialog):
             field = FieldRow(editor)
             self._fields[key] = field
             self._form.addRow(label, field)
+        advertises = self._form.labelForField(self._fields["client_capabilities"])
+        if advertises is not None:  # the row's one-word label, said in full
+            advertises.setToolTip(ADVERTISES_TIP)
 
         self.general_error = plain_label("", wrap=True)
         self.general_error.setObjectName("generalError")
