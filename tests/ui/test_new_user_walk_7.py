@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QApplication, QLabel, QWidget
 
 from tests.support.connection_dialogs import new_connection_dialog
 from tests.support.mcp_inspector import Inspected, activate, cancel_first_task, inspector, listed_tasks
+from tests.support.signals import until
 from tests.support.tool_page import click_call, click_cancel_once_running, pick_tool
 from tests.support.windows import demo_window
 from workbench.core.protocols.mcp import MCPAgent
@@ -151,3 +152,19 @@ def test_the_connection_dialogs_advertises_row_says_what_it_is(qtbot: Any) -> No
     (label,) = [label for label in dialog.findChildren(QLabel) if label.text() == "Advertises"]
     tip = label.toolTip().lower()
     assert "capabilit" in tip and "server" in tip and "connect" in tip
+
+
+@pytest.mark.asyncio
+async def test_resubscribe_is_offered_only_for_a_task_that_has_not_ended(qtbot: Any, tmp_path: Path) -> None:
+    async with inspector(tmp_path, qtbot) as it:
+        await _agent(it).tasks.start("task_forever")
+        tasks = await listed_tasks(it.widget, WAIT)
+        tasks.table.selectRow(0)
+        await until(it.widget.tasks_vm.task_changed, lambda: tasks.cancel_button.isEnabled(), WAIT)
+        assert tasks.resubscribe_button.isEnabled()
+        working_tip = tasks.resubscribe_button.toolTip()
+        await cancel_first_task(it.widget, WAIT)
+        await until(it.widget.tasks_vm.task_changed, lambda: not tasks.cancel_button.isEnabled(), WAIT)
+        assert not tasks.resubscribe_button.isEnabled()
+        tip = tasks.resubscribe_button.toolTip()
+        assert tip != working_tip and "cancelled" in tip

@@ -24,7 +24,7 @@ from workbench.ui.panels.inspector.tasks.itemmodel import A2A_COLUMNS, TASK_ID_R
 from workbench.ui.panels.inspector.tasks.viewmodel import TasksViewModel
 from workbench.ui.payload import PayloadView
 from workbench.ui.theme import set_tone
-from workbench.ui.untrusted import plain_label, shown
+from workbench.ui.untrusted import plain_label, set_plain_tooltip, shown
 
 ROW_HEIGHT = 22
 COLUMN_WIDTHS = {"ID": 220, "Context": 220, "Tool": 200, "State": 120, "Created": 100, "Updated": 100}
@@ -35,6 +35,9 @@ TABLE_MAX_SHARE = 0.5
 """The most of the tab's height the task table takes; below its rows the selected task's details get the rest."""
 TABLE_MIN_ROWS = 2
 """Rows of room the task table keeps however few tasks there are."""
+RESUBSCRIBE_TIP = "Follow the task's events live"
+ENDED_TIP = "The task has ended ({state}): there are no more events to follow"
+"""Resubscribe's tooltip while it is off for a task in a final state (cancelled, completed, failed)."""
 
 
 class TasksWidget(QWidget):
@@ -81,7 +84,7 @@ class TasksWidget(QWidget):
         self.cancel_button = QPushButton("Cancel task", self)
         self.cancel_button.setToolTip("Ask the agent to cancel the task")
         self.resubscribe_button = QPushButton("Resubscribe", self)
-        self.resubscribe_button.setToolTip("Follow the task's events live")
+        self.resubscribe_button.setToolTip(RESUBSCRIBE_TIP)
         self.stop_button = QPushButton("Stop", self)
         self.stop_button.setToolTip("Stop following the task (it keeps running on the agent)")
 
@@ -243,8 +246,12 @@ class TasksWidget(QWidget):
             self.detail_tabs.setCurrentWidget(self.events_view)
 
     def _update_buttons(self, view: TaskSnapshot | None) -> None:
+        """Get for any task; Cancel and Resubscribe only for one that has not ended (an ended one says why not)."""
         has = view is not None
+        running = view is not None and not view.summary.terminal
         self.get_button.setEnabled(has)
-        self.resubscribe_button.setEnabled(has)
-        self.cancel_button.setEnabled(has and view is not None and not view.summary.terminal)
+        self.resubscribe_button.setEnabled(running)
+        ended = view.summary.state if view is not None and view.summary.terminal else None
+        set_plain_tooltip(self.resubscribe_button, ENDED_TIP.format(state=ended) if ended else RESUBSCRIBE_TIP)
+        self.cancel_button.setEnabled(running)
         self.stop_button.setEnabled(self.vm.subscribed)
