@@ -168,3 +168,16 @@ async def test_resubscribe_is_offered_only_for_a_task_that_has_not_ended(qtbot: 
         assert not tasks.resubscribe_button.isEnabled()
         tip = tasks.resubscribe_button.toolTip()
         assert tip != working_tip and "cancelled" in tip
+
+
+@pytest.mark.asyncio
+async def test_cancel_pressed_before_the_call_has_started_ends_it_as_cancelled(qtbot: Any, tmp_path: Path) -> None:
+    async with inspector(tmp_path, qtbot) as it:
+        await activate(it)
+        finished = click_call(qtbot, it, "slow_count", SLOW)
+        call = it.widget.tools.detail.call
+        qtbot.mouseClick(call.cancel_button, Qt.MouseButton.LeftButton)  # before the call's task has run at all
+        (record,) = await finished.wait_for(timeout=WAIT)
+        assert record.outcome == "cancelled"
+        assert not it.widget.vm.calls.running
+        assert call.call_button.isEnabled() and not call.cancel_button.isEnabled()

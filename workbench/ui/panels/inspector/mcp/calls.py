@@ -151,8 +151,17 @@ class ToolCallViewModel(QObject):
         state.call_started = time.monotonic()
         state.calling = True
         state.call_task = spawn(self._call(agent, record, state, spec), doing=f"calling tool {tool}")
+        state.call_task.add_done_callback(lambda _task: self._end_unstarted(record, state))
         self.started.emit(record)
         return True
+
+    def _end_unstarted(self, record: CallRecord, state: MCPConnectionViewModel) -> None:
+        """End a call cancelled before its task ran (its ``finally`` never did): cancelled, like one that ran."""
+        if record.duration_ms is None:
+            record.cancelled = True
+            record.duration_ms = (time.monotonic() - state.call_started) * 1000
+            state.calling = False
+            self.finished.emit(record)
 
     def cancel(self) -> None:
         """Cancel the shown connection's call (the agent sends the protocol's cancel to the server)."""
