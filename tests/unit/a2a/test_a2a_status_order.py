@@ -94,3 +94,21 @@ def test_an_insert_keeps_the_history_bounded_around_its_gap() -> None:
     assert (list(h), h.dropped) == ([0, 1, 3, 4, 5], 1)  # the tail's oldest went into the gap
     h.insert(1, 9)
     assert (list(h), h.dropped, h.gap_at) == ([0, 9, 3, 4, 5], 2, 2)
+
+
+def test_a_state_reported_as_one_streamed_text_shows_the_whole_text_and_separate_reports_the_latest() -> None:
+    r = TaskReducer()
+    chunks = [("m1", "Planning "), ("m2", "a trip "), ("m3", "to Lisbon.")]
+    for n, (mid, text) in enumerate(chunks, 1):
+        r.apply(update(WORKING, f"2026-05-01T10:00:0{n}Z", mid, text))
+    r.apply(update(INPUT, T3.replace("03", "09"), "m4", "Which dates?"))
+    [section] = [s for s in task_sections(r.views[T]) if s.title == STATUS_HISTORY]
+    working = section.rows[0]
+    assert working.value == "Planning a trip to Lisbon. (3 updates)"
+    assert [child.value for child in working.children] == ["Planning", "a trip", "to Lisbon."]
+
+    r = TaskReducer()
+    r.apply(update(WORKING, T1, "m1", "Looking"))
+    r.apply(update(WORKING, T2, "m2", "Found"))
+    [section] = [s for s in task_sections(r.views[T]) if s.title == STATUS_HISTORY]
+    assert section.rows[0].value == "Found (2 updates)"  # two reports said on their own: the latest

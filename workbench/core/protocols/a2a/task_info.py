@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from itertools import pairwise
 
 from a2a.types import Message
 
@@ -72,8 +73,16 @@ def _state_rows(history: CappedHistory[StatusEntry]) -> list[Row]:
 
 
 def _state_row(n: int, group: list[StatusEntry]) -> Row:
+    """A state's row: its text is the latest report's, or the whole text when its reports are one streamed text.
+
+    An agent that streams its progress as status messages cut where there is white space ("Planning ",
+    "a trip ", "to Lisbon.") is read as the chat reads it, joined; reports said on their own ("Looking",
+    "Found") show the latest.
+    """
     latest = group[-1]
-    text = oneline(latest.text or "")
+    texts = [entry.text for entry in group]
+    streamed = len(group) > 1 and all(_continues(a, b) for a, b in pairwise(texts))
+    text = oneline("".join(t or "" for t in texts) if streamed else latest.text or "")
     if len(group) == 1:
         return Row(f"{n}. {latest.state}", text, (Row("agent time", latest.timestamp),) if latest.timestamp else ())
     updates = tuple(Row(e.timestamp or "(no time)", oneline(e.text or "")) for e in group)
