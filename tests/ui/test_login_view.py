@@ -20,7 +20,7 @@ from workbench.core.profiles import MCPHTTPProfile
 from workbench.core.protocols.mcp.oauth_storage import tokens_key
 from workbench.core.wire.records import WireKind
 from workbench.ui.panels.authsteps.itemmodel import Column
-from workbench.ui.panels.authsteps.widget import EMPTY_TEXT
+from workbench.ui.panels.authsteps.widget import CHOOSE_TEXT, EMPTY_TEXT
 from workbench.ui.panels.wirelog.format import is_error
 from workbench.ui.theme import semantic_color
 
@@ -41,7 +41,9 @@ async def test_a_login_stopped_by_a_mismatched_issuer_shows_the_failed_step_its_
     view.viewmodel.attention_requested.connect(lambda: attention.append(True))
     requested: list[tuple[str, int, int]] = []
     view.wire_records_requested.connect(lambda *args: requested.append(args))
-    assert view.empty_label.text() == EMPTY_TEXT and not view.failure_label.isVisible()
+    # Nothing listed: the explanation fills the details pane, and no step is offered to choose.
+    assert view.details.placeholderText() == EMPTY_TEXT and not view.empty_label.isVisible()
+    assert not view.failure_label.isVisible()
 
     async with serve_oauth_protected_mcp(metadata_overrides={"issuer": IMPOSTOR}) as servers:
         profile = MCPHTTPProfile(id="prot", name="protected", url=servers.url, auth="oauth")
@@ -53,6 +55,7 @@ async def test_a_login_stopped_by_a_mismatched_issuer_shows_the_failed_step_its_
 
         # Two steps listed; the failed one is chosen, in the error colour, with its reason and the change.
         assert view.model.rowCount() == 2 and attention
+        assert view.details.placeholderText() == CHOOSE_TEXT and view.empty_label.isVisible()
         assert view.current_row() == 1
         failed = view.model.index(1, Column.STAGE)
         assert failed.data() == "Authorization-server metadata"

@@ -183,7 +183,11 @@ class AuthStepsWidget(QWidget):
     def update_state(self) -> None:
         """Say what the view is for when there is nothing to list; keep the details in step with the table."""
         rows = self.model.rowCount()
-        self.empty_label.setText(EMPTY_TEXT if rows == 0 else "Enter or a click on a step shows it in the wire log.")
+        # With nothing listed, the explanation takes the details pane (there is no step to choose); the line
+        # under the table then says how to reach a step's records.
+        self.details.setPlaceholderText(EMPTY_TEXT if rows == 0 else CHOOSE_TEXT)
+        self.empty_label.setText("" if rows == 0 else "Enter or a click on a step shows it in the wire log.")
+        self.empty_label.setVisible(rows > 0)
         self.clear_button.setEnabled(rows > 0)
         if rows == 0:
             self.show_step(-1)
