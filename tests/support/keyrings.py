@@ -1,4 +1,5 @@
-"""Keyring backends for tests: an in-memory one (and one that refuses chosen accounts), and a file-backed one.
+"""Keyring backends for tests: an in-memory one (and one that refuses chosen accounts), a file-backed one, and a
+``with`` block that swaps the backend in use.
 
 ``PYTHON_KEYRING_BACKEND=tests.support.keyrings.FileTestKeyring`` (with ``WORKBENCH_TEST_KEYRING``
 naming a JSON file) lets a child process (the CLI, the window) use a throwaway keyring.
@@ -6,12 +7,26 @@ naming a JSON file) lets a child process (the CLI, the window) use a throwaway k
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
+import keyring
 from keyring.backend import KeyringBackend
 from keyring.errors import KeyringError, PasswordDeleteError
+
+
+@contextlib.contextmanager
+def using_keyring(backend: KeyringBackend) -> Iterator[None]:
+    """``backend`` as keyring's backend inside the ``with`` block; the one before it restored after."""
+    previous = keyring.get_keyring()
+    keyring.set_keyring(backend)
+    try:
+        yield
+    finally:
+        keyring.set_keyring(previous)
 
 
 class MemoryKeyring(KeyringBackend):

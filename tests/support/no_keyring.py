@@ -3,27 +3,21 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
 from typing import Any
 
 import keyring
 import keyring.backends.null
 
 from tests.support.connection_dialogs import new_connection_dialog
+from tests.support.keyrings import using_keyring
 from workbench.core.credentials import KeyringCredentialStore
 from workbench.core.errors import SecureStorageUnavailableError
 from workbench.ui.dialogs.connection import ConnectionDialog
 
 
-@contextlib.contextmanager
-def null_keyring() -> Iterator[None]:
+def null_keyring() -> contextlib.AbstractContextManager[None]:
     """keyring's ``null`` backend (as with PYTHON_KEYRING_BACKEND=keyring.backends.null.Keyring), restored after."""
-    previous = keyring.get_keyring()
-    keyring.set_keyring(keyring.backends.null.Keyring())
-    try:
-        yield
-    finally:
-        keyring.set_keyring(previous)
+    return using_keyring(keyring.backends.null.Keyring())
 
 
 def no_keyring_error() -> SecureStorageUnavailableError:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
 from tests.support.mcp_inspector import Inspected, click_row
 from tests.support.signals import SignalLog, until
+from workbench.ui.panels.inspector.mcp.per_connection import CallRecord
 from workbench.ui.panels.inspector.mcp.tool_call import ToolCallWidget
 
 
@@ -37,3 +38,17 @@ async def click_cancel_once_running(qtbot: Any, it: Inspected, timeout: float = 
     calls = it.widget.vm.calls
     await until(calls.progressed, lambda: calls.current is not None and calls.current.progress is not None, timeout)
     qtbot.mouseClick(it.widget.tools.detail.call.cancel_button, Qt.MouseButton.LeftButton)
+
+
+async def call_then_cancel(
+    qtbot: Any, it: Inspected, name: str, arguments: dict[str, Any] | None = None, timeout: float = 30.0
+) -> CallRecord:
+    """Click Call on ``name`` as ``click_call`` does, then the page's Cancel once the call is under way.
+
+    Returns:
+        The call's record, once the call has ended.
+    """
+    finished = click_call(qtbot, it, name, arguments)
+    await click_cancel_once_running(qtbot, it, timeout)
+    (record,) = await finished.wait_for(timeout=timeout)
+    return cast(CallRecord, record)

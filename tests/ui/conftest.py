@@ -17,12 +17,13 @@ from typing import Any
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-import keyring
 import keyring.backends.fail
 import pytest
 from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QApplication
 
+from tests.support.keyrings import using_keyring
+from tests.support.no_keyring import null_keyring
 from tests.support.processes import no_leaked_children
 from workbench.ui.asyncutil import AppEventLoop
 
@@ -64,12 +65,15 @@ class _AttachedQEventLoop(AppEventLoop):  # type: ignore[misc]
 @pytest.fixture
 def fail_keyring() -> Iterator[None]:
     """keyring's ``fail`` backend (what a box without Secret Service gets), restored afterwards."""
-    previous = keyring.get_keyring()
-    keyring.set_keyring(keyring.backends.fail.Keyring())
-    try:
+    with using_keyring(keyring.backends.fail.Keyring()):
         yield
-    finally:
-        keyring.set_keyring(previous)
+
+
+@pytest.fixture
+def no_keyring() -> Iterator[None]:
+    """keyring's ``null`` backend (PYTHON_KEYRING_BACKEND=keyring.backends.null.Keyring), restored afterwards."""
+    with null_keyring():
+        yield
 
 
 @pytest.fixture

@@ -26,15 +26,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tests.support.panel_context import make_context
+from tests.support.prompt_dialogs import WeatherHandoff, ask, finish, press, sampling_request, type_text, user_prompts
 from workbench.core.errors import SamplingRejectedError
-from workbench.core.protocols.base import (
-    ContentPart,
-    ElicitationRequest,
-    InputRequest,
-    SamplingMessage,
-    SamplingRequest,
-)
+from workbench.core.protocols.base import ElicitationRequest, InputRequest
 from workbench.demo.a2a_agents.travel import TRIP_SCHEMA
 from workbench.demo.mcp_server.schemas import BookingForm
 from workbench.ui.dialog_rules import is_destructive, present
@@ -51,79 +45,47 @@ WAIT_MS = 5000
 
 @pytest.fixture
 def prompts(tmp_path: Path, qloop: asyncio.AbstractEventLoop) -> UserPrompts:
-    return UserPrompts(make_context(tmp_path), lambda: None)
-
-
-def _ask(qtbot: Any, prompts: UserPrompts, question: Any) -> tuple[QDialog, asyncio.Future[Any]]:
-    """Start ``question`` (a prompts coroutine) and return its dialog once shown and active, and the answer."""
-    with qtbot.waitSignal(prompts.prompt_shown, timeout=WAIT_MS) as shown:
-        answer = asyncio.ensure_future(question)
-    dialog = shown.args[0]
-    qtbot.waitUntil(dialog.isActiveWindow, timeout=WAIT_MS)
-    return dialog, answer
-
-
-def _type(dialog: QWidget, text: str) -> None:
-    """Type ``text`` on the keyboard: each key goes to the dialog's window, to whatever has the focus there."""
-    window = dialog.windowHandle()
-    for char in text:
-        QTest.keyClick(window, char)
-
-
-def _press(dialog: QWidget, key: Qt.Key) -> None:
-    QTest.keyClick(dialog.windowHandle(), key)
-
-
-def _finish(qtbot: Any, dialog: QDialog, answer: asyncio.Future[Any]) -> None:
-    if dialog.isVisible():
-        dialog.reject()
-    qtbot.waitUntil(answer.done, timeout=WAIT_MS)
-    answer.exception()  # retrieved: a rejected sampling request raises
-
-
-def _sampling_request() -> SamplingRequest:
-    text = "What is the weather in Oslo?"
-    return SamplingRequest([SamplingMessage("user", [ContentPart("text", text=text)])], max_tokens=50, agent="demo")
+    return user_prompts(tmp_path)
 
 
 def test_typing_as_the_sampling_dialog_opens_writes_the_reply_and_enter_never_rejects(qtbot, prompts):
-    dialog, answer = _ask(qtbot, prompts, prompts.sample(_sampling_request()))
+    dialog, answer = ask(qtbot, prompts, prompts.sample(sampling_request()))
     assert isinstance(dialog, SamplingDialog)
-    _type(dialog, "Sunny")
+    type_text(dialog, "Sunny")
     assert dialog.reply_edit.toPlainText() == "Sunny"  # nothing typed was lost
-    _press(dialog, Qt.Key.Key_Return)
+    press(dialog, Qt.Key.Key_Return)
     assert dialog.isVisible() and not answer.done()  # Enter wrote a new line; the request was not rejected
     assert not dialog.reject_button.isDefault()
     # Enter in the model field sends the written reply: Approve is the default, Reject never is
     qtbot.mouseClick(dialog.model_edit, Qt.MouseButton.LeftButton)
-    _press(dialog, Qt.Key.Key_Return)
+    press(dialog, Qt.Key.Key_Return)
     qtbot.waitUntil(answer.done, timeout=WAIT_MS)
     assert answer.result().text == "Sunny\n"
 
 
 def test_enter_right_after_the_sampling_dialog_opens_does_not_reject(qtbot, prompts):
-    dialog, answer = _ask(qtbot, prompts, prompts.sample(_sampling_request()))
-    _press(dialog, Qt.Key.Key_Return)
+    dialog, answer = ask(qtbot, prompts, prompts.sample(sampling_request()))
+    press(dialog, Qt.Key.Key_Return)
     qtbot.mouseClick(dialog.model_edit, Qt.MouseButton.LeftButton)
-    _press(dialog, Qt.Key.Key_Return)  # nothing written: Approve is greyed and nothing else answers
+    press(dialog, Qt.Key.Key_Return)  # nothing written: Approve is greyed and nothing else answers
     assert dialog.isVisible() and not answer.done()
-    _finish(qtbot, dialog, answer)
+    finish(qtbot, dialog, answer)
     assert isinstance(answer.exception(), SamplingRejectedError)
 
 
 def test_typing_as_an_elicitation_opens_fills_the_forms_first_field_and_enter_never_declines(qtbot, prompts):
     schema = BookingForm.model_json_schema()
     request = ElicitationRequest("form", "Book a table at Chez Demo", requested_schema=schema, agent="demo")
-    dialog, answer = _ask(qtbot, prompts, prompts.elicit(request))
+    dialog, answer = ask(qtbot, prompts, prompts.elicit(request))
     assert isinstance(dialog, ElicitationFormDialog)
-    _type(dialog, "Ada")
+    type_text(dialog, "Ada")
     field = dialog.form.field("name")
     assert field is not None and isinstance(field.editor, QLineEdit)
     assert field.editor.text() == "Ada"
-    _press(dialog, Qt.Key.Key_Return)  # the form is not complete: Enter answers nothing
+    press(dialog, Qt.Key.Key_Return)  # the form is not complete: Enter answers nothing
     assert dialog.isVisible() and not answer.done()
     assert not dialog.decline_button.isDefault()
-    _finish(qtbot, dialog, answer)
+    finish(qtbot, dialog, answer)
     assert answer.result().action == "cancel"
 
 
@@ -131,38 +93,33 @@ def test_typing_as_an_input_required_form_opens_fills_its_first_field(qtbot, pro
     request = InputRequest(
         "input", "When do you travel?", schema=TRIP_SCHEMA, task_id="t-1", context_id="c-1", agent="Travel planner"
     )
-    dialog, answer = _ask(qtbot, prompts, prompts.answer_input(request))
+    dialog, answer = ask(qtbot, prompts, prompts.answer_input(request))
     assert isinstance(dialog, InputRequiredDialog)
-    _type(dialog, "2026-12-04")
+    type_text(dialog, "2026-12-04")
     field = dialog.form.field("departure_date") if dialog.form is not None else None
     assert field is not None and isinstance(field.editor, QLineEdit)
     assert field.editor.text() == "2026-12-04"
-    _press(dialog, Qt.Key.Key_Return)  # the return date is still missing: nothing is sent, the task is not cancelled
+    press(dialog, Qt.Key.Key_Return)  # the return date is still missing: nothing is sent, the task is not cancelled
     assert dialog.isVisible() and not answer.done()
     assert not dialog.cancel_task_button.isDefault()
-    _finish(qtbot, dialog, answer)
+    finish(qtbot, dialog, answer)
 
 
 def test_typing_as_an_input_required_question_opens_writes_the_answer(qtbot, prompts):
     request = InputRequest("input", "Which city?", task_id="t-1", context_id="c-1", agent="Travel planner")
-    dialog, answer = _ask(qtbot, prompts, prompts.answer_input(request))
-    _type(dialog, "Oslo")
+    dialog, answer = ask(qtbot, prompts, prompts.answer_input(request))
+    type_text(dialog, "Oslo")
     assert isinstance(dialog, InputRequiredDialog) and dialog.text_editor is not None
     assert dialog.text_editor.toPlainText() == "Oslo"
-    _finish(qtbot, dialog, answer)
+    finish(qtbot, dialog, answer)
 
 
 def _input(text: str, kind: str = "input", **kwargs: Any) -> InputRequest:
     return InputRequest(kind, text, task_id="t-1", context_id="c-1", **kwargs)  # type: ignore[arg-type]
 
 
-class _Handoff:
-    source, target, protocol, kind, summary = "planner", "weather", "a2a", "message", "Weather in Oslo?"
-    arguments: dict[str, Any] = {"city": "Oslo"}  # noqa: RUF012
-
-
 DIALOGS: dict[str, Callable[[], QDialog]] = {
-    "sampling": lambda: SamplingDialog(_sampling_request()),
+    "sampling": lambda: SamplingDialog(sampling_request()),
     "elicitation form": lambda: ElicitationFormDialog(
         ElicitationRequest("form", "Who?", requested_schema=BookingForm.model_json_schema())
     ),
@@ -173,7 +130,7 @@ DIALOGS: dict[str, Callable[[], QDialog]] = {
     "input data": lambda: InputRequiredDialog(_input("Check", data={"a": 1})),
     "input text": lambda: InputRequiredDialog(_input("Which city?")),
     "auth": lambda: AuthRequiredDialog(_input("Sign in", kind="auth")),
-    "handoff approval": lambda: HandoffApprovalDialog(_Handoff()),
+    "handoff approval": lambda: HandoffApprovalDialog(WeatherHandoff()),
 }
 
 
@@ -199,7 +156,7 @@ def _approval(qtbot: Any) -> tuple[QMainWindow, HandoffApprovalDialog]:
     qtbot.addWidget(window)
     window.resize(800, 600)
     window.show()
-    dialog = HandoffApprovalDialog(_Handoff(), window)
+    dialog = HandoffApprovalDialog(WeatherHandoff(), window)
     present(dialog)
     qtbot.waitUntil(dialog.isActiveWindow, timeout=WAIT_MS)
     return window, dialog  # the caller holds the window: it owns the dialog

@@ -7,31 +7,22 @@ measured on the widgets as laid out.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import keyring
-import keyring.backends.null
 import pytest
 from PySide6.QtCore import QSize, Qt
-from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QDialog, QWidget
+from PySide6.QtWidgets import QApplication, QDialog
 
 from tests.support.connection_dialogs import new_connection_dialog
 from tests.support.mcp_inspector import focused_template_field, inspector
-from tests.support.panel_context import make_context
+from tests.support.no_keyring import no_keyring_error
+from tests.support.prompt_dialogs import WeatherHandoff, ask, finish, press, sampling_request, type_text, user_prompts
 from tests.support.signals import SignalLog
 from tests.support.windows import demo_window
-from workbench.core.credentials import BackendInfo, KeyringCredentialStore
-from workbench.core.errors import SamplingRejectedError, SecureStorageUnavailableError
-from workbench.core.protocols.base import (
-    ContentPart,
-    ElicitationRequest,
-    InputRequest,
-    SamplingMessage,
-    SamplingRequest,
-)
+from workbench.core.credentials import BackendInfo
+from workbench.core.errors import SamplingRejectedError
+from workbench.core.protocols.base import ElicitationRequest, InputRequest
 from workbench.core.protocols.catalog import ToolSpec
 from workbench.core.tool_approval import ToolCallRequest
 from workbench.demo.a2a_agents.travel import TRIP_SCHEMA
@@ -53,38 +44,7 @@ CTRL_ENTER = [
 
 @pytest.fixture
 def prompts(tmp_path: Path, qloop: asyncio.AbstractEventLoop) -> UserPrompts:
-    return UserPrompts(make_context(tmp_path), lambda: None)
-
-
-def _ask(qtbot: Any, prompts: UserPrompts, question: Any) -> tuple[QDialog, asyncio.Future[Any]]:
-    """Start ``question`` (a prompts coroutine); its dialog once shown and active, and the answer to come."""
-    with qtbot.waitSignal(prompts.prompt_shown, timeout=WAIT_MS) as shown:
-        answer = asyncio.ensure_future(question)
-    dialog = shown.args[0]
-    qtbot.waitUntil(dialog.isActiveWindow, timeout=WAIT_MS)
-    return dialog, answer
-
-
-def _type(dialog: QWidget, text: str) -> None:
-    window = dialog.windowHandle()
-    for char in text:
-        QTest.keyClick(window, char)
-
-
-def _press(dialog: QWidget, key: Qt.Key, modifiers: Qt.KeyboardModifier = Qt.KeyboardModifier.NoModifier) -> None:
-    QTest.keyClick(dialog.windowHandle(), key, modifiers)
-
-
-def _finish(qtbot: Any, dialog: QDialog, answer: asyncio.Future[Any]) -> None:
-    if dialog.isVisible():
-        dialog.reject()
-    qtbot.waitUntil(answer.done, timeout=WAIT_MS)
-    answer.exception()  # retrieved: a rejected sampling request raises
-
-
-def _sampling_request() -> SamplingRequest:
-    text = "What is the weather in Oslo?"
-    return SamplingRequest([SamplingMessage("user", [ContentPart("text", text=text)])], max_tokens=50, agent="demo")
+    return user_prompts(tmp_path)
 
 
 def _input(text: str, **kwargs: Any) -> InputRequest:
@@ -96,29 +56,29 @@ def _input(text: str, **kwargs: Any) -> InputRequest:
 
 @pytest.mark.parametrize(("key", "modifiers"), CTRL_ENTER)
 def test_ctrl_enter_in_the_sampling_reply_approves_it(qtbot, prompts, key, modifiers):
-    dialog, answer = _ask(qtbot, prompts, prompts.sample(_sampling_request()))
-    _type(dialog, "Sunny")
-    _press(dialog, key, modifiers)
+    dialog, answer = ask(qtbot, prompts, prompts.sample(sampling_request()))
+    type_text(dialog, "Sunny")
+    press(dialog, key, modifiers)
     qtbot.waitUntil(answer.done, timeout=WAIT_MS)
     assert answer.result().text == "Sunny"  # approved as written: no new line added
 
 
 @pytest.mark.parametrize(("key", "modifiers"), CTRL_ENTER)
 def test_ctrl_enter_with_no_sampling_reply_written_neither_approves_nor_rejects(qtbot, prompts, key, modifiers):
-    dialog, answer = _ask(qtbot, prompts, prompts.sample(_sampling_request()))
-    _press(dialog, key, modifiers)
+    dialog, answer = ask(qtbot, prompts, prompts.sample(sampling_request()))
+    press(dialog, key, modifiers)
     assert dialog.isVisible() and not answer.done()
     assert dialog.reply_edit.toPlainText() == ""
-    _finish(qtbot, dialog, answer)
+    finish(qtbot, dialog, answer)
     assert isinstance(answer.exception(), SamplingRejectedError)
 
 
 @pytest.mark.parametrize(("key", "modifiers"), CTRL_ENTER)
 def test_ctrl_enter_in_an_elicitation_form_accepts_it(qtbot, prompts, key, modifiers):
     request = ElicitationRequest("form", "Who are you?", requested_schema=NAME_SCHEMA, agent="demo")
-    dialog, answer = _ask(qtbot, prompts, prompts.elicit(request))
-    _type(dialog, "Ada")
-    _press(dialog, key, modifiers)
+    dialog, answer = ask(qtbot, prompts, prompts.elicit(request))
+    type_text(dialog, "Ada")
+    press(dialog, key, modifiers)
     qtbot.waitUntil(answer.done, timeout=WAIT_MS)
     assert answer.result().action == "accept" and answer.result().content == {"name": "Ada"}
 
@@ -126,33 +86,33 @@ def test_ctrl_enter_in_an_elicitation_form_accepts_it(qtbot, prompts, key, modif
 @pytest.mark.parametrize(("key", "modifiers"), CTRL_ENTER)
 def test_ctrl_enter_in_an_incomplete_elicitation_form_does_nothing_and_says_why(qtbot, prompts, key, modifiers):
     request = ElicitationRequest("form", "Who are you?", requested_schema=NAME_SCHEMA, agent="demo")
-    dialog, answer = _ask(qtbot, prompts, prompts.elicit(request))
-    _press(dialog, key, modifiers)
+    dialog, answer = ask(qtbot, prompts, prompts.elicit(request))
+    press(dialog, key, modifiers)
     assert dialog.isVisible() and not answer.done()  # neither accepted nor declined
     assert not dialog.accept_button.isEnabled() and dialog.accept_hint.isVisible() and dialog.accept_hint.text()
-    _finish(qtbot, dialog, answer)
+    finish(qtbot, dialog, answer)
     assert answer.result().action == "cancel"
 
 
 @pytest.mark.parametrize(("key", "modifiers"), CTRL_ENTER)
 def test_ctrl_enter_in_an_input_required_form_sends_it(qtbot, prompts, key, modifiers):
-    dialog, answer = _ask(qtbot, prompts, prompts.answer_input(_input("When?", schema=TRIP_SCHEMA)))
+    dialog, answer = ask(qtbot, prompts, prompts.answer_input(_input("When?", schema=TRIP_SCHEMA)))
     form = dialog.form
     for name, value in (("departure_date", "2026-12-04"), ("return_date", "2026-12-08")):
         field = form.field(name)
         field.editor.setFocus(Qt.FocusReason.TabFocusReason)
-        _type(dialog, value)
+        type_text(dialog, value)
     assert dialog.send_button.isEnabled()
-    _press(dialog, key, modifiers)
+    press(dialog, key, modifiers)
     qtbot.waitUntil(answer.done, timeout=WAIT_MS)
     assert answer.result().data["departure_date"] == "2026-12-04"
 
 
 @pytest.mark.parametrize(("key", "modifiers"), CTRL_ENTER)
 def test_ctrl_enter_in_an_input_required_data_answer_sends_it(qtbot, prompts, key, modifiers):
-    dialog, answer = _ask(qtbot, prompts, prompts.answer_input(_input("Check", data={"a": 1})))
+    dialog, answer = ask(qtbot, prompts, prompts.answer_input(_input("Check", data={"a": 1})))
     assert QApplication.focusWidget() is dialog.data_editor
-    _press(dialog, key, modifiers)
+    press(dialog, key, modifiers)
     qtbot.waitUntil(answer.done, timeout=WAIT_MS)
     assert answer.result().data == {"a": 1}
 
@@ -161,21 +121,21 @@ def test_ctrl_enter_in_an_input_required_data_answer_sends_it(qtbot, prompts, ke
 def test_ctrl_enter_on_the_focused_reject_button_approves_the_sampling_reply_never_rejects(
     qtbot, prompts, key, modifiers
 ):
-    dialog, answer = _ask(qtbot, prompts, prompts.sample(_sampling_request()))
-    _type(dialog, "Sunny")
+    dialog, answer = ask(qtbot, prompts, prompts.sample(sampling_request()))
+    type_text(dialog, "Sunny")
     dialog.reject_button.setFocus(Qt.FocusReason.TabFocusReason)
-    _press(dialog, key, modifiers)
+    press(dialog, key, modifiers)
     qtbot.waitUntil(answer.done, timeout=WAIT_MS)
     assert answer.result().text == "Sunny"
 
 
 @pytest.mark.parametrize(("key", "modifiers"), CTRL_ENTER)
 def test_ctrl_enter_on_the_focused_reject_button_with_no_reply_does_not_reject(qtbot, prompts, key, modifiers):
-    dialog, answer = _ask(qtbot, prompts, prompts.sample(_sampling_request()))
+    dialog, answer = ask(qtbot, prompts, prompts.sample(sampling_request()))
     dialog.reject_button.setFocus(Qt.FocusReason.TabFocusReason)
-    _press(dialog, key, modifiers)
+    press(dialog, key, modifiers)
     assert dialog.isVisible() and not answer.done()
-    _finish(qtbot, dialog, answer)
+    finish(qtbot, dialog, answer)
 
 
 @pytest.mark.parametrize(("key", "modifiers"), CTRL_ENTER)
@@ -183,20 +143,20 @@ def test_ctrl_enter_on_the_focused_decline_button_accepts_the_elicitation_never_
     qtbot, prompts, key, modifiers
 ):
     request = ElicitationRequest("form", "Who are you?", requested_schema=NAME_SCHEMA, agent="demo")
-    dialog, answer = _ask(qtbot, prompts, prompts.elicit(request))
-    _type(dialog, "Ada")
+    dialog, answer = ask(qtbot, prompts, prompts.elicit(request))
+    type_text(dialog, "Ada")
     dialog.decline_button.setFocus(Qt.FocusReason.TabFocusReason)
-    _press(dialog, key, modifiers)
+    press(dialog, key, modifiers)
     qtbot.waitUntil(answer.done, timeout=WAIT_MS)
     assert answer.result().action == "accept"
 
 
 @pytest.mark.parametrize(("key", "modifiers"), CTRL_ENTER)
 def test_ctrl_enter_on_the_focused_cancel_task_button_sends_the_answer_never_cancels(qtbot, prompts, key, modifiers):
-    dialog, answer = _ask(qtbot, prompts, prompts.answer_input(_input("Which city?")))
-    _type(dialog, "Oslo")
+    dialog, answer = ask(qtbot, prompts, prompts.answer_input(_input("Which city?")))
+    type_text(dialog, "Oslo")
     dialog.cancel_task_button.setFocus(Qt.FocusReason.TabFocusReason)
-    _press(dialog, key, modifiers)
+    press(dialog, key, modifiers)
     qtbot.waitUntil(answer.done, timeout=WAIT_MS)
     assert answer.result().text == "Oslo" and not answer.result().cancel
 
@@ -207,13 +167,8 @@ def test_ctrl_enter_in_the_connection_dialog_saves_it(qtbot, key, modifiers):
     present(dialog)
     qtbot.waitUntil(dialog.isActiveWindow, timeout=WAIT_MS)
     with qtbot.waitSignal(dialog.accepted, timeout=WAIT_MS):
-        _press(dialog, key, modifiers)
+        press(dialog, key, modifiers)
     assert dialog.profile().name == "local"
-
-
-class _Handoff:
-    source, target, protocol, kind, summary = "planner", "weather", "a2a", "message", "Weather in Oslo?"
-    arguments: dict[str, Any] = {"city": "Oslo"}  # noqa: RUF012
 
 
 def _tool_call() -> ToolCallRequest:
@@ -221,14 +176,16 @@ def _tool_call() -> ToolCallRequest:
     return ToolCallRequest(tool=spec, arguments={}, caller="you", connection="demo")
 
 
-@pytest.mark.parametrize("make", [lambda: ToolApprovalDialog(_tool_call()), lambda: HandoffApprovalDialog(_Handoff())])
+@pytest.mark.parametrize(
+    "make", [lambda: ToolApprovalDialog(_tool_call()), lambda: HandoffApprovalDialog(WeatherHandoff())]
+)
 @pytest.mark.parametrize(("key", "modifiers"), CTRL_ENTER)
 def test_ctrl_enter_never_approves_a_tool_call_or_a_handoff_from_where_the_dialog_opens(qtbot, make, key, modifiers):
     dialog = make()
     qtbot.addWidget(dialog)
     present(dialog)
     qtbot.waitUntil(dialog.isActiveWindow, timeout=WAIT_MS)
-    _press(dialog, key, modifiers)
+    press(dialog, key, modifiers)
     assert dialog.result() != QDialog.DialogCode.Accepted
     dialog.reject()
 
@@ -236,27 +193,15 @@ def test_ctrl_enter_never_approves_a_tool_call_or_a_handoff_from_where_the_dialo
 # ---------------------------------------------------------------------------------------------- 3. no keyring
 
 
-@pytest.fixture
-def null_keyring() -> Iterator[None]:
-    """keyring's ``null`` backend, as with PYTHON_KEYRING_BACKEND=keyring.backends.null.Keyring."""
-    previous = keyring.get_keyring()
-    keyring.set_keyring(keyring.backends.null.Keyring())
-    try:
-        yield
-    finally:
-        keyring.set_keyring(previous)
-
-
 @pytest.mark.parametrize("kind", ["a2a", "mcp-http"])
 def test_without_a_keyring_the_oauth_section_says_the_tokens_cannot_be_kept_as_the_credentials_notice_does(
-    qtbot, null_keyring, kind
+    qtbot, no_keyring, kind
 ):
-    with pytest.raises(SecureStorageUnavailableError) as no_keyring:
-        KeyringCredentialStore().backend()
+    error = no_keyring_error()  # what the workbench's keyring store says
     dialog = new_connection_dialog(qtbot, kind, "agent", "http://127.0.0.1:9/mcp")
     if kind == "mcp-http":
         dialog.oauth.auth_combo.setCurrentIndex(dialog.oauth.auth_combo.findData("oauth"))
-    dialog.set_credentials_backend(None, no_keyring.value)  # as the sidebar's keyring check answers
+    dialog.set_credentials_backend(None, error)  # as the sidebar's keyring check answers
     present(dialog)
     qtbot.waitUntil(dialog.isActiveWindow, timeout=WAIT_MS)
     notice, note = dialog.credentials.status, dialog.oauth.note

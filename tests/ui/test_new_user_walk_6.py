@@ -7,7 +7,6 @@ laid out.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +16,7 @@ from PySide6.QtGui import QStandardItemModel
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QComboBox, QPlainTextEdit, QSplitter, QWidget
 
-from tests.support.no_keyring import no_keyring_dialog, null_keyring
+from tests.support.no_keyring import no_keyring_dialog
 from tests.support.panel_context import make_context
 from workbench.core.errors import SamplingRejectedError
 from workbench.core.protocols.base import ContentPart, SamplingMessage, SamplingRequest
@@ -32,12 +31,6 @@ from workbench.ui.panels.wirelog.viewmodel import WireLogViewModel
 from workbench.ui.prompts import UserPrompts
 
 WAIT_MS = 5000
-
-
-@pytest.fixture
-def no_keyring() -> Iterator[None]:
-    with null_keyring():
-        yield
 
 
 def _choose(qtbot: Any, combo: QComboBox, value: str) -> None:

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QApplication, QLabel, QWidget
 from tests.support.connection_dialogs import new_connection_dialog
 from tests.support.mcp_inspector import Inspected, activate, cancel_first_task, inspector, listed_tasks
 from tests.support.signals import until
-from tests.support.tool_page import click_call, click_cancel_once_running, pick_tool
+from tests.support.tool_page import call_then_cancel, click_call, click_cancel_once_running, pick_tool
 from tests.support.windows import demo_window
 from workbench.core.protocols.mcp import MCPAgent
 from workbench.ui.mainwindow import MainWindow
@@ -71,10 +71,8 @@ async def test_another_tools_page_names_the_running_call_goes_to_it_and_offers_n
 async def test_the_focus_is_on_call_after_cancel_and_after_a_call_that_ends(qtbot: Any, tmp_path: Path) -> None:
     async with inspector(tmp_path, qtbot) as it:
         await activate(it)
-        finished = click_call(qtbot, it, "slow_count", SLOW)
+        await call_then_cancel(qtbot, it, "slow_count", SLOW, WAIT)
         call = it.widget.tools.detail.call
-        await click_cancel_once_running(qtbot, it)
-        await finished.wait_for(timeout=WAIT)
         assert call.call_button.hasFocus(), QApplication.focusWidget()
         finished = click_call(qtbot, it, "echo", {"text": "hi"})
         (record,) = await finished.wait_for(timeout=WAIT)
@@ -93,10 +91,8 @@ async def test_a_call_cancelled_from_the_tasks_tab_reads_as_cancelled_on_its_too
     async with inspector(tmp_path, qtbot) as it:
         await activate(it)
         # the page's own Cancel, for the words and look a cancelled call has
-        finished = click_call(qtbot, it, "slow_count", SLOW)
+        await call_then_cancel(qtbot, it, "slow_count", SLOW, WAIT)
         call = it.widget.tools.detail.call
-        await click_cancel_once_running(qtbot, it)
-        await finished.wait_for(timeout=WAIT)
         own_words, own_banner = call.status.text().split(" after ")[0], call.banner.isVisible()
         assert own_words == "Cancelled" and not own_banner
 
