@@ -26,3 +26,13 @@ def test_a_taken_port_is_never_chosen_and_the_system_picks_when_all_tried_are_ta
         monkeypatch.setattr(loopback, "REDIRECT_PORTS", range(taken, taken + 1))
         port = loopback.free_port(tries=1)
     assert port != taken
+
+
+@pytest.mark.asyncio
+async def test_a_reserved_port_is_taken_for_others_until_this_processs_receiver_listens_on_it() -> None:
+    port = loopback.reserve_port()
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as other, pytest.raises(OSError):
+        other.bind(("127.0.0.1", port))  # what another process's check meets
+    async with loopback.LoopbackReceiver(port) as receiver:
+        assert receiver.port == port
+    assert port not in loopback._RESERVED

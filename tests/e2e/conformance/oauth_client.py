@@ -31,7 +31,7 @@ from pydantic import SecretStr
 from workbench.core.agent_factory import build_agent
 from workbench.core.credentials import CredentialStore, MemoryCredentialStore
 from workbench.core.http.browser import follow_redirects_opener
-from workbench.core.http.loopback import free_port, redirect_uri
+from workbench.core.http.loopback import redirect_uri, reserve_port
 from workbench.core.oauth_login import login
 from workbench.core.profiles import MCPHTTPProfile
 from workbench.core.profiles.credential_keys import oauth_client_key_key, oauth_client_secret_key, oauth_id_token_key
@@ -92,7 +92,7 @@ async def main(url: str) -> None:
         registration = OAuthClientInformationFull(
             client_id=context["client_id"],
             client_secret=context.get("client_secret"),
-            redirect_uris=[redirect_uri(free_port())],  # type: ignore[list-item]
+            redirect_uris=[redirect_uri(reserve_port())],  # type: ignore[list-item]
             token_endpoint_auth_method="client_secret_basic" if context.get("client_secret") else "none",
         )
         await CredentialTokenStorage(store, profile.id).set_client_info(registration)

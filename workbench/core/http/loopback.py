@@ -10,6 +10,7 @@ framework: it serves one redirect. Both protocol adapters use it.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import contextlib
 import secrets
 import socket
@@ -49,22 +50,59 @@ REDIRECT_PORTS = range(20000, 32768)
 registration that names it and a login that listens on it (which may be days later)."""
 
 
-def free_port(*, tries: int = 32) -> int:
-    """A TCP port on 127.0.0.1 that is free now (chosen once per profile, then kept).
+_RESERVED: dict[int, socket.socket] = {}
+"""Ports ``reserve_port`` chose, each held bound (not listening) until a receiver in this process listens on it."""
 
-    A random free port of ``REDIRECT_PORTS``; a port the system picks when ``tries`` of them are taken.
+
+def free_port(*, tries: int = 32) -> int:
+    """A TCP port on 127.0.0.1 that is free now, held by nothing (for a port another process will listen on).
+
+    A random free one of ``REDIRECT_PORTS``, or the system's pick when ``tries`` of them are taken.
     """
+    sock = _bound_free_socket(tries)
+    with sock:
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def reserve_port(*, tries: int = 32) -> int:
+    """A port as ``free_port`` chooses it, held for this process until ``LoopbackReceiver`` listens on it here.
+
+    The socket that found it free stays bound, so a check by another process (several logins at once, each
+    registering a redirect port) finds it taken instead of choosing it too.
+    """
+    sock = _bound_free_socket(tries)
+    port: int = sock.getsockname()[1]
+    if not _RESERVED:
+        atexit.register(_release_all)
+    _RESERVED[port] = sock
+    return port
+
+
+def _release_all() -> None:
+    for port in list(_RESERVED):
+        _release(port)
+
+
+def _bound_free_socket(tries: int) -> socket.socket:
     for port in secrets.SystemRandom().sample(REDIRECT_PORTS, tries):
-        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-            try:
-                sock.bind(("127.0.0.1", port))
-            except OSError:
-                continue
-            return port
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        chosen: int = sock.getsockname()[1]
-        return chosen
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        try:
+            sock.bind(("127.0.0.1", port))
+        except OSError:
+            sock.close()
+            continue
+        return sock
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind(("127.0.0.1", 0))
+    return sock
+
+
+def _release(port: int) -> None:
+    """Let go of this process's reservation of ``port`` (its receiver is about to listen there)."""
+    reserved = _RESERVED.pop(port, None)
+    if reserved is not None:
+        reserved.close()
 
 
 class LoopbackReceiver:
@@ -94,6 +132,7 @@ class LoopbackReceiver:
             AuthRequiredError: The port is taken by another program.
         """
         self._result = asyncio.get_running_loop().create_future()
+        _release(self.port)
         try:
             self._server = await asyncio.start_server(self._handle, "127.0.0.1", self.port)
         except OSError as exc:

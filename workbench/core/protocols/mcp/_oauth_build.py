@@ -10,7 +10,7 @@ from workbench.core.auth_steps import StepCallback, StepLog
 from workbench.core.credentials import CredentialStore
 from workbench.core.errors import ConfigError, UnsupportedCapabilityError
 from workbench.core.http.browser import BrowserOpener
-from workbench.core.http.loopback import free_port
+from workbench.core.http.loopback import reserve_port
 from workbench.core.oauth_options import (
     AuthorizationCode,
     DPoP,
@@ -86,7 +86,7 @@ async def oauth_provider(
     port = (grant.redirect_port if isinstance(grant, AuthorizationCode) else None) or state.redirect_port
     if port is None and state.client is not None and state.client.redirect_uris:
         port = state.client.redirect_uris[0].port
-    state.redirect_port = port or free_port()
+    state.redirect_port = port or reserve_port()
     client_name = client.client_name if isinstance(client, DynamicClient) else None
     steps = StepLog(connection_id, wire, on_step)
     provider = WorkbenchOAuthProvider(
