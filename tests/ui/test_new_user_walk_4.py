@@ -269,3 +269,26 @@ async def test_a_small_tool_forms_json_fits_its_pane_with_no_scroll_bar_at_1366x
             assert editor.height() >= needed, (tool, editor.height(), needed)
             # and Qt agrees that it fits (it wants a pixel more than the above: no scroll bar at exactly that)
             assert not editor.verticalScrollBar().isVisible(), (tool, editor.height(), needed)
+
+
+CONTACT_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "name": {"type": "string", "title": "Name"},
+        "email": {"type": "string", "title": "Email", "format": "email"},
+    },
+    "required": ["name", "email"],
+}
+
+
+def test_an_elicitation_forms_problem_is_said_beside_its_field_and_beside_accept_not_a_third_time(qtbot, prompts):
+    request = ElicitationRequest("form", "Who are you?", requested_schema=CONTACT_SCHEMA, agent="demo")
+    dialog, answer = ask(qtbot, prompts, prompts.elicit(request))
+    press(dialog, Qt.Key.Key_Tab)  # from Name (left empty) to Email
+    type_text(dialog, "x")
+    press(dialog, Qt.Key.Key_Tab)
+    email = dialog.form.field("email")
+    assert email.error_label.isVisible() and email.error_label.text()  # beside the field
+    assert dialog.accept_hint.isVisible() and "Email" in dialog.accept_hint.text()  # where the user acts
+    assert "to fix" not in dialog.form.errors_label.text()  # not listed a third time under the fields
+    finish(qtbot, dialog, answer)

@@ -77,7 +77,7 @@ class ElicitationFormDialog(QDialog):
         message_area, self.message_label = message_view(request.message)
 
         schema = request.requested_schema if isinstance(request.requested_schema, dict) else EMPTY_SCHEMA
-        self.form = SchemaForm(schema, show_json=True)
+        self.form = SchemaForm(schema, show_json=True, lists_fields_to_fix=False)
         self.form.set_json_visible(False)
         self.form.changed.connect(self._update_buttons)
         self.json_toggle = QCheckBox("Show JSON")

@@ -100,7 +100,7 @@ class InputRequiredDialog(QDialog):
         self.mode: Mode
         if isinstance(request.schema, dict):
             self.mode = "form"
-            self.form = SchemaForm(request.schema)
+            self.form = SchemaForm(request.schema, lists_fields_to_fix=False)
             values = {**(_form_values(request.data) or {}), **(draft or {})}
             if values:
                 self.form.set_value({**self.form.value(), **values})

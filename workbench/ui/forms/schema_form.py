@@ -100,6 +100,9 @@ class SchemaForm(QWidget):
         schema: The JSON Schema of the object to edit (untrusted: every text in it is shown plainly).
         value: Initial value; replaces the schema's defaults (None: the defaults).
         show_json: Show the raw-JSON editor beside the form.
+        lists_fields_to_fix: Under the fields, say how many are marked and name them; off for an owner that
+            names them beside its own greyed action ("Fill in: …; Fix: …", ``fix_hint``), so that a problem is
+            said once beside its field and once where the user acts, not a third time.
         parent: Parent widget.
 
     Tab goes through the fields in the order they are drawn (an array's items before its "Add item", an
@@ -121,9 +124,11 @@ class SchemaForm(QWidget):
         *,
         value: dict[str, Any] | None = None,
         show_json: bool = True,
+        lists_fields_to_fix: bool = True,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
+        self._lists_fields_to_fix = lists_fields_to_fix
         self.schema: Mapping[str, Any] = schema if isinstance(schema, Mapping) else {}
         self._ctx = new_context(self.schema)
         self.schema_problem = schema_problem(self.schema)
@@ -452,7 +457,7 @@ class SchemaForm(QWidget):
         for _, field in self._walk():
             field.show_errors(per_field.get(id(field), []))
         lines = list(loose)
-        if marked:
+        if marked and self._lists_fields_to_fix:
             names = ", ".join(marked[:MAX_LISTED]) + (
                 f" and {len(marked) - MAX_LISTED} more" if len(marked) > MAX_LISTED else ""
             )
