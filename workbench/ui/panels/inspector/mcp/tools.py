@@ -186,7 +186,7 @@ class ToolsWidget(QWidget):
         self.splitter = lay_out_list_and_detail(self, self.list, self.detail, list_width=TOOL_LIST_WIDTH)
         self.list.selected.connect(self.on_list_selected)
         self.list.filter_edit.textChanged.connect(self.on_filter_edit_text_changed)
-        self.detail.call.go_to_tool_requested.connect(self.select_tool)
+        self.detail.call.go_to_tool_requested.connect(self.go_to_tool)
         self._order_tabs()
 
     def refresh(self) -> None:
@@ -202,6 +202,12 @@ class ToolsWidget(QWidget):
     def select_tool(self, name: str) -> bool:
         """Select tool ``name`` (as if clicked); ``False`` if it is not listed."""
         return self.list.select(name)
+
+    def go_to_tool(self, name: str) -> None:
+        """Show tool ``name``, clearing the list's filter first when it hides the tool (Go to <tool>)."""
+        if not self.select_tool(name):
+            self.list.filter_edit.clear()
+            self.select_tool(name)
 
     def on_list_selected(self, name: str | None) -> None:
         """Show the picked tool (and remember it for the connection)."""
