@@ -16,6 +16,7 @@ from workbench.core.errors import ProtocolError
 from workbench.core.http.limits import LimitGuard
 from workbench.core.http.origins import CredentialBoundary
 from workbench.core.http.tap import BodyWatch, HTTPTap
+from workbench.core.http.tls import verifying_context
 from workbench.core.http.transport import (
     BodyTeeBase,
     CredentialGuardBase,
@@ -23,6 +24,11 @@ from workbench.core.http.transport import (
     TapTransportBase,
     decoded_headers,
 )
+
+
+def _default_inner() -> httpx2.AsyncHTTPTransport:
+    """The transport that talks HTTP, verifying servers with the process's shared TLS context (``tls``)."""
+    return httpx2.AsyncHTTPTransport(verify=verifying_context())
 
 
 class Httpx2CredentialGuard(CredentialGuardBase[httpx2.Request, httpx2.Response], httpx2.AsyncBaseTransport):
@@ -33,11 +39,11 @@ class Httpx2CredentialGuard(CredentialGuardBase[httpx2.Request, httpx2.Response]
 
     Args:
         boundary: The allowed origins and the connection's secret values.
-        inner: The transport that really talks HTTP (default ``httpx2.AsyncHTTPTransport()``).
+        inner: The transport that really talks HTTP (default: ``_default_inner()``).
     """
 
     def __init__(self, boundary: CredentialBoundary, inner: httpx2.AsyncBaseTransport | None = None) -> None:
-        super().__init__(boundary, inner if inner is not None else httpx2.AsyncHTTPTransport())
+        super().__init__(boundary, inner if inner is not None else _default_inner())
 
 
 class Httpx2LimitError(ProtocolError, httpx2.StreamError):
@@ -54,7 +60,7 @@ class Httpx2TapTransport(TapTransportBase[httpx2.Request, httpx2.Response], http
 
     Args:
         tap: The recorder of this connection's HTTP layer (``None``: records nothing).
-        inner: The transport that really talks HTTP (default ``httpx2.AsyncHTTPTransport()``).
+        inner: The transport that really talks HTTP (default: ``_default_inner()``).
         guard: The response size limits (``None``: none); a refused body raises ``Httpx2LimitError``.
     """
 
@@ -67,7 +73,7 @@ class Httpx2TapTransport(TapTransportBase[httpx2.Request, httpx2.Response], http
         *,
         guard: LimitGuard | None = None,
     ) -> None:
-        super().__init__(tap, inner if inner is not None else httpx2.AsyncHTTPTransport(), guard=guard)
+        super().__init__(tap, inner if inner is not None else _default_inner(), guard=guard)
 
     def _request_body(self, request: httpx2.Request) -> bytes | None:
         try:

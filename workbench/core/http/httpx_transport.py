@@ -14,6 +14,7 @@ import httpx
 from workbench.core.http.limits import LimitGuard
 from workbench.core.http.origins import CredentialBoundary
 from workbench.core.http.tap import BodyWatch, HTTPTap
+from workbench.core.http.tls import verifying_context
 from workbench.core.http.transport import (
     BodyTeeBase,
     CredentialGuardBase,
@@ -21,6 +22,11 @@ from workbench.core.http.transport import (
     TapTransportBase,
     decoded_headers,
 )
+
+
+def _default_inner() -> httpx.AsyncHTTPTransport:
+    """The transport that talks HTTP, verifying servers with the process's shared TLS context (``tls``)."""
+    return httpx.AsyncHTTPTransport(verify=verifying_context())
 
 
 class HttpxCredentialGuard(CredentialGuardBase[httpx.Request, httpx.Response], httpx.AsyncBaseTransport):
@@ -31,11 +37,11 @@ class HttpxCredentialGuard(CredentialGuardBase[httpx.Request, httpx.Response], h
 
     Args:
         boundary: The allowed origins and the connection's secret values.
-        inner: The transport that really talks HTTP (default ``httpx.AsyncHTTPTransport()``).
+        inner: The transport that really talks HTTP (default: ``_default_inner()``).
     """
 
     def __init__(self, boundary: CredentialBoundary, inner: httpx.AsyncBaseTransport | None = None) -> None:
-        super().__init__(boundary, inner if inner is not None else httpx.AsyncHTTPTransport())
+        super().__init__(boundary, inner if inner is not None else _default_inner())
 
 
 class HttpxTapTransport(TapTransportBase[httpx.Request, httpx.Response], httpx.AsyncBaseTransport):
@@ -43,7 +49,7 @@ class HttpxTapTransport(TapTransportBase[httpx.Request, httpx.Response], httpx.A
 
     Args:
         tap: The recorder of this connection's HTTP layer (``None``: records nothing).
-        inner: The transport that really talks HTTP (default ``httpx.AsyncHTTPTransport()``).
+        inner: The transport that really talks HTTP (default: ``_default_inner()``).
         guard: The response size limits (``None``: none); a refused body raises its ``ProtocolError``.
     """
 
@@ -56,7 +62,7 @@ class HttpxTapTransport(TapTransportBase[httpx.Request, httpx.Response], httpx.A
         *,
         guard: LimitGuard | None = None,
     ) -> None:
-        super().__init__(tap, inner if inner is not None else httpx.AsyncHTTPTransport(), guard=guard)
+        super().__init__(tap, inner if inner is not None else _default_inner(), guard=guard)
 
     def _request_body(self, request: httpx.Request) -> bytes | None:
         try:

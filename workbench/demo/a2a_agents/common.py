@@ -26,6 +26,7 @@ from starlette.middleware import Middleware
 from starlette.requests import ClientDisconnect
 from starlette.routing import BaseRoute
 
+from workbench.core.http.tls import verifying_context
 from workbench.core.protocols.a2a.convert import value_to_python
 from workbench.core.serving import serve_asgi
 
@@ -123,7 +124,7 @@ def make_app(
         extra_routes: Routes added before the A2A ones.
         serve_card: Serve the card at the well-known path (off to publish it elsewhere).
     """
-    push_http = httpx.AsyncClient(timeout=httpx.Timeout(10.0)) if push else None
+    push_http = httpx.AsyncClient(timeout=httpx.Timeout(10.0), verify=verifying_context()) if push else None
     push_store = InMemoryPushNotificationConfigStore() if push else None
     handler = DefaultRequestHandler(
         agent_executor=executor,
