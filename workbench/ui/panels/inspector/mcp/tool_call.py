@@ -7,6 +7,7 @@ from typing import Any
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
+    QApplication,
     QBoxLayout,
     QCheckBox,
     QComboBox,
@@ -451,6 +452,16 @@ class ToolCallWidget(QWidget):
         self._fill_history(shown)
         if shown is not None:
             self._show_record(shown)
+        QTimer.singleShot(0, self, self._keep_focused_field_in_view)
+
+    def _keep_focused_field_in_view(self) -> None:
+        """The field that keeps the focus (Ctrl+Enter was pressed in it) stays on screen when the result takes room.
+
+        The form then has less height and scrolls; a field scrolled out of view would still take the next key.
+        """
+        focused = QApplication.focusWidget()
+        if self.form is not None and focused is not None and self.form.form_area.isAncestorOf(focused):
+            self.form.form_area.ensureWidgetVisible(focused)
 
     def on_ticker_timeout(self) -> None:
         """Update the elapsed time."""
