@@ -8,15 +8,15 @@ which asks the user with the full URL before anything opens (as for markdown).
 
 from __future__ import annotations
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, QUrl, Signal
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import QAbstractItemView, QCheckBox, QHBoxLayout, QTableView, QToolButton, QVBoxLayout, QWidget
 
 from workbench.core.documents import CSV_MAX_ROWS, CSVTable, SanitisedHTML, sanitise_html
 from workbench.ui.panels.inspector.results.frame import TEXT_VIEW_HEIGHT
-from workbench.ui.payload import TRUNCATE_AT
+from workbench.ui.panels.inspector.results.rendered_source import RenderedWithSource
 from workbench.ui.theme import set_tone
-from workbench.ui.untrusted import SafeTextBrowser, plain_label, shown
+from workbench.ui.untrusted import plain_label, shown
 
 CSV_VIEW_HEIGHT = 320
 """Height of a CSV table, in pixels."""
@@ -141,38 +141,20 @@ class CSVView(QWidget):
         QGuiApplication.clipboard().setText(self.selected_text())
 
 
-class HTMLView(QWidget):
+class HTMLView(RenderedWithSource):
     """An HTML document sanitised (``sanitise_html``) and rendered, what was removed named above it, and its source."""
 
-    link_clicked = Signal(QUrl)
-
     def __init__(self, text: str, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.text = text
+        super().__init__(text, "renderedHTML", parent)
         self.sanitised: SanitisedHTML = sanitise_html(text)
         self.note = plain_label(self.sanitised.note(), self, wrap=True)
         self.note.setObjectName("documentNote")
         set_tone(self.note, "muted")
         self.note.setVisible(bool(self.sanitised.note()))
-        self.browser = SafeTextBrowser(self)
-        self.browser.setObjectName("renderedHTML")
-        self.browser.setHtml(self.sanitised.html)
-        self.browser.link_clicked.connect(self.link_clicked)
+        self.column.insertWidget(0, self.note)
+        self.show_rendered()
         self.browser.setFixedHeight(TEXT_VIEW_HEIGHT[1])
-        self.source_button = QToolButton(self)
-        self.source_button.setText("Show source")
-        self.source_button.setCheckable(True)
-        self.source_button.toggled.connect(self.on_source_toggled)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.note)
-        layout.addWidget(self.browser)
-        layout.addWidget(self.source_button, 0, Qt.AlignmentFlag.AlignLeft)
 
-    def on_source_toggled(self, source: bool) -> None:
-        """Switch between the sanitised rendering and the document's source (shown literally)."""
-        if source:
-            self.browser.set_untrusted_text(self.text[:TRUNCATE_AT])
-        else:
-            self.browser.setHtml(self.sanitised.html)
-        self.source_button.setText("Show rendered" if source else "Show source")
+    def show_rendered(self) -> None:
+        """Show the sanitised rendering."""
+        self.browser.setHtml(self.sanitised.html)

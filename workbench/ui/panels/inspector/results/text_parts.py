@@ -4,51 +4,32 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Qt, QUrl, Signal
-from PySide6.QtWidgets import QToolButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QWidget
 
 from workbench.core.protocols.base import ContentPart
 from workbench.ui.panels.inspector.results.blobs import pretty_json, suggested_file_name
 from workbench.ui.panels.inspector.results.frame import TEXT_VIEW_HEIGHT, PartFrame, text_view
+from workbench.ui.panels.inspector.results.rendered_source import RenderedWithSource
 from workbench.ui.payload import TRUNCATE_AT
-from workbench.ui.untrusted import SafeTextBrowser
 
 MARKDOWN_TYPES = frozenset({"text/markdown", "text/x-markdown"})
 """Media types rendered as markdown (HTML in them shown as text, nothing loaded, links ask first)."""
 
 
-class MarkdownView(QWidget):
+class MarkdownView(RenderedWithSource):
     """Markdown shown rendered (no HTML, no images loaded, links only on consent) with its source a click away."""
 
-    link_clicked = Signal(QUrl)
-
     def __init__(self, text: str, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.text = text
-        self.browser = SafeTextBrowser(self)
-        self.browser.setObjectName("renderedMarkdown")
-        self.browser.set_untrusted_markdown(text[:TRUNCATE_AT])
-        self.browser.link_clicked.connect(self.link_clicked)
+        super().__init__(text, "renderedMarkdown", parent)
+        self.show_rendered()
         lines = min(text.count("\n", 0, 100_000) + 2, 40)
         height = self.browser.fontMetrics().lineSpacing() * lines + 16
         self.browser.setMinimumHeight(TEXT_VIEW_HEIGHT[0])
         self.browser.setFixedHeight(max(TEXT_VIEW_HEIGHT[0], min(height, TEXT_VIEW_HEIGHT[1])))
-        self.source_button = QToolButton(self)
-        self.source_button.setText("Show source")
-        self.source_button.setCheckable(True)
-        self.source_button.toggled.connect(self.on_source_toggled)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.browser)
-        layout.addWidget(self.source_button, 0, Qt.AlignmentFlag.AlignLeft)
 
-    def on_source_toggled(self, source: bool) -> None:
-        """Switch between the rendered text and its markdown source (shown literally)."""
-        if source:
-            self.browser.set_untrusted_text(self.text[:TRUNCATE_AT])
-        else:
-            self.browser.set_untrusted_markdown(self.text[:TRUNCATE_AT])
-        self.source_button.setText("Show rendered" if source else "Show source")
+    def show_rendered(self) -> None:
+        """Show the markdown rendered."""
+        self.browser.set_untrusted_markdown(self.text[:TRUNCATE_AT])
 
 
 def is_markdown(part: ContentPart) -> bool:
