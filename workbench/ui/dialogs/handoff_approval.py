@@ -10,10 +10,8 @@ from PySide6.QtGui import QFont, QFontDatabase, QFontMetrics, QGuiApplication
 from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
-    QDialogButtonBox,
     QFormLayout,
     QPlainTextEdit,
-    QPushButton,
     QVBoxLayout,
     QWidget,
 )
@@ -22,6 +20,7 @@ from workbench.core.handoff.events import USER
 from workbench.core.handoff.policy import ApprovalDecision
 from workbench.core.safe_text import escape_json_text, neutralise
 from workbench.ui.dialogs.elicitation_form import message_view
+from workbench.ui.dialogs.permission_buttons import permission_buttons, settle_permission_defaults
 from workbench.ui.untrusted import plain_label
 
 
@@ -173,13 +172,7 @@ class HandoffApprovalDialog(QDialog):
         self.decoded_note.setVisible(decoded)
         self.always_check = QCheckBox(neutralise(f"Always allow this route ({_who(source)} → {_who(target)})"))
 
-        self.buttons = QDialogButtonBox()
-        self.approve_button = QPushButton("Approve")
-        self.deny_button = QPushButton("Deny")
-        self.buttons.addButton(self.approve_button, QDialogButtonBox.ButtonRole.AcceptRole)
-        self.buttons.addButton(self.deny_button, QDialogButtonBox.ButtonRole.RejectRole)
-        self.buttons.accepted.connect(self.accept)
-        self.buttons.rejected.connect(self.reject)
+        self.buttons, self.approve_button, self.deny_button = permission_buttons(self, "Approve", "Deny")
 
         layout = QVBoxLayout(self)
         layout.addWidget(self.who_label)
@@ -195,13 +188,7 @@ class HandoffApprovalDialog(QDialog):
         # Tab runs content → "Always allow" → Approve → Deny, whatever order the platform lays the buttons in
         QWidget.setTabOrder(self.always_check, self.approve_button)
         QWidget.setTabOrder(self.approve_button, self.deny_button)
-        # Enter presses the focused button (both are auto-default); elsewhere it presses Approve, the
-        # default (dialog_rules, rule 3). Deny is never the default: the dialog opens focused on it.
-        # Set once the buttons are in the dialog: only then does the dialog keep Approve as its default.
-        self.approve_button.setAutoDefault(True)
-        self.deny_button.setAutoDefault(True)
-        self.deny_button.setDefault(False)
-        self.approve_button.setDefault(True)
+        settle_permission_defaults(self.approve_button, self.deny_button)  # Approve the default; opens on Deny
 
     def first_focus(self) -> QWidget:
         """Deny (dialog_rules, rule 2): a permission with nothing to type starts on its refusal."""

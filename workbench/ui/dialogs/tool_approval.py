@@ -5,10 +5,8 @@ from __future__ import annotations
 from PySide6.QtGui import QFont, QFontDatabase
 from PySide6.QtWidgets import (
     QDialog,
-    QDialogButtonBox,
     QFormLayout,
     QPlainTextEdit,
-    QPushButton,
     QVBoxLayout,
     QWidget,
 )
@@ -16,6 +14,7 @@ from PySide6.QtWidgets import (
 from workbench.core.safe_text import escape_json_text
 from workbench.core.tool_approval import ToolCallRequest
 from workbench.ui.dialogs.handoff_approval import readable_arguments, title_room
+from workbench.ui.dialogs.permission_buttons import permission_buttons, settle_permission_defaults
 from workbench.ui.untrusted import plain_label
 
 TITLE = "Call this tool?"
@@ -73,13 +72,7 @@ class ToolApprovalDialog(QDialog):
         self.arguments_view.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.arguments_view.setPlainText(escape_json_text(shown))
 
-        self.buttons = QDialogButtonBox()
-        self.call_button = QPushButton("Call")
-        self.cancel_button = QPushButton("Don't call")
-        self.buttons.addButton(self.call_button, QDialogButtonBox.ButtonRole.AcceptRole)
-        self.buttons.addButton(self.cancel_button, QDialogButtonBox.ButtonRole.RejectRole)
-        self.buttons.accepted.connect(self.accept)
-        self.buttons.rejected.connect(self.reject)
+        self.buttons, self.call_button, self.cancel_button = permission_buttons(self, "Call", "Don't call")
 
         layout = QVBoxLayout(self)
         layout.addWidget(self.tool_label)
@@ -88,12 +81,7 @@ class ToolApprovalDialog(QDialog):
         layout.addWidget(plain_label("Arguments", selectable=False))
         layout.addWidget(self.arguments_view, 1)
         layout.addWidget(self.buttons)
-        # Enter presses the focused button; Call is the default, never Don't call, and the dialog opens
-        # focused on Don't call (dialog_rules, rules 2 and 3)
-        self.call_button.setAutoDefault(True)
-        self.cancel_button.setAutoDefault(True)
-        self.cancel_button.setDefault(False)
-        self.call_button.setDefault(True)
+        settle_permission_defaults(self.call_button, self.cancel_button)  # Call the default; opens on Don't call
 
     def first_focus(self) -> QWidget:
         """Don't call (dialog_rules, rule 2): a permission with nothing to type starts on its refusal."""
