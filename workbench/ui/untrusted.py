@@ -27,6 +27,11 @@ def shown(text: str) -> str:
     return neutralise(text)
 
 
+def shown_on_button(text: str) -> str:
+    """Untrusted ``text`` for a button or box title: literal (``shown``), an ``&`` drawn, never a shortcut key."""
+    return shown(text).replace("&", "&&")
+
+
 class PlainLabel(QLabel):
     """A label that shows every text it is given literally, invisible characters made visible (``shown``)."""
 

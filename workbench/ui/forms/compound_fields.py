@@ -27,7 +27,7 @@ from workbench.core.schema_order import ordered_properties
 from workbench.ui.forms.field_base import Field, FormContext, WheelSafeComboBox
 from workbench.ui.forms.schema_tools import MISSING, Shape, display, make_validator
 from workbench.ui.theme import set_tone
-from workbench.ui.untrusted import plain_label, plain_tooltip, shown
+from workbench.ui.untrusted import plain_label, plain_tooltip, shown, shown_on_button
 
 REQUIRED_MARK = " *"
 
@@ -74,7 +74,7 @@ class ObjectField(Field):
             self.labels[name] = property_label(sub, name)
             text = label_text(sub, name, is_req)
             if _boxed(child):
-                box = QGroupBox(shown(text).replace("&", "&&"))  # never rich text; "&&" keeps "&" from being a mnemonic
+                box = QGroupBox(shown_on_button(text))  # never rich text, an "&" no mnemonic
                 QVBoxLayout(box).addWidget(child)
                 self.boxes[name] = box
                 self.form_layout.addRow(box)

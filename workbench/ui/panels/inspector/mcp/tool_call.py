@@ -32,7 +32,7 @@ from workbench.ui.panels.inspector.mcp.inline_error import InlineErrorWidget
 from workbench.ui.panels.inspector.mcp.per_connection import CallRecord, MCPConnectionViewModel
 from workbench.ui.panels.inspector.mcp.viewmodel import MCPInspectorViewModel
 from workbench.ui.panels.inspector.results import ToolResultView
-from workbench.ui.untrusted import plain_label, set_plain_tooltip, shown
+from workbench.ui.untrusted import plain_label, set_plain_tooltip, shown_on_button
 
 ELAPSED_TICK_MS = 100
 PROGRESS_STEPS = 1000
@@ -42,11 +42,6 @@ OUTCOME_GAP = 12
 """Pixels between the call's state and the "History" label beside it."""
 CANCEL_TIP = "Cancel the call under way (the server is told to stop)"
 CANCEL_ELSEWHERE_TIP = "The call under way is {tool}'s: cancel it on its page (Go to {tool})"
-
-
-def button_text(text: str) -> str:
-    """Untrusted ``text`` as a button shows it: literally (``shown``), an ``&`` drawn, not taken for a shortcut key."""
-    return shown(text).replace("&", "&&")
 
 
 class ToolCallWidget(QWidget):
@@ -344,7 +339,7 @@ class ToolCallWidget(QWidget):
         set_plain_tooltip(self.cancel_button, CANCEL_ELSEWHERE_TIP.format(tool=elsewhere) if elsewhere else CANCEL_TIP)
         self.running_note.setText(f"{elsewhere} is running" if elsewhere else "")
         self.running_note.setVisible(elsewhere is not None)
-        self.go_to_running.setText(button_text(f"Go to {elsewhere}") if elsewhere else "")
+        self.go_to_running.setText(shown_on_button(f"Go to {elsewhere}") if elsewhere else "")
         self.go_to_running.setVisible(elsewhere is not None)
 
     # ------------------------------------------------------------------ user intent
