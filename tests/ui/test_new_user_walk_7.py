@@ -139,7 +139,7 @@ async def test_the_call_button_stays_under_a_one_field_form_on_a_wide_screen_and
             gap = _gap_under_last_field(window)
             # what is under the field is the form's JSON beside it, whole (3 lines): 28 px wide, 60 px stacked
             assert 0 <= gap <= 5 * lines, (size, gap)
-            # what was under the Call row is blank space, not the Call row pushed to the bottom
+            # the blank space is under the Call row: the row is not pushed to the page's foot
             assert call.call_button.mapTo(call, QPoint(0, 0)).y() < call.height() // 2, size
 
 
